@@ -1,0 +1,220 @@
+"""Dice as multisets: every roll and every keep of N dice with F faces, and how they connect.
+
+A *roll* is the sorted multiset of all N dice; a *keep* is a sorted multiset of 0..N of them. Keeps are
+numbered by size, then lexicographically, so the rolls are exactly the last ``n_rolls`` keeps, in roll
+order. That layout lets the turn kernel work in place on one (keeps x lanes) buffer:
+
+* the value of a keep is the mean over one more die:  K(k) = mean_f K(k + f)   (sizes N-1 down to 0);
+* the best keep inside a keep is  B(k) = max(K(k), max_{f in k} B(k - f))   (sizes 0 up to N),
+  so B of a roll is the best thing to keep from it, found in about 2.5 steps per keep instead of
+  enumerating every sub-multiset of every roll.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+import numpy as np
+
+from .errors import InputError
+
+Dice = tuple[int, ...]
+
+MIN_DICE, MAX_DICE = 1, 8
+MIN_FACES, MAX_FACES = 2, 20
+
+
+def _multisets(n: int, faces: int) -> list[Dice]:
+    return list(itertools.combinations_with_replacement(range(1, faces + 1), n))
+
+
+@dataclass(frozen=True)
+class DiceSpace:
+    """All rolls and keeps of ``n_dice`` dice with ``faces`` faces (numbered 1..faces)."""
+
+    n_dice: int
+    faces: int
+    _keep_index: dict[Dice, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not (MIN_DICE <= self.n_dice <= MAX_DICE):
+            raise InputError(f"number of dice must be {MIN_DICE}..{MAX_DICE}, not {self.n_dice}")
+        if not (MIN_FACES <= self.faces <= MAX_FACES):
+            raise InputError(f"number of faces must be {MIN_FACES}..{MAX_FACES}, not {self.faces}")
+        object.__setattr__(self, "_keep_index", {k: i for i, k in enumerate(self.keeps)})
+
+    # -- enumeration -------------------------------------------------------------------------------
+    @cached_property
+    def keeps(self) -> list[Dice]:
+        return [k for size in range(self.n_dice + 1) for k in _multisets(size, self.faces)]
+
+    @cached_property
+    def rolls(self) -> list[Dice]:
+        return self.keeps[self.roll_offset :]
+
+    @property
+    def n_keeps(self) -> int:
+        return len(self.keeps)
+
+    @property
+    def n_rolls(self) -> int:
+        return math.comb(self.n_dice + self.faces - 1, self.n_dice)
+
+    @property
+    def roll_offset(self) -> int:
+        """Index of the first full-size keep: keep ``roll_offset + r`` is roll ``r``."""
+        return len(self.keeps) - self.n_rolls
+
+    def keep_index(self, keep: Dice) -> int:
+        return self._keep_index[tuple(sorted(keep))]
+
+    def roll_index(self, roll: Dice) -> int:
+        roll = tuple(sorted(roll))
+        if len(roll) != self.n_dice:
+            raise InputError(f"a roll has {self.n_dice} dice, not {len(roll)}")
+        return self._keep_index[roll] - self.roll_offset
+
+    # -- probabilities -----------------------------------------------------------------------------
+    @cached_property
+    def roll_probabilities(self) -> np.ndarray:
+        """Probability of each roll when all dice are thrown."""
+        return np.array([multiset_probability(r, self.faces) for r in self.rolls])
+
+    @cached_property
+    def roll_weights(self) -> np.ndarray:
+        """Integer weights: number of ordered outcomes of each roll (they sum to faces**n_dice)."""
+        return np.array([multiset_permutations(r) for r in self.rolls], dtype=np.int64)
+
+    def outcomes(self, keep: Dice) -> list[tuple[Dice, float]]:
+        """Each roll reachable by keeping ``keep`` and throwing the rest, with its probability."""
+        keep = tuple(sorted(keep))
+        thrown = self.n_dice - len(keep)
+        return [
+            (tuple(sorted(keep + extra)), multiset_probability(extra, self.faces))
+            for extra in _multisets(thrown, self.faces)
+        ]
+
+    # -- structure for the kernels -----------------------------------------------------------------
+    @cached_property
+    def keep_add(self) -> np.ndarray:
+        """keep_add[k, f-1] = index of keep k plus one die showing f (-1 for full keeps)."""
+        table = np.full((self.n_keeps, self.faces), -1, dtype=np.int32)
+        for i, k in enumerate(self.keeps):
+            if len(k) < self.n_dice:
+                for f in range(1, self.faces + 1):
+                    table[i, f - 1] = self._keep_index[tuple(sorted(k + (f,)))]
+        return table
+
+    @cached_property
+    def keep_sub(self) -> tuple[np.ndarray, np.ndarray]:
+        """CSR lists: for keep k, the keeps with one die of each distinct face of k removed."""
+        ptr = np.zeros(self.n_keeps + 1, dtype=np.int32)
+        idx: list[int] = []
+        for i, k in enumerate(self.keeps):
+            for f in sorted(set(k)):
+                rest = list(k)
+                rest.remove(f)
+                idx.append(self._keep_index[tuple(rest)])
+            ptr[i + 1] = len(idx)
+        return ptr, np.array(idx, dtype=np.int32)
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """counts[r, f-1] = number of dice showing f in roll r."""
+        table = np.zeros((self.n_rolls, self.faces), dtype=np.int32)
+        for r, roll in enumerate(self.rolls):
+            for f in roll:
+                table[r, f - 1] += 1
+        return table
+
+    def sub_keeps(self, roll: Dice) -> list[Dice]:
+        """Every distinct keep (sub-multiset) of a roll, from keeping nothing to keeping all."""
+        options = [range(roll.count(f) + 1) for f in sorted(set(roll))]
+        faces = sorted(set(roll))
+        result = []
+        for choice in itertools.product(*options):
+            result.append(tuple(f for f, c in zip(faces, choice) for _ in range(c)))
+        return sorted(result, key=lambda k: (len(k), k))
+
+    # -- text forms --------------------------------------------------------------------------------
+    def format(self, dice: Dice) -> str:
+        return format_dice(dice, self.faces)
+
+    def parse_roll(self, text: str) -> Dice:
+        dice = parse_dice(text, self.faces)
+        if len(dice) != self.n_dice:
+            raise InputError(f"a roll needs {self.n_dice} dice, got {len(dice)} in {text!r}")
+        return dice
+
+    def parse_keep(self, text: str, roll: Dice | None = None) -> Dice:
+        """Parse a keep; with ``roll`` given, check that the kept dice are among the rolled ones."""
+        dice = parse_dice(text, self.faces, allow_empty=True)
+        if len(dice) > self.n_dice:
+            raise InputError(f"cannot keep {len(dice)} dice: there are only {self.n_dice}")
+        if roll is not None and not is_sub_multiset(dice, roll):
+            raise InputError(
+                f"cannot keep {format_dice(dice, self.faces)} from {format_dice(roll, self.faces)}"
+            )
+        return dice
+
+
+def is_sub_multiset(small: Dice, big: Dice) -> bool:
+    rest = list(big)
+    for d in small:
+        if d not in rest:
+            return False
+        rest.remove(d)
+    return True
+
+
+def multiset_permutations(dice: Dice) -> int:
+    result = math.factorial(len(dice))
+    for f in set(dice):
+        result //= math.factorial(dice.count(f))
+    return result
+
+
+def multiset_probability(dice: Dice, faces: int) -> float:
+    return multiset_permutations(dice) / faces ** len(dice)
+
+
+def format_dice(dice: Dice, faces: int) -> str:
+    """Canonical text: sorted digits ("11345"); with more than 9 faces, dash-separated ("2-10-12")."""
+    dice = tuple(sorted(dice))
+    if not dice:
+        return "-"
+    if faces <= 9:
+        return "".join(str(d) for d in dice)
+    return "-".join(str(d) for d in dice)
+
+
+def parse_dice(text: str, faces: int, allow_empty: bool = False) -> Dice:
+    """Forgiving dice parser: "11345", "5 3 1 4 1", "1-1-3-4-5", "1,1,3"; "-" or "" is no dice."""
+    cleaned = text.strip()
+    if cleaned in ("", "-", "none", "nothing"):
+        if allow_empty:
+            return ()
+        raise InputError("no dice given")
+    separated = any(sep in cleaned for sep in " ,-/")
+    if separated:
+        tokens = [t for t in cleaned.replace(",", " ").replace("-", " ").replace("/", " ").split() if t]
+    else:
+        tokens = list(cleaned) if faces <= 9 else [cleaned]
+    dice = []
+    for token in tokens:
+        if not token.isdigit():
+            raise InputError(f"{token!r} is not a die in {text!r} (dice are numbers 1..{faces})")
+        value = int(token)
+        if not 1 <= value <= faces:
+            raise InputError(f"{value} is not a face of a {faces}-sided die (in {text!r})")
+        dice.append(value)
+    return tuple(sorted(dice))
+
+
+@lru_cache(maxsize=None)
+def dice_space(n_dice: int, faces: int) -> DiceSpace:
+    """Shared, cached dice spaces (building 6d6 structure takes a few milliseconds)."""
+    return DiceSpace(n_dice, faces)
