@@ -21,6 +21,8 @@ from typing import Callable
 
 import numpy as np
 
+from .. import tables
+from ..errors import TableError
 from ..games import ScorecardGame
 from ..kernels import scorecard as kern
 
@@ -197,3 +199,48 @@ class SolitaireSolution:
         if state.used == self.model.full:
             return 0.0
         return float(self.values[self.model.index(state)])
+
+
+TABLE_KIND = "solitaire-ev"
+
+
+@dataclass
+class SolveInfo:
+    """How a solution was obtained: from the cache or solved now (and how long that took)."""
+
+    built: bool
+    seconds: float
+    directory: str
+    table_bytes: int
+
+
+def table_key(game: ScorecardGame) -> tables.TableKey:
+    return tables.TableKey(TABLE_KIND, game.canonical, game.fingerprint)
+
+
+def load_or_solve(
+    game: ScorecardGame,
+    progress: ProgressCallback | None = None,
+    rebuild: bool = False,
+    on_problem: Callable[[str], None] | None = None,
+) -> tuple[SolitaireSolution, SolveInfo]:
+    """The solved table of a game: from the cache when it is sound, else solved now and cached."""
+    model = SolitaireModel(game)
+    root_index = model.index(TurnState(0))
+    start = time.perf_counter()
+
+    def build():
+        values = model.solve(progress)
+        return {"values": values}, float(values[root_index]), {"solve_seconds": time.perf_counter() - start}
+
+    def check(table: tables.LoadedTable) -> None:
+        values = table.arrays["values"]
+        if values.shape != (model.size,) or not np.isclose(values[root_index], table.manifest["root_value"], rtol=0, atol=1e-9):
+            raise TableError(f"table in {table.directory} fails its root-value check")
+
+    table, built = tables.load_or_build(table_key(game), build, check, rebuild=rebuild, on_problem=on_problem)
+    values = table.arrays["values"]
+    solution = SolitaireSolution(game, values)
+    solution.__dict__["model"] = model
+    seconds = float(table.manifest.get("solve_seconds", 0.0)) if built else time.perf_counter() - start
+    return solution, SolveInfo(built, seconds, str(table.directory), int(values.nbytes))

@@ -1,0 +1,237 @@
+"""The ``dicesolver`` command: a thin front end (parse, call the library, render with rich or JSON).
+
+User errors (bad dice, impossible scorecards, unknown games, malformed rules files) print one line
+and exit with code 2; nothing here prints a traceback for them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .errors import DicesolverError
+
+app = typer.Typer(
+    help="Optimal strategies for dice games: solve, advise, odds.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+GAME_HELP = "a game: a preset name with optional variants, e.g. 'yahtzee(joker=free)', or a .toml rules file"
+
+
+def _emit_json(obj: Any) -> None:
+    print(json.dumps(dataclasses.asdict(obj) if dataclasses.is_dataclass(obj) else obj, indent=2))
+
+
+def _progress_solve(game, rebuild: bool = False, quiet: bool = False):
+    """Load or solve a game's table, with a progress bar when solving on a terminal."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .solvers.solitaire import load_or_solve
+
+    def warn(message: str) -> None:
+        err.print(f"[yellow]warning:[/] {message}")
+
+    with Progress(
+        TextColumn(f"solving {game.canonical}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("solve", total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return load_or_solve(game, progress=update, rebuild=rebuild, on_problem=warn)
+
+
+@app.command()
+def games(json_output: bool = typer.Option(False, "--json", help="print JSON")) -> None:
+    """List the games and their variants."""
+    from .games import load_game, preset_names
+
+    rows = []
+    for name in preset_names():
+        game = load_game(name)
+        rows.append({
+            "name": name,
+            "title": game.title,
+            "dice": game.n_dice,
+            "faces": game.faces,
+            "rolls": game.rolls,
+            "categories": game.n_categories,
+            "variants": {v.key: {"values": list(v.values), "default": v.default, "help": v.help} for v in game.variant_specs},
+        })
+    if json_output:
+        _emit_json(rows)
+        return
+    table = Table(title="Games (any of them, or a .toml rules file, wherever GAME is asked)")
+    for col in ("game", "dice", "rolls", "boxes", "variants (default first)"):
+        table.add_column(col)
+    for row in rows:
+        variants = "; ".join(
+            f"{k}={'|'.join([v['default']] + [x for x in v['values'] if x != v['default']])}"
+            for k, v in row["variants"].items()
+        )
+        table.add_row(row["name"], f"{row['dice']}d{row['faces']}", str(row["rolls"]), str(row["categories"]), variants or "-")
+    out.print(table)
+
+
+@app.command()
+def rules(game: str = typer.Argument(..., help=GAME_HELP)) -> None:
+    """Show the rules of a game in words."""
+    from .games import load_game
+
+    g = load_game(game)
+    out.print(f"[bold]{g.canonical}[/]")
+    for line in g.describe():
+        out.print(line, highlight=False)
+
+
+@dataclasses.dataclass
+class SolveReport:
+    game: str
+    value: float
+    seconds: float
+    solved_now: bool
+    states: int
+    table_bytes: int
+    table_dir: str
+
+
+@app.command()
+def solve(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    json_output: bool = typer.Option(False, "--json", help="print JSON (key 'value' is the expected score)"),
+    rebuild: bool = typer.Option(False, "--rebuild", help="solve again even if a sound table is cached"),
+) -> None:
+    """Solve a game exactly: the optimal expected final score (cached for later use)."""
+    from .games import load_game
+
+    g = load_game(game)
+    solution, info = _progress_solve(g, rebuild=rebuild, quiet=json_output)
+    report = SolveReport(g.canonical, solution.root_value, info.seconds, info.built, int(solution.values.shape[0]),
+                         info.table_bytes, info.directory)
+    if json_output:
+        _emit_json(report)
+        return
+    how = f"solved in {info.seconds:.2f} s" if info.built else f"loaded from cache in {info.seconds:.2f} s"
+    out.print(f"[bold]{g.canonical}[/]: optimal expected score [bold green]{report.value:.6f}[/]")
+    out.print(f"{how}; table {report.states:,} states, {report.table_bytes / 2**20:.1f} MiB at {info.directory}",
+              highlight=False)
+
+
+@app.command()
+def advise(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    position: str = typer.Argument(..., help="CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1', '/11345/2' (empty card) or '/-/3' (see README)"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+    top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
+) -> None:
+    """Rank every option in a position by expected final score, with its cost against the best."""
+    from .analysis.advice import advise as make_advice
+    from .dice import format_dice
+    from .games import load_game
+    from .games.position import parse_position
+
+    g = load_game(game)
+    pos = parse_position(g, position)
+    solution, _ = _progress_solve(g, quiet=json_output)
+    advice = make_advice(solution, pos)
+    if json_output:
+        _emit_json(advice)
+        return
+    out.print(f"[bold]{g.canonical}[/]  {advice.position}  score so far {advice.score_so_far}", highlight=False)
+    if not advice.options:
+        if pos.is_over():
+            out.print(f"The game is over: final score {advice.score_so_far}.")
+        else:
+            out.print(f"Roll the dice. Expected final score with best play: [bold]{advice.value:.4f}[/]")
+        return
+    what = "keep (then roll the rest)" if advice.options[0].kind == "keep" else "score in"
+    table = Table()
+    table.add_column("#", justify="right")
+    table.add_column(what)
+    if advice.options[0].kind == "category":
+        table.add_column("points", justify="right")
+    table.add_column("expected final score", justify="right")
+    table.add_column("cost", justify="right")
+    shown = advice.options[:top] if top else advice.options
+    stand = format_dice(pos.dice, g.faces)
+    for i, opt in enumerate(shown, 1):
+        name = opt.option
+        if opt.kind == "keep":
+            if name == "-":
+                name = "nothing (reroll all)"
+            elif name == stand:
+                name += " (all: stand)"
+        cells = [str(i), name]
+        if opt.kind == "category":
+            cells.append(str(opt.points))
+        cells += [f"{opt.value:.4f}", f"{opt.cost:.4f}"]
+        table.add_row(*cells, style="bold green" if i == 1 else None)
+    out.print(table)
+    if top and len(advice.options) > top:
+        out.print(f"({len(advice.options) - top} more options; --top 0 shows all)")
+
+
+@app.command()
+def odds(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    category: Optional[str] = typer.Option(None, "--category", "-c", help="only this category"),
+    exact: bool = typer.Option(False, "--exact", help="also give the probability of the maximum as a fraction"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """One-turn odds: for each category, the expected points and the chance of its maximum when a whole
+    turn is played only for it."""
+    from .analysis.odds import one_turn_odds
+    from .games import load_game
+
+    g = load_game(game)
+    selected = None if category is None else g.categories[g.category_index(category)].name
+    rows = [r for r in one_turn_odds(g, exact=exact) if selected is None or r.category == selected]
+    if json_output:
+        _emit_json([dataclasses.asdict(r) for r in rows])
+        return
+    table = Table(title=f"{g.canonical}: one turn played only for each category")
+    table.add_column("category")
+    table.add_column("expected points", justify="right")
+    table.add_column("max", justify="right")
+    table.add_column("P(max)", justify="right")
+    if exact:
+        table.add_column("P(max) exactly", justify="right")
+    for r in rows:
+        cells = [r.category, f"{r.expected_points:.4f}", str(r.max_points), f"{r.p_max:.6f}"]
+        if exact:
+            cells.append(r.p_max_exact or "")
+        table.add_row(*cells)
+    out.print(table)
+
+
+def main() -> None:
+    try:
+        app()
+    except DicesolverError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()
