@@ -222,11 +222,12 @@ def odds(
     out.print(table)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: exits 0 on success, 2 on a usage or input error, 130 when interrupted."""
     try:
-        app()
+        app(args=argv, prog_name="dicesolver")
     except DicesolverError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
+        err.print(f"[red]error:[/] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("interrupted")

@@ -1,0 +1,32 @@
+# Two commands do all the set-up on a fresh machine with python3 and pip:
+#   make run    solve Yahtzee exactly and ask for advice (creates .venv on first use)
+#   make test   run the whole test suite
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+
+.PHONY: install run test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/dicesolver solve yahtzee
+	$(BIN)/dicesolver advise yahtzee /13456/2 --top 5
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q --doctest-modules src/dicesolver/__init__.py tests
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/bench_solve.py
+
+clean:
+	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis

@@ -1,0 +1,202 @@
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dicesolver.analysis.advice import advise
+from dicesolver.analysis.odds import exact_turn_value, one_turn_odds, turn_values
+from dicesolver.dice import dice_space
+from dicesolver.errors import InputError
+from dicesolver.games import load_game
+from dicesolver.games.position import Position, format_position, parse_position, start_position
+from dicesolver.solvers.solitaire import load_or_solve
+
+from tinygames import PAIRS_GAME, tiny
+
+# -- one-turn odds (seed 002 and seed 000) ------------------------------------------------------------
+
+SEED_002 = {
+    "ones": 2.1065, "twos": 4.2130, "threes": 6.3194, "fours": 8.4259, "fives": 10.5324, "sixes": 12.6389,
+    "choice": 23.3333, "four_of_a_kind": 5.6113, "full_house": 7.0136, "small_straight": 9.2316,
+    "large_straight": 7.8329, "yacht": 2.3014,
+}
+SEED_002_MAX = {"small_straight": 0.615442, "large_straight": 0.261095, "yacht": 0.046029}
+
+
+def test_seed_002_single_category_table():
+    rows = {r.category: r for r in one_turn_odds(load_game("yacht-dice"))}
+    for name, expected in SEED_002.items():
+        assert round(rows[name].expected_points, 4) == expected, name
+    for name in ["ones", "twos", "threes", "fours", "fives", "sixes", "choice", "four_of_a_kind", "full_house"]:
+        assert round(rows[name].p_max, 6) == 0.013272, name
+    for name, expected in SEED_002_MAX.items():
+        assert round(rows[name].p_max, 6) == expected, name
+
+
+def test_generala_one_turn_probabilities_exactly():
+    rows = {r.category: r for r in one_turn_odds(load_game("generala"), exact=True)}
+    assert Fraction(rows["generala"].p_max_exact) == Fraction(2783176, 6**10)
+    assert Fraction(rows["poker"].p_max_exact) == Fraction(17583176, 6**10)
+    assert rows["generala"].p_max == pytest.approx(2783176 / 6**10, abs=1e-12)
+    assert rows["poker"].p_max == pytest.approx(17583176 / 6**10, abs=1e-12)
+    assert round(rows["full"].p_max, 3) == 0.366
+    assert round(rows["escalera"].p_max, 3) == 0.261
+
+
+@pytest.mark.parametrize("n,faces,rolls", [(2, 3, 2), (3, 3, 3), (3, 2, 2), (2, 4, 3)])
+def test_widget_equals_exact_reference(n, faces, rolls):
+    space = dice_space(n, faces)
+    rng = np.random.default_rng(n * 100 + faces)
+    final = rng.integers(0, 20, size=(space.n_rolls, 3)).astype(float)
+    fast = turn_values(space, rolls, final)
+    for lane in range(3):
+        exact = exact_turn_value(space, rolls, [Fraction(int(v)) for v in final[:, lane]])
+        assert fast[lane] == pytest.approx(float(exact), abs=1e-12)
+
+
+# -- Escalera-only keeps (seed 000) -------------------------------------------------------------------
+
+ALL_BUT_ESCALERA = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30,poker=40,generala=50"
+
+
+@pytest.mark.parametrize(
+    "dice,keep", [("12266", "2"), ("11466", "4"), ("12236", "23"), ("12245", "1245"), ("24456", "2456")]
+)
+def test_escalera_only_keeps(dice, keep):
+    game = load_game("generala")
+    solution, _ = load_or_solve(game)
+    advice = advise(solution, parse_position(game, f"{ALL_BUT_ESCALERA}/{dice}/2"))
+    assert advice.best.option == keep
+    assert advice.options[1].cost > 1e-6  # a clear best, not a tie
+
+
+# -- advice ---------------------------------------------------------------------------------------------
+
+
+def test_advice_is_ranked_and_costs_are_against_the_best():
+    game = load_game("yahtzee")
+    solution, _ = load_or_solve(game)
+    advice = advise(solution, parse_position(game, "/13456/2"))
+    assert len(advice.options) == 32
+    values = [o.value for o in advice.options]
+    assert values == sorted(values, reverse=True)
+    assert advice.options[0].cost == 0
+    for o in advice.options:
+        assert o.cost == pytest.approx(values[0] - o.value)
+    assert advice.best.option == "3456"
+
+
+def test_turn_start_value_equals_mean_over_first_rolls():
+    game = load_game("yacht-dice")
+    solution, _ = load_or_solve(game)
+    start = advise(solution, start_position(game))
+    assert start.value == pytest.approx(191.77436918834172, abs=1e-9)
+    mean = sum(
+        p * advise(solution, Position((None,) * 12, roll, 2)).value
+        for roll, p in zip(game.dice.rolls, game.dice.roll_probabilities)
+    )
+    assert mean == pytest.approx(start.value, abs=1e-9)
+
+
+def test_category_choice_includes_bonuses_and_joker():
+    game = load_game("yahtzee")
+    solution, _ = load_or_solve(game)
+    # forced joker: fives open, so five 5s must go there (+100 bonus)
+    advice = advise(solution, parse_position(game, "aces=3,yahtzee=50/55555/0"))
+    assert [o.option for o in advice.options] == ["fives"]
+    assert advice.best.points == 125
+    # fives filled: any open lower box, straights at full value
+    advice = advise(solution, parse_position(game, "aces=3,fives=25,yahtzee=50/55555/0"))
+    points = {o.option: o.points for o in advice.options}
+    assert points["large_straight"] == 140 and points["small_straight"] == 130
+    assert "twos" not in points
+    # reaching the upper bonus pays it at once
+    advice = advise(solution, parse_position(game, "aces=3,twos=6,threes=9,fours=12,fives=15/66666/0"))
+    assert {o.option: o.points for o in advice.options}["sixes"] == 30 + 35
+
+
+def test_final_roll_value_equals_score_plus_future():
+    game = tiny(PAIRS_GAME)
+    solution, _ = load_or_solve(game)
+    advice = advise(solution, parse_position(game, "pair=4/223/0"))
+    for o in advice.options:
+        c = game.category_index(o.option)
+        boxes = [None] * game.n_categories
+        boxes[0] = 4
+        boxes[c] = o.points
+        after = Position(tuple(boxes), None, game.rolls)
+        assert o.value == pytest.approx(advise(solution, after).value, abs=1e-9)
+
+
+# -- position notation ----------------------------------------------------------------------------------
+
+
+@st.composite
+def positions(draw, game_name):
+    game = load_game(game_name)
+    boxes = []
+    for c in range(game.n_categories):
+        boxes.append(draw(st.one_of(st.none(), st.sampled_from(game.possible_scores(c)))))
+    if all(b is not None for b in boxes):
+        boxes[draw(st.integers(0, game.n_categories - 1))] = None
+    x = game.extra_yacht
+    extra = 0
+    if x and boxes[x.category]:
+        filled = sum(b is not None for b in boxes)
+        extra = x.points * draw(st.integers(0, filled - 1))
+    if draw(st.booleans()):
+        return game, Position(tuple(boxes), None, game.rolls, extra)
+    dice = tuple(sorted(draw(st.lists(st.integers(1, game.faces), min_size=game.n_dice, max_size=game.n_dice))))
+    return game, Position(tuple(boxes), dice, draw(st.integers(0, game.rolls - 1)), extra)
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(["yahtzee", "yatzy", "crag", "generala"]).flatmap(positions))
+def test_position_round_trip(case):
+    game, position = case
+    text = format_position(game, position)
+    assert parse_position(game, text) == position
+    assert format_position(game, parse_position(game, text)) == text
+
+
+def test_position_forgiving_forms():
+    game = load_game("yahtzee")
+    a = parse_position(game, "fh=25, Aces:3/53141/1")
+    assert format_position(game, a) == "aces=3,full_house=25/11345/1"
+    assert parse_position(game, "none/-") == parse_position(game, "/-/3") == start_position(game)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("aces=6/11111/0", "not a possible score"),
+        ("aces=3/1111/0", "5 dice"),
+        ("/11117/0", "not a face"),
+        ("/11111/3", "rolls left must be 0..2"),
+        ("/11111", "how many rolls"),
+        ("/-/2", "before the first roll"),
+        ("sevens=3/11111/0", "not a category"),
+        ("aces=3,aces=2/11111/0", "twice"),
+        ("aces/11111/0", "name=points"),
+        ("aces=x/11111/0", "whole number"),
+        ("bonus=100/11111/0", "needs points in the yahtzee box"),
+        ("yahtzee=50,bonus=150/11111/0", "multiple of 100"),
+        ("yahtzee=40/11111/0", "not a possible score"),
+        ("11111", "CARD/DICE/ROLLS"),
+        ("", "no position"),
+        ("aces=1,twos=2,threes=3,fours=4,fives=5,sixes=6,3k=0,4k=0,fh=0,ss=0,ls=0,yahtzee=0,chance=5/11111/0",
+         "game is over"),
+    ],
+)
+def test_bad_positions(text, message):
+    with pytest.raises(InputError, match=message):
+        parse_position(load_game("yahtzee"), text)
+
+
+def test_forced_order_positions():
+    game = load_game("yatzy(forced)")
+    parse_position(game, "ones=3,twos=4/11111/0")
+    with pytest.raises(InputError, match="card order"):
+        parse_position(game, "twos=4/11111/0")

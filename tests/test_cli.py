@@ -1,0 +1,82 @@
+import json
+
+import pytest
+
+from dicesolver.cli import main
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    captured = capsys.readouterr()
+    return exit_info.value.code or 0, captured.out, captured.err
+
+
+def test_games_and_rules(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and "yahtzee" in out and "joker=forced|free" in out
+    code, out, _ = run(capsys, "games", "--json")
+    assert {g["name"] for g in json.loads(out)} >= {"yahtzee", "generala", "crag"}
+    code, out, _ = run(capsys, "rules", "yahtzee(joker=free)")
+    assert code == 0 and "Joker (free)" in out and "Upper bonus: 35" in out
+
+
+def test_solve_json_has_value(capsys):
+    code, out, _ = run(capsys, "solve", "yacht-dice", "--json")
+    assert code == 0
+    assert json.loads(out)["value"] == pytest.approx(191.77436918834172, abs=1e-9)
+    code, out, _ = run(capsys, "solve", "yacht-dice")
+    assert code == 0 and "191.774369" in out
+
+
+def test_advise(capsys):
+    code, out, _ = run(capsys, "advise", "yacht-dice", "/13456/2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["options"][0]["option"] == "3456" and data["options"][0]["cost"] == 0
+    code, out, _ = run(capsys, "advise", "yacht-dice", "ones=3/13456/0", "--top", "3")
+    assert code == 0 and "score in" in out and "more options" in out
+    code, out, _ = run(capsys, "advise", "yacht-dice", "/-/3")
+    assert code == 0 and "Roll the dice" in out
+
+
+def test_odds(capsys):
+    code, out, _ = run(capsys, "odds", "generala", "--category", "generala", "--exact", "--json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == 1 and rows[0]["p_max_exact"] == "347897/7558272"
+    code, out, _ = run(capsys, "odds", "yacht-dice")
+    assert code == 0 and "23.3333" in out
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["solve", "nosuch"], "unknown game"),
+        (["solve", "yahtzee(joker=wild)"], "takes forced|free"),
+        (["solve", "/nonexistent/game.toml"], "no rules file"),
+        (["advise", "yahtzee", "/11117/0"], "not a face"),
+        (["advise", "yahtzee", "aces=9/11111/0"], "not a possible score"),
+        (["advise", "yahtzee", "/1111/0"], "5 dice"),
+        (["advise", "yahtzee", "garbage"], "CARD/DICE/ROLLS"),
+        (["odds", "yahtzee", "--category", "sevens"], "not a category"),
+        (["rules", "yatzy(colour=red)"], "no variant"),
+    ],
+)
+def test_bad_input_one_line_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err and err.strip().count("\n") <= 1
+
+
+def test_usage_errors_exit_2(capsys):
+    code, _, _ = run(capsys, "solve")
+    assert code == 2
+    code, _, _ = run(capsys, "frobnicate")
+    assert code == 2
+
+
+def test_malformed_rules_file_exit_2(capsys, tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text("name = 'x'\ndice = [")
+    code, _, err = run(capsys, "solve", str(path))
+    assert code == 2 and "not valid TOML" in err

@@ -1,0 +1,197 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dicesolver.errors import GameDefinitionError, InputError
+from dicesolver.games import load_game, parse_game_string, preset_names
+
+PRESETS = ["crag", "generala", "yacht", "yacht-dice", "yahtzee", "yatzy", "yazy"]
+
+
+def score(game, dice, category):
+    g = load_game(game)
+    r = g.dice.roll_index(tuple(int(d) for d in dice))
+    return int(g.score_table[r, g.category_index(category)])
+
+
+def test_presets_are_all_there():
+    assert preset_names() == PRESETS
+    assert [load_game(n).n_categories for n in PRESETS] == [13, 10, 12, 12, 13, 15, 11]
+
+
+@pytest.mark.parametrize(
+    "game,dice,category,points",
+    [
+        # yahtzee (RULES.md)
+        ("yahtzee", "11166", "three_of_a_kind", 15),
+        ("yahtzee", "11116", "four_of_a_kind", 10),
+        ("yahtzee", "22333", "full_house", 25),
+        ("yahtzee", "33333", "full_house", 0),  # 5oak is no full house except as a joker
+        ("yahtzee", "12346", "small_straight", 30),
+        ("yahtzee", "23456", "large_straight", 40),
+        ("yahtzee", "12356", "small_straight", 0),
+        ("yahtzee", "44444", "yahtzee", 50),
+        ("yahtzee", "12356", "chance", 17),
+        # yatzy
+        ("yatzy", "33446", "one_pair", 8),
+        ("yatzy", "33446", "two_pairs", 14),
+        ("yatzy", "33336", "two_pairs", 0),
+        ("yatzy(tp4)", "33336", "two_pairs", 12),
+        ("yatzy", "33356", "three_of_a_kind", 9),
+        ("yatzy", "33336", "four_of_a_kind", 12),
+        ("yatzy", "12345", "small_straight", 15),
+        ("yatzy", "23456", "small_straight", 0),
+        ("yatzy", "23456", "large_straight", 20),
+        ("yatzy", "22333", "full_house", 13),
+        ("yatzy", "33333", "full_house", 0),
+        ("yatzy(fh5)", "33333", "full_house", 15),
+        ("yatzy", "66666", "yatzy", 50),
+        # yacht
+        ("yacht", "33333", "full_house", 15),
+        ("yacht", "33336", "four_of_a_kind", 12),
+        ("yacht", "12345", "little_straight", 30),
+        ("yacht", "23456", "big_straight", 30),
+        ("yacht", "12346", "little_straight", 0),
+        # yacht-dice (seed 002)
+        ("yacht-dice", "11166", "full_house", 15),
+        ("yacht-dice", "44444", "full_house", 20),
+        ("yacht-dice", "44445", "four_of_a_kind", 21),
+        ("yacht-dice", "12346", "small_straight", 15),
+        ("yacht-dice", "12345", "large_straight", 30),
+        # yazy
+        ("yazy", "33333", "full_house", 0),
+        ("yazy", "23456", "straight", 40),
+        # generala
+        ("generala", "13456", "escalera", 0),
+        ("generala", "23456", "escalera", 20),
+        ("generala", "55555", "full", 30),
+        ("generala", "55552", "poker", 40),
+        ("generala", "55555", "generala", 50),
+        # crag
+        ("crag", "246", "even_straight", 20),
+        ("crag", "135", "odd_straight", 20),
+        ("crag", "456", "high_straight", 20),
+        ("crag", "123", "low_straight", 20),
+        ("crag", "444", "three_of_a_kind", 25),
+        ("crag", "256", "thirteen", 26),
+        ("crag", "166", "thirteen", 26),
+        ("crag", "166", "crag", 50),
+        ("crag", "256", "crag", 0),
+    ],
+)
+def test_scoring_follows_rules(game, dice, category, points):
+    assert score(game, dice, category) == points
+
+
+def test_generala_maximum_score_is_245():
+    g = load_game("generala")
+    assert int(g.max_scores.sum()) - 50 + 50 == 5 + 10 + 15 + 20 + 25 + 30 + 20 + 30 + 40 + 50
+    assert int(g.max_scores.sum()) == 245
+
+
+def test_canonical_strings():
+    assert load_game("yahtzee").canonical == "yahtzee"
+    assert load_game("yahtzee(joker=forced)").canonical == "yahtzee"
+    assert load_game("Yahtzee( joker = free )").canonical == "yahtzee(joker=free)"
+    assert load_game("yatzy(tp4,fh5)").canonical == "yatzy(fh5=on,tp4=on)"
+    assert load_game("yatzy(fh5=yes)").canonical == "yatzy(fh5=on)"
+    # equal rules, equal fingerprint: the cache key
+    assert load_game("yahtzee").fingerprint == load_game("yahtzee(joker=forced)").fingerprint
+    assert load_game("yahtzee").fingerprint != load_game("yahtzee(joker=free)").fingerprint
+
+
+@given(st.sampled_from(["yahtzee", "yatzy"]), st.data())
+def test_canonical_round_trip(name, data):
+    game = load_game(name)
+    choices = {v.key: data.draw(st.sampled_from(list(v.values))) for v in game.variant_specs}
+    text = name + "(" + ",".join(f"{k}={v}" for k, v in choices.items()) + ")"
+    g = load_game(text)
+    assert load_game(g.canonical).canonical == g.canonical
+    assert load_game(g.canonical).fingerprint == g.fingerprint
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("nosuch", "unknown game"),
+        ("yahtzee(joker=wild)", "takes forced|free"),
+        ("yahtzee(colour=red)", "no variant"),
+        ("yahtzee(joker=free,joker=forced)", "given twice"),
+        ("yahtzee(", "cannot read"),
+        ("", "no game"),
+        ("./missing.toml", "no rules file"),
+    ],
+)
+def test_bad_game_strings(text, message):
+    with pytest.raises(GameDefinitionError, match=message):
+        load_game(text)
+
+
+RULES_OK = """
+name = "mini"
+dice = 2
+faces = 3
+rolls = 2
+[[categories]]
+name = "ones"
+kind = "upper"
+face = 1
+[[categories]]
+name = "twos"
+kind = "upper"
+face = 2
+"""
+
+
+def test_user_rules_file(tmp_path):
+    path = tmp_path / "mini.toml"
+    path.write_text(RULES_OK)
+    game = load_game(str(path))
+    assert game.n_dice == 2 and game.n_categories == 2
+    assert game.canonical == str(path)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("name = 'x'\ndice = [", "not valid TOML"),
+        ("name = 'x'\ndice = 5", "needs a list of"),
+        ("name = 'x'\ndice = 99\n[[categories]]\nname='a'\nkind='chance'", "dice must be"),
+        ("name = 'x'\ndice = 5\n[[categories]]\nname='a'\nkind='magic'", "unknown kind"),
+        ("name = 'x'\ndice = 5\n[[categories]]\nname='a'\nkind='upper'\nface=9", "face must be"),
+        ("name = 'x'\ndice = 5\n[[categories]]\nname='a'\nkind='upper'", "missing or bad"),
+        ("name = 'x'\ndice = 5\n[[categories]]\nname='a'\nkind='chance'\ncolour=1", "unknown parameter"),
+        ("name = 'x'\ndice = 5\n[[categories]]\nname='a'\nkind='chance'\n[[categories]]\nname='a'\nkind='chance'",
+         "distinct"),
+        ("name = 'x'\ndice = 5\nextra = 1\n[[categories]]\nname='a'\nkind='chance'", "unknown field"),
+        ("name = 'X Y'\ndice = 5\n[[categories]]\nname='a'\nkind='chance'", "lower-case"),
+    ],
+)
+def test_malformed_rules_files(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(GameDefinitionError, match=message):
+        load_game(str(path))
+
+
+def test_rules_file_not_text(tmp_path):
+    path = tmp_path / "bin.toml"
+    path.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(GameDefinitionError):
+        load_game(str(path))
+
+
+def test_category_lookup_is_forgiving():
+    g = load_game("yahtzee")
+    assert g.category_index("Full House") == g.category_index("fh") == g.category_index("FULL-HOUSE")
+    assert g.category_index("ones") == 0
+    with pytest.raises(InputError, match="not a category"):
+        g.category_index("sevens")
+
+
+def test_rules_in_words_mention_every_category():
+    for name in PRESETS:
+        g = load_game(name)
+        text = "\n".join(g.describe())
+        for cat in g.categories:
+            assert cat.name in text

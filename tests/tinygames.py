@@ -1,0 +1,54 @@
+"""Tiny scorecard games for kernel-vs-reference tests (2-3 dice, 3 faces)."""
+
+from dicesolver.games.scorecard import build_game
+
+ESSAY_TOY = {  # the Generala essay's toy: 2 three-sided dice, 2 rolls, Ones and Twos
+    "name": "toy",
+    "dice": 2,
+    "faces": 3,
+    "rolls": 2,
+    "categories": [
+        {"name": "ones", "kind": "upper", "face": 1},
+        {"name": "twos", "kind": "upper", "face": 2},
+    ],
+}
+
+BONUS_GAME = {  # upper bonus, an extra-yacht bonus with a joker, a straight, chance
+    "name": "bonusgame",
+    "dice": 3,
+    "faces": 3,
+    "rolls": 2,
+    "upper_bonus": {"threshold": 6, "points": 10},
+    "yahtzee_bonus": {"category": "yacht", "points": 20, "joker": "forced", "joker_categories": ["run"]},
+    "categories": [
+        {"name": "ones", "kind": "upper", "face": 1},
+        {"name": "twos", "kind": "upper", "face": 2},
+        {"name": "threes", "kind": "upper", "face": 3},
+        {"name": "run", "kind": "straight", "faces": [1, 2, 3], "points": 15},
+        {"name": "yacht", "kind": "yacht", "points": 12},
+        {"name": "chance", "kind": "chance"},
+    ],
+    "variants": {
+        "joker": {"default": "forced", "values": {"forced": {}, "free": {"yahtzee_bonus.joker": "free"},
+                                                    "none": {"yahtzee_bonus.joker": "none"}}},
+        "order": {"default": "free", "values": {"free": {}, "forced": {"order": "forced"}}},
+    },
+}
+
+PAIRS_GAME = {  # the pattern kinds on 3 dice with 3 rolls
+    "name": "pairs",
+    "dice": 3,
+    "faces": 3,
+    "rolls": 3,
+    "categories": [
+        {"name": "pair", "kind": "pair"},
+        {"name": "trips", "kind": "n_of_a_kind", "n": 3, "points": "sum_those"},
+        {"name": "two", "kind": "n_of_a_kind", "n": 2, "points": 7},
+        {"name": "seven", "kind": "sum_equals", "total": 7, "points": 9, "needs_pair": True},
+        {"name": "threes", "kind": "upper", "face": 3},
+    ],
+}
+
+
+def tiny(definition, **choices):
+    return build_game(definition, {k: str(v) for k, v in choices.items()}, definition["name"])
