@@ -30,7 +30,7 @@ def turn_values(dice: DiceSpace, rolls: int, final: np.ndarray) -> np.ndarray:
     buf = np.empty((dice.n_keeps, lanes))
     buf[dice.roll_offset:] = final
     ptr, idx = dice.keep_sub
-    run_widget(buf, dice.keep_add, ptr, idx, dice.roll_offset, lanes, rolls - 1)
+    run_widget(buf, dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, lanes, rolls - 1)
     return buf[0].copy()
 
 

@@ -1,7 +1,9 @@
 """Numba kernels for scorecard games: the turn widget and the solitaire expected-score solve.
 
 Private: arrays in, arrays out. Everything one kernel calls lives in this module, because numba's
-on-disk cache does not notice changes to callees in other modules.
+on-disk cache does not notice changes to callees in other modules. Helpers are ``inline="always"``:
+measured here, code loaded from numba's cache ran 2-3x slower than a fresh compile when helpers were
+separate functions (calls between cached functions are not inlined), and the same once inlined.
 
 Buffers are (keeps x lanes) float64 arrays; keeps are ordered by size so the last ``n_rolls`` rows are
 the rolls (see dice.py). A *lane* is one value of the state that does not change the dice: the capped
@@ -20,7 +22,7 @@ NEG = -1.0e300
 # -- the turn widget ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, inline="always")
 def expect_keeps(buf, keep_add, roll_offset, lanes):
     """K(k) = mean over faces of K(k + face), for every keep smaller than a roll (in place)."""
     faces = keep_add.shape[1]
@@ -38,7 +40,7 @@ def expect_keeps(buf, keep_add, roll_offset, lanes):
             dst[j] *= inv
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, inline="always")
 def best_keeps(buf, sub_ptr, sub_idx, lanes):
     """B(k) = max(K(k), B(k - f) for each face f in k): afterwards a roll's row is its best keep."""
     n = buf.shape[0]
@@ -51,8 +53,24 @@ def best_keeps(buf, sub_ptr, sub_idx, lanes):
                     dst[j] = src[j]
 
 
-@njit(cache=True)
-def run_widget(buf, keep_add, sub_ptr, sub_idx, roll_offset, lanes, rerolls):
+@njit(cache=True, fastmath=True, inline="always")
+def opening_value(buf, roll_prob, roll_offset, lanes):
+    """Row 0 = the probability-weighted mean of the roll rows: the value before the first throw.
+
+    Cheaper than a full expectation pass when only the turn-start value is wanted.
+    """
+    dst = buf[0]
+    for j in range(lanes):
+        dst[j] = 0.0
+    for r in range(roll_prob.shape[0]):
+        p = roll_prob[r]
+        src = buf[roll_offset + r]
+        for j in range(lanes):
+            dst[j] += p * src[j]
+
+
+@njit(cache=True, inline="always")
+def run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls):
     """From final-roll values in the roll rows, run ``rerolls`` keep stages, then the opening roll.
 
     Afterwards row 0 (the empty keep) holds the turn-start value of every lane.
@@ -60,13 +78,13 @@ def run_widget(buf, keep_add, sub_ptr, sub_idx, roll_offset, lanes, rerolls):
     for _ in range(rerolls):
         expect_keeps(buf, keep_add, roll_offset, lanes)
         best_keeps(buf, sub_ptr, sub_idx, lanes)
-    expect_keeps(buf, keep_add, roll_offset, lanes)
+    opening_value(buf, roll_prob, roll_offset, lanes)
 
 
 # -- scoring a final roll -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def first_open(u, n_cats):
     for c in range(n_cats):
         if not (u >> c) & 1:
@@ -74,7 +92,7 @@ def first_open(u, n_cats):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
                  roll_yacht_face, upper_cat_of_face, forced_order):
     """Scoring roll r in open category c from used set u, flag group g.
@@ -112,7 +130,7 @@ def score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, 
     return True, s, extra
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_group(u, g, c, pts, yacht_cat, groups_next):
     """Flag group after scoring: set when the yacht box is filled with points."""
     if groups_next == 1:
@@ -122,7 +140,41 @@ def next_group(u, g, c, pts, yacht_cat, groups_next):
     return g
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, inline="always")
+def upper_choice(row, nxt, lu, ln, pts, extra, threshold, upper_points):
+    """row[t] = max(row[t], value of scoring pts in an upper box from upper total t), branch-free
+    in three contiguous ranges: below the threshold after scoring, crossing it (bonus paid now), and
+    already capped at it. ``ln == 1`` means every upper box is then used: one next value for all t."""
+    base = float(pts + extra)
+    cross = min(max(threshold - pts, 0), lu)  # first t that reaches the threshold
+    if ln == 1:
+        below = base + nxt[0]
+        for t in range(cross):
+            if below > row[t]:
+                row[t] = below
+        crossing = base + upper_points + nxt[0]
+        for t in range(cross, min(threshold, lu)):
+            if crossing > row[t]:
+                row[t] = crossing
+        for t in range(min(threshold, lu), lu):
+            if below > row[t]:
+                row[t] = below
+        return
+    for t in range(cross):
+        v = base + nxt[t + pts]
+        if v > row[t]:
+            row[t] = v
+    crossing = base + upper_points + nxt[threshold]
+    for t in range(cross, min(threshold, lu)):
+        if crossing > row[t]:
+            row[t] = crossing
+    capped = base + nxt[threshold]
+    for t in range(min(threshold, lu), lu):
+        if capped > row[t]:
+            row[t] = capped
+
+
+@njit(cache=True, fastmath=True, inline="always")
 def final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                 upper_cat_of_face, forced_order):
@@ -154,18 +206,7 @@ def final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, sc
                 nxt = values[base + ng * ln: base + (ng + 1) * ln]
                 row = buf[roll_offset + r, g * lu: (g + 1) * lu]
                 if is_upper and threshold > 0:
-                    for t in range(lu):
-                        t2 = t + pts
-                        gain = 0
-                        if t2 >= threshold:
-                            t2 = threshold
-                            if t < threshold:
-                                gain = upper_points
-                        if t2 > ln - 1:
-                            t2 = ln - 1
-                        v = pts + gain + extra + nxt[t2]
-                        if v > row[t]:
-                            row[t] = v
+                    upper_choice(row, nxt, lu, ln, pts, extra, threshold, upper_points)
                 else:
                     add = float(pts + extra)
                     for t in range(lu):
@@ -213,7 +254,7 @@ def category_values(u, g, t, r, values, offset, n_upper_lanes, n_groups, scores,
 @njit(cache=True, parallel=True)
 def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
                 yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
-                keep_add, sub_ptr, sub_idx, roll_offset, rerolls):
+                keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
     """Turn-start values of every used-category set in ``us`` (all one level), from the level above."""
     n_keeps = keep_add.shape[0]
     max_lanes = 0
@@ -228,7 +269,7 @@ def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face,
         final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
                     threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                     upper_cat_of_face, forced_order)
-        run_widget(buf, keep_add, sub_ptr, sub_idx, roll_offset, lanes, rerolls)
+        run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
         o = offset[u]
         for j in range(lanes):
             values[o + j] = buf[0, j]

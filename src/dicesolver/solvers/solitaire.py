@@ -96,6 +96,7 @@ class SolitaireModel:
         self.keep_add = dice.keep_add
         self.sub_ptr, self.sub_idx = dice.keep_sub
         self.roll_offset = dice.roll_offset
+        self.roll_prob = dice.roll_probabilities
         self.n_keeps = dice.n_keeps
         self.max_lanes = int(sizes.max())
 
@@ -123,9 +124,6 @@ class SolitaireModel:
         return (self.scores, self.upper_face, self.threshold, self.upper_points, self.yacht_cat, self.xbonus,
                 self.joker_mode, self.joker_pts, self.roll_yacht_face, self.upper_cat_of_face, self.forced_order)
 
-    def dice_args(self) -> tuple:
-        return (self.keep_add, self.sub_ptr, self.sub_idx, self.roll_offset)
-
     # -- solving ----------------------------------------------------------------------------------
     def solve(self, progress: ProgressCallback | None = None) -> np.ndarray:
         """All turn-start values, by backward induction over the number of used categories."""
@@ -137,7 +135,8 @@ class SolitaireModel:
         done = 0.0
         for k in range(n - 1, -1, -1):
             kern.solve_level(levels[k], values, self.offset, self.n_upper_lanes, self.n_groups,
-                             *self.rule_args(), *self.dice_args(), self.game.rolls - 1)
+                             *self.rule_args(), self.keep_add, self.sub_ptr, self.sub_idx, self.roll_prob,
+                             self.roll_offset, self.game.rolls - 1)
             done += work[k]
             if progress:
                 progress(int(done), int(total))
