@@ -70,7 +70,7 @@ def _check_points(name: str, points: Any, allowed: tuple[str, ...]) -> None:
 def _kind_upper(name: str, n_dice: int, faces: int, face: int) -> tuple[Callable, str, int | None]:
     if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= faces:
         raise GameDefinitionError(f"category {name!r}: face must be 1..{faces}, not {face!r}")
-    return (lambda c: face * c[face - 1]), f"{face} points for each die showing {face}", None
+    return (lambda c: face * c[face - 1]), f"{face} point{'s' if face != 1 else ''} for each die showing {face}", None
 
 
 def _kind_n_of_a_kind(
