@@ -222,6 +222,70 @@ def odds(
     out.print(table)
 
 
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    player: list[str] = typer.Option(["optimal"], "--player", "-p", help="a strategy (repeat to compare); see 'dicesolver players'"),
+    n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games per player"),
+    seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write a histogram figure (.png/.svg/.pdf)"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """Play many games with one or more strategies (the same dice for all) and summarise the scores."""
+    from rich.progress import Progress
+
+    from .analysis.simulate import simulate as run_simulation
+    from .games import load_game
+
+    g = load_game(game)
+    with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+        task = progress.add_task(f"simulating {g.canonical}", total=None)
+        runs = run_simulation(g, player, n=n, seed=seed,
+                              progress=lambda done, total: progress.update(task, completed=done, total=total))
+    if plot:
+        from .analysis.plots import save_figure, simulation_figure
+
+        save_figure(simulation_figure(g, runs), plot)
+    if json_output:
+        _emit_json([dataclasses.asdict(r.summary) for r in runs])
+        return
+    table = Table(title=f"{g.canonical}: {n:,} games per player, seed {seed}")
+    for col in ("player", "mean", "sd", "±95%", "p5", "p25", "median", "p75", "p95", "mode"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    if g.has_upper_bonus:
+        table.add_column("bonus", justify="right")
+    for r in runs:
+        s = r.summary
+        row = [s.player, f"{s.mean:.2f}", f"{s.sd:.2f}", f"{1.96 * s.stderr:.2f}"]
+        row += [f"{s.percentiles[str(p)]:.0f}" for p in (5, 25, 50, 75, 95)] + [str(s.mode)]
+        if g.has_upper_bonus:
+            row.append(f"{100 * s.bonus_rate:.1f}%")
+        table.add_row(*row)
+    out.print(table)
+    cats = Table(title="categories: how often each scores (mean points)")
+    cats.add_column("category")
+    for r in runs:
+        cats.add_column(r.summary.player, justify="right")
+    for k, cat in enumerate(g.categories):
+        cats.add_row(cat.name, *[f"{100 * r.summary.categories[k].scored_rate:.1f}% ({r.summary.categories[k].mean:.2f})" for r in runs])
+    out.print(cats)
+    if plot:
+        out.print(f"plot written to {plot}")
+
+
+@app.command()
+def players() -> None:
+    """List the strategies a player can be."""
+    from .players import STRATEGIES
+
+    table = Table(title="Strategies for scorecard games")
+    table.add_column("name")
+    table.add_column("plays")
+    for name, text in STRATEGIES.items():
+        table.add_row(name, text)
+    out.print(table)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: exits 0 on success, 2 on a usage or input error, 130 when interrupted."""
     try:

@@ -122,6 +122,25 @@ class DiceSpace:
         return ptr, np.array(idx, dtype=np.int32)
 
     @cached_property
+    def keep_sizes(self) -> np.ndarray:
+        return np.array([len(k) for k in self.keeps], dtype=np.int64)
+
+    @cached_property
+    def roll_faces(self) -> np.ndarray:
+        """roll_faces[r] = the sorted faces of roll r."""
+        return np.array(self.rolls, dtype=np.int64).reshape(self.n_rolls, self.n_dice)
+
+    @cached_property
+    def roll_sub_keeps(self) -> tuple[np.ndarray, np.ndarray]:
+        """CSR lists: for roll r, the indices of its distinct keeps, in increasing keep index."""
+        ptr = np.zeros(self.n_rolls + 1, dtype=np.int64)
+        idx: list[int] = []
+        for r, roll in enumerate(self.rolls):
+            idx.extend(sorted(self._keep_index[k] for k in self.sub_keeps(roll)))
+            ptr[r + 1] = len(idx)
+        return ptr, np.array(idx, dtype=np.int64)
+
+    @cached_property
     def counts(self) -> np.ndarray:
         """counts[r, f-1] = number of dice showing f in roll r."""
         table = np.zeros((self.n_rolls, self.faces), dtype=np.int32)

@@ -4,15 +4,13 @@ fractions through a pure-Python widget (also the slow reference the kernel is te
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from ..dice import DiceSpace, multiset_permutations
 from ..games import ScorecardGame
-from ..kernels.scorecard import run_widget
+from ..solvers.oneturn import exact_turn_value, turn_values
 
 
 @dataclass(frozen=True)
@@ -22,48 +20,6 @@ class CategoryOdds:
     expected_points: float
     p_max: float
     p_max_exact: str | None = None  # "a/b" when computed exactly
-
-
-def turn_values(dice: DiceSpace, rolls: int, final: np.ndarray) -> np.ndarray:
-    """Turn-start value of each column of ``final`` (n_rolls x lanes), played to maximise it."""
-    lanes = final.shape[1]
-    buf = np.empty((dice.n_keeps, lanes))
-    buf[dice.roll_offset:] = final
-    ptr, idx = dice.keep_sub
-    run_widget(buf, dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, lanes, rolls - 1)
-    return buf[0].copy()
-
-
-def exact_turn_value(dice: DiceSpace, rolls: int, final: list[Fraction]) -> Fraction:
-    """The same as ``turn_values`` for one column, in exact rational arithmetic (pure Python)."""
-    values = {roll: Fraction(v) for roll, v in zip(dice.rolls, final)}
-
-    def keep_value(keep):
-        return sum((p * values[roll] for roll, p in exact_outcomes(dice, keep)), Fraction(0))
-
-    for _ in range(rolls - 1):
-        keep_cache: dict = {}
-        new_values = {}
-        for roll in dice.rolls:
-            best = None
-            for keep in dice.sub_keeps(roll):
-                if keep not in keep_cache:
-                    keep_cache[keep] = keep_value(keep)
-                if best is None or keep_cache[keep] > best:
-                    best = keep_cache[keep]
-            new_values[roll] = best
-        values = new_values
-    return keep_value(())
-
-
-def exact_outcomes(dice: DiceSpace, keep: tuple[int, ...]) -> list[tuple[tuple[int, ...], Fraction]]:
-    """Each roll reachable by keeping ``keep`` and throwing the rest, with its exact probability."""
-    thrown = dice.n_dice - len(keep)
-    denominator = dice.faces**thrown
-    return [
-        (tuple(sorted(keep + extra)), Fraction(multiset_permutations(extra), denominator))
-        for extra in itertools.combinations_with_replacement(range(1, dice.faces + 1), thrown)
-    ]
 
 
 def one_turn_odds(game: ScorecardGame, exact: bool = False) -> list[CategoryOdds]:

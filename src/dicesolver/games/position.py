@@ -158,3 +158,25 @@ def parse_position(game: ScorecardGame, text: str) -> Position:
     else:
         raise InputError(f"say how many rolls are left after the dice: {text.strip()}/N")
     return validate(game, Position(boxes, dice, rolls_left, extra))
+
+
+def after_roll(position: Position, dice: Dice) -> Position:
+    """The position once ``dice`` show (the first throw of a turn, or a re-throw)."""
+    rolls_left = position.rolls_left - 1
+    if rolls_left < 0:
+        raise InputError("no throws left this turn: choose a category")
+    return Position(position.boxes, tuple(sorted(dice)), rolls_left, position.extra_bonus)
+
+
+def after_score(game: ScorecardGame, position: Position, category: int) -> Position:
+    """The start of the next turn after scoring the dice showing in ``category``."""
+    if position.dice is None:
+        raise InputError("roll the dice before scoring")
+    for c, points, extra in game.legal_scores(position.boxes, position.dice):
+        if c == category:
+            boxes = position.boxes[:c] + (points,) + position.boxes[c + 1:]
+            return Position(boxes, None, game.rolls, position.extra_bonus + extra)
+    name = game.categories[category].name if 0 <= category < game.n_categories else str(category)
+    if 0 <= category < game.n_categories and position.boxes[category] is not None:
+        raise InputError(f"{name} is already filled")
+    raise InputError(f"{name} may not be used for {format_dice(position.dice, game.faces)} now (joker rule)")

@@ -153,6 +153,38 @@ class ScorecardGame:
         values.add(0)
         return sorted(values)
 
+    # -- scoring a final roll ------------------------------------------------------------------------
+    def legal_scores(self, boxes: tuple, dice: tuple) -> list[tuple[int, int, int]]:
+        """(category, points in the box, extra-yacht bonus) for every legal way to score ``dice``.
+
+        Follows RULES.md directly (the kernels implement the same rules on arrays; tests compare them).
+        """
+        open_cats = [c for c, v in enumerate(boxes) if v is None]
+        if self.forced_order:
+            open_cats = open_cats[:1]
+        counts = tuple(dice.count(f) for f in range(1, self.faces + 1))
+        natural = {c: self.categories[c].score(counts) for c in open_cats}
+        x = self.extra_yacht
+        if x is None or max(counts) != self.n_dice or boxes[x.category] is None:
+            return [(c, natural[c], 0) for c in open_cats]
+        extra = x.points if boxes[x.category] > 0 else 0
+        matching = [c for c, cat in enumerate(self.categories) if cat.is_upper and cat.face == dice[0]]
+        matching_open = bool(matching) and boxes[matching[0]] is None
+        if x.joker == "none":
+            return [(c, natural[c], extra) for c in open_cats]
+
+        def joker_points(c: int) -> int:
+            return self.categories[c].fixed_points if c in x.joker_categories else natural[c]
+
+        if x.joker == "forced":
+            if matching_open and matching[0] in open_cats:
+                return [(matching[0], natural[matching[0]], extra)]
+            lower = [c for c in open_cats if not self.categories[c].is_upper]
+            if lower:
+                return [(c, joker_points(c), extra) for c in lower]
+            return [(c, natural[c], extra) for c in open_cats]
+        return [(c, natural[c] if matching_open else joker_points(c), extra) for c in open_cats]
+
     # -- words -------------------------------------------------------------------------------------
     def describe(self) -> list[str]:
         """The rules in words, one line each."""

@@ -1,0 +1,59 @@
+"""Figures (matplotlib's object API; no pyplot, so nothing global and no display needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from ..errors import InputError
+from ..games import ScorecardGame
+
+COLORS = ["royalblue", "tab:red", "tab:green", "tab:orange", "tab:purple", "tab:brown", "teal", "tab:gray", "gold"]
+
+
+def save_figure(fig: Figure, path: str | Path) -> Path:
+    path = Path(path)
+    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise InputError(f"plot file must end in .png, .svg or .pdf, not {path.name!r}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        FigureCanvasAgg(fig)
+        fig.savefig(path, dpi=110)
+    except OSError as exc:
+        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+    return path
+
+
+def simulation_figure(game: ScorecardGame, runs: list) -> Figure:
+    """Seed 002's summary figure: the final-score histogram (with the bonus games shaded when there is
+    one player) and, on the right, how each of the first nine categories was scored."""
+    fig = Figure(figsize=(12, 5.5), layout="constrained")
+    grid = fig.add_gridspec(3, 6)
+    main = fig.add_subplot(grid[:, :3])
+    hi = max(int(r.totals.max()) for r in runs)
+    lo = min(int(r.totals.min()) for r in runs)
+    bins = np.linspace(lo, hi + 1, 41)
+    for i, run in enumerate(runs):
+        color = COLORS[i % len(COLORS)]
+        s = run.summary
+        label = f"{s.player}: mean {s.mean:.2f}, sd {s.sd:.1f}"
+        main.hist(run.totals, bins=bins, alpha=0.45 if len(runs) > 1 else 0.5, color=color, label=label)
+        if len(runs) == 1 and s.bonus_rate is not None:
+            main.hist(run.totals[run.bonus], bins=bins, color=color, label=f"got upper bonus: {100 * s.bonus_rate:.0f}%")
+    main.set_xlabel("final score")
+    main.set_ylabel("games")
+    main.set_title(f"{game.canonical}: {runs[0].summary.games:,} games per player")
+    main.legend(fontsize=8)
+    for k, cat in enumerate(game.categories[:9]):
+        ax = fig.add_subplot(grid[k // 3, 3 + k % 3])
+        for i, run in enumerate(runs):
+            values = run.boxes[:, k]
+            values = values[values >= 0]
+            edges = np.arange(-0.5, max(1, int(game.max_scores[k])) + 1.5, max(1, cat.face) if cat.is_upper else 1)
+            ax.hist(values, bins=edges, density=True, alpha=0.5, color=COLORS[i % len(COLORS)])
+        ax.set_title(cat.name, fontsize=8)
+        ax.tick_params(labelsize=6)
+    return fig

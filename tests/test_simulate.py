@@ -1,0 +1,115 @@
+import json
+
+import numpy as np
+import pytest
+
+from dicesolver.analysis.simulate import random_numbers, simulate
+from dicesolver.errors import InputError
+from dicesolver.games import load_game
+from dicesolver.games.position import Position
+from dicesolver.players import STRATEGIES, Player, make_player
+from dicesolver.solvers.solitaire import load_or_solve
+
+from test_cli import run
+from tinygames import BONUS_GAME, tiny
+
+Z_999 = 3.2905  # two-sided 99.9% normal quantile
+
+
+@pytest.mark.parametrize("game_name,n", [("yacht-dice", 20_000), ("yahtzee", 20_000)])
+def test_simulated_mean_agrees_with_exact_value(game_name, n):
+    game = load_game(game_name)
+    exact = load_or_solve(game)[0].root_value
+    (run_,) = simulate(game, ["optimal"], n=n, seed=7)
+    s = run_.summary
+    assert abs(s.mean - exact) < Z_999 * s.stderr, (s.mean, exact, s.stderr)
+
+
+def test_tiny_game_with_joker_agrees_with_exact_value():
+    game = tiny(BONUS_GAME)
+    exact = load_or_solve(game)[0].root_value
+    (run_,) = simulate(game, ["optimal"], n=200_000, seed=3)
+    assert abs(run_.summary.mean - exact) < Z_999 * run_.summary.stderr
+
+
+def test_optimal_beats_every_other_strategy():
+    game = load_game("yacht-dice")
+    names = [p for p in STRATEGIES if p != "contender"]
+    runs = {r.summary.player: r for r in simulate(game, names, n=4000, seed=11)}
+    best = runs["optimal"]
+    for name, r in runs.items():
+        if name != "optimal":
+            diff = best.totals - r.totals  # same dice for both: a paired comparison
+            assert diff.mean() - Z_999 * diff.std(ddof=1) / np.sqrt(len(diff)) > 0, name
+
+
+def test_seed_002_agents_behave_as_described():
+    runs = {r.summary.player: r.summary for r in simulate(load_game("yacht-dice"), ["greedy", "ev", "bonus"], n=4000, seed=5)}
+    assert runs["ev"].mean - runs["greedy"].mean > 8  # "roughly 15 points higher"
+    assert runs["bonus"].bonus_rate > 0.8  # "achieves its goal roughly 90% of the time"
+
+
+def test_reproducible_and_seed_dependent():
+    game = load_game("yacht")
+    a = simulate(game, ["greedy"], n=500, seed=1)[0].totals
+    b = simulate(game, ["greedy"], n=500, seed=1)[0].totals
+    c = simulate(game, ["greedy"], n=500, seed=2)[0].totals
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def replay(game, player, throws):
+    """Play one game through the Python Player interface with pre-drawn dice; return the total."""
+    from dicesolver.games.position import after_roll, after_score, start_position
+
+    position = start_position(game)
+    rng = np.random.default_rng(0)
+    for turn in range(game.n_categories):
+        position = after_roll(position, tuple(int(d) for d in throws[turn, 0]))
+        for s in range(1, game.rolls):
+            keep = player.choose_keep(position, rng)
+            thrown = tuple(int(d) for d in throws[turn, s, : game.n_dice - len(keep)])
+            position = after_roll(position, keep + thrown)
+        position = after_score(game, position, player.choose_category(position, rng))
+    return position.total(game)
+
+
+@pytest.mark.parametrize("name", ["optimal", "greedy", "ev", "whatever", "perfect"])
+def test_python_players_make_the_kernel_decisions(name):
+    game = load_game("yahtzee")
+    player = make_player(name, game)
+    assert isinstance(player, Player)
+    throws, rand = random_numbers(game, 20, np.random.default_rng(4))
+    totals, _, _, _ = player.play_many(throws, rand)
+    assert [replay(game, player, throws[i]) for i in range(20)] == list(totals)
+
+
+def test_players_choose_legal_moves():
+    game = load_game("yahtzee")
+    rng = np.random.default_rng(0)
+    for name in ["random", "semi-random", "optimal"]:
+        player = make_player(name, game)
+        position = Position((None,) * 13, (1, 1, 3, 4, 5), 2)
+        keep = player.choose_keep(position, rng)
+        assert all(keep.count(d) <= (1, 1, 3, 4, 5).count(d) for d in keep)
+        final = Position((0,) * 4 + (None,) * 9, (5, 5, 5, 5, 5), 0)
+        assert final.boxes[player.choose_category(final, rng)] is None
+
+
+def test_unknown_player_and_bad_counts():
+    with pytest.raises(InputError, match="unknown player"):
+        simulate(load_game("yacht"), ["magician"], n=10)
+    with pytest.raises(InputError):
+        simulate(load_game("yacht"), ["greedy"], n=0)
+
+
+def test_cli_simulate(capsys, tmp_path):
+    code, out, _ = run(capsys, "simulate", "yacht", "-p", "greedy", "-p", "ev", "-n", "300", "--json",
+                       "--plot", str(tmp_path / "h.png"))
+    rows = json.loads(out)
+    assert code == 0 and [r["player"] for r in rows] == ["greedy", "ev"]
+    assert set(rows[0]["percentiles"]) == {"5", "25", "50", "75", "95"}
+    assert (tmp_path / "h.png").stat().st_size > 10_000
+    code, _, err = run(capsys, "simulate", "yacht", "-p", "magician")
+    assert code == 2 and "unknown player" in err
+    code, _, err = run(capsys, "simulate", "yacht", "--plot", str(tmp_path / "h.txt"), "-n", "10")
+    assert code == 2 and ".png" in err
