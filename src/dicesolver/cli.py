@@ -274,6 +274,60 @@ def simulate(
 
 
 @app.command()
+def analyze(
+    record: str = typer.Argument(..., help="a game record (.jsonl), as written by 'dicesolver play'"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+    player: int = typer.Option(0, "--player", min=0, help="which player of the record (0 = first)"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write a timeline of cumulative luck and loss"),
+) -> None:
+    """Review a recorded game: each decision's loss (with a label) and each throw's luck."""
+    from .analysis.review import review
+    from .games.records import read_record
+
+    warnings: list[str] = []
+    rec = read_record(record, warnings)
+    for w in warnings:
+        err.print(f"[yellow]warning:[/] {w}")
+    solution, _ = _progress_solve(rec.game, quiet=json_output)
+    result = review(solution, rec, player)
+    if plot:
+        from .analysis.plots import review_figure, save_figure
+
+        save_figure(review_figure(result), plot)
+    if json_output:
+        _emit_json({"summary": dataclasses.asdict(result.summary),
+                    "decisions": [dataclasses.asdict(d) for d in result.decisions],
+                    "rolls": [dataclasses.asdict(r) for r in result.rolls]})
+        return
+    _print_review(result)
+
+
+def _print_review(result) -> None:
+    s = result.summary
+    table = Table(title=f"{s.game}: review of {s.player}'s game")
+    for col in ("turn", "dice", "left", "choice", "value", "best instead", "loss", ""):
+        table.add_column(col, justify="right" if col in ("turn", "left", "value", "loss") else "left")
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
+    for d in result.decisions:
+        if d.options <= 1:
+            continue
+        best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:.2f})"
+        _, dice, left = d.position.split("/")
+        table.add_row(str(d.turn), dice, left, f"{d.kind} {d.chosen}", f"{d.chosen_value:.2f}", best,
+                      f"{d.loss:.2f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
+    out.print(table)
+    luckiest = sorted(result.rolls, key=lambda r: r.luck)
+    if luckiest:
+        out.print(f"unluckiest throw: turn {luckiest[0].turn} {luckiest[0].dice} ({luckiest[0].luck:+.2f}); "
+                  f"luckiest: turn {luckiest[-1].turn} {luckiest[-1].dice} ({luckiest[-1].luck:+.2f})", highlight=False)
+    word = "final score" if s.complete else "expected final score (unfinished game)"
+    out.print(f"baseline {s.baseline:.2f} + luck {s.luck:+.2f} - loss {s.loss:.2f} = {word} {s.final_score:.2f}",
+              highlight=False)
+    out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.3f}; "
+              + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())), highlight=False)
+
+
+@app.command()
 def players() -> None:
     """List the strategies a player can be."""
     from .players import STRATEGIES

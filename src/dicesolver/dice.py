@@ -237,3 +237,10 @@ def parse_dice(text: str, faces: int, allow_empty: bool = False) -> Dice:
 def dice_space(n_dice: int, faces: int) -> DiceSpace:
     """Shared, cached dice spaces (building 6d6 structure takes a few milliseconds)."""
     return DiceSpace(n_dice, faces)
+
+
+def seeded_dice(seed: int, key: tuple[int, ...], count: int, faces: int) -> Dice:
+    """``count`` dice for one throw, fixed by (seed, key): the same seed and key always give the same
+    dice, so a resumed game continues with the dice it would have had."""
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, *key])
+    return tuple(int(d) for d in rng.integers(1, faces + 1, size=count))

@@ -57,3 +57,22 @@ def simulation_figure(game: ScorecardGame, runs: list) -> Figure:
         ax.set_title(cat.name, fontsize=8)
         ax.tick_params(labelsize=6)
     return fig
+
+
+def review_figure(review) -> Figure:
+    """Cumulative luck and loss through a reviewed game."""
+    fig = Figure(figsize=(9, 4), layout="constrained")
+    ax = fig.add_subplot()
+    steps = np.arange(len(review.timeline))
+    luck = [t[1] for t in review.timeline]
+    loss = [t[2] for t in review.timeline]
+    ax.plot(steps, luck, color="tab:blue", label="cumulative luck")
+    ax.plot(steps, [-x for x in loss], color="tab:red", label="cumulative loss (negated)")
+    ax.axhline(0, color="gray", linewidth=0.8)
+    s = review.summary
+    ax.set_title(f"{s.game}, {s.player}: baseline {s.baseline:.1f} + luck {s.luck:+.1f} - loss {s.loss:.1f} "
+                 f"= {s.final_score:.1f}")
+    ax.set_xlabel("event")
+    ax.set_ylabel("points")
+    ax.legend()
+    return fig
