@@ -23,8 +23,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
-err = Console(stderr=True)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
 
 GAME_HELP = "a game: a preset name with optional variants, e.g. 'yahtzee(joker=free)', or a .toml rules file"
 
@@ -325,6 +325,38 @@ def _print_review(result) -> None:
               highlight=False)
     out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.3f}; "
               + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())), highlight=False)
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice (default: random, recorded)"),
+    manual_dice: bool = typer.Option(False, "--manual-dice", help="type the dice you roll at a real table"),
+    resume: bool = typer.Option(False, "--resume", help="continue the latest unfinished game (or --record FILE)"),
+    record: Optional[str] = typer.Option(None, "--record", help="the game record file to write or resume"),
+) -> None:
+    """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
+    from .console_play import QuitGame, play as play_game
+    from .games import load_game
+
+    g = load_game(game)
+    solution, _ = _progress_solve(g)
+
+    def ask(prompt: str) -> str:
+        try:
+            return out.input(prompt)
+        except EOFError:
+            raise QuitGame from None
+
+    try:
+        rec, result, path = play_game(g, solution, out, ask, seed=seed, manual_dice=manual_dice, resume=resume,
+                                      record_path=record)
+    except QuitGame as stop:
+        out.print(f"saved in {stop.args[0] if stop.args else 'the record'}; continue with: "
+                  f"dicesolver play '{g.canonical}' --resume" + (f" --record {record}" if record else ""), highlight=False)
+        return
+    out.print(f"the game is recorded in {path}", highlight=False)
+    _print_review(result)
 
 
 @app.command()

@@ -1,0 +1,138 @@
+"""The terminal game driven end to end through a pseudo-terminal (pexpect)."""
+
+import os
+import signal
+import sys
+
+import pexpect
+import pytest
+
+from dicesolver.games import load_game
+from dicesolver.games.records import read_record
+from dicesolver.solvers.solitaire import load_or_solve
+
+PROMPTS = [r"keep\? ", r"score in which box\? ", r"Enter to throw.*: ", r"dice you rolled: ", r"dice you threw.*: ",
+           r"Game over", pexpect.EOF]
+
+
+def spawn(*args, env_extra=None):
+    env = dict(os.environ, COLUMNS="120", **(env_extra or {}))
+    return pexpect.spawn(sys.executable, ["-m", "dicesolver.cli", "play", *args], env=env, encoding="utf-8",
+                         timeout=60, dimensions=(60, 120))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def solved():
+    load_or_solve(load_game("yacht"))
+
+
+def open_boxes(path):
+    game = load_game("yacht")
+    pos = read_record(path).positions()[0]
+    return [c.name for c, v in zip(game.categories, pos.boxes) if v is None]
+
+
+def drive(child, path, stop_after_scores=None, typos=True):
+    """Answer prompts: stand on every roll, score the first open box; try typos first."""
+    scores = 0
+    typo_done = set()
+    while True:
+        i = child.expect(PROMPTS)
+        if i == 0:
+            if typos and "keep" not in typo_done:
+                for bad, message in [("9", "not a face"), ("xyz", "not a die"), ("666666", "cannot keep")]:
+                    child.sendline(bad)
+                    child.expect(message)
+                    child.expect(PROMPTS[0])
+                typo_done.add("keep")
+            child.sendline("all")
+        elif i == 1:
+            if typos and "box" not in typo_done:
+                child.sendline("sevens")
+                child.expect("not an open box")
+                child.expect(PROMPTS[1])
+                typo_done.add("box")
+            child.sendline(open_boxes(path)[0])
+            scores += 1
+            if stop_after_scores and scores >= stop_after_scores:
+                child.expect(PROMPTS[2])
+                return scores
+        elif i == 2:
+            child.sendline("")
+        elif i in (5, 6):
+            return scores
+
+
+def test_play_kill_and_resume_loses_nothing(tmp_path):
+    path = tmp_path / "game.jsonl"
+    child = spawn("yacht", "--seed", "4", "--record", str(path))
+    assert drive(child, path, stop_after_scores=5) == 5
+    before = path.read_text()
+    child.kill(signal.SIGKILL)
+    child.wait()
+    record = read_record(path)
+    assert sum(e.type == "score" for e in record.events) == 5
+    assert path.read_text() == before  # nothing half-written
+
+    child = spawn("yacht", "--resume", "--record", str(path))
+    child.expect("resuming")
+    drive(child, path, typos=False)
+    child.expect(pexpect.EOF)
+    text = child.before
+    assert "baseline" in text and "final score" in text
+    record = read_record(path)
+    assert record.is_over() and sum(e.type == "score" for e in record.events) == 12
+    # the resumed game used the seeded dice: the first five turns are unchanged
+    assert path.read_text().startswith(before)
+
+
+def test_coach_mode_with_manual_dice(tmp_path):
+    path = tmp_path / "coach.jsonl"
+    child = spawn("yacht", "--manual-dice", "--record", str(path))
+    child.expect(PROMPTS[3])
+    child.sendline("1234")
+    child.expect("type 5 dice")
+    child.expect(PROMPTS[3])
+    child.sendline("7 1 1 1 1")
+    child.expect("not a face")
+    child.expect(PROMPTS[3])
+    child.sendline("6 6 6 1 2")
+    child.expect(PROMPTS[0])
+    child.sendline("hint")
+    child.expect("best options")
+    child.expect(PROMPTS[0])
+    child.sendline("666")
+    child.expect(PROMPTS[4])
+    child.sendline("66")
+    child.expect(PROMPTS[0])
+    child.sendline("undo")
+    child.expect("undone")
+    child.expect(PROMPTS[4])  # the re-throw is asked again
+    child.sendline("6 5")
+    child.expect(PROMPTS[0])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert "--resume" in child.before
+    events = read_record(path).events
+    assert [e.type for e in events] == ["roll", "keep", "roll"]
+    assert events[-1].dice == (5, 6, 6, 6, 6)
+
+
+def test_resume_without_a_game_is_an_error(tmp_path):
+    child = spawn("yacht", "--resume", env_extra={"XDG_DATA_HOME": str(tmp_path)})
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "no unfinished" in child.before
+
+
+def test_resume_finds_latest_unfinished_game(tmp_path):
+    env = {"XDG_DATA_HOME": str(tmp_path)}
+    child = spawn("yacht", "--seed", "9", env_extra=env)
+    child.expect(PROMPTS[0])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child = spawn("yacht", "--resume", env_extra=env)
+    child.expect("resuming")
+    child.expect(PROMPTS[0])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
