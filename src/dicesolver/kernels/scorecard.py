@@ -505,3 +505,130 @@ def simulate_games(mode, H, start_u, start_t, start_g, start_score, throws, rand
         out_total[i] = total
         out_bonus[i] = bonus
         out_extra[i] = extras
+
+
+# -- exact score distribution of the optimal strategy (forward propagation) ----------------------------
+
+
+@njit(cache=True, inline="always")
+def spread_keeps(mass, keep_add, roll_offset, lanes):
+    """Transpose of expect_keeps: mass on keeps flows to the rolls they can become (in place)."""
+    faces = keep_add.shape[1]
+    inv = 1.0 / faces
+    for k in range(roll_offset):
+        src = mass[k]
+        for f in range(faces):
+            dst = mass[keep_add[k, f]]
+            for j in range(lanes):
+                dst[j] += src[j] * inv
+        for j in range(lanes):
+            src[j] = 0.0
+
+
+@njit(cache=True, parallel=True)
+def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                  yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                  keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points,
+                  slot, out_target, out_points, out_prob, out_cat, out_flag, out_count):
+    """For every lane of every set in ``us``: the distinct outcomes of one turn under optimal play.
+
+    Outcome q of the state at row slot[i] + lane: the next state's table index (out_target), the points
+    earned (out_points, box + bonuses), the category (out_cat), whether the upper bonus was reached
+    (out_flag bit 0) or an extra-yacht bonus earned (bit 1), and its probability (out_prob).
+    """
+    n_keeps = keep_add.shape[0]
+    n_rolls, n_cats = scores.shape
+    dummy = np.zeros((1, 1))
+    n_keys = n_cats * (max_points + 1) * 2
+    for i in prange(us.shape[0]):
+        u = us[i]
+        lu = n_upper_lanes[u]
+        lanes = lu * n_groups[u]
+        buf = np.empty((n_keeps, lanes))
+        final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                    forced_order)
+        stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
+        for m in range(rolls - 1):
+            if m > 0:
+                best_keeps(buf, sub_ptr, sub_idx, lanes)
+            expect_keeps(buf, keep_add, roll_offset, lanes)
+            stages[m] = buf
+        # forward: mass on rolls after the opening throw, then each re-throw under the best keep
+        mass = np.zeros((n_keeps, lanes))
+        for r in range(n_rolls):
+            for j in range(lanes):
+                mass[roll_offset + r, j] = roll_prob[r]
+        for m in range(rolls - 2, -1, -1):
+            table = stages[m]
+            moved = np.zeros((n_keeps, lanes))
+            for r in range(n_rolls):
+                for j in range(lanes):
+                    w = mass[roll_offset + r, j]
+                    if w == 0.0:
+                        continue
+                    best_k = roll_offset + r
+                    best_v = NEG
+                    for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+                        k = roll_sub_idx[p]
+                        if table[k, j] > best_v:
+                            best_v = table[k, j]
+                            best_k = k
+                    moved[best_k, j] += w
+            spread_keeps(moved, keep_add, roll_offset, lanes)
+            mass = moved
+        # collapse final rolls into distinct (category, box points, extra bonus) outcomes per lane
+        where = np.full(n_keys, -1, dtype=np.int64)
+        for j in range(lanes):
+            g = j // lu
+            t = j % lu
+            s = slot[i] + j
+            count = 0
+            for r in range(n_rolls):
+                w = mass[roll_offset + r, j]
+                if w == 0.0:
+                    continue
+                c, v = best_category(OPTIMAL, u, g, t, r, dummy, values, offset, n_upper_lanes, n_groups, scores,
+                                     upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                                     roll_yacht_face, upper_cat_of_face, forced_order, 0)
+                ok, v2, now, pts, gain, extra = choice_value(
+                    OPTIMAL, u, g, t, r, c, dummy, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                    upper_cat_of_face, forced_order)
+                key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
+                q = where[key]
+                if q < 0:
+                    q = count
+                    count += 1
+                    where[key] = q
+                    nu = u | (1 << c)
+                    ln = n_upper_lanes[nu]
+                    t2 = t
+                    if upper_face[c] > 0 and threshold > 0:
+                        t2 = min(t + pts, threshold)
+                    if t2 > ln - 1:
+                        t2 = ln - 1
+                    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                    out_target[s, q] = offset[nu] + ng * ln + t2
+                    out_points[s, q] = now
+                    out_cat[s, q] = c
+                    out_flag[s, q] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
+                    out_prob[s, q] = 0.0
+                out_prob[s, q] += w
+            out_count[s] = count
+            where[:] = -1
+
+
+@njit(cache=True)
+def push_histograms(n_states, hist_src, src_off, src_len, out_target, out_points, out_prob, out_count,
+                    hist_dst, dst_index, dst_off):
+    """Move each state's score histogram along its turn outcomes into the next level's histograms."""
+    for s in range(n_states):
+        h_off = src_off[s]
+        h_len = src_len[s]
+        for q in range(out_count[s]):
+            tgt = dst_index[out_target[s, q]]
+            p = out_prob[s, q]
+            o = dst_off[tgt] + out_points[s, q]
+            for x in range(h_len):
+                hist_dst[o + x] += p * hist_src[h_off + x]

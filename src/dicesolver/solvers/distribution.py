@@ -1,0 +1,159 @@
+"""The exact final-score distribution of the optimal (max expected score) strategy, by forward
+propagation: each turn-start state carries the distribution of the score made so far; one turn of
+optimal play moves it, shifted by the points of each outcome and weighted by its probability, to the
+next states. Also the probability of the upper bonus and of each box scoring, and (separately) the
+largest possible probability of a perfect game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..kernels import scorecard as kern
+from .solitaire import SolitaireSolution
+
+CHUNK_STATES = 40_000  # lanes per outcome batch (bounds memory: outcomes are n_rolls wide)
+
+
+@dataclass
+class ScoreDistribution:
+    probabilities: np.ndarray  # probabilities[s] = P(final score == s)
+    bonus_probability: float | None
+    category_probabilities: np.ndarray  # P(box c scores more than 0)
+    extra_bonus_mean: float | None
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(np.arange(len(self.probabilities)), self.probabilities))
+
+    @property
+    def sd(self) -> float:
+        s = np.arange(len(self.probabilities))
+        return float(np.sqrt(np.dot((s - self.mean) ** 2, self.probabilities)))
+
+    def percentile(self, q: float) -> int:
+        """Smallest score s with P(score <= s) >= q/100."""
+        cdf = np.cumsum(self.probabilities)
+        return int(np.searchsorted(cdf, q / 100 - 1e-12))
+
+    @property
+    def mode(self) -> int:
+        return int(np.argmax(self.probabilities))
+
+
+def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each state of the sets ``us`` (lanes in table order): its table index and histogram length."""
+    game = model.game
+    maxs = game.max_scores.astype(np.int64)
+    bonus = model.upper_points
+    xb = model.xbonus
+    index, length = [], []
+    for u in us:
+        base = int(sum(maxs[c] for c in range(game.n_categories) if u >> c & 1)) + bonus
+        lu, gu = int(model.n_upper_lanes[u]), int(model.n_groups[u])
+        for g in range(gu):
+            extra = xb * max(level - 1, 0) if g == 1 else 0
+            for t in range(lu):
+                index.append(int(model.offset[u]) + g * lu + t)
+                length.append(base + extra + 1)
+    return np.array(index, dtype=np.int64), np.array(length, dtype=np.int64)
+
+
+def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
+    model = solution.model
+    game = solution.game
+    dice = game.dice
+    values = np.ascontiguousarray(solution.values)
+    levels = model.levels()
+    n = game.n_categories
+    max_points = int(game.max_scores.max())
+    rsp, rsi = dice.roll_sub_keeps
+    dst_index_full = np.full(model.size, -1, dtype=np.int64)
+    # level 0: the start state, score 0 with certainty
+    idx, length = _hist_lengths(model, levels[0], 0)
+    off = np.concatenate([[0], np.cumsum(length)[:-1]])
+    hist = np.zeros(int(length.sum()))
+    hist[off[0]] = 1.0  # only lane 0 (upper total 0, no flag) is where a game starts
+    cat_prob = np.zeros(n)
+    bonus_prob = 0.0
+    extra_mean = 0.0
+    for k in range(n):
+        us = levels[k]
+        nidx, nlen = _hist_lengths(model, levels[k + 1], k + 1)
+        noff = np.concatenate([[0], np.cumsum(nlen)[:-1]]).astype(np.int64)
+        nhist = np.zeros(int(nlen.sum()))
+        dst_index_full[nidx] = np.arange(len(nidx))
+        lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+        slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
+        start = 0
+        while start < len(us):
+            stop = start
+            while stop < len(us) and slots[stop] - slots[start] + lanes[stop] <= CHUNK_STATES:
+                stop += 1
+            stop = max(stop, start + 1)
+            chunk = us[start:stop]
+            cslots = slots[start:stop] - slots[start]
+            n_states = int(cslots[-1] + lanes[stop - 1])
+            cap = dice.n_rolls
+            out_target = np.zeros((n_states, cap), dtype=np.int64)
+            out_points = np.zeros((n_states, cap), dtype=np.int64)
+            out_prob = np.zeros((n_states, cap))
+            out_cat = np.zeros((n_states, cap), dtype=np.int64)
+            out_flag = np.zeros((n_states, cap), dtype=np.int64)
+            out_count = np.zeros(n_states, dtype=np.int64)
+            kern.turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
+                               dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
+                               max_points, cslots, out_target, out_points, out_prob, out_cat, out_flag, out_count)
+            s0 = int(slots[start])
+            src_off = off[s0:s0 + n_states].astype(np.int64)
+            src_len = length[s0:s0 + n_states].astype(np.int64)
+            kern.push_histograms(n_states, hist, src_off, src_len, out_target, out_points, out_prob, out_count,
+                                 nhist, dst_index_full, noff)
+            # statistics: mass of each state times its outcome probabilities
+            mass = np.add.reduceat(hist, src_off)  # histograms are contiguous in state order
+            valid = np.arange(cap)[None, :] < out_count[:, None]
+            weight = out_prob * mass[:, None] * valid
+            scored = (out_flag & 4) > 0
+            np.add.at(cat_prob, out_cat[scored & valid], weight[scored & valid])
+            bonus_prob += float(weight[(out_flag & 1) > 0].sum())
+            extra_mean += float(weight[(out_flag & 2) > 0].sum())
+            start = stop
+        hist, off, length = nhist, noff, nlen
+        if progress:
+            progress(k + 1, n)
+    final = np.zeros(int(length.max()))
+    for o, ln in zip(off, length):
+        final[:ln] += hist[o:o + ln]
+    return ScoreDistribution(
+        probabilities=final,
+        bonus_probability=bonus_prob if game.has_upper_bonus else None,
+        category_probabilities=cat_prob,
+        extra_bonus_mean=extra_mean if game.tracks_yacht_flag else None,
+    )
+
+
+def perfect_game_probability(solution_or_model) -> float:
+    """The largest probability of a perfect game (every box at its maximum), playing for exactly that."""
+    model = getattr(solution_or_model, "model", solution_or_model)
+    game = model.game
+    dice = game.dice
+    scores = game.score_table
+    is_max = scores == game.max_scores[None, :]
+    n = game.n_categories
+    value = np.zeros(1 << n)
+    value[(1 << n) - 1] = 1.0
+    ptr, idx = dice.keep_sub
+    buf = np.empty((dice.n_keeps, 1))
+    for level in reversed(model.levels()[:-1]):
+        for u in level:
+            best = np.zeros(dice.n_rolls)
+            for c in range(n):
+                if not (u >> c) & 1:
+                    best = np.maximum(best, np.where(is_max[:, c], value[u | (1 << c)], 0.0))
+            buf[dice.roll_offset:, 0] = best
+            kern.run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, 1, game.rolls - 1)
+            value[u] = buf[0, 0]
+    return float(value[0])
