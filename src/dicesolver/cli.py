@@ -11,6 +11,7 @@ import json
 import sys
 from typing import Any, Optional
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -357,6 +358,79 @@ def play(
         return
     out.print(f"the game is recorded in {path}", highlight=False)
     _print_review(result)
+
+
+@dataclasses.dataclass
+class DistributionReport:
+    game: str
+    mean: float
+    sd: float
+    percentiles: dict
+    mode: int
+    min: int
+    max: int
+    bonus_probability: Optional[float]
+    extra_bonus_mean: Optional[float]
+    category_probabilities: dict
+    perfect_game_probability: float
+    perfect_game_one_in: float
+    probabilities: dict
+
+
+@app.command()
+def distribution(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write the distribution's histogram (.png/.svg/.pdf)"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON (with every score's probability)"),
+) -> None:
+    """The exact final-score distribution of optimal play (no simulation): mean, SD, percentiles,
+    P(upper bonus), P(each box scores) and the best probability of a perfect game."""
+    from rich.progress import Progress
+
+    from .games import load_game
+    from .solvers.distribution import perfect_game_probability, score_distribution
+
+    g = load_game(game)
+    solution, _ = _progress_solve(g, quiet=json_output)
+    with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+        task = progress.add_task(f"propagating {g.canonical}", total=g.n_categories)
+        dist = score_distribution(solution, progress=lambda d, t: progress.update(task, completed=d, total=t))
+    perfect = perfect_game_probability(solution)
+    p = dist.probabilities
+    support = np.nonzero(p > 0)[0]
+    report = DistributionReport(
+        game=g.canonical, mean=dist.mean, sd=dist.sd,
+        percentiles={str(q): dist.percentile(q) for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)},
+        mode=dist.mode, min=int(support[0]), max=int(support[-1]),
+        bonus_probability=dist.bonus_probability, extra_bonus_mean=dist.extra_bonus_mean,
+        category_probabilities={c.name: float(x) for c, x in zip(g.categories, dist.category_probabilities)},
+        perfect_game_probability=perfect, perfect_game_one_in=1 / perfect if perfect > 0 else float("inf"),
+        probabilities={int(s): float(p[s]) for s in support},
+    )
+    if plot:
+        from .analysis.plots import distribution_figure, save_figure
+
+        save_figure(distribution_figure(g, dist), plot)
+    if json_output:
+        _emit_json(report)
+        return
+    out.print(f"[bold]{g.canonical}[/]: exact final-score distribution of optimal play")
+    out.print(f"mean {report.mean:.6f}  sd {report.sd:.4f}  mode {report.mode}  range {report.min}..{report.max}")
+    out.print("percentiles: " + "  ".join(f"p{q} {v}" for q, v in report.percentiles.items()))
+    if report.bonus_probability is not None:
+        out.print(f"P(upper bonus) {report.bonus_probability:.4f}")
+    if report.extra_bonus_mean is not None:
+        out.print(f"extra-yacht bonuses per game {report.extra_bonus_mean:.4f}")
+    table = Table(title="P(box scores more than 0)")
+    table.add_column("category")
+    table.add_column("probability", justify="right")
+    for name, x in report.category_probabilities.items():
+        table.add_row(name, f"{x:.4f}")
+    out.print(table)
+    out.print(f"best probability of a perfect game (every box at its maximum): {perfect:.6g} "
+              f"= 1 in {report.perfect_game_one_in:.4g}")
+    if plot:
+        out.print(f"plot written to {plot}")
 
 
 @app.command()

@@ -76,3 +76,20 @@ def review_figure(review) -> Figure:
     ax.set_ylabel("points")
     ax.legend()
     return fig
+
+
+def distribution_figure(game: ScorecardGame, dist) -> Figure:
+    """The exact final-score distribution of optimal play, with its mean and quartiles marked."""
+    fig = Figure(figsize=(9, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    p = dist.probabilities
+    hi = int(np.nonzero(p > 1e-7)[0][-1])
+    ax.bar(np.arange(hi + 1), p[: hi + 1], width=1.0, color="royalblue")
+    for q, style in ((25, ":"), (50, "--"), (75, ":")):
+        ax.axvline(dist.percentile(q), color="gray", linestyle=style, linewidth=1)
+    ax.axvline(dist.mean, color="tab:red", linewidth=1.2, label=f"mean {dist.mean:.2f}")
+    ax.set_title(f"{game.canonical}: exact final-score distribution of optimal play (sd {dist.sd:.2f})")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    ax.legend()
+    return fig

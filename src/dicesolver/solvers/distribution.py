@@ -113,7 +113,8 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             kern.push_histograms(n_states, hist, src_off, src_len, out_target, out_points, out_prob, out_count,
                                  nhist, dst_index_full, noff)
             # statistics: mass of each state times its outcome probabilities
-            mass = np.add.reduceat(hist, src_off)  # histograms are contiguous in state order
+            # histograms are contiguous in state order: one segment per state of this chunk
+            mass = np.add.reduceat(hist[src_off[0]:src_off[-1] + src_len[-1]], src_off - src_off[0])
             valid = np.arange(cap)[None, :] < out_count[:, None]
             weight = out_prob * mass[:, None] * valid
             scored = (out_flag & 4) > 0

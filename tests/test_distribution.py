@@ -1,0 +1,52 @@
+import json
+
+import numpy as np
+import pytest
+
+from dicesolver.analysis.simulate import simulate
+from dicesolver.games import load_game
+from dicesolver.solvers.distribution import perfect_game_probability, score_distribution
+from dicesolver.solvers.solitaire import load_or_solve
+
+from test_cli import run
+from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+
+@pytest.mark.parametrize("make", [lambda: tiny(BONUS_GAME), lambda: tiny(BONUS_GAME, joker="free"),
+                                  lambda: tiny(PAIRS_GAME), lambda: load_game("yacht-dice")])
+def test_distribution_sums_to_one_and_has_the_solved_mean(make):
+    solution, _ = load_or_solve(make())
+    dist = score_distribution(solution)
+    assert dist.probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+    assert (dist.probabilities >= 0).all()
+    assert dist.mean == pytest.approx(solution.root_value, abs=1e-9)
+
+
+def test_distribution_matches_simulation_of_the_same_strategy():
+    game = tiny(BONUS_GAME)
+    solution, _ = load_or_solve(game)
+    dist = score_distribution(solution)
+    (sim,) = simulate(game, ["optimal"], n=100_000, seed=2)
+    freq = np.bincount(sim.totals, minlength=len(dist.probabilities))[: len(dist.probabilities)] / len(sim.totals)
+    # every score's frequency within 4.5 standard errors of its exact probability
+    se = np.sqrt(dist.probabilities * (1 - dist.probabilities) / len(sim.totals)) + 1e-4
+    assert np.all(np.abs(freq - dist.probabilities) < 4.5 * se)
+    assert dist.bonus_probability == pytest.approx(sim.bonus.mean(), abs=4.5 * np.sqrt(0.25 / 100_000))
+    rates = np.array([c.scored_rate for c in sim.summary.categories])
+    assert np.allclose(dist.category_probabilities, rates, atol=0.01)
+
+
+def test_perfect_yacht_dice_game_is_about_one_in_2769e11():
+    solution, _ = load_or_solve(load_game("yacht-dice"))
+    p = perfect_game_probability(solution)
+    assert round(1 / p / 1e14, 3) == 2.769  # seed 002: 276939929515183.94 games
+
+
+def test_cli_distribution(capsys, tmp_path):
+    code, out, _ = run(capsys, "distribution", "yacht-dice", "--json", "--plot", str(tmp_path / "d.png"))
+    data = json.loads(out)
+    assert code == 0
+    assert data["mean"] == pytest.approx(191.77436918834172, abs=1e-9)
+    assert sum(data["probabilities"].values()) == pytest.approx(1.0)
+    assert data["percentiles"]["50"] == 193
+    assert (tmp_path / "d.png").stat().st_size > 5000
