@@ -525,6 +525,50 @@ def spread_keeps(mass, keep_add, roll_offset, lanes):
             src[j] = 0.0
 
 
+@njit(cache=True, inline="always")
+def final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                 forced_order):
+    """Like final_stage, also recording the chosen category (the first best, as best_category does)."""
+    n_rolls, n_cats = scores.shape
+    lu = n_upper_lanes[u]
+    gu = n_groups[u]
+    for r in range(n_rolls):
+        for j in range(lu * gu):
+            buf[roll_offset + r, j] = NEG
+            choice[r, j] = -1
+    for c in range(n_cats):
+        if (u >> c) & 1:
+            continue
+        nu = u | (1 << c)
+        ln = n_upper_lanes[nu]
+        gn = n_groups[nu]
+        base = offset[nu]
+        for g in range(gu):
+            for r in range(n_rolls):
+                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                if not allowed:
+                    continue
+                ng = next_group(u, g, c, pts, yacht_cat, gn)
+                for t in range(lu):
+                    t2 = t
+                    gain = 0
+                    if upper_face[c] > 0 and threshold > 0:
+                        t2 = t + pts
+                        if t2 >= threshold:
+                            t2 = threshold
+                            if t < threshold:
+                                gain = upper_points
+                    if t2 > ln - 1:
+                        t2 = ln - 1
+                    v = pts + gain + extra + values[base + ng * ln + t2]
+                    j = g * lu + t
+                    if v > buf[roll_offset + r, j]:
+                        buf[roll_offset + r, j] = v
+                        choice[r, j] = c
+
+
 @njit(cache=True, parallel=True)
 def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
                   yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
@@ -534,20 +578,21 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
 
     Outcome q of the state at row slot[i] + lane: the next state's table index (out_target), the points
     earned (out_points, box + bonuses), the category (out_cat), whether the upper bonus was reached
-    (out_flag bit 0) or an extra-yacht bonus earned (bit 1), and its probability (out_prob).
+    (out_flag bit 0), an extra-yacht bonus earned (bit 1) or the box scored more than 0 (bit 2), and its
+    probability (out_prob).
     """
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
-    dummy = np.zeros((1, 1))
     n_keys = n_cats * (max_points + 1) * 2
     for i in prange(us.shape[0]):
         u = us[i]
         lu = n_upper_lanes[u]
         lanes = lu * n_groups[u]
         buf = np.empty((n_keeps, lanes))
-        final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                    forced_order)
+        choice = np.empty((n_rolls, lanes), dtype=np.int64)
+        final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                     threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                     upper_cat_of_face, forced_order)
         stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
         for m in range(rolls - 1):
             if m > 0:
@@ -555,28 +600,33 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
             expect_keeps(buf, keep_add, roll_offset, lanes)
             stages[m] = buf
         # forward: mass on rolls after the opening throw, then each re-throw under the best keep
-        mass = np.zeros((n_keeps, lanes))
+        mass = np.empty((n_keeps, lanes))
+        moved = np.empty((n_keeps, lanes))
         for r in range(n_rolls):
             for j in range(lanes):
                 mass[roll_offset + r, j] = roll_prob[r]
+        best_v = np.empty(lanes)
+        best_k = np.empty(lanes, dtype=np.int64)
         for m in range(rolls - 2, -1, -1):
             table = stages[m]
-            moved = np.zeros((n_keeps, lanes))
+            moved[:, :] = 0.0
             for r in range(n_rolls):
+                full = roll_offset + r
                 for j in range(lanes):
-                    w = mass[roll_offset + r, j]
-                    if w == 0.0:
-                        continue
-                    best_k = roll_offset + r
-                    best_v = NEG
-                    for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
-                        k = roll_sub_idx[p]
-                        if table[k, j] > best_v:
-                            best_v = table[k, j]
-                            best_k = k
-                    moved[best_k, j] += w
+                    best_v[j] = NEG
+                    best_k[j] = full
+                for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+                    k = roll_sub_idx[p]
+                    row = table[k]
+                    for j in range(lanes):
+                        if row[j] > best_v[j]:
+                            best_v[j] = row[j]
+                            best_k[j] = k
+                src = mass[full]
+                for j in range(lanes):
+                    moved[best_k[j], j] += src[j]
             spread_keeps(moved, keep_add, roll_offset, lanes)
-            mass = moved
+            mass, moved = moved, mass
         # collapse final rolls into distinct (category, box points, extra bonus) outcomes per lane
         where = np.full(n_keys, -1, dtype=np.int64)
         for j in range(lanes):
@@ -588,13 +638,9 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
                 w = mass[roll_offset + r, j]
                 if w == 0.0:
                     continue
-                c, v = best_category(OPTIMAL, u, g, t, r, dummy, values, offset, n_upper_lanes, n_groups, scores,
-                                     upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                                     roll_yacht_face, upper_cat_of_face, forced_order, 0)
-                ok, v2, now, pts, gain, extra = choice_value(
-                    OPTIMAL, u, g, t, r, c, dummy, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                    upper_cat_of_face, forced_order)
+                c = choice[r, j]
+                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
                 key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
                 q = where[key]
                 if q < 0:
@@ -604,13 +650,18 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
                     nu = u | (1 << c)
                     ln = n_upper_lanes[nu]
                     t2 = t
+                    gain = 0
                     if upper_face[c] > 0 and threshold > 0:
-                        t2 = min(t + pts, threshold)
+                        t2 = t + pts
+                        if t2 >= threshold:
+                            t2 = threshold
+                            if t < threshold:
+                                gain = upper_points
                     if t2 > ln - 1:
                         t2 = ln - 1
                     ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
                     out_target[s, q] = offset[nu] + ng * ln + t2
-                    out_points[s, q] = now
+                    out_points[s, q] = pts + gain + extra
                     out_cat[s, q] = c
                     out_flag[s, q] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
                     out_prob[s, q] = 0.0
@@ -620,15 +671,52 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
 
 
 @njit(cache=True)
-def push_histograms(n_states, hist_src, src_off, src_len, out_target, out_points, out_prob, out_count,
-                    hist_dst, dst_index, dst_off):
-    """Move each state's score histogram along its turn outcomes into the next level's histograms."""
+def outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals):
+    """Accumulate P(box scores) per category and P(upper bonus), E[extra bonuses] into totals[0:2]."""
     for s in range(n_states):
-        h_off = src_off[s]
-        h_len = src_len[s]
         for q in range(out_count[s]):
-            tgt = dst_index[out_target[s, q]]
+            w = mass[s] * out_prob[s, q]
+            f = out_flag[s, q]
+            if f & 4:
+                cat_prob[out_cat[s, q]] += w
+            if f & 1:
+                totals[0] += w
+            if f & 2:
+                totals[1] += w
+
+
+@njit(cache=True, parallel=True)
+def pull_histograms(hist_src, src_off, src_len, by_target_ptr, by_target_src, by_target_q, out_points, out_prob,
+                    hist_dst, dst_off, dst_len):
+    """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts)."""
+    for tgt in prange(by_target_ptr.shape[0] - 1):
+        o_dst = dst_off[tgt]
+        for e in range(by_target_ptr[tgt], by_target_ptr[tgt + 1]):
+            s = by_target_src[e]
+            q = by_target_q[e]
             p = out_prob[s, q]
-            o = dst_off[tgt] + out_points[s, q]
-            for x in range(h_len):
-                hist_dst[o + x] += p * hist_src[h_off + x]
+            o = o_dst + out_points[s, q]
+            h = src_off[s]
+            for x in range(src_len[s]):
+                hist_dst[o + x] += p * hist_src[h + x]
+
+
+@njit(cache=True)
+def group_by_target(n_states, out_target, out_count, dst_index, n_targets):
+    """CSR of (state, outcome) pairs grouped by the next level's local state index."""
+    ptr = np.zeros(n_targets + 1, dtype=np.int64)
+    for s in range(n_states):
+        for q in range(out_count[s]):
+            ptr[dst_index[out_target[s, q]] + 1] += 1
+    for t in range(n_targets):
+        ptr[t + 1] += ptr[t]
+    fill = ptr[:-1].copy()
+    srcs = np.empty(ptr[-1], dtype=np.int64)
+    qs = np.empty(ptr[-1], dtype=np.int64)
+    for s in range(n_states):
+        for q in range(out_count[s]):
+            t = dst_index[out_target[s, q]]
+            srcs[fill[t]] = s
+            qs[fill[t]] = q
+            fill[t] += 1
+    return ptr, srcs, qs

@@ -15,7 +15,7 @@ import numpy as np
 from ..kernels import scorecard as kern
 from .solitaire import SolitaireSolution
 
-CHUNK_STATES = 40_000  # lanes per outcome batch (bounds memory: outcomes are n_rolls wide)
+CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
 
 
 @dataclass
@@ -78,8 +78,7 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
     hist = np.zeros(int(length.sum()))
     hist[off[0]] = 1.0  # only lane 0 (upper total 0, no flag) is where a game starts
     cat_prob = np.zeros(n)
-    bonus_prob = 0.0
-    extra_mean = 0.0
+    totals = np.zeros(2)  # P(upper bonus), E[extra-yacht bonuses]
     for k in range(n):
         us = levels[k]
         nidx, nlen = _hist_lengths(model, levels[k + 1], k + 1)
@@ -97,12 +96,12 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             chunk = us[start:stop]
             cslots = slots[start:stop] - slots[start]
             n_states = int(cslots[-1] + lanes[stop - 1])
-            cap = dice.n_rolls
-            out_target = np.zeros((n_states, cap), dtype=np.int64)
-            out_points = np.zeros((n_states, cap), dtype=np.int64)
-            out_prob = np.zeros((n_states, cap))
-            out_cat = np.zeros((n_states, cap), dtype=np.int64)
-            out_flag = np.zeros((n_states, cap), dtype=np.int64)
+            cap = dice.n_rolls  # a state has at most one distinct outcome per final roll
+            out_target = np.empty((n_states, cap), dtype=np.int64)
+            out_points = np.empty((n_states, cap), dtype=np.int64)
+            out_prob = np.empty((n_states, cap))
+            out_cat = np.empty((n_states, cap), dtype=np.int64)
+            out_flag = np.empty((n_states, cap), dtype=np.int64)
             out_count = np.zeros(n_states, dtype=np.int64)
             kern.turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
                                dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
@@ -110,17 +109,11 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             s0 = int(slots[start])
             src_off = off[s0:s0 + n_states].astype(np.int64)
             src_len = length[s0:s0 + n_states].astype(np.int64)
-            kern.push_histograms(n_states, hist, src_off, src_len, out_target, out_points, out_prob, out_count,
-                                 nhist, dst_index_full, noff)
-            # statistics: mass of each state times its outcome probabilities
+            ptr, srcs, qs = kern.group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+            kern.pull_histograms(hist, src_off, src_len, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
             # histograms are contiguous in state order: one segment per state of this chunk
             mass = np.add.reduceat(hist[src_off[0]:src_off[-1] + src_len[-1]], src_off - src_off[0])
-            valid = np.arange(cap)[None, :] < out_count[:, None]
-            weight = out_prob * mass[:, None] * valid
-            scored = (out_flag & 4) > 0
-            np.add.at(cat_prob, out_cat[scored & valid], weight[scored & valid])
-            bonus_prob += float(weight[(out_flag & 1) > 0].sum())
-            extra_mean += float(weight[(out_flag & 2) > 0].sum())
+            kern.outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
             start = stop
         hist, off, length = nhist, noff, nlen
         if progress:
@@ -130,9 +123,9 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
         final[:ln] += hist[o:o + ln]
     return ScoreDistribution(
         probabilities=final,
-        bonus_probability=bonus_prob if game.has_upper_bonus else None,
+        bonus_probability=float(totals[0]) if game.has_upper_bonus else None,
         category_probabilities=cat_prob,
-        extra_bonus_mean=extra_mean if game.tracks_yacht_flag else None,
+        extra_bonus_mean=float(totals[1]) if game.tracks_yacht_flag else None,
     )
 
 
