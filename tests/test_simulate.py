@@ -113,3 +113,16 @@ def test_cli_simulate(capsys, tmp_path):
     assert code == 2 and "unknown player" in err
     code, _, err = run(capsys, "simulate", "yacht", "--plot", str(tmp_path / "h.txt"), "-n", "10")
     assert code == 2 and ".png" in err
+
+
+def test_grouped_optimal_simulation_plays_the_same_games(monkeypatch):
+    from dicesolver.players import scorecard
+
+    game = load_game("yahtzee")
+    player = make_player("optimal", game)
+    throws, rand = random_numbers(game, scorecard.GROUPED_MIN_GAMES, np.random.default_rng(8))
+    grouped = player.play_many(throws, rand)
+    monkeypatch.setattr(scorecard, "GROUPED_MIN_GAMES", 10**9)
+    one_by_one = player.play_many(throws, rand)
+    for a, b in zip(grouped, one_by_one):
+        assert np.array_equal(a, b)

@@ -25,6 +25,10 @@ STRATEGIES: dict[str, str] = {
     "contender": "seed 002's contender: static hand values refined by simulation (a few seconds to build)",
 }
 
+# from this many games on, the optimal player's games are played in groups sharing one widget run per
+# set of used boxes (much faster for many games, slower for a few)
+GROUPED_MIN_GAMES = 20_000
+
 MODES = {"optimal": kern.OPTIMAL, "random": kern.RANDOM, "semi-random": kern.SEMI_RANDOM,
          "whatever": kern.WHATEVER}
 
@@ -79,6 +83,10 @@ class KernelPlayer:
         dice = self.game.dice
         ptr, idx = dice.roll_sub_keeps
         u, t, g, score = start
+        if self.mode == kern.OPTIMAL and n >= GROUPED_MIN_GAMES:
+            kern.simulate_optimal_grouped(u, t, g, score, throws, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
+                                          dice.roll_offset, ptr, idx, dice.keep_sizes, totals, boxes, bonus, extra)
+            return totals, boxes, bonus.astype(bool), extra
         kern.simulate_games(self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(),
                             dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces,
                             dice.keep_sizes, totals, boxes, bonus, extra)
