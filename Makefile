@@ -27,6 +27,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/bench_solve.py
+	$(BIN)/python benchmarks/bench_play.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis
