@@ -58,6 +58,11 @@ def drive(child, path, stop_after_scores=None, typos=True):
                 child.expect(PROMPTS[2])
                 return scores
         elif i == 2:
+            if typos and "enter" not in typo_done:
+                child.sendline("banana")
+                child.expect("press Enter to throw")
+                child.expect(PROMPTS[2])
+                typo_done.add("enter")
             child.sendline("")
         elif i in (5, 6):
             return scores

@@ -223,6 +223,10 @@ class TerminalGame:
                         if self.command(pos, text):
                             shown_turn = -1
                             continue
+                        if text.strip().lower() not in ("", "roll", "r", "throw"):
+                            self.console.print(f"[red]{text.strip()!r}: press Enter to throw[/] ({HELP})")
+                            shown_turn = -1
+                            continue
                 self.throw(pos, held)
                 standing = False
                 continue
