@@ -569,6 +569,28 @@ def final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_g
                         choice[r, j] = c
 
 
+@njit(cache=True, inline="always")
+def optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                   upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                   forced_order, keep_add, sub_ptr, sub_idx, roll_offset):
+    """The optimal policy of every lane of used set u: choice[r, lane] = the category for final roll r;
+    stages[m][k, lane] = the value of keeping k when m more throws follow the next one."""
+    n_keeps = keep_add.shape[0]
+    n_rolls = scores.shape[0]
+    buf = np.empty((n_keeps, lanes))
+    choice = np.empty((n_rolls, lanes), dtype=np.int64)
+    final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                 upper_cat_of_face, forced_order)
+    stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
+    for m in range(rolls - 1):
+        if m > 0:
+            best_keeps(buf, sub_ptr, sub_idx, lanes)
+        expect_keeps(buf, keep_add, roll_offset, lanes)
+        stages[m] = buf
+    return choice, stages
+
+
 @njit(cache=True, parallel=True)
 def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
                   yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
@@ -588,17 +610,10 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
         u = us[i]
         lu = n_upper_lanes[u]
         lanes = lu * n_groups[u]
-        buf = np.empty((n_keeps, lanes))
-        choice = np.empty((n_rolls, lanes), dtype=np.int64)
-        final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                     threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                     upper_cat_of_face, forced_order)
-        stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
-        for m in range(rolls - 1):
-            if m > 0:
-                best_keeps(buf, sub_ptr, sub_idx, lanes)
-            expect_keeps(buf, keep_add, roll_offset, lanes)
-            stages[m] = buf
+        choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                                        threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                                        roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                                        roll_offset)
         # forward: mass on rolls after the opening throw, then each re-throw under the best keep
         mass = np.empty((n_keeps, lanes))
         moved = np.empty((n_keeps, lanes))
@@ -760,17 +775,10 @@ def simulate_optimal_grouped(start_u, start_t, start_g, start_score, throws, val
                 continue
             lu = n_upper_lanes[u]
             lanes = lu * n_groups[u]
-            buf = np.empty((n_keeps, lanes))
-            choice = np.empty((n_rolls, lanes), dtype=np.int64)
-            final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                         threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                         upper_cat_of_face, forced_order)
-            stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
-            for m in range(rolls - 1):
-                if m > 0:
-                    best_keeps(buf, sub_ptr, sub_idx, lanes)
-                expect_keeps(buf, keep_add, roll_offset, lanes)
-                stages[m] = buf
+            choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                                            threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                                            roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                                            roll_offset)
             for p in range(lo, hi):
                 i = order[p]
                 g = g_arr[i]
