@@ -131,6 +131,18 @@ def score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, 
 
 
 @njit(cache=True, inline="always")
+def upper_step(t, pts, c, upper_face, threshold, upper_points):
+    """The upper total after scoring pts in category c from total t (capped at the threshold), and the
+    upper bonus this earns (paid the moment the threshold is reached)."""
+    if upper_face[c] == 0 or threshold == 0:
+        return t, 0
+    t2 = t + pts
+    if t2 >= threshold:
+        return threshold, (upper_points if t < threshold else 0)
+    return t2, 0
+
+
+@njit(cache=True, inline="always")
 def next_group(u, g, c, pts, yacht_cat, groups_next):
     """Flag group after scoring: set when the yacht box is filled with points."""
     if groups_next == 1:
@@ -234,14 +246,7 @@ def category_values(u, g, t, r, values, offset, n_upper_lanes, n_groups, scores,
         nu = u | (1 << c)
         ln = n_upper_lanes[nu]
         ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
-        gain = 0
-        t2 = t
-        if upper_face[c] > 0 and threshold > 0:
-            t2 = t + pts
-            if t2 >= threshold:
-                t2 = threshold
-                if t < threshold:
-                    gain = upper_points
+        t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
         if t2 > ln - 1:
             t2 = ln - 1
         out_points[c] = pts + gain + extra
@@ -309,14 +314,7 @@ def choice_value(mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups
                                        roll_yacht_face, upper_cat_of_face, forced_order)
     if not allowed:
         return False, NEG, 0, 0, 0, 0
-    gain = 0
-    t2 = t
-    if upper_face[c] > 0 and threshold > 0:
-        t2 = t + pts
-        if t2 >= threshold:
-            t2 = threshold
-            if t < threshold:
-                gain = upper_points
+    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
     now = pts + gain + extra
     if mode == OPTIMAL:
         nu = u | (1 << c)
@@ -498,8 +496,7 @@ def simulate_games(mode, H, start_u, start_t, start_g, start_score, throws, rand
                 bonus = 1
             if extra > 0:
                 extras += 1
-            if upper_face[c] > 0 and threshold > 0:
-                t = min(t + pts, threshold)
+            t = upper_step(t, pts, c, upper_face, threshold, upper_points)[0]
             g = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
             u = u | (1 << c)
         out_total[i] = total
@@ -552,14 +549,7 @@ def final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_g
                     continue
                 ng = next_group(u, g, c, pts, yacht_cat, gn)
                 for t in range(lu):
-                    t2 = t
-                    gain = 0
-                    if upper_face[c] > 0 and threshold > 0:
-                        t2 = t + pts
-                        if t2 >= threshold:
-                            t2 = threshold
-                            if t < threshold:
-                                gain = upper_points
+                    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
                     if t2 > ln - 1:
                         t2 = ln - 1
                     v = pts + gain + extra + values[base + ng * ln + t2]
@@ -664,14 +654,7 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
                     where[key] = q
                     nu = u | (1 << c)
                     ln = n_upper_lanes[nu]
-                    t2 = t
-                    gain = 0
-                    if upper_face[c] > 0 and threshold > 0:
-                        t2 = t + pts
-                        if t2 >= threshold:
-                            t2 = threshold
-                            if t < threshold:
-                                gain = upper_points
+                    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
                     if t2 > ln - 1:
                         t2 = ln - 1
                     ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
@@ -798,11 +781,7 @@ def simulate_optimal_grouped(start_u, start_t, start_g, start_score, throws, val
                 c = choice[r, j]
                 allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
                                                    joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
-                gain = 0
-                if upper_face[c] > 0 and threshold > 0:
-                    if t < threshold and t + pts >= threshold:
-                        gain = upper_points
-                    t_arr[i] = min(t + pts, threshold)
+                t_arr[i], gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
                 out_total[i] += pts + gain + extra
                 out_boxes[i, c] = pts
                 if gain > 0:
