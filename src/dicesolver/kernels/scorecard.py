@@ -790,3 +790,78 @@ def simulate_optimal_grouped(start_u, start_t, start_g, start_score, throws, val
                     out_extra[i] += 1
                 g_arr[i] = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
                 u_arr[i] = u | (1 << c)
+
+
+# -- two players: the duel equity solve -----------------------------------------------------------------
+#
+# A position is (a, b, d): the mover's used boxes a, the other player's b, and d = mover's score minus
+# the other's. For one pair (a, b) all reachable d in [-maxsum[b], maxsum[a]] form one contiguous lane
+# vector, lane = d + maxsum[b]. After the mover scores pts in c, the other player moves in (b, a | c)
+# with difference -(d + pts): the successor's vector read backwards, so every inner loop is contiguous.
+
+
+@njit(cache=True, inline="always")
+def duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full):
+    """Final-roll values of every lane of pair (a, b): the best over open categories of minus the
+    other player's equity afterwards (or the result, +1/0/-1, when both cards are then full)."""
+    n_rolls, n_cats = scores.shape
+    mb = maxsum[b]
+    lanes = maxsum[a] + mb + 1
+    n_sets = full + 1
+    for r in range(n_rolls):
+        row = buf[roll_offset + r]
+        for j in range(lanes):
+            row[j] = NEG
+    for c in range(n_cats):
+        if (a >> c) & 1:
+            continue
+        na = a | (1 << c)
+        terminal = na == full and b == full
+        base = 0
+        if not terminal:
+            base = pair_offset[b * n_sets + na] + maxsum[na] + mb
+        for r in range(n_rolls):
+            pts = scores[r, c]
+            row = buf[roll_offset + r]
+            if terminal:
+                for j in range(lanes):
+                    d = j - mb + pts
+                    v = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+                    if v > row[j]:
+                        row[j] = v
+            else:
+                top = base - pts
+                for j in range(lanes):
+                    v = -values[top - j]
+                    if v > row[j]:
+                        row[j] = v
+
+
+@njit(cache=True, parallel=True)
+def duel_level(pa, pb, values, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob,
+               roll_offset, rerolls):
+    """Equities of every position of the pairs (pa[i], pb[i]) (one level), from the levels above."""
+    n_keeps = keep_add.shape[0]
+    n_sets = full + 1
+    for i in prange(pa.shape[0]):
+        a = pa[i]
+        b = pb[i]
+        lanes = maxsum[a] + maxsum[b] + 1
+        buf = np.empty((n_keeps, lanes))
+        duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full)
+        run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
+        o = pair_offset[a * n_sets + b]
+        for j in range(lanes):
+            values[o + j] = buf[0, j]
+
+
+@njit(cache=True)
+def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_offset,
+                rerolls_left):
+    """Within-turn equities of pair (a, b): roll rows = best equity of each roll with ``rerolls_left``
+    throws still to come (0: final-roll values)."""
+    lanes = maxsum[a] + maxsum[b] + 1
+    duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full)
+    for _ in range(rerolls_left):
+        expect_keeps(buf, keep_add, roll_offset, lanes)
+        best_keeps(buf, sub_ptr, sub_idx, lanes)
