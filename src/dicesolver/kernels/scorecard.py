@@ -865,3 +865,133 @@ def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, 
     for _ in range(rerolls_left):
         expect_keeps(buf, keep_add, roll_offset, lanes)
         best_keeps(buf, sub_ptr, sub_idx, lanes)
+
+
+# -- two players: exact evaluation of one strategy against another ------------------------------------
+#
+# Strategy kinds for the mover: DUEL_OPTIMAL (Malina: decisions from the equity table, per lane),
+# DUEL_TABLE (decisions that depend only on the mover's used set: keep_table[a, throws left - 1, roll]
+# and cat_table[a, roll]), DUEL_RANDOM (never re-throws; each open category equally likely).
+
+DUEL_OPTIMAL, DUEL_TABLE, DUEL_RANDOM = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def duel_successor(a, b, c, pts, j, values, pair_offset, maxsum, full):
+    """The mover's value of scoring pts in c at lane j of pair (a, b): minus the other's value after."""
+    na = a | (1 << c)
+    if na == full and b == full:
+        d = j - maxsum[b] + pts
+        return 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+    return -values[pair_offset[b * (full + 1) + na] + maxsum[na] + maxsum[b] - pts - j]
+
+
+@njit(cache=True, parallel=True)
+def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
+                    sub_idx, roll_prob, roll_offset, rolls, roll_sub_ptr, roll_sub_idx, kind, keep_table, cat_table):
+    """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
+    other player's values (as mover) are ev_other."""
+    n_keeps = keep_add.shape[0]
+    n_rolls, n_cats = scores.shape
+    n_sets = full + 1
+    for i in prange(pa.shape[0]):
+        a = pa[i]
+        b = pb[i]
+        lanes = maxsum[a] + maxsum[b] + 1
+        choice = np.empty((n_rolls, lanes), dtype=np.int64)
+        stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
+        if kind == DUEL_OPTIMAL:
+            opt = np.empty((n_keeps, lanes))
+            for r in range(n_rolls):
+                for j in range(lanes):
+                    opt[roll_offset + r, j] = NEG
+            for c in range(n_cats):
+                if (a >> c) & 1:
+                    continue
+                for r in range(n_rolls):
+                    pts = scores[r, c]
+                    for j in range(lanes):
+                        v = duel_successor(a, b, c, pts, j, opt_values, pair_offset, maxsum, full)
+                        if v > opt[roll_offset + r, j]:
+                            opt[roll_offset + r, j] = v
+                            choice[r, j] = c
+            for m in range(rolls - 1):
+                if m > 0:
+                    best_keeps(opt, sub_ptr, sub_idx, lanes)
+                expect_keeps(opt, keep_add, roll_offset, lanes)
+                stages[m] = opt
+        buf = np.empty((n_keeps, lanes))
+        open_count = 0
+        for c in range(n_cats):
+            if not (a >> c) & 1:
+                open_count += 1
+        for r in range(n_rolls):
+            row = buf[roll_offset + r]
+            if kind == DUEL_RANDOM:
+                for j in range(lanes):
+                    row[j] = 0.0
+                for c in range(n_cats):
+                    if not (a >> c) & 1:
+                        for j in range(lanes):
+                            row[j] += duel_successor(a, b, c, scores[r, c], j, ev_other, pair_offset, maxsum,
+                                                     full) / open_count
+            elif kind == DUEL_TABLE:
+                c = cat_table[a, r]
+                for j in range(lanes):
+                    row[j] = duel_successor(a, b, c, scores[r, c], j, ev_other, pair_offset, maxsum, full)
+            else:
+                for j in range(lanes):
+                    c = choice[r, j]
+                    row[j] = duel_successor(a, b, c, scores[r, c], j, ev_other, pair_offset, maxsum, full)
+        if kind != DUEL_RANDOM:
+            for left in range(1, rolls):
+                expect_keeps(buf, keep_add, roll_offset, lanes)
+                for r in range(n_rolls):
+                    full_k = roll_offset + r
+                    if kind == DUEL_TABLE:
+                        k = keep_table[a, left - 1, r]
+                        if k != full_k:
+                            for j in range(lanes):
+                                buf[full_k, j] = buf[k, j]
+                    else:
+                        table = stages[left - 1]
+                        for j in range(lanes):
+                            best_k = full_k
+                            best_v = NEG
+                            for q in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+                                k = roll_sub_idx[q]
+                                if table[k, j] > best_v:
+                                    best_v = table[k, j]
+                                    best_k = k
+                            buf[full_k, j] = buf[best_k, j]
+        opening_value(buf, roll_prob, roll_offset, lanes)
+        o = pair_offset[a * n_sets + b]
+        for j in range(lanes):
+            ev_self[o + j] = buf[0, j]
+
+
+@njit(cache=True, parallel=True)
+def set_policy_tables(mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                      yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                      keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, rolls,
+                      out_keep, out_cat):
+    """Decisions of a solitaire strategy (optimal = Maximus, static, whatever) for every used set:
+    out_keep[a, throws left - 1, roll] and out_cat[a, roll] (games without bonuses: no lanes)."""
+    n_sets = out_cat.shape[0]
+    n_rolls = scores.shape[0]
+    n_keeps = keep_add.shape[0]
+    for a in prange(n_sets - 1):
+        buf = np.empty((n_keeps, 1))
+        stages = np.empty((max(rolls - 1, 1), n_keeps))
+        if mode == OPTIMAL or mode == STATIC:
+            policy_stages(mode, a, 0, 0, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                          upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                          forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages[:rolls - 1])
+        for r in range(n_rolls):
+            c, v = best_category(mode, a, 0, 0, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                                 upper_cat_of_face, forced_order, 0)
+            out_cat[a, r] = c
+            for left in range(1, rolls):
+                out_keep[a, left - 1, r] = choose_keep_index(mode, r, left, stages, roll_sub_ptr, roll_sub_idx,
+                                                             roll_faces, roll_offset, 0, keep_add)

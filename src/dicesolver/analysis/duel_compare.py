@@ -1,0 +1,120 @@
+"""Exact evaluation of one two-player strategy against another (no simulation).
+
+For strategies whose decisions are functions of the position (Malina, Maximus, Joe, whatever, greedy;
+random by averaging over its choices), two value tables are filled together by backward induction over
+the same positions as the equity solve: one for positions where A is to move, one where B is. Each
+reads the other's values one box later. The result is the exact expected result (+1/0/-1) of A
+against B from the start, going first and going second.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..games import ScorecardGame
+from ..kernels import scorecard as kern
+from ..players import make_player
+from ..players.joe import joe_tables
+from ..solvers.duel import DuelModel, DuelPosition, DuelSolution
+
+DUEL_STRATEGIES = {
+    "malina": "the optimal two-player strategy (maximises the expected result, from the exact equity table)",
+    "maximus": "maximises his own expected score (the solitaire solution), ignoring the opponent",
+    "joe": "the human-like closest-pattern player of the Generala essay",
+    "whatever": "never re-rolls and scores the most points",
+    "greedy": "keeps for, and scores, the most points this turn",
+    "random": "never re-rolls and scores a random open category",
+}
+
+
+@dataclass(frozen=True)
+class DuelStrategy:
+    name: str
+    kind: int
+    keep_table: np.ndarray
+    cat_table: np.ndarray
+
+
+def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
+    key = name.strip().lower()
+    n_sets, rolls = 1 << game.n_categories, game.rolls
+    dummy_keep = np.zeros((1, 1, 1), dtype=np.int64)
+    dummy_cat = np.zeros((1, 1), dtype=np.int64)
+    if key == "malina":
+        return DuelStrategy(key, kern.DUEL_OPTIMAL, dummy_keep, dummy_cat)
+    if key == "random":
+        return DuelStrategy(key, kern.DUEL_RANDOM, dummy_keep, dummy_cat)
+    if key == "joe":
+        keep, cat = joe_tables(game)
+        return DuelStrategy(key, kern.DUEL_TABLE, keep, cat)
+    if key in ("maximus", "whatever", "greedy"):
+        player = make_player("optimal" if key == "maximus" else key, game)
+        dice = game.dice
+        keep = np.zeros((n_sets, max(rolls - 1, 1), dice.n_rolls), dtype=np.int64)
+        cat = np.zeros((n_sets, dice.n_rolls), dtype=np.int64)
+        ptr, idx = dice.roll_sub_keeps
+        kern.set_policy_tables(player.mode, player.hand_values, *player.kernel_args(), dice.keep_add, *dice.keep_sub,
+                               dice.roll_offset, ptr, idx, dice.roll_faces, rolls, keep, cat)
+        return DuelStrategy(key, kern.DUEL_TABLE, keep, cat)
+    raise InputError(f"unknown two-player strategy {name!r} (strategies: {', '.join(DUEL_STRATEGIES)})")
+
+
+@dataclass(frozen=True)
+class DuelComparison:
+    game: str
+    a: str
+    b: str
+    first: float  # A's expected result moving first
+    second: float  # A's expected result moving second
+    average: float  # with the first move decided by a coin
+    elo_first: float
+    elo_second: float
+    elo: float
+    seconds: float
+
+
+def elo(equity: float) -> float:
+    """Elo difference equivalent to an expected result: p = 0.5 + equity/2, Elo = 400 log10(p / (1 - p))."""
+    p = 0.5 + equity / 2
+    if p <= 0:
+        return -math.inf
+    if p >= 1:
+        return math.inf
+    return 400 * math.log10(p / (1 - p))
+
+
+def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: str,
+                  progress: Callable[[int, int], None] | None = None) -> DuelComparison:
+    """A against B exactly (``optimal`` is the equity table, needed when either is Malina)."""
+    start = time.perf_counter()
+    sa, sb = duel_strategy(a, game), duel_strategy(b, game)
+    model = optimal.model if optimal is not None else DuelModel(game)
+    if kern.DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
+        raise InputError("Malina needs the solved equity table")
+    opt_values = optimal.values if optimal is not None else np.zeros(1, dtype=np.float32)
+    ev_a = np.zeros(model.size, dtype=np.float32)
+    ev_b = np.zeros(model.size, dtype=np.float32)
+    dice = game.dice
+    ptr, idx = dice.keep_sub
+    rsp, rsi = dice.roll_sub_keeps
+    levels = list(model.levels())
+    for i, sel in enumerate(levels):
+        for mover, ev_self, ev_other in ((sa, ev_a, ev_b), (sb, ev_b, ev_a)):
+            kern.duel_eval_level(model.pa[sel], model.pb[sel], ev_self, ev_other, opt_values, model.pair_offset,
+                                 model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
+                                 dice.roll_probabilities, dice.roll_offset, game.rolls, rsp, rsi, mover.kind,
+                                 mover.keep_table, mover.cat_table)
+        if progress:
+            progress(i + 1, len(levels))
+    root = model.index(DuelPosition(0, 0, 0))
+    first = float(ev_a[root])
+    second = -float(ev_b[root])
+    average = (first + second) / 2
+    return DuelComparison(game.canonical, sa.name, sb.name, first, second, average, elo(first), elo(second),
+                          elo(average), time.perf_counter() - start)
