@@ -877,13 +877,27 @@ DUEL_OPTIMAL, DUEL_TABLE, DUEL_RANDOM = 0, 1, 2
 
 
 @njit(cache=True, inline="always")
-def duel_successor(a, b, c, pts, j, values, pair_offset, maxsum, full):
-    """The mover's value of scoring pts in c at lane j of pair (a, b): minus the other's value after."""
+def duel_successor_rows(a, b, c, pts, row, lanes, values, pair_offset, maxsum, full, choice, r, record):
+    """row[j] = max(row[j], the mover's value of scoring pts in c at lane j) (recording the category
+    in choice[r, j] when ``record``); the successor's vector is read backwards, contiguously."""
     na = a | (1 << c)
+    mb = maxsum[b]
     if na == full and b == full:
-        d = j - maxsum[b] + pts
-        return 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
-    return -values[pair_offset[b * (full + 1) + na] + maxsum[na] + maxsum[b] - pts - j]
+        for j in range(lanes):
+            d = j - mb + pts
+            v = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+            if v > row[j]:
+                row[j] = v
+                if record:
+                    choice[r, j] = c
+        return
+    top = pair_offset[b * (full + 1) + na] + maxsum[na] + mb - pts
+    for j in range(lanes):
+        v = -values[top - j]
+        if v > row[j]:
+            row[j] = v
+            if record:
+                choice[r, j] = c
 
 
 @njit(cache=True, parallel=True)
@@ -898,33 +912,31 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
         a = pa[i]
         b = pb[i]
         lanes = maxsum[a] + maxsum[b] + 1
-        choice = np.empty((n_rolls, lanes), dtype=np.int64)
+        choice = np.zeros((n_rolls, lanes), dtype=np.int64)
         stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
         if kind == DUEL_OPTIMAL:
+            # Malina's own decisions: the optimal widget on the equity table
             opt = np.empty((n_keeps, lanes))
             for r in range(n_rolls):
                 for j in range(lanes):
                     opt[roll_offset + r, j] = NEG
             for c in range(n_cats):
-                if (a >> c) & 1:
-                    continue
-                for r in range(n_rolls):
-                    pts = scores[r, c]
-                    for j in range(lanes):
-                        v = duel_successor(a, b, c, pts, j, opt_values, pair_offset, maxsum, full)
-                        if v > opt[roll_offset + r, j]:
-                            opt[roll_offset + r, j] = v
-                            choice[r, j] = c
+                if not (a >> c) & 1:
+                    for r in range(n_rolls):
+                        duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values,
+                                            pair_offset, maxsum, full, choice, r, True)
             for m in range(rolls - 1):
                 if m > 0:
                     best_keeps(opt, sub_ptr, sub_idx, lanes)
                 expect_keeps(opt, keep_add, roll_offset, lanes)
                 stages[m] = opt
+        # the strategy's final-roll values against the other player's values
         buf = np.empty((n_keeps, lanes))
         open_count = 0
         for c in range(n_cats):
             if not (a >> c) & 1:
                 open_count += 1
+        one = np.empty(lanes)
         for r in range(n_rolls):
             row = buf[roll_offset + r]
             if kind == DUEL_RANDOM:
@@ -932,18 +944,31 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
                     row[j] = 0.0
                 for c in range(n_cats):
                     if not (a >> c) & 1:
+                        one[:] = NEG
+                        duel_successor_rows(a, b, c, scores[r, c], one, lanes, ev_other, pair_offset, maxsum, full,
+                                            choice, r, False)
                         for j in range(lanes):
-                            row[j] += duel_successor(a, b, c, scores[r, c], j, ev_other, pair_offset, maxsum,
-                                                     full) / open_count
+                            row[j] += one[j] / open_count
             elif kind == DUEL_TABLE:
+                row[:] = NEG
                 c = cat_table[a, r]
-                for j in range(lanes):
-                    row[j] = duel_successor(a, b, c, scores[r, c], j, ev_other, pair_offset, maxsum, full)
+                duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, pair_offset, maxsum, full, choice,
+                                    r, False)
             else:
-                for j in range(lanes):
-                    c = choice[r, j]
-                    row[j] = duel_successor(a, b, c, scores[r, c], j, ev_other, pair_offset, maxsum, full)
+                # per category, the lanes where Malina chose it
+                for c in range(n_cats):
+                    if (a >> c) & 1:
+                        continue
+                    one[:] = NEG
+                    duel_successor_rows(a, b, c, scores[r, c], one, lanes, ev_other, pair_offset, maxsum, full,
+                                        choice, r, False)
+                    cr = choice[r]
+                    for j in range(lanes):
+                        if cr[j] == c:
+                            row[j] = one[j]
         if kind != DUEL_RANDOM:
+            best_v = np.empty(lanes)
+            best_k = np.empty(lanes, dtype=np.int64)
             for left in range(1, rolls):
                 expect_keeps(buf, keep_add, roll_offset, lanes)
                 for r in range(n_rolls):
@@ -953,17 +978,20 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
                         if k != full_k:
                             for j in range(lanes):
                                 buf[full_k, j] = buf[k, j]
-                    else:
-                        table = stages[left - 1]
+                        continue
+                    table = stages[left - 1]
+                    for j in range(lanes):
+                        best_v[j] = NEG
+                        best_k[j] = full_k
+                    for q in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+                        k = roll_sub_idx[q]
+                        trow = table[k]
                         for j in range(lanes):
-                            best_k = full_k
-                            best_v = NEG
-                            for q in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
-                                k = roll_sub_idx[q]
-                                if table[k, j] > best_v:
-                                    best_v = table[k, j]
-                                    best_k = k
-                            buf[full_k, j] = buf[best_k, j]
+                            if trow[j] > best_v[j]:
+                                best_v[j] = trow[j]
+                                best_k[j] = k
+                    for j in range(lanes):
+                        buf[full_k, j] = buf[best_k[j], j]
         opening_value(buf, roll_prob, roll_offset, lanes)
         o = pair_offset[a * n_sets + b]
         for j in range(lanes):

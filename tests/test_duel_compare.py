@@ -1,0 +1,63 @@
+import numpy as np
+import pytest
+
+from dicesolver.analysis.duel_compare import DUEL_STRATEGIES, compare_exact, elo
+from dicesolver.errors import InputError
+from dicesolver.games import load_game
+from dicesolver.players.joe import category_choice, keep_choice
+from dicesolver.solvers.duel import DuelModel, DuelSolution
+
+from tinygames import PAIRS_GAME, tiny
+
+
+@pytest.fixture(scope="module")
+def tiny_duel():
+    game = tiny(PAIRS_GAME)
+    model = DuelModel(game)
+    return game, DuelSolution(model, model.solve())
+
+
+def test_malina_against_herself_is_the_solved_equity(tiny_duel):
+    game, solution = tiny_duel
+    r = compare_exact(solution, game, "malina", "malina")
+    assert r.first == pytest.approx(solution.first_player_equity(), abs=1e-6)
+    assert r.second == pytest.approx(-solution.first_player_equity(), abs=1e-6)
+
+
+@pytest.mark.parametrize("a,b", [("malina", "maximus"), ("joe", "greedy"), ("whatever", "random"), ("malina", "joe")])
+def test_comparisons_are_antisymmetric(tiny_duel, a, b):
+    game, solution = tiny_duel
+    ab, ba = compare_exact(solution, game, a, b), compare_exact(solution, game, b, a)
+    assert ab.first == pytest.approx(-ba.second, abs=1e-6)
+    assert ab.second == pytest.approx(-ba.first, abs=1e-6)
+
+
+def test_malina_beats_everyone_and_mirror_matches_are_even(tiny_duel):
+    game, solution = tiny_duel
+    for other in DUEL_STRATEGIES:
+        if other != "malina":
+            r = compare_exact(solution, game, "malina", other)
+            assert r.first > 0 and r.second > 0 and -1 <= r.first <= 1
+    for same in ("random", "joe", "maximus"):
+        r = compare_exact(solution, game, same, same)
+        assert r.first == pytest.approx(0, abs=1e-6)  # score-blind twins: each wins as often as the other
+
+
+def test_elo_equivalents():
+    assert elo(0) == 0
+    assert round(elo(-0.24)) == -85  # the essay: Joe's -0.24 is about 85 Elo points
+    assert round(elo(0.039)) == 14  # Malina's 3.9 cents against Maximus: 14 Elo points
+
+
+def test_unknown_strategy():
+    with pytest.raises(InputError, match="unknown two-player strategy"):
+        compare_exact(None, tiny(PAIRS_GAME), "joe", "wizard")
+
+
+def test_joe_follows_the_essay():
+    g = load_game("generala")
+    used = 0  # everything open
+    assert keep_choice(g, used, (1, 1, 1, 1, 5)) == (1, 1, 1, 1)  # 0-away from FOAK: keeps it
+    # scoring: 1-1-1-4-5 is scored as Ones, not as Fours or Fives
+    ones_fours_fives_open = (1 << 10) - 1 & ~(1 << 0 | 1 << 3 | 1 << 4)
+    assert g.categories[category_choice(g, ones_fours_fives_open, (1, 1, 1, 4, 5))].name == "ones"
