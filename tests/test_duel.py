@@ -154,3 +154,39 @@ def test_games_with_bonuses_are_refused():
         DuelModel(load_game("yahtzee"))
     with pytest.raises(InputError, match="impossible"):
         solve_subgame(GENERALA, (open_only("generala"), FULL)).equity(DuelPosition(open_only("generala"), FULL, 999))
+
+
+def card(**boxes):
+    return ",".join(f"{k}={v}" for k, v in boxes.items())
+
+
+X_69 = dict(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=24, escalera=0, full=0, poker=0)
+O_87 = dict(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=12, escalera=0, full=30, poker=0, generala=0)
+
+
+def test_two_player_advice_on_endgames(fresh_cache):
+    from dicesolver.analysis.duel_advice import duel_advise
+
+    # position (A): X 69 with only Generala open, O finished at 87 (the mover's card first)
+    x, o = card(**X_69), card(**O_87)
+    advice = duel_advise(GENERALA, f"{x};{o}/-/3")
+    assert round(advice.value, 3) == -0.908 and advice.score_so_far == -18
+    # with four 6s after the first throw, keeping them is best
+    advice = duel_advise(GENERALA, f"{x};{o}/16666/2")
+    assert advice.best.option == "6666" and advice.options[-1].cost > 0
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("ones=3;ones=2,twos=4,threes=3/11111/0", "one fewer"),
+        ("ones=3/11111/0", "MOVER_CARD;OTHER_CARD"),
+        ("ones=9;twos=2/11111/0", "not a possible score"),
+        (";/1111/0", "5 dice"),
+    ],
+)
+def test_bad_two_player_positions(text, message):
+    from dicesolver.analysis.duel_advice import duel_advise
+
+    with pytest.raises(InputError, match=message):
+        duel_advise(GENERALA, text)

@@ -139,7 +139,7 @@ def solve(
 @app.command()
 def advise(
     game: str = typer.Argument(..., help=GAME_HELP),
-    position: str = typer.Argument(..., help="CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1', '/11345/2' (empty card) or '/-/3' (see README)"),
+    position: str = typer.Argument(..., help="CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1', '/11345/2' (empty card) or '/-/3'; two players: MOVER;OTHER/DICE/ROLLS (see README)"),
     json_output: bool = typer.Option(False, "--json", help="print JSON"),
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
 ) -> None:
@@ -150,6 +150,15 @@ def advise(
     from .games.position import parse_position
 
     g = load_game(game)
+    if ";" in position:
+        from .analysis.duel_advice import duel_advise
+
+        advice = duel_advise(g, position)
+        if json_output:
+            _emit_json(advice)
+            return
+        _print_duel_advice(g, advice, top)
+        return
     pos = parse_position(g, position)
     solution, _ = _progress_solve(g, quiet=json_output)
     advice = make_advice(solution, pos)
@@ -188,6 +197,28 @@ def advise(
     out.print(table)
     if top and len(advice.options) > top:
         out.print(f"({len(advice.options) - top} more options; --top 0 shows all)")
+
+
+def _print_duel_advice(g, advice, top: int) -> None:
+    out.print(f"[bold]{g.canonical}[/] two players  {advice.position}  the mover leads by {advice.score_so_far}")
+    if not advice.options:
+        out.print(f"Roll the dice. The mover's equity: [bold]{advice.value:+.4f}[/] (+1 win, 0 draw, -1 loss)")
+        return
+    table = Table()
+    table.add_column("#", justify="right")
+    table.add_column("keep" if advice.options[0].kind == "keep" else "score in")
+    if advice.options[0].kind == "category":
+        table.add_column("points", justify="right")
+    table.add_column("equity", justify="right")
+    table.add_column("cost", justify="right")
+    shown = advice.options[:top] if top else advice.options
+    for i, o in enumerate(shown, 1):
+        cells = [str(i), "nothing (reroll all)" if o.option == "-" else o.option]
+        if o.kind == "category":
+            cells.append(str(o.points))
+        cells += [f"{o.value:+.4f}", f"{o.cost:.4f}"]
+        table.add_row(*cells, style="bold green" if i == 1 else None)
+    out.print(table)
 
 
 @app.command()
