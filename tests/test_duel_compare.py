@@ -61,3 +61,22 @@ def test_joe_follows_the_essay():
     # scoring: 1-1-1-4-5 is scored as Ones, not as Fours or Fives
     ones_fours_fives_open = (1 << 10) - 1 & ~(1 << 0 | 1 << 3 | 1 << 4)
     assert g.categories[category_choice(g, ones_fours_fives_open, (1, 1, 1, 4, 5))].name == "ones"
+
+
+def test_cli_compare(capsys, tmp_path):
+    import json
+
+    from test_cli import run
+
+    path = tmp_path / "tiny.toml"
+    path.write_text('name = "tiny"\ndice = 3\nfaces = 3\nrolls = 3\n'
+                    '[[categories]]\nname = "pair"\nkind = "pair"\n'
+                    '[[categories]]\nname = "threes"\nkind = "upper"\nface = 3\n'
+                    '[[categories]]\nname = "trips"\nkind = "n_of_a_kind"\nn = 3\npoints = 10\n')
+    code, out, _ = run(capsys, "compare", str(path), "malina", "joe", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["first"] > 0 and data["second"] > 0
+    code, _, err = run(capsys, "compare", "yahtzee", "malina", "joe")
+    assert code == 2 and "upper bonus" in err
+    code, _, err = run(capsys, "compare", str(path), "malina", "wizard")
+    assert code == 2 and "unknown two-player strategy" in err

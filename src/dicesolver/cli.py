@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from .errors import DicesolverError
+from .errors import DicesolverError, InputError
 
 app = typer.Typer(
     help="Optimal strategies for dice games: solve, advise, odds.",
@@ -462,6 +462,43 @@ def distribution(
               f"= 1 in {report.perfect_game_one_in:.4g}")
     if plot:
         out.print(f"plot written to {plot}")
+
+
+@app.command()
+def compare(
+    game: str = typer.Argument(..., help="a two-player game without bonuses (generala, crag, yacht, custom)"),
+    a: str = typer.Argument(..., help="strategy A: malina, maximus, joe, whatever, greedy or random"),
+    b: str = typer.Argument(..., help="strategy B"),
+    exact: bool = typer.Option(True, "--exact/--no-exact", help="exact evaluation over every position"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """Two players: the exact expected result (+1 win, 0 draw, -1 loss) of A against B, going first and
+    second, with Elo equivalents."""
+    from rich.progress import Progress
+
+    from .analysis.duel_compare import compare_exact, duel_strategy
+    from .games import load_game
+    from .solvers.duel import check_duel_game, load_or_solve
+
+    g = load_game(game)
+    check_duel_game(g)
+    duel_strategy(a, g), duel_strategy(b, g)  # unknown names fail before any long work
+    if not exact:
+        raise InputError("only the exact comparison is available for two players (use --exact)")
+    optimal = None
+    with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+        if "malina" in (a.strip().lower(), b.strip().lower()):
+            task = progress.add_task(f"solving two-player {g.canonical}", total=None)
+            optimal, _, _ = load_or_solve(g, progress=lambda d, t: progress.update(task, completed=d, total=t))
+        task2 = progress.add_task(f"{a} against {b}", total=None)
+        result = compare_exact(optimal, g, a, b, progress=lambda d, t: progress.update(task2, completed=d, total=t))
+    if json_output:
+        _emit_json(result)
+        return
+    out.print(f"[bold]{g.canonical}[/]: {result.a} against {result.b}, exactly")
+    out.print(f"  going first:  {result.first:+.4f}  (Elo {result.elo_first:+.1f})")
+    out.print(f"  going second: {result.second:+.4f}  (Elo {result.elo_second:+.1f})")
+    out.print(f"  average:      {result.average:+.4f}  (Elo {result.elo:+.1f}); {result.seconds:.1f} s")
 
 
 @app.command()

@@ -102,13 +102,12 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
     ev_b = np.zeros(model.size, dtype=np.float32)
     dice = game.dice
     ptr, idx = dice.keep_sub
-    rsp, rsi = dice.roll_sub_keeps
     levels = list(model.levels())
     for i, sel in enumerate(levels):
         for mover, ev_self, ev_other in ((sa, ev_a, ev_b), (sb, ev_b, ev_a)):
             kern.duel_eval_level(model.pa[sel], model.pb[sel], ev_self, ev_other, opt_values, model.pair_offset,
                                  model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
-                                 dice.roll_probabilities, dice.roll_offset, game.rolls, rsp, rsi, mover.kind,
+                                 dice.roll_probabilities, dice.roll_offset, game.rolls, mover.kind,
                                  mover.keep_table, mover.cat_table)
         if progress:
             progress(i + 1, len(levels))

@@ -837,22 +837,41 @@ def duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores
                         row[j] = v
 
 
+@njit(cache=True)
+def chunk_bounds(n, chunks):
+    """Split range(n) into ``chunks`` contiguous parts (start indices, length chunks + 1)."""
+    k = max(1, min(n, chunks))
+    bounds = np.empty(k + 1, dtype=np.int64)
+    for c in range(k + 1):
+        bounds[c] = c * n // k
+    return bounds
+
+
 @njit(cache=True, parallel=True)
 def duel_level(pa, pb, values, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob,
                roll_offset, rerolls):
-    """Equities of every position of the pairs (pa[i], pb[i]) (one level), from the levels above."""
+    """Equities of every position of the pairs (pa[i], pb[i]) (one level), from the levels above.
+
+    Scratch memory is allocated once per chunk of pairs: allocating megabytes per pair made the
+    operating system hand out fresh pages every time."""
     n_keeps = keep_add.shape[0]
     n_sets = full + 1
-    for i in prange(pa.shape[0]):
-        a = pa[i]
-        b = pb[i]
-        lanes = maxsum[a] + maxsum[b] + 1
-        buf = np.empty((n_keeps, lanes))
-        duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full)
-        run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
-        o = pair_offset[a * n_sets + b]
-        for j in range(lanes):
-            values[o + j] = buf[0, j]
+    bounds = chunk_bounds(pa.shape[0], 64)
+    for ch in prange(bounds.shape[0] - 1):
+        most = 1
+        for i in range(bounds[ch], bounds[ch + 1]):
+            most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
+        scratch = np.empty(n_keeps * most)
+        for i in range(bounds[ch], bounds[ch + 1]):
+            a = pa[i]
+            b = pb[i]
+            lanes = maxsum[a] + maxsum[b] + 1
+            buf = scratch[: n_keeps * lanes].reshape((n_keeps, lanes))
+            duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full)
+            run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
+            o = pair_offset[a * n_sets + b]
+            for j in range(lanes):
+                values[o + j] = buf[0, j]
 
 
 @njit(cache=True)
@@ -900,102 +919,126 @@ def duel_successor_rows(a, b, c, pts, row, lanes, values, pair_offset, maxsum, f
                 choice[r, j] = c
 
 
+@njit(cache=True, inline="always")
+def best_keeps_arg(buf, arg, sub_ptr, sub_idx, lanes):
+    """best_keeps that also records, for every keep and lane, which keep inside it is best (ties go to
+    the larger keep, then to the first one-die-smaller keep in the list)."""
+    n = buf.shape[0]
+    for k in range(n):
+        for j in range(lanes):
+            arg[k, j] = k
+    for k in range(1, n):
+        dst = buf[k]
+        dst_arg = arg[k]
+        for p in range(sub_ptr[k], sub_ptr[k + 1]):
+            src = buf[sub_idx[p]]
+            src_arg = arg[sub_idx[p]]
+            for j in range(lanes):
+                if src[j] > dst[j]:
+                    dst[j] = src[j]
+                    dst_arg[j] = src_arg[j]
+
+
 @njit(cache=True, parallel=True)
 def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
-                    sub_idx, roll_prob, roll_offset, rolls, roll_sub_ptr, roll_sub_idx, kind, keep_table, cat_table):
+                    sub_idx, roll_prob, roll_offset, rolls, kind, keep_table, cat_table):
     """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
     other player's values (as mover) are ev_other."""
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
-    for i in prange(pa.shape[0]):
-        a = pa[i]
-        b = pb[i]
-        lanes = maxsum[a] + maxsum[b] + 1
-        choice = np.zeros((n_rolls, lanes), dtype=np.int64)
-        stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
-        if kind == DUEL_OPTIMAL:
-            # Malina's own decisions: the optimal widget on the equity table
-            opt = np.empty((n_keeps, lanes))
-            for r in range(n_rolls):
-                for j in range(lanes):
-                    opt[roll_offset + r, j] = NEG
-            for c in range(n_cats):
-                if not (a >> c) & 1:
-                    for r in range(n_rolls):
-                        duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values,
-                                            pair_offset, maxsum, full, choice, r, True)
-            for m in range(rolls - 1):
-                if m > 0:
-                    best_keeps(opt, sub_ptr, sub_idx, lanes)
-                expect_keeps(opt, keep_add, roll_offset, lanes)
-                stages[m] = opt
-        # the strategy's final-roll values against the other player's values
-        buf = np.empty((n_keeps, lanes))
-        open_count = 0
-        for c in range(n_cats):
-            if not (a >> c) & 1:
-                open_count += 1
-        one = np.empty(lanes)
-        for r in range(n_rolls):
-            row = buf[roll_offset + r]
-            if kind == DUEL_RANDOM:
-                for j in range(lanes):
-                    row[j] = 0.0
+    stages_n = max(rolls - 1, 1)
+    bounds = chunk_bounds(pa.shape[0], 64)
+    for ch in prange(bounds.shape[0] - 1):
+        most = 1
+        for i in range(bounds[ch], bounds[ch + 1]):
+            most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
+        s_buf = np.empty(n_keeps * most)
+        s_opt = np.empty(n_keeps * most)
+        s_choice = np.zeros(n_rolls * most, dtype=np.int64)
+        s_arg = np.empty(stages_n * n_keeps * most, dtype=np.int16)
+        tops = np.empty(n_cats, dtype=np.int64)
+        for i in range(bounds[ch], bounds[ch + 1]):
+            a = pa[i]
+            b = pb[i]
+            mb = maxsum[b]
+            lanes = maxsum[a] + mb + 1
+            buf = s_buf[: n_keeps * lanes].reshape((n_keeps, lanes))
+            choice = s_choice[: n_rolls * lanes].reshape((n_rolls, lanes))
+            arg = s_arg[: stages_n * n_keeps * lanes].reshape((stages_n, n_keeps, lanes))
+            if kind == DUEL_OPTIMAL:
+                # Malina's own decisions: the optimal widget on the equity table, remembering the argmax
+                opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
+                for r in range(n_rolls):
+                    for j in range(lanes):
+                        opt[roll_offset + r, j] = NEG
                 for c in range(n_cats):
                     if not (a >> c) & 1:
-                        one[:] = NEG
-                        duel_successor_rows(a, b, c, scores[r, c], one, lanes, ev_other, pair_offset, maxsum, full,
-                                            choice, r, False)
-                        for j in range(lanes):
-                            row[j] += one[j] / open_count
-            elif kind == DUEL_TABLE:
-                row[:] = NEG
-                c = cat_table[a, r]
-                duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, pair_offset, maxsum, full, choice,
-                                    r, False)
-            else:
-                # per category, the lanes where Malina chose it
-                for c in range(n_cats):
-                    if (a >> c) & 1:
-                        continue
-                    one[:] = NEG
-                    duel_successor_rows(a, b, c, scores[r, c], one, lanes, ev_other, pair_offset, maxsum, full,
-                                        choice, r, False)
-                    cr = choice[r]
+                        for r in range(n_rolls):
+                            duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values,
+                                                pair_offset, maxsum, full, choice, r, True)
+                for m in range(rolls - 1):
+                    expect_keeps(opt, keep_add, roll_offset, lanes)
+                    best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
+            # where each category's successor vector starts (-1: both cards full after it)
+            for c in range(n_cats):
+                na = a | (1 << c)
+                if (a >> c) & 1 or (na == full and b == full):
+                    tops[c] = -1
+                else:
+                    tops[c] = pair_offset[b * n_sets + na] + maxsum[na] + mb
+            open_count = 0
+            for c in range(n_cats):
+                if not (a >> c) & 1:
+                    open_count += 1
+            for r in range(n_rolls):
+                row = buf[roll_offset + r]
+                if kind == DUEL_RANDOM:
                     for j in range(lanes):
-                        if cr[j] == c:
-                            row[j] = one[j]
-        if kind != DUEL_RANDOM:
-            best_v = np.empty(lanes)
-            best_k = np.empty(lanes, dtype=np.int64)
-            for left in range(1, rolls):
-                expect_keeps(buf, keep_add, roll_offset, lanes)
-                for r in range(n_rolls):
-                    full_k = roll_offset + r
-                    if kind == DUEL_TABLE:
-                        k = keep_table[a, left - 1, r]
-                        if k != full_k:
+                        row[j] = 0.0
+                    for c in range(n_cats):
+                        if not (a >> c) & 1:
+                            pts = scores[r, c]
                             for j in range(lanes):
-                                buf[full_k, j] = buf[k, j]
-                        continue
-                    table = stages[left - 1]
-                    for j in range(lanes):
-                        best_v[j] = NEG
-                        best_k[j] = full_k
-                    for q in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
-                        k = roll_sub_idx[q]
-                        trow = table[k]
-                        for j in range(lanes):
-                            if trow[j] > best_v[j]:
-                                best_v[j] = trow[j]
-                                best_k[j] = k
-                    for j in range(lanes):
-                        buf[full_k, j] = buf[best_k[j], j]
-        opening_value(buf, roll_prob, roll_offset, lanes)
-        o = pair_offset[a * n_sets + b]
-        for j in range(lanes):
-            ev_self[o + j] = buf[0, j]
+                                if tops[c] < 0:
+                                    d = j - mb + pts
+                                    v = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+                                else:
+                                    v = -ev_other[tops[c] - pts - j]
+                                row[j] += v / open_count
+                    continue
+                if kind == DUEL_TABLE:
+                    row[:] = NEG
+                    c = cat_table[a, r]
+                    duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, pair_offset, maxsum, full,
+                                        choice, r, False)
+                    continue
+                for j in range(lanes):
+                    c = choice[r, j]
+                    pts = scores[r, c]
+                    if tops[c] < 0:
+                        d = j - mb + pts
+                        row[j] = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+                    else:
+                        row[j] = -ev_other[tops[c] - pts - j]
+            if kind != DUEL_RANDOM:
+                for left in range(1, rolls):
+                    expect_keeps(buf, keep_add, roll_offset, lanes)
+                    for r in range(n_rolls):
+                        full_k = roll_offset + r
+                        if kind == DUEL_TABLE:
+                            k = keep_table[a, left - 1, r]
+                            if k != full_k:
+                                for j in range(lanes):
+                                    buf[full_k, j] = buf[k, j]
+                        else:
+                            chosen = arg[left - 1, full_k]
+                            for j in range(lanes):
+                                buf[full_k, j] = buf[chosen[j], j]
+            opening_value(buf, roll_prob, roll_offset, lanes)
+            o = pair_offset[a * n_sets + b]
+            for j in range(lanes):
+                ev_self[o + j] = buf[0, j]
 
 
 @njit(cache=True, parallel=True)
