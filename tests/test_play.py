@@ -141,3 +141,51 @@ def test_resume_finds_latest_unfinished_game(tmp_path):
     child.expect(PROMPTS[0])
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+TINY_RULES = """name = "tiny"
+dice = 3
+faces = 3
+rolls = 2
+[[categories]]
+name = "pair"
+kind = "pair"
+[[categories]]
+name = "threes"
+kind = "upper"
+face = 3
+[[categories]]
+name = "trips"
+kind = "n_of_a_kind"
+n = 3
+points = 10
+"""
+
+
+def test_play_against_malina_to_the_end(tmp_path):
+    rules = tmp_path / "tiny.toml"
+    rules.write_text(TINY_RULES)
+    path = tmp_path / "duel.jsonl"
+    child = spawn(str(rules), "--vs", "malina", "--first", "bot", "--seed", "2", "--record", str(path))
+    child.expect("malina moves first")
+    boxes = ["pair", "threes", "trips"]
+    while True:
+        i = child.expect([r"keep\? ", r"score in which box\? ", r"Enter to throw.*: ", r"Game over.*", pexpect.EOF])
+        if i == 0:
+            child.sendline("hint")
+            child.expect("equity")
+            child.expect(r"keep\? ")
+            child.sendline("all")
+        elif i == 1:
+            pos = read_record(path).positions()[0]
+            child.sendline(next(b for b, v in zip(boxes, pos.boxes) if v is None))
+        elif i == 2:
+            child.sendline("")
+        else:
+            break
+    text = child.after if isinstance(child.after, str) else ""
+    assert "you win" in text or "you lose" in text or "a draw" in text
+    record = read_record(path)
+    assert record.players == ["you", "malina"] and record.is_over()
+    assert {e.player for e in record.events} == {0, 1}
+    assert record.events[0].player == 1  # Malina moved first

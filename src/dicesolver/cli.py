@@ -366,6 +366,9 @@ def play(
     manual_dice: bool = typer.Option(False, "--manual-dice", help="type the dice you roll at a real table"),
     resume: bool = typer.Option(False, "--resume", help="continue the latest unfinished game (or --record FILE)"),
     record: Optional[str] = typer.Option(None, "--record", help="the game record file to write or resume"),
+    vs: Optional[str] = typer.Option(None, "--vs", help="play against a bot: malina (two-player generala), joe, "
+                                     "optimal, greedy, ... (see 'dicesolver players')"),
+    first: str = typer.Option("random", "--first", help="who moves first against a bot: you, bot or random"),
 ) -> None:
     """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
     from .console_play import QuitGame, play as play_game
@@ -374,6 +377,19 @@ def play(
     g = load_game(game)
     solution, _ = _progress_solve(g)
 
+    def duel_loader():
+        from .solvers.duel import check_duel_game, load_or_solve
+
+        try:
+            check_duel_game(g)
+        except InputError:
+            return None
+        from rich.progress import Progress
+
+        with Progress(console=err, transient=True, disable=not err.is_terminal) as progress:
+            task = progress.add_task(f"solving two-player {g.canonical} (once; cached)", total=None)
+            return load_or_solve(g, progress=lambda d, t: progress.update(task, completed=d, total=t))[0]
+
     def ask(prompt: str) -> str:
         try:
             return out.input(prompt)
@@ -381,8 +397,12 @@ def play(
             raise QuitGame from None
 
     try:
+        if vs and vs.strip().lower() == "malina":
+            from .solvers.duel import check_duel_game
+
+            check_duel_game(g)
         rec, result, path = play_game(g, solution, out, ask, seed=seed, manual_dice=manual_dice, resume=resume,
-                                      record_path=record)
+                                      record_path=record, opponent=vs, first=first, duel_loader=duel_loader)
     except QuitGame as stop:
         out.print(f"saved in {stop.args[0] if stop.args else 'the record'}; continue with: "
                   f"dicesolver play '{g.canonical}' --resume" + (f" --record {record}" if record else ""), highlight=False)

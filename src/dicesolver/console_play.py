@@ -56,46 +56,81 @@ def latest_unfinished(game: ScorecardGame, folder: Path | None = None) -> Path |
 
 
 class TerminalGame:
+    """A game at the terminal: one human seat, and bots (``Player`` objects) in the other seats."""
+
     def __init__(self, game: ScorecardGame, solution: SolitaireSolution, writer: RecordWriter, console: Console,
-                 ask: Callable[[str], str]):
+                 ask: Callable[[str], str], bots: dict | None = None, duel=None):
         self.game = game
         self.solution = solution
         self.writer = writer
         self.record = writer.record
         self.console = console
         self.ask = ask
+        self.bots = bots or {}
+        self.human = next(i for i in range(len(self.record.players)) if i not in self.bots)
+        self.duel = duel  # the two-player equity table, for hints in two-player games
+        self.rng = __import__("numpy").random.default_rng([self.record.seed or 0, 7])
 
     # -- state ------------------------------------------------------------------------------------
-    def position(self) -> tuple[Position, tuple | None]:
-        """The position now, and the dice held if a keep awaits its throw."""
-        positions, _ = replay(self.record)
+    def positions(self) -> list[Position]:
+        return replay(self.record)[0]
+
+    def mover(self) -> int:
+        """Whose turn it is: the seat with the fewest filled boxes, counting from the first mover."""
+        positions = self.positions()
+        first = int(self.record.extra.get("first", 0))
+        n = len(positions)
+        order = [(first + k) % n for k in range(n)]
+        filled = {i: sum(v is not None for v in positions[i].boxes) for i in order}
+        return min(order, key=lambda i: filled[i])
+
+    def position(self, seat: int | None = None) -> tuple[Position, tuple | None]:
+        """A seat's position now (the mover's by default), and the dice held if a keep awaits its throw."""
+        seat = self.mover() if seat is None else seat
+        positions = self.positions()
         held = None
-        if self.record.events and self.record.events[-1].type == "keep":
-            held = self.record.events[-1].keep
-        return positions[0], held
+        mine = [e for e in self.record.events if e.player == seat]
+        if mine and mine[-1].type == "keep":
+            held = mine[-1].keep
+        return positions[seat], held
+
+    def opponents(self, seat: int) -> list[Position]:
+        return [p for i, p in enumerate(self.positions()) if i != seat]
 
     def turn(self, pos: Position) -> int:
         return sum(v is not None for v in pos.boxes) + 1
 
     # -- display ----------------------------------------------------------------------------------
-    def show_card(self, pos: Position) -> None:
+    def show_card(self, pos: Position | None = None) -> None:
         g = self.game
-        table = Table(title=f"{g.title} ({g.canonical})", show_header=False, box=None, padding=(0, 2))
+        positions = self.positions()
+        names = self.record.players
+        table = Table(title=f"{g.title} ({g.canonical})", box=None, padding=(0, 2), show_header=len(positions) > 1)
         table.add_column("box")
-        table.add_column("points", justify="right")
+        for name in names:
+            table.add_column(name, justify="right")
         for c, cat in enumerate(g.categories):
-            v = pos.boxes[c]
-            table.add_row(cat.name, "·" if v is None else str(v), style=None if v is None else "bold")
+            table.add_row(cat.name, *["·" if p.boxes[c] is None else str(p.boxes[c]) for p in positions])
             if c == max((i for i, k in enumerate(g.categories) if k.is_upper), default=-1) and g.has_upper_bonus:
-                up = pos.upper_total(g)
-                got = up >= g.upper_threshold
-                table.add_row(f"[dim]upper {up}/{g.upper_threshold}[/]", f"[dim]+{g.upper_points if got else 0}[/]")
-        if pos.extra_bonus:
-            table.add_row("extra bonus", str(pos.extra_bonus))
-        table.add_row("[bold]total[/]", f"[bold]{pos.total(g)}[/]")
+                cells = []
+                for p in positions:
+                    up = p.upper_total(g)
+                    cells.append(f"[dim]{up}/{g.upper_threshold} +{g.upper_points if up >= g.upper_threshold else 0}[/]")
+                table.add_row("[dim]upper (bonus)[/]", *cells)
+        if any(p.extra_bonus for p in positions):
+            table.add_row("extra bonus", *[str(p.extra_bonus) for p in positions])
+        table.add_row("[bold]total[/]", *[f"[bold]{p.total(g)}[/]" for p in positions])
         self.console.print(table)
+        if len(positions) == 2:
+            me, other = positions[self.human], positions[1 - self.human]
+            diff = me.total(g) - other.total(g)
+            self.console.print(f"you {'lead' if diff > 0 else 'trail' if diff < 0 else 'are level'}"
+                               + (f" by {abs(diff)}" if diff else ""))
 
     def show_hint(self, pos: Position, top: int = 5) -> None:
+        if self.duel is not None:
+            self.show_duel_hint(pos, top)
+            return
         advice = advise(self.solution, pos)
         table = Table(title="best options (expected final score)")
         table.add_column("option")
@@ -106,13 +141,57 @@ class TerminalGame:
             table.add_row(name, f"{o.value:.2f}", f"{o.cost:.2f}")
         self.console.print(table)
 
+    def show_duel_hint(self, pos: Position, top: int) -> None:
+        from .solvers.duel import DuelPosition
+
+        other = self.opponents(self.human)[0]
+        dpos = DuelPosition(pos.used, other.used, pos.total(self.game) - other.total(self.game))
+        if pos.rolls_left > 0:
+            eq = self.duel.keep_equities(dpos, pos.dice, pos.rolls_left)
+            items = [(f"keep {format_dice(k, self.game.faces)}", v) for k, v in eq.items()]
+        else:
+            eq = self.duel.category_equities(dpos, pos.dice)
+            items = [(f"score {self.game.categories[c].name}", v) for c, v in eq.items()]
+        items.sort(key=lambda x: -x[1])
+        table = Table(title="best options (your equity: +1 win, 0 draw, -1 loss)")
+        table.add_column("option")
+        table.add_column("equity", justify="right")
+        table.add_column("cost", justify="right")
+        for name, v in items[:top]:
+            table.add_row(name, f"{v:+.4f}", f"{items[0][1] - v:.4f}")
+        self.console.print(table)
+
+    def bot_turn(self, seat: int) -> None:
+        """A bot plays its whole turn; every throw and decision is recorded and shown."""
+        g = self.game
+        bot = self.bots[seat]
+        name = self.record.players[seat]
+        while True:
+            pos, held = self.position(seat)
+            if pos.dice is None or held is not None:
+                self.throw(pos, held, seat)
+                continue
+            dice = format_dice(pos.dice, g.faces)
+            if pos.rolls_left > 0:
+                keep = tuple(sorted(bot.choose_keep(pos, self.rng, self.opponents(seat))))
+                if len(keep) < g.n_dice:
+                    self.console.print(f"{name} throws {dice} and keeps {format_dice(keep, g.faces)}")
+                    self.writer.append(Event("keep", seat, self.turn(pos), keep=keep))
+                    continue
+            c = bot.choose_category(pos, self.rng, self.opponents(seat))
+            new = after_score(g, pos, c)
+            self.writer.append(Event("score", seat, self.turn(pos), category=c, points=new.boxes[c]))
+            self.console.print(f"{name} scores {dice} in {g.categories[c].name} for {new.boxes[c]}")
+            return
+
     # -- moves ------------------------------------------------------------------------------------
-    def throw(self, pos: Position, held: tuple | None) -> None:
+    def throw(self, pos: Position, held: tuple | None, seat: int | None = None) -> None:
+        seat = self.human if seat is None else seat
         g = self.game
         kept = held or ()
         count = g.n_dice - len(kept)
         throw_no = g.rolls - pos.rolls_left + 1
-        if self.record.manual_dice:
+        if self.record.manual_dice and seat == self.human:
             while True:
                 what = "the dice you rolled" if not kept else f"the {count} dice you threw (holding {format_dice(kept, g.faces)})"
                 text = self.ask(f"{what}: ")
@@ -129,14 +208,17 @@ class TerminalGame:
                 except InputError as exc:
                     self.console.print(f"[red]{exc}[/]")
         else:
-            thrown = seeded_dice(self.record.seed, (0, self.turn(pos), throw_no), count, g.faces)
+            thrown = seeded_dice(self.record.seed, (seat, self.turn(pos), throw_no), count, g.faces)
         dice = tuple(sorted(kept + thrown))
-        self.writer.append(Event("roll", 0, self.turn(pos), dice=dice))
+        self.writer.append(Event("roll", seat, self.turn(pos), dice=dice))
 
     def undo(self) -> None:
         events = self.record.events
         if not events:
             self.console.print("[yellow]nothing to undo[/]")
+            return
+        if events[-1].player != self.human:
+            self.console.print("[yellow]the last move was not yours[/]")
             return
         if not self.record.manual_dice and events[-1].type != "score":
             self.console.print("[yellow]with drawn dice only a score can be taken back, before the next throw[/]")
@@ -155,7 +237,7 @@ class TerminalGame:
         except InputError as exc:
             self.console.print(f"[red]{exc}[/]")
             return True
-        self.writer.append(Event("score", 0, self.turn(pos), category=c, points=new.boxes[c]))
+        self.writer.append(Event("score", self.human, self.turn(pos), category=c, points=new.boxes[c]))
         self.console.print(f"scored {new.boxes[c]} in {self.game.categories[c].name}")
         return True
 
@@ -197,7 +279,7 @@ class TerminalGame:
                 return False
             if len(keep) == g.n_dice:
                 return True
-            self.writer.append(Event("keep", 0, self.turn(pos), keep=keep))
+            self.writer.append(Event("keep", self.human, self.turn(pos), keep=keep))
             return False
         text = self.ask(f"[{dice}] score in which box? ")
         if self.command(pos, text):
@@ -211,14 +293,19 @@ class TerminalGame:
         standing = False
         shown_turn = -1
         while True:
-            pos, held = self.position()
-            if pos.is_over():
+            if all(p.is_over() for p in self.positions()):
                 break
+            seat = self.mover()
+            if seat != self.human:
+                self.bot_turn(seat)
+                continue
+            pos, held = self.position(seat)
             if pos.dice is None or held is not None:
                 if pos.dice is None and shown_turn != self.turn(pos):
                     self.show_card(pos)
                     shown_turn = self.turn(pos)
-                    if self.record.events and not self.record.manual_dice:
+                    mine = [e for e in self.record.events if e.player == self.human]
+                    if mine and not self.record.manual_dice:
                         text = self.ask("Enter to throw ('undo' takes back the score, 'quit' stops): ")
                         if self.command(pos, text):
                             shown_turn = -1
@@ -231,16 +318,40 @@ class TerminalGame:
                 standing = False
                 continue
             standing = self.decide(pos, standing)
-        pos, _ = self.position()
-        self.show_card(pos)
-        self.console.print(f"[bold]Game over: {pos.total(self.game)} points.[/]")
+        self.show_card()
+        positions = self.positions()
+        me = positions[self.human].total(self.game)
+        if len(positions) == 1:
+            self.console.print(f"[bold]Game over: {me} points.[/]")
+            return
+        best_other = max(p.total(self.game) for i, p in enumerate(positions) if i != self.human)
+        verdict = "you win" if me > best_other else "a draw" if me == best_other else "you lose"
+        self.console.print(f"[bold]Game over: {me} to {best_other}, {verdict}.[/]")
+
+
+def make_bot(name: str, game: ScorecardGame, duel=None):
+    """A bot by strategy name: malina (two players, needs the equity table), joe, or a solitaire one."""
+    from .players import make_player
+    from .players.joe import JoePlayer
+    from .players.malina import MalinaPlayer
+
+    key = name.strip().lower()
+    if key == "malina":
+        if duel is None:
+            raise InputError("Malina needs the two-player equity table")
+        return MalinaPlayer(duel)
+    if key == "joe":
+        return JoePlayer(game)
+    return make_player(key, game)
 
 
 def play(game: ScorecardGame, solution: SolitaireSolution, console: Console, ask: Callable[[str], str],
          seed: int | None = None, manual_dice: bool = False, resume: bool = False,
-         record_path: str | None = None):
+         record_path: str | None = None, opponent: str | None = None, first: str = "random",
+         duel_loader: Callable | None = None):
     """Play (or resume) a game in the terminal; returns (record, review, path).
 
+    With ``opponent`` (a strategy name) you play against a bot; ``first`` is you, bot or random.
     Raises QuitGame (carrying the record's path) when the player stops; the game is saved either way.
     """
     if resume:
@@ -261,12 +372,30 @@ def play(game: ScorecardGame, solution: SolitaireSolution, console: Console, ask
         path = Path(record_path) if record_path else games_dir() / f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
         if path.exists():
             raise InputError(f"{path} exists already (use --resume to continue it)")
-        record = GameRecord(game, ["you"], seed, manual_dice)
+        players = ["you"]
+        extra: dict = {}
+        if opponent:
+            first_key = first.strip().lower()
+            if first_key not in ("you", "bot", "random"):
+                raise InputError(f"--first takes you, bot or random, not {first!r}")
+            if first_key == "random":
+                first_key = "you" if seeded_dice(seed, (9, 9, 9), 1, 2)[0] == 1 else "bot"
+            players.append(opponent.strip().lower())
+            extra = {"first": 0 if first_key == "you" else 1, "bots": {"1": opponent.strip().lower()}}
+        record = GameRecord(game, players, seed, manual_dice, extra=extra)
         writer = RecordWriter(path, record)
         console.print(f"recording to {path} (seed {seed}); {HELP}")
+    bot_names = {int(k): v for k, v in record.extra.get("bots", {}).items()}
+    duel = None
+    if len(record.players) == 2 and duel_loader is not None:
+        duel = duel_loader()
+    bots = {seat: make_bot(name, game, duel) for seat, name in bot_names.items()}
+    if bots:
+        first_name = record.players[int(record.extra.get("first", 0))]
+        console.print(f"you play against {', '.join(bot_names.values())}; {first_name} moves first")
     try:
-        TerminalGame(game, solution, writer, console, ask).run()
+        TerminalGame(game, solution, writer, console, ask, bots=bots, duel=duel).run()
     except QuitGame:
         raise QuitGame(str(path)) from None
-    result = review(solution, record)
+    result = review(solution, record, player=0)
     return record, result, path

@@ -135,8 +135,8 @@ class JoePlayer:
     game: ScorecardGame
     name: str = "joe"
 
-    def choose_keep(self, position: Position, rng: np.random.Generator) -> Dice:
+    def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
         return keep_choice(self.game, position.used, position.dice)
 
-    def choose_category(self, position: Position, rng: np.random.Generator) -> int:
+    def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
         return category_choice(self.game, position.used, position.dice)

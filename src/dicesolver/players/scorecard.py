@@ -54,7 +54,7 @@ class KernelPlayer:
         m = self.model
         return (self.values, m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args())
 
-    def choose_keep(self, position: Position, rng: np.random.Generator) -> Dice:
+    def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
         u, g, t, r = self._state(position)
         dice = self.game.dice
         ptr, idx = dice.roll_sub_keeps
@@ -63,7 +63,7 @@ class KernelPlayer:
                              dice.roll_offset, ptr, idx, dice.roll_faces, self.game.rolls)
         return dice.keeps[k]
 
-    def choose_category(self, position: Position, rng: np.random.Generator) -> int:
+    def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
         u, g, t, r = self._state(position)
         return int(kern.decide_category(self.mode, self.hand_values, u, g, t, r, int(rng.integers(0, 2**62)),
                                         *self.kernel_args()))
