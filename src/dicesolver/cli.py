@@ -311,8 +311,12 @@ def analyze(
     json_output: bool = typer.Option(False, "--json", help="print JSON"),
     player: int = typer.Option(0, "--player", min=0, help="which player of the record (0 = first)"),
     plot: Optional[str] = typer.Option(None, "--plot", help="write a timeline of cumulative luck and loss"),
+    points: bool = typer.Option(False, "--points", help="for a two-player record: judge by expected points "
+                                "instead of equity"),
 ) -> None:
-    """Review a recorded game: each decision's loss (with a label) and each throw's luck."""
+    """Review a recorded game: each decision's loss (with a label) and each throw's luck.
+
+    Two-player records of games without bonuses are judged in equity (+1 win, 0 draw, -1 loss)."""
     from .analysis.review import review
     from .games.records import read_record
 
@@ -320,6 +324,30 @@ def analyze(
     rec = read_record(record, warnings)
     for w in warnings:
         err.print(f"[yellow]warning:[/] {w}")
+    if len(rec.players) == 2 and not points:
+        from .analysis.duel_review import duel_review
+        from .errors import InputError as _InputError
+        from .solvers.duel import check_duel_game, load_or_solve
+
+        try:
+            check_duel_game(rec.game)
+            duel_ok = True
+        except _InputError:
+            duel_ok = False
+        if duel_ok:
+            from rich.progress import Progress
+
+            with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+                task = progress.add_task(f"solving two-player {rec.game.canonical} (once; cached)", total=None)
+                table, _, _ = load_or_solve(rec.game, progress=lambda d, t: progress.update(task, completed=d, total=t))
+            result = duel_review(table, rec, player)
+            if json_output:
+                _emit_json({"summary": dataclasses.asdict(result.summary),
+                            "decisions": [dataclasses.asdict(d) for d in result.decisions],
+                            "rolls": [dataclasses.asdict(r) for r in result.rolls]})
+                return
+            _print_duel_review(result)
+            return
     solution, _ = _progress_solve(rec.game, quiet=json_output)
     result = review(solution, rec, player)
     if plot:
@@ -519,6 +547,27 @@ def compare(
     out.print(f"  going first:  {result.first:+.4f}  (Elo {result.elo_first:+.1f})")
     out.print(f"  going second: {result.second:+.4f}  (Elo {result.elo_second:+.1f})")
     out.print(f"  average:      {result.average:+.4f}  (Elo {result.elo:+.1f}); {result.seconds:.1f} s")
+
+
+def _print_duel_review(result) -> None:
+    s = result.summary
+    table = Table(title=f"{s.game}: review of {s.player}'s game against {s.opponent} (equity)")
+    for col in ("turn", "dice", "left", "choice", "equity", "best instead", "loss", ""):
+        table.add_column(col, justify="right" if col in ("turn", "left", "equity", "loss") else "left")
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
+    for d in result.decisions:
+        if d.options <= 1:
+            continue
+        _, dice, left = d.position.split("/")
+        best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:+.3f})"
+        table.add_row(str(d.turn), dice, left, f"{d.kind} {d.chosen}", f"{d.chosen_value:+.3f}", best,
+                      f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
+    out.print(table)
+    word = "result" if s.complete else "equity now (unfinished game)"
+    out.print(f"baseline {s.baseline:+.3f} + luck {s.luck:+.3f} - your loss {s.loss:.3f} + "
+              f"{s.opponent}'s loss {s.opponent_loss:.3f} = {word} {s.result:+.3f}")
+    out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; "
+              + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())))
 
 
 @app.command()

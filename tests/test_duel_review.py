@@ -1,0 +1,57 @@
+import json
+
+import pytest
+
+from dicesolver.analysis.duel_review import DUEL_LABELS, duel_label, duel_review
+from dicesolver.games.records import write_record
+from dicesolver.players.joe import JoePlayer
+from dicesolver.players.malina import MalinaPlayer
+from dicesolver.players.selfplay import play_match_game
+from dicesolver.solvers.duel import DuelModel, DuelSolution
+
+from test_cli import run
+from test_play import TINY_RULES
+from tinygames import PAIRS_GAME, tiny
+
+
+@pytest.fixture(scope="module")
+def duel():
+    game = tiny(PAIRS_GAME)
+    model = DuelModel(game)
+    return game, DuelSolution(model, model.solve())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_malina_has_no_loss_and_the_review_telescopes(duel, seed):
+    game, solution = duel
+    record = play_match_game(game, [MalinaPlayer(solution), JoePlayer(game)], seed, first=seed % 2)
+    mine, theirs = duel_review(solution, record, 0).summary, duel_review(solution, record, 1).summary
+    assert mine.loss == 0 and all(d.loss == 0 for d in duel_review(solution, record, 0).decisions)
+    for s in (mine, theirs):
+        assert s.complete and s.result in (-1.0, 0.0, 1.0)
+        assert s.baseline + s.luck - s.loss + s.opponent_loss == pytest.approx(s.result, abs=1e-5)
+    assert mine.result == -theirs.result and mine.loss == theirs.opponent_loss
+
+
+def test_duel_labels():
+    assert [b for b, _ in DUEL_LABELS][:3] == [0.02, 0.05, 0.10]
+    assert duel_label(0) == "best" and duel_label(0.01) == "inaccuracy" and duel_label(0.31) == "massive blunder"
+
+
+def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
+    rules = tmp_path / "tiny.toml"
+    rules.write_text(TINY_RULES)
+    from dicesolver.games import load_game
+
+    game = load_game(str(rules))
+    model = DuelModel(game)
+    record = play_match_game(game, [JoePlayer(game), MalinaPlayer(DuelSolution(model, model.solve()))], 4)
+    path = tmp_path / "duel.jsonl"
+    write_record(path, record)
+    code, out, _ = run(capsys, "analyze", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["summary"]["opponent"] == "malina" and data["summary"]["opponent_loss"] == 0
+    code, out, _ = run(capsys, "analyze", str(path))
+    assert code == 0 and "baseline" in out and "equity" in out
+    code, out, _ = run(capsys, "analyze", str(path), "--points", "--json")
+    assert code == 0 and "final_score" in json.loads(out)["summary"]
