@@ -2,14 +2,19 @@
 
 Solves (or loads) the full two-person Generala equity table, then prints the positions stored, the
 first player's equity, Malina against Maximus both ways, and the essay's player table: each strategy
-against Malina, going first and second, with Elo equivalents. Run: ``python scripts/generala_duel.py``.
+against Malina, going first and second, with Elo equivalents; then how often Malina scratches a box
+(exactly, over Malina-against-Malina play) and her opening keeps.
+Run: ``python scripts/generala_duel.py [--facts-only]``.
 """
 
 from __future__ import annotations
 
 import time
 
+import sys
+
 from dicesolver.analysis.duel_compare import compare_exact
+from dicesolver.analysis.duel_facts import opening_keeps, waive_facts
 from dicesolver.games import load_game
 from dicesolver.solvers.duel import load_or_solve
 
@@ -24,6 +29,25 @@ def main() -> None:
           f"{model.attainable_positions():,} counted as in the essay")
     print(f"first player's equity under perfect play: {solution.first_player_equity():+.4f}")
     print()
+    if "--facts-only" not in sys.argv:
+        player_table(game, solution)
+    facts(solution)
+
+
+def facts(solution) -> None:
+    start = time.perf_counter()
+    f = waive_facts(solution)
+    print(f"\nMalina against Malina ({time.perf_counter() - start:.0f} s, exact):")
+    print(f"- boxes scored 0: {10 * f.zero_per_turn:.2f} per 10 turns; scratched although another open box "
+          f"would have scored: {10 * f.waives_per_turn:.2f} per 10 turns ({40 * f.waives_per_turn:.2f} per game)")
+    print("- zeros per game by box: " + ", ".join(f"{k} {v:.3f}" for k, v in
+                                                sorted(f.zero_by_category.items(), key=lambda x: -x[1])))
+    keeps = opening_keeps(solution)
+    print("- opening keeps: " + ", ".join(f"{r}->{keeps[r][0]}" for r in
+                                          ["11225", "11234", "12366", "22345", "23345", "12245", "11166", "66622"]))
+
+
+def player_table(game, solution) -> None:
     print("| player | vs Malina, first | second | average | Elo | time (s) |")
     print("|---|---:|---:|---:|---:|---:|")
     for name in ["maximus", "joe", "whatever", "greedy", "random"]:

@@ -1066,3 +1066,84 @@ def set_policy_tables(mode, H, values, offset, n_upper_lanes, n_groups, scores, 
             for left in range(1, rolls):
                 out_keep[a, left - 1, r] = choose_keep_index(mode, r, left, stages, roll_sub_ptr, roll_sub_idx,
                                                              roll_faces, roll_offset, 0, keep_add)
+
+
+@njit(cache=True, parallel=True)
+def duel_forward_level(pa, pb, mass, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx,
+                       roll_prob, roll_offset, rolls, next_lo, next_mass, waives, zero_scores):
+    """Push the probability of every position of pairs (pa[i], pb[i]) through one turn of optimal play.
+
+    next_mass[w, idx - next_lo] receives the mass arriving at table index idx (one row per worker
+    chunk, summed by the caller); waives[w, c] the probability of scoring 0 in c by choice although
+    another open box would have scored; zero_scores[w, c] of scoring 0 in c at all."""
+    n_keeps = keep_add.shape[0]
+    n_rolls, n_cats = scores.shape
+    n_sets = full + 1
+    stages_n = max(rolls - 1, 1)
+    workers = next_mass.shape[0]
+    bounds = chunk_bounds(pa.shape[0], workers)
+    for w in prange(bounds.shape[0] - 1):
+        most = 1
+        for i in range(bounds[w], bounds[w + 1]):
+            most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
+        s_opt = np.empty(n_keeps * most)
+        s_choice = np.zeros(n_rolls * most, dtype=np.int64)
+        s_arg = np.empty(stages_n * n_keeps * most, dtype=np.int16)
+        s_m1 = np.empty(n_keeps * most)
+        s_m2 = np.empty(n_keeps * most)
+        for i in range(bounds[w], bounds[w + 1]):
+            a = pa[i]
+            b = pb[i]
+            mb = maxsum[b]
+            lanes = maxsum[a] + mb + 1
+            o = pair_offset[a * n_sets + b]
+            total = 0.0
+            for j in range(lanes):
+                total += mass[o + j]
+            if total == 0.0:
+                continue
+            opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
+            choice = s_choice[: n_rolls * lanes].reshape((n_rolls, lanes))
+            arg = s_arg[: stages_n * n_keeps * lanes].reshape((stages_n, n_keeps, lanes))
+            for r in range(n_rolls):
+                for j in range(lanes):
+                    opt[roll_offset + r, j] = NEG
+            for c in range(n_cats):
+                if not (a >> c) & 1:
+                    for r in range(n_rolls):
+                        duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values,
+                                            pair_offset, maxsum, full, choice, r, True)
+            for m in range(rolls - 1):
+                expect_keeps(opt, keep_add, roll_offset, lanes)
+                best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
+            cur = s_m1[: n_keeps * lanes].reshape((n_keeps, lanes))
+            nxt = s_m2[: n_keeps * lanes].reshape((n_keeps, lanes))
+            for r in range(n_rolls):
+                for j in range(lanes):
+                    cur[roll_offset + r, j] = roll_prob[r] * mass[o + j]
+            for left in range(rolls - 1, 0, -1):
+                nxt[:, :] = 0.0
+                chosen = arg[left - 1]
+                for r in range(n_rolls):
+                    full_k = roll_offset + r
+                    for j in range(lanes):
+                        nxt[chosen[full_k, j], j] += cur[full_k, j]
+                spread_keeps(nxt, keep_add, roll_offset, lanes)
+                cur, nxt = nxt, cur
+            for r in range(n_rolls):
+                for j in range(lanes):
+                    p = cur[roll_offset + r, j]
+                    if p == 0.0:
+                        continue
+                    c = choice[r, j]
+                    pts = scores[r, c]
+                    if pts == 0:
+                        zero_scores[w, c] += p
+                        for c2 in range(n_cats):
+                            if not (a >> c2) & 1 and scores[r, c2] > 0:
+                                waives[w, c] += p
+                                break
+                    na = a | (1 << c)
+                    if not (na == full and b == full):
+                        idx = pair_offset[b * n_sets + na] + maxsum[na] + mb - pts - j
+                        next_mass[w, idx - next_lo] += p
