@@ -42,9 +42,11 @@ def facts(solution) -> None:
           f"would have scored: {10 * f.waives_per_turn:.2f} per 10 turns ({40 * f.waives_per_turn:.2f} per game)")
     print("- zeros per game by box: " + ", ".join(f"{k} {v:.3f}" for k, v in
                                                 sorted(f.zero_by_category.items(), key=lambda x: -x[1])))
+    print("- voluntary scratches per game by box: " + ", ".join(
+        f"{k} {v:.3f}" for k, v in sorted(f.waives_by_category.items(), key=lambda x: -x[1])))
     keeps = opening_keeps(solution)
     print("- opening keeps: " + ", ".join(f"{r}->{keeps[r][0]}" for r in
-                                          ["11225", "11234", "12366", "22345", "23345", "12245", "11166", "66622"]))
+                                          ["11225", "11234", "12366", "23466", "22345", "23345", "12245", "11166", "22666"]))
 
 
 def player_table(game, solution) -> None:

@@ -55,3 +55,25 @@ def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
     assert code == 0 and "baseline" in out and "equity" in out
     code, out, _ = run(capsys, "analyze", str(path), "--points", "--json")
     assert code == 0 and "final_score" in json.loads(out)["summary"]
+
+
+def test_exact_scratch_statistics_match_self_play(duel):
+    import numpy as np
+
+    from dicesolver.analysis.duel_facts import opening_keeps, waive_facts
+
+    game, solution = duel
+    facts = waive_facts(solution)
+    zeros = np.zeros(game.n_categories)
+    games = 1500
+    for seed in range(games):
+        record = play_match_game(game, [MalinaPlayer(solution), MalinaPlayer(solution)], seed)
+        for e in record.events:
+            if e.type == "score" and e.points == 0:
+                zeros[e.category] += 1
+    exact = np.array(list(facts.zero_by_category.values()))
+    # each box scores 0 at most once per player: a binomial-like count per game
+    assert np.all(np.abs(zeros / games - exact) < 4 * np.sqrt(2 * exact / games) + 0.005)
+    assert 0 <= facts.waives_per_turn <= facts.zero_per_turn <= 1
+    keeps = opening_keeps(solution)
+    assert len(keeps) == game.dice.n_rolls
