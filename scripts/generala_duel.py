@@ -39,10 +39,10 @@ def facts(solution) -> None:
     f = waive_facts(solution)
     print(f"\nMalina against Malina ({time.perf_counter() - start:.0f} s, exact):")
     print(f"- boxes scored 0: {10 * f.zero_per_turn:.2f} per 10 turns; scratched although another open box "
-          f"would have scored: {10 * f.waives_per_turn:.2f} per 10 turns ({40 * f.waives_per_turn:.2f} per game)")
-    print("- zeros per game by box: " + ", ".join(f"{k} {v:.3f}" for k, v in
+          f"would have scored: {10 * f.waives_per_turn:.2f} per 10 turns, i.e. per player and game)")
+    print("- zeros per game (both players) by box: " + ", ".join(f"{k} {v:.3f}" for k, v in
                                                 sorted(f.zero_by_category.items(), key=lambda x: -x[1])))
-    print("- voluntary scratches per game by box: " + ", ".join(
+    print("- voluntary scratches per game (both players) by box: " + ", ".join(
         f"{k} {v:.3f}" for k, v in sorted(f.waives_by_category.items(), key=lambda x: -x[1])))
     keeps = opening_keeps(solution)
     print("- opening keeps: " + ", ".join(f"{r}->{keeps[r][0]}" for r in
