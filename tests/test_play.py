@@ -185,6 +185,8 @@ def test_play_against_malina_to_the_end(tmp_path):
             break
     text = child.after if isinstance(child.after, str) else ""
     assert "you win" in text or "you lose" in text or "a draw" in text
+    child.expect(pexpect.EOF)
+    assert "your loss" in child.before and "malina's loss" in child.before  # the review is in equity
     record = read_record(path)
     assert record.players == ["you", "malina"] and record.is_over()
     assert {e.player for e in record.events} == {0, 1}

@@ -436,7 +436,10 @@ def play(
                   f"dicesolver play '{g.canonical}' --resume" + (f" --record {record}" if record else ""), highlight=False)
         return
     out.print(f"the game is recorded in {path}", highlight=False)
-    _print_review(result)
+    if hasattr(result.summary, "opponent_loss"):
+        _print_duel_review(result)
+    else:
+        _print_review(result)
 
 
 @dataclasses.dataclass

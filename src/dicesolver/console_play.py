@@ -397,5 +397,9 @@ def play(game: ScorecardGame, solution: SolitaireSolution, console: Console, ask
         TerminalGame(game, solution, writer, console, ask, bots=bots, duel=duel).run()
     except QuitGame:
         raise QuitGame(str(path)) from None
+    if duel is not None:
+        from .analysis.duel_review import duel_review
+
+        return record, duel_review(duel, record, player=0), path
     result = review(solution, record, player=0)
     return record, result, path
