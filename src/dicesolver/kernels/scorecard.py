@@ -939,6 +939,25 @@ def best_keeps_arg(buf, arg, sub_ptr, sub_idx, lanes):
                     dst_arg[j] = src_arg[j]
 
 
+@njit(cache=True, inline="always")
+def malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
+                  sub_idx, roll_offset, rolls):
+    """Malina's decisions for every lane of pair (a, b), from the equity table: choice[r, j] = the box
+    for final roll r; arg[m][roll row, j] = the keep from that roll when m + 1 throws are left."""
+    n_rolls, n_cats = scores.shape
+    for r in range(n_rolls):
+        for j in range(lanes):
+            opt[roll_offset + r, j] = NEG
+    for c in range(n_cats):
+        if not (a >> c) & 1:
+            for r in range(n_rolls):
+                duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values, pair_offset,
+                                    maxsum, full, choice, r, True)
+    for m in range(rolls - 1):
+        expect_keeps(opt, keep_add, roll_offset, lanes)
+        best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
+
+
 @njit(cache=True, parallel=True)
 def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
                     sub_idx, roll_prob, roll_offset, rolls, kind, keep_table, cat_table):
@@ -969,17 +988,8 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
             if kind == DUEL_OPTIMAL:
                 # Malina's own decisions: the optimal widget on the equity table, remembering the argmax
                 opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
-                for r in range(n_rolls):
-                    for j in range(lanes):
-                        opt[roll_offset + r, j] = NEG
-                for c in range(n_cats):
-                    if not (a >> c) & 1:
-                        for r in range(n_rolls):
-                            duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values,
-                                                pair_offset, maxsum, full, choice, r, True)
-                for m in range(rolls - 1):
-                    expect_keeps(opt, keep_add, roll_offset, lanes)
-                    best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
+                malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum, scores, full, keep_add,
+                              sub_ptr, sub_idx, roll_offset, rolls)
             # where each category's successor vector starts (-1: both cards full after it)
             for c in range(n_cats):
                 na = a | (1 << c)
@@ -1105,17 +1115,8 @@ def duel_forward_level(pa, pb, mass, opt_values, pair_offset, maxsum, scores, fu
             opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
             choice = s_choice[: n_rolls * lanes].reshape((n_rolls, lanes))
             arg = s_arg[: stages_n * n_keeps * lanes].reshape((stages_n, n_keeps, lanes))
-            for r in range(n_rolls):
-                for j in range(lanes):
-                    opt[roll_offset + r, j] = NEG
-            for c in range(n_cats):
-                if not (a >> c) & 1:
-                    for r in range(n_rolls):
-                        duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values,
-                                            pair_offset, maxsum, full, choice, r, True)
-            for m in range(rolls - 1):
-                expect_keeps(opt, keep_add, roll_offset, lanes)
-                best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
+            malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum, scores, full, keep_add,
+                          sub_ptr, sub_idx, roll_offset, rolls)
             cur = s_m1[: n_keeps * lanes].reshape((n_keeps, lanes))
             nxt = s_m2[: n_keeps * lanes].reshape((n_keeps, lanes))
             for r in range(n_rolls):
