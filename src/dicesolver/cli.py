@@ -200,7 +200,9 @@ def advise(
 
 
 def _print_duel_advice(g, advice, top: int) -> None:
-    out.print(f"[bold]{g.canonical}[/] two players  {advice.position}  the mover leads by {advice.score_so_far}")
+    d = advice.score_so_far
+    standing = f"leads by {d}" if d > 0 else f"trails by {-d}" if d < 0 else "is level"
+    out.print(f"[bold]{g.canonical}[/] two players  {advice.position}  the mover {standing}")
     if not advice.options:
         out.print(f"Roll the dice. The mover's equity: [bold]{advice.value:+.4f}[/] (+1 win, 0 draw, -1 loss)")
         return
