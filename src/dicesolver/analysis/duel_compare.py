@@ -5,6 +5,9 @@ random by averaging over its choices), two value tables are filled together by b
 the same positions as the equity solve: one for positions where A is to move, one where B is. Each
 reads the other's values one box later. The result is the exact expected result (+1/0/-1) of A
 against B from the start, going first and going second.
+
+The evaluation widgets compute in float32, like the stored table (twice the SIMD width): Malina vs
+Maximus comes out +0.03355 / +0.04528 against +0.03356 / +0.04531 with float64 widgets.
 """
 
 from __future__ import annotations

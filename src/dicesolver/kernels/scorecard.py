@@ -972,8 +972,9 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
         most = 1
         for i in range(bounds[ch], bounds[ch + 1]):
             most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
-        s_buf = np.empty(n_keeps * most)
-        s_opt = np.empty(n_keeps * most)
+        # float32 scratch: the table itself is float32, and float32 doubles the SIMD width
+        s_buf = np.empty(n_keeps * most, dtype=np.float32)
+        s_opt = np.empty(n_keeps * most, dtype=np.float32)
         s_choice = np.zeros(n_rolls * most, dtype=np.int64)
         s_arg = np.empty(stages_n * n_keeps * most, dtype=np.int16)
         tops = np.empty(n_cats, dtype=np.int64)
