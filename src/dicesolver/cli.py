@@ -578,14 +578,22 @@ def _print_duel_review(result) -> None:
 @app.command()
 def players() -> None:
     """List the strategies a player can be."""
+    from .analysis.duel_compare import DUEL_STRATEGIES
     from .players import STRATEGIES
 
-    table = Table(title="Strategies for scorecard games")
+    table = Table(title="Strategies for scorecard games (simulate -p, play --vs)")
     table.add_column("name")
     table.add_column("plays")
     for name, text in STRATEGIES.items():
         table.add_row(name, text)
+    table.add_row("joe", "the Generala essay's closest-pattern player (play --vs, compare)")
     out.print(table)
+    duel = Table(title="Two-player strategies (compare GAME A B --exact, play --vs) for games without bonuses")
+    duel.add_column("name")
+    duel.add_column("plays")
+    for name, text in DUEL_STRATEGIES.items():
+        duel.add_row(name, text)
+    out.print(duel)
 
 
 def main(argv: list[str] | None = None) -> None:
