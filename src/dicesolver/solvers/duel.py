@@ -79,7 +79,6 @@ class DuelModel:
         self.pair_offset[self.pa * self.n_sets + self.pb] = offsets
         self.size = int(lanes.sum())
         self.level = pop[self.pa] + pop[self.pb]
-        dice = game.dice
         self.scores = np.ascontiguousarray(game.score_table.astype(np.int64))
 
     def levels(self) -> Iterable[np.ndarray]:
