@@ -29,6 +29,7 @@ from ..solvers.duel import DuelModel, DuelPosition, DuelSolution
 DUEL_STRATEGIES = {
     "malina": "the optimal two-player strategy (maximises the expected result, from the exact equity table)",
     "maximus": "maximises his own expected score (the solitaire solution), ignoring the opponent",
+    "mindful": "Mindful Maximus: the best equity assuming both players play Maximus from here on",
     "joe": "the human-like closest-pattern player of the Generala essay",
     "whatever": "never re-rolls and scores the most points",
     "greedy": "keeps for, and scores, the most points this turn",
@@ -42,6 +43,7 @@ class DuelStrategy:
     kind: int
     keep_table: np.ndarray
     cat_table: np.ndarray
+    future: tuple = ()  # Mindful Maximus: the future-distribution arrays and the set -> index map
 
 
 def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
@@ -53,6 +55,13 @@ def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
         return DuelStrategy(key, kern.DUEL_OPTIMAL, dummy_keep, dummy_cat)
     if key == "random":
         return DuelStrategy(key, kern.DUEL_RANDOM, dummy_keep, dummy_cat)
+    if key == "mindful":
+        from ..solvers.future import load_or_build
+
+        table, _, _ = load_or_build(game)
+        arrays = tuple(np.ascontiguousarray(x) for x in (table.data, table.offset, table.start, table.length))
+        set_index = np.ascontiguousarray(table.model.offset[:-1])
+        return DuelStrategy(key, kern.DUEL_MINDFUL, dummy_keep, dummy_cat, arrays + (set_index,))
     if key == "joe":
         keep, cat = joe_tables(game)
         return DuelStrategy(key, kern.DUEL_TABLE, keep, cat)
@@ -101,6 +110,8 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
     if kern.DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
         raise InputError("Malina needs the solved equity table")
     opt_values = optimal.values if optimal is not None else np.zeros(1, dtype=np.float32)
+    no_future = (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32),
+                 np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int64))
     ev_a = np.zeros(model.size, dtype=np.float32)
     ev_b = np.zeros(model.size, dtype=np.float32)
     dice = game.dice
@@ -111,7 +122,7 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
             kern.duel_eval_level(model.pa[sel], model.pb[sel], ev_self, ev_other, opt_values, model.pair_offset,
                                  model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
                                  dice.roll_probabilities, dice.roll_offset, game.rolls, mover.kind,
-                                 mover.keep_table, mover.cat_table)
+                                 mover.keep_table, mover.cat_table, *(mover.future or no_future))
         if progress:
             progress(i + 1, len(levels))
     root = model.index(DuelPosition(0, 0, 0))

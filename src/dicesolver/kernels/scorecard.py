@@ -890,9 +890,10 @@ def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, 
 #
 # Strategy kinds for the mover: DUEL_OPTIMAL (Malina: decisions from the equity table, per lane),
 # DUEL_TABLE (decisions that depend only on the mover's used set: keep_table[a, throws left - 1, roll]
-# and cat_table[a, roll]), DUEL_RANDOM (never re-throws; each open category equally likely).
+# and cat_table[a, roll]), DUEL_RANDOM (never re-throws; each open category equally likely),
+# DUEL_MINDFUL (Mindful Maximus: equities from both players' future-score distributions, per lane).
 
-DUEL_OPTIMAL, DUEL_TABLE, DUEL_RANDOM = 0, 1, 2
+DUEL_OPTIMAL, DUEL_TABLE, DUEL_RANDOM, DUEL_MINDFUL = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
@@ -958,9 +959,79 @@ def malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum
         best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
 
 
+@njit(cache=True, inline="always")
+def mindful_duel_policy(a, b, lanes, opt, choice, arg, zbuf, wbuf, scores, full, maxsum, fut_data, fut_off,
+                        fut_start, fut_len, set_index, keep_add, sub_ptr, sub_idx, roll_offset, rolls):
+    """Mindful Maximus's decisions for every lane (difference) of pair (a, b), like malina_policy: the
+    value of scoring pts in c at difference d is P(d + pts + X > Y) - P(d + pts + X < Y), X and Y the
+    future scores of both players under Maximus (plus the tie-break), X - Y convolved once per box."""
+    n_rolls, n_cats = scores.shape
+    mb = maxsum[b]
+    for r in range(n_rolls):
+        for j in range(lanes):
+            opt[roll_offset + r, j] = NEG
+    yb = set_index[b]
+    ylo = 0
+    ylen = 1
+    if b != full:
+        ylo = fut_start[yb]
+        ylen = fut_len[yb]
+    for c in range(n_cats):
+        if (a >> c) & 1:
+            continue
+        na = a | (1 << c)
+        xa = set_index[na]
+        xlo = 0
+        xlen = 1
+        mean_x = 0.0
+        if na != full:
+            xlo = fut_start[xa]
+            xlen = fut_len[xa]
+        # P(X - Y = z) for z = zlo .. zlo + zlen - 1, then its cumulative sums
+        zlo = xlo - (ylo + ylen - 1)
+        zlen = xlen + ylen - 1
+        for i in range(zlen):
+            zbuf[i] = 0.0
+        for x in range(xlen):
+            px = 1.0 if na == full else fut_data[fut_off[xa] + x]
+            mean_x += px * (xlo + x)
+            for y in range(ylen):
+                py = 1.0 if b == full else fut_data[fut_off[yb] + y]
+                zbuf[x - y + ylen - 1] += px * py
+        for i in range(1, zlen):
+            zbuf[i] += zbuf[i - 1]
+        # wbuf[e + mb] = P(e + Z > 0) - P(e + Z < 0) for e = -mb .. -mb + lanes + max points
+        top = lanes + 1
+        for r in range(n_rolls):
+            if scores[r, c] + lanes > top:
+                top = scores[r, c] + lanes
+        for i in range(top):
+            e = i - mb
+            # P(Z <= -e) and P(Z <= -e - 1)
+            k = -e - zlo
+            le = 0.0 if k < 0 else (1.0 if k >= zlen else zbuf[k])
+            k -= 1
+            lt = 0.0 if k < 0 else (1.0 if k >= zlen else zbuf[k])
+            wbuf[i] = (1.0 - le) - lt
+        for r in range(n_rolls):
+            pts = scores[r, c]
+            tie = TIE_BREAK * (pts + mean_x)
+            row = opt[roll_offset + r]
+            ch = choice[r]
+            for j in range(lanes):
+                v = wbuf[j + pts] + tie
+                if v > row[j]:
+                    row[j] = v
+                    ch[j] = c
+    for m in range(rolls - 1):
+        expect_keeps(opt, keep_add, roll_offset, lanes)
+        best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
+
+
 @njit(cache=True, parallel=True)
 def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
-                    sub_idx, roll_prob, roll_offset, rolls, kind, keep_table, cat_table):
+                    sub_idx, roll_prob, roll_offset, rolls, kind, keep_table, cat_table, fut_data, fut_off, fut_start,
+                    fut_len, set_index):
     """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
     other player's values (as mover) are ev_other."""
     n_keeps = keep_add.shape[0]
@@ -978,6 +1049,9 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
         s_choice = np.zeros(n_rolls * most, dtype=np.int64)
         s_arg = np.empty(stages_n * n_keeps * most, dtype=np.int16)
         tops = np.empty(n_cats, dtype=np.int64)
+        s_mind = np.empty(n_keeps * most if kind == DUEL_MINDFUL else 1)  # float64: ties as the player sees them
+        zbuf = np.empty(2 * (fut_len.max() if kind == DUEL_MINDFUL else 1) + 1)
+        wbuf = np.empty(most + scores.max() + 2)
         for i in range(bounds[ch], bounds[ch + 1]):
             a = pa[i]
             b = pb[i]
@@ -991,6 +1065,11 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
                 opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
                 malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum, scores, full, keep_add,
                               sub_ptr, sub_idx, roll_offset, rolls)
+            elif kind == DUEL_MINDFUL:
+                mind = s_mind[: n_keeps * lanes].reshape((n_keeps, lanes))
+                mindful_duel_policy(a, b, lanes, mind, choice, arg, zbuf, wbuf, scores, full, maxsum, fut_data,
+                                    fut_off, fut_start, fut_len, set_index, keep_add, sub_ptr, sub_idx, roll_offset,
+                                    rolls)
             # where each category's successor vector starts (-1: both cards full after it)
             for c in range(n_cats):
                 na = a | (1 << c)
@@ -1149,3 +1228,229 @@ def duel_forward_level(pa, pb, mass, opt_values, pair_offset, maxsum, scores, fu
                     if not (na == full and b == full):
                         idx = pair_offset[b * n_sets + na] + maxsum[na] + mb - pts - j
                         next_mass[w, idx - next_lo] += p
+
+
+# -- future-score distribution tables (backward) -----------------------------------------------------
+#
+# For every turn-start state, the distribution of the points still to come under optimal (max expected
+# score) play. Stored ragged: state s holds probabilities of future points start[s] .. start[s] +
+# length[s] - 1 at data[off[s]:]. A state's distribution is the mixture of its turn outcomes'
+# successor distributions, each shifted by the outcome's points; tails lighter than ``tail`` are cut.
+
+
+@njit(cache=True, parallel=True)
+def future_bounds(n_states, out_target, out_points, out_prob, out_count, tgt_start, tgt_len, lo, width):
+    """Support [lo, lo + width) of each state's untrimmed distribution."""
+    for s in prange(n_states):
+        a = 1 << 40
+        b = -1
+        for q in range(out_count[s]):
+            if out_prob[s, q] == 0.0:
+                continue
+            t = out_target[s, q]
+            x0 = out_points[s, q] + tgt_start[t]
+            x1 = x0 + tgt_len[t]
+            if x0 < a:
+                a = x0
+            if x1 > b:
+                b = x1
+        lo[s] = a
+        width[s] = b - a
+
+
+@njit(cache=True, parallel=True)
+def future_convolve(n_states, out_target, out_points, out_prob, out_count, src, tgt_off, tgt_start, tgt_len,
+                    lo, width, scratch_off, scratch, tail, keep_from, keep_len):
+    """Each state's distribution (float64 sums, stored float32 in scratch) and its trimmed range."""
+    for s in prange(n_states):
+        w = width[s]
+        acc = np.zeros(w)
+        for q in range(out_count[s]):
+            p = out_prob[s, q]
+            if p == 0.0:
+                continue
+            t = out_target[s, q]
+            o = out_points[s, q] + tgt_start[t] - lo[s]
+            h = tgt_off[t]
+            for x in range(tgt_len[t]):
+                acc[o + x] += p * src[h + x]
+        i = 0
+        cut = 0.0
+        while i < w - 1 and cut + acc[i] < tail:
+            cut += acc[i]
+            i += 1
+        j = w
+        cut = 0.0
+        while j - 1 > i and cut + acc[j - 1] < tail:
+            cut += acc[j - 1]
+            j -= 1
+        keep_from[s] = i
+        keep_len[s] = j - i
+        so = scratch_off[s]
+        for x in range(i, j):
+            scratch[so + x - i] = acc[x]
+
+
+@njit(cache=True, parallel=True)
+def copy_segments(src, src_off, lens, dst, dst_off):
+    for s in prange(lens.shape[0]):
+        a = src_off[s]
+        b = dst_off[s]
+        for x in range(lens[s]):
+            dst[b + x] = src[a + x]
+
+
+# -- Mindful Maximus: win equity from score distributions ---------------------------------------------
+#
+# Every player is assumed to play Maximus from here on. G(T) is the expected result of finishing with
+# total T against the opponents' final totals (their scores plus their future distributions): win
+# n - 1, k tied leaders (n - k) / k each, loss -1. An option ending the turn in state s' with p points
+# now is worth sum_x D_s'(x) G(cur + p + x), plus TIE_BREAK per expected point so that options of equal
+# equity (a decided game) are ordered as Maximus orders them.
+
+TIE_BREAK = 1e-12
+
+
+@njit(cache=True)
+def result_curve(n_players, opp_lo, opp_len, opp_off, opp_p, out):
+    """out[i] = G(M_lo + i) for totals between the opponents' highest possible minimum M_lo and their
+    highest maximum (below: -1, above: n - 1). Returns M_lo."""
+    m = opp_lo.shape[0]
+    lo = -(1 << 40)
+    for q in range(m):
+        if opp_lo[q] > lo:
+            lo = opp_lo[q]
+    coef = np.empty(m + 1)
+    for i in range(out.shape[0]):
+        y = lo + i
+        for k in range(m + 1):
+            coef[k] = 0.0
+        coef[0] = 1.0
+        above = 1.0  # P(every opponent <= y)
+        for q in range(m):
+            below_q = 0.0  # P(Y_q < y), P(Y_q == y)
+            at_q = 0.0
+            base = opp_off[q]
+            for x in range(opp_len[q]):
+                v = opp_lo[q] + x
+                if v < y:
+                    below_q += opp_p[base + x]
+                elif v == y:
+                    at_q = opp_p[base + x]
+            above *= below_q + at_q
+            for k in range(q + 1, 0, -1):
+                coef[k] = coef[k] * below_q + coef[k - 1] * at_q
+            coef[0] *= below_q
+        g = (n_players - 1) * coef[0] - (1.0 - above)
+        for k in range(1, m + 1):
+            g += coef[k] * (n_players - k - 1) / (k + 1)
+        out[i] = g
+    return lo
+
+
+@njit(cache=True, inline="always")
+def curve_at(total, glo, curve, n_players):
+    i = total - glo
+    if i < 0:
+        return -1.0
+    if i >= curve.shape[0]:
+        return float(n_players - 1)
+    return curve[i]
+
+
+@njit(cache=True, inline="always")
+def mindful_option(s, p, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len):
+    """Equity (plus the tie-break) of ending the turn in state s (-1: game over) with p points now."""
+    if s < 0:
+        return curve_at(cur + p, glo, curve, n_players) + TIE_BREAK * p
+    v = 0.0
+    o = fut_off[s]
+    lo = cur + p + fut_start[s]
+    for x in range(fut_len[s]):
+        q = fut_data[o + x]
+        v += q * (curve_at(lo + x, glo, curve, n_players) + TIE_BREAK * (p + fut_start[s] + x))
+    return v
+
+
+@njit(cache=True, inline="always")
+def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, offset,
+                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, memo, buf, choice,
+                        roll_offset):
+    """buf[roll row, 0] = the best option's value for each final roll; choice[r] = its category."""
+    n_rolls, n_cats = scores.shape
+    full = (1 << n_cats) - 1
+    max_points = memo.shape[0] // (2 * n_cats) - 1
+    for i in range(memo.shape[0]):
+        memo[i] = np.nan
+    for r in range(n_rolls):
+        best = NEG
+        best_c = -1
+        for c in range(n_cats):
+            if (u >> c) & 1:
+                continue
+            allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                               joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            if not allowed:
+                continue
+            key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
+            v = memo[key]
+            if np.isnan(v):
+                nu = u | (1 << c)
+                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                s = -1
+                if nu != full:
+                    ln = n_upper_lanes[nu]
+                    if t2 > ln - 1:
+                        t2 = ln - 1
+                    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                    s = offset[nu] + ng * ln + t2
+                v = mindful_option(s, pts + gain + extra, cur, glo, curve, n_players, fut_data, fut_off, fut_start,
+                                   fut_len)
+                memo[key] = v
+            if v > best:
+                best = v
+                best_c = c
+        buf[roll_offset + r, 0] = best
+        choice[r] = best_c
+
+
+@njit(cache=True)
+def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, offset,
+                   n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                   roll_offset, rerolls_left, out_keep, out_cat):
+    """Mindful equities within one turn: out_keep[k] = the value of keeping k when ``rerolls_left``
+    throws follow the next one (-1: unused), out_cat[r, c] = scoring final roll r in c (NEG: not
+    allowed)."""
+    n_rolls, n_cats = scores.shape
+    full = (1 << n_cats) - 1
+    max_points = 0
+    for r in range(n_rolls):
+        for c in range(n_cats):
+            if scores[r, c] > max_points:
+                max_points = scores[r, c]
+    max_points += xbonus + upper_points
+    memo = np.empty(2 * n_cats * (max_points + 1))
+    choice = np.empty(n_rolls, dtype=np.int64)
+    buf = np.empty((keep_add.shape[0], 1))
+    mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, offset,
+                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, memo, buf, choice,
+                        roll_offset)
+    for r in range(n_rolls):
+        for c in range(n_cats):
+            out_cat[r, c] = NEG
+            if (u >> c) & 1:
+                continue
+            allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                               joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            if allowed:
+                out_cat[r, c] = memo[(c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)]
+    if rerolls_left >= 0:
+        for m in range(rerolls_left + 1):
+            if m > 0:
+                best_keeps(buf, sub_ptr, sub_idx, 1)
+            expect_keeps(buf, keep_add, roll_offset, 1)
+        for k in range(keep_add.shape[0]):
+            out_keep[k] = buf[k, 0]
