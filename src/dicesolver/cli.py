@@ -554,6 +554,61 @@ def compare(
     out.print(f"  average:      {result.average:+.4f}  (Elo {result.elo:+.1f}); {result.seconds:.1f} s")
 
 
+@app.command()
+def match(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    players: list[str] = typer.Argument(..., help="2 to 6 strategies (see 'dicesolver players'); repeats allowed"),
+    n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games (rounded up to whole rotations)"),
+    seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write a figure (.png/.svg/.pdf)"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """Many games between 2-6 players, every seating order in turn and the same dice for each seat
+    (common random numbers): points per game (win n-1, tie shared, loss -1) and win rates with 95%
+    confidence intervals."""
+    from rich.progress import Progress
+
+    from .analysis.match import MatchSetup, play_match
+    from .games import load_game
+
+    g = load_game(game)
+    names = [p.strip().lower() for p in players]
+    MatchSetup.check_names(g, names)  # unknown names fail before any long work
+    with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+        if "mindful" in names:
+            from .solvers.future import load_or_build
+
+            task = progress.add_task(f"score distributions of {g.canonical}", total=None)
+            load_or_build(g, progress=lambda d, t: progress.update(task, completed=d, total=t))
+        if "malina" in names:
+            from .solvers.duel import load_or_solve
+
+            task = progress.add_task(f"solving two-player {g.canonical}", total=None)
+            load_or_solve(g, progress=lambda d, t: progress.update(task, completed=d, total=t))
+        task = progress.add_task(f"playing {g.canonical}", total=None)
+        result = play_match(g, names, n=n, seed=seed,
+                            progress=lambda d, t: progress.update(task, completed=d, total=t))
+    if plot:
+        from .analysis.plots import match_figure, save_figure
+
+        save_figure(match_figure(result), plot)
+    if json_output:
+        data = dataclasses.asdict(result)
+        data.pop("totals")
+        _emit_json(data)
+        return
+    table = Table(title=f"{g.canonical}: {result.games:,} games ({result.deals:,} deals x {result.rotations} "
+                        f"seating orders), seed {seed}")
+    for col in ("player", "points/game", "±95%", "wins", "±95%", "ties", "mean score", "sd"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for p in result.players:
+        table.add_row(p.player, f"{p.points_per_game:+.4f}", f"{p.points_ci95:.4f}", f"{100 * p.win_rate:.2f}%",
+                      f"{100 * p.win_ci95:.2f}%", f"{100 * p.tie_rate:.2f}%", f"{p.mean_score:.2f}", f"{p.score_sd:.2f}")
+    out.print(table)
+    if plot:
+        out.print(f"plot written to {plot}")
+
+
 def _print_duel_review(result) -> None:
     s = result.summary
     table = Table(title=f"{s.game}: review of {s.player}'s game against {s.opponent} (equity)")

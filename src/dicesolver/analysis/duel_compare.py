@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..games import ScorecardGame
+from ..kernels import frozen
 from ..kernels import scorecard as kern
 from ..players import make_player
 from ..players.joe import joe_tables
@@ -59,9 +60,8 @@ def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
         from ..solvers.future import load_or_build
 
         table, _, _ = load_or_build(game)
-        arrays = tuple(np.ascontiguousarray(x) for x in (table.data, table.offset, table.start, table.length))
-        set_index = np.ascontiguousarray(table.model.offset[:-1])
-        return DuelStrategy(key, kern.DUEL_MINDFUL, dummy_keep, dummy_cat, arrays + (set_index,))
+        arrays = (table.data, table.offset, table.start, table.length, table.model.offset[:-1])
+        return DuelStrategy(key, kern.DUEL_MINDFUL, dummy_keep, dummy_cat, tuple(frozen(x) for x in arrays))
     if key == "joe":
         keep, cat = joe_tables(game)
         return DuelStrategy(key, kern.DUEL_TABLE, keep, cat)
@@ -109,9 +109,8 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
     model = optimal.model if optimal is not None else DuelModel(game)
     if kern.DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
         raise InputError("Malina needs the solved equity table")
-    opt_values = optimal.values if optimal is not None else np.zeros(1, dtype=np.float32)
-    no_future = (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32),
-                 np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int64))
+    opt_values = frozen(optimal.values if optimal is not None else np.zeros(1, dtype=np.float32))
+    no_future = tuple(frozen(np.zeros(1, dtype=t)) for t in (np.float32, np.int64, np.int32, np.int32, np.int64))
     ev_a = np.zeros(model.size, dtype=np.float32)
     ev_b = np.zeros(model.size, dtype=np.float32)
     dice = game.dice

@@ -93,3 +93,28 @@ def distribution_figure(game: ScorecardGame, dist) -> Figure:
     ax.set_ylabel("probability")
     ax.legend()
     return fig
+
+
+def match_figure(summary) -> Figure:
+    """A match: points per game with 95% intervals (left) and each player's final scores (right)."""
+    fig = Figure(figsize=(11, 4.5), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=[1, 1.6])
+    names = [p.player for p in summary.players]
+    ppg = [p.points_per_game for p in summary.players]
+    err = [p.points_ci95 for p in summary.players]
+    colors = [COLORS[i % len(COLORS)] for i in range(len(names))]
+    left.bar(names, ppg, yerr=err, capsize=6, color=colors, alpha=0.8)
+    left.axhline(0, color="black", linewidth=0.8)
+    left.set_ylabel("points per game (win n-1, loss -1)")
+    left.set_title(f"{summary.game}: {summary.games:,} games, 95% intervals", fontsize=10)
+    left.tick_params(axis="x", labelrotation=20)
+    lo = min(int(t.min()) for t in summary.totals)
+    hi = max(int(t.max()) for t in summary.totals)
+    bins = np.linspace(lo, hi + 1, 41)
+    for p, totals, color in zip(summary.players, summary.totals, colors):
+        right.hist(totals, bins=bins, alpha=0.45, color=color,
+                   label=f"{p.player}: mean {p.mean_score:.1f}, wins {100 * p.win_rate:.1f}%")
+    right.set_xlabel("final score")
+    right.set_ylabel("games")
+    right.legend(fontsize=8)
+    return fig

@@ -1,0 +1,12 @@
+"""Numba kernels (private): arrays in, arrays out."""
+
+import numpy as np
+
+
+def frozen(array) -> np.ndarray:
+    """A read-only plain ndarray view. Numba compiles a kernel once per combination of argument types,
+    and read-only (memory-mapped tables) and writable arrays are different types: passing tables and
+    their stand-ins in one form avoids a minute-long recompilation per combination."""
+    view = np.asarray(array).view(np.ndarray)
+    view.flags.writeable = False
+    return view
