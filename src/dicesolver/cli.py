@@ -396,8 +396,8 @@ def play(
     manual_dice: bool = typer.Option(False, "--manual-dice", help="type the dice you roll at a real table"),
     resume: bool = typer.Option(False, "--resume", help="continue the latest unfinished game (or --record FILE)"),
     record: Optional[str] = typer.Option(None, "--record", help="the game record file to write or resume"),
-    vs: Optional[str] = typer.Option(None, "--vs", help="play against a bot: malina (two-player generala), joe, "
-                                     "optimal, greedy, ... (see 'dicesolver players')"),
+    vs: Optional[str] = typer.Option(None, "--vs", help="play against a bot: malina (two-player generala), mindful, "
+                                     "joe, optimal, greedy, ... (see 'dicesolver players')"),
     first: str = typer.Option("random", "--first", help="who moves first against a bot: you, bot or random"),
 ) -> None:
     """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
@@ -634,6 +634,7 @@ def _print_duel_review(result) -> None:
 def players() -> None:
     """List the strategies a player can be."""
     from .analysis.duel_compare import DUEL_STRATEGIES
+    from .analysis.match import MATCH_STRATEGIES
     from .players import STRATEGIES
 
     table = Table(title="Strategies for scorecard games (simulate -p, play --vs)")
@@ -641,8 +642,14 @@ def players() -> None:
     table.add_column("plays")
     for name, text in STRATEGIES.items():
         table.add_row(name, text)
-    table.add_row("joe", "the Generala essay's closest-pattern player (play --vs, compare)")
+    table.add_row("joe", "the Generala essay's closest-pattern player (play --vs, compare, match)")
     out.print(table)
+    multi = Table(title="Also for matches of 2-6 players (match GAME P1 P2 ...)")
+    multi.add_column("name")
+    multi.add_column("plays")
+    for name in ("maximus", "mindful", "malina"):
+        multi.add_row(name, MATCH_STRATEGIES[name])
+    out.print(multi)
     duel = Table(title="Two-player strategies (compare GAME A B --exact, play --vs) for games without bonuses")
     duel.add_column("name")
     duel.add_column("plays")

@@ -330,7 +330,7 @@ class TerminalGame:
 
 
 def make_bot(name: str, game: ScorecardGame, duel=None):
-    """A bot by strategy name: malina (two players, needs the equity table), joe, or a solitaire one."""
+    """A bot by strategy name: malina (needs the equity table), mindful, joe, or a solitaire one."""
     from .players import make_player
     from .players.joe import JoePlayer
     from .players.malina import MalinaPlayer
@@ -342,6 +342,12 @@ def make_bot(name: str, game: ScorecardGame, duel=None):
         return MalinaPlayer(duel)
     if key == "joe":
         return JoePlayer(game)
+    if key == "mindful":
+        from .players.mindful import MindfulPlayer
+
+        return MindfulPlayer(game)
+    if key == "maximus":
+        key = "optimal"
     return make_player(key, game)
 
 

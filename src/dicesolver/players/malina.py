@@ -1,5 +1,7 @@
 """Malina, the optimal two-player strategy: every decision maximises the equity (+1 win, 0 draw,
--1 loss) read from the exact two-player table, given both scorecards."""
+-1 loss) read from the exact two-player table, given both scorecards. With several opponents she
+plays against the most dangerous one: the opponent against whom her two-player equity, at the start
+of her turn, is lowest (ties: the first in seating order)."""
 
 from __future__ import annotations
 
@@ -19,11 +21,18 @@ class MalinaPlayer:
     solution: DuelSolution
     name: str = "malina"
 
-    def _duel_position(self, position: Position, opponents: Sequence[Position]) -> DuelPosition:
-        if len(opponents) != 1:
-            raise InputError("Malina plays against exactly one opponent")
+    def opponent(self, position: Position, opponents: Sequence[Position]) -> int:
+        """Index of the most dangerous opponent."""
+        if not opponents:
+            raise InputError("Malina needs at least one opponent")
         game = self.solution.game
-        other = opponents[0]
+        equities = [self.solution.equity(DuelPosition(position.used, o.used, position.total(game) - o.total(game)))
+                    for o in opponents]
+        return min(range(len(opponents)), key=lambda i: (equities[i], i))
+
+    def _duel_position(self, position: Position, opponents: Sequence[Position]) -> DuelPosition:
+        game = self.solution.game
+        other = opponents[self.opponent(position, opponents)]
         return DuelPosition(position.used, other.used, position.total(game) - other.total(game))
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> Dice:

@@ -1,0 +1,261 @@
+"""Future-score distribution tables, Mindful Maximus, multi-player Malina and matches."""
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from dicesolver.analysis.duel_compare import compare_exact
+from dicesolver.analysis.match import MatchSetup, play_match, summarize
+from dicesolver.errors import InputError
+from dicesolver.games import load_game
+from dicesolver.games.position import Position, after_roll, start_position
+from dicesolver.kernels import scorecard as kern
+from dicesolver.players import make_player
+from dicesolver.players.malina import MalinaPlayer
+from dicesolver.players.mindful import MindfulPlayer, opponent_curve
+from dicesolver.solvers import future
+from dicesolver.solvers.distribution import score_distribution
+from dicesolver.solvers.duel import DuelModel, DuelSolution
+from dicesolver.solvers.solitaire import load_or_solve
+
+from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+TINY = [tiny(BONUS_GAME), tiny(BONUS_GAME, joker="free"), tiny(BONUS_GAME, joker="none"),
+        tiny(BONUS_GAME, order="forced"), tiny(PAIRS_GAME)]
+
+
+def check_table(game, table, solution, tol):
+    """Every state's distribution sums to 1 and its mean is the expected-score table's value."""
+    model = table.model
+    data = np.asarray(table.data, dtype=np.float64)
+    assert (data >= 0).all()
+    checked = 0
+    for i in np.nonzero(np.asarray(table.length))[0]:
+        o, n, lo = int(table.offset[i]), int(table.length[i]), int(table.start[i])
+        p = data[o:o + n]
+        assert p.sum() == pytest.approx(1.0, abs=tol)
+        assert np.dot(np.arange(lo, lo + n), p) == pytest.approx(float(solution.values[i]), abs=tol * 100, rel=tol)
+        checked += 1
+    reachable = sum(int(model.n_upper_lanes[u] * model.n_groups[u]) for level in model.levels() for u in level)
+    assert checked == reachable
+
+
+@pytest.mark.parametrize("game", TINY, ids=lambda g: g.canonical)
+def test_tiny_tables_sum_to_one_and_match_the_expected_scores(game):
+    solution, _ = load_or_solve(game)
+    table, built, _ = future.load_or_build(game, solution=solution)
+    assert built
+    check_table(game, table, solution, 1e-6)
+    # the start state's distribution is the exact final-score distribution found by forward propagation
+    lo, p = table.distribution(future.TurnState(0))
+    forward = score_distribution(solution).probabilities
+    full = np.zeros(max(len(forward), lo + len(p)))
+    full[lo:lo + len(p)] = p
+    assert np.abs(full[:len(forward)] - forward).max() < 1e-6
+    # cached: loads without building
+    again, built, _ = future.load_or_build(game, solution=solution)
+    assert not built and np.array_equal(np.asarray(again.data), np.asarray(table.data))
+
+
+def test_yacht_dice_table():
+    game = load_game("yacht-dice")
+    solution, _ = load_or_solve(game)
+    table, _, _ = future.load_or_build(game, solution=solution)
+    check_table(game, table, solution, 1e-5)
+
+
+def test_essay_distributions_in_generala():
+    """The essay's example: O (only Ones open) ends 100..105 with these probabilities; X's Generala in
+    one turn comes with probability 0.046."""
+    game = load_game("generala")
+    table, _, _ = future.load_or_build(game)
+    ones = 1 << 0
+    generala = 1 << game.category_index("generala")
+    full = (1 << game.n_categories) - 1
+    lo, p = table.distribution(future.TurnState(full & ~ones))
+    assert lo == 0 and np.round(p, 3).tolist() == [0.065, 0.236, 0.344, 0.250, 0.091, 0.013]
+    lo, p = table.distribution(future.TurnState(full & ~generala))
+    assert round(float(p[-1]), 3) == 0.046 and lo == 0 and len(p) == 51
+
+
+def brute_force_result(n_players, me, opponents):
+    """E[result] of finishing with ``me`` against independent opponents {total: probability}."""
+    value = 0.0
+    for combo in itertools.product(*[list(o.items()) for o in opponents]):
+        prob = np.prod([q for _, q in combo])
+        totals = [me] + [t for t, _ in combo]
+        top = max(totals)
+        k = totals.count(top)
+        value += prob * ((n_players - k) / k if me == top else -1.0)
+    return value
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_result_curve_against_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    m = 1 + seed % 4
+    opps = []
+    for _ in range(m):
+        lo = int(rng.integers(0, 5))
+        p = rng.random(int(rng.integers(1, 5)))
+        p[rng.random(len(p)) < 0.3] = 0
+        p = p / p.sum() if p.sum() else np.ones(len(p)) / len(p)
+        opps.append((lo, p))
+    lo_arr = np.array([o[0] for o in opps], dtype=np.int64)
+    len_arr = np.array([len(o[1]) for o in opps], dtype=np.int64)
+    off = np.concatenate([[0], np.cumsum(len_arr)[:-1]]).astype(np.int64)
+    curve = np.empty(int((lo_arr + len_arr - 1).max() - lo_arr.max() + 1))
+    glo = kern.result_curve(m + 1, lo_arr, len_arr, off, np.concatenate([o[1] for o in opps]), curve)
+    dicts = [{lo + i: float(q) for i, q in enumerate(p) if q > 0} for lo, p in opps]
+    for total in range(-1, 12):
+        i = total - glo
+        got = -1.0 if i < 0 else (m if i >= len(curve) else curve[i])
+        assert got == pytest.approx(brute_force_result(m + 1, total, dicts), abs=1e-12)
+
+
+def test_mindful_alone_plays_like_maximus():
+    game = tiny(BONUS_GAME)
+    mindful = MindfulPlayer(game)
+    maximus = make_player("optimal", game)
+    rng = np.random.default_rng(0)
+    start = start_position(game)
+    for roll in game.dice.rolls:
+        pos = after_roll(start, roll)
+        assert mindful.choose_keep(pos, rng) == maximus.choose_keep(pos, rng)
+        final = Position(start.boxes, roll, 0)
+        assert mindful.choose_category(final, rng) == maximus.choose_category(final, rng)
+
+
+def test_mindful_goes_for_the_generala_when_only_it_can_win():
+    """After the essay's example: X (80, Twos and Generala open) must score 1-3-3-3-3 against O (100,
+    only Ones open: ends on 100..105). Maximus waives Generala (Twos are worth 4.2, Generala 2.3);
+    Mindful Maximus waives Twos: Generala is the only way to win."""
+    game = load_game("generala")
+    twos, gen = 1, game.category_index("generala")
+    boxes_x = [0] * game.n_categories
+    boxes_o = [0] * game.n_categories
+    boxes_x[twos] = boxes_x[gen] = None
+    boxes_o[0] = None
+    boxes_x[game.category_index("poker")] = 40
+    boxes_x[game.category_index("full")] = 30
+    boxes_x[5] = 10  # sixes: X has 80
+    boxes_o[game.category_index("poker")] = 40
+    boxes_o[game.category_index("full")] = 30
+    boxes_o[game.category_index("escalera")] = 20
+    boxes_o[4] = 10  # fives: O has 100
+    x = Position(tuple(boxes_x), (1, 3, 3, 3, 3), 0)
+    o = Position(tuple(boxes_o), (), 0)
+    assert x.total(game) == 80 and o.total(game) == 100
+    rng = np.random.default_rng(0)
+    assert make_player("optimal", game).choose_category(x, rng) == gen
+    mindful = MindfulPlayer(game)
+    values = mindful.category_values(x, [o])
+    assert max(values, key=values.get) == twos
+    # win with the Generala (0.046), else lose (+ the tie-break's trace)
+    assert values[twos] == pytest.approx(0.0461 - 0.9539, abs=0.001)
+    assert values[gen] == pytest.approx(-1.0, abs=1e-6)
+
+
+@pytest.fixture(scope="module")
+def tiny_duel():
+    game = tiny(PAIRS_GAME)
+    model = DuelModel(game)
+    return game, DuelSolution(model, model.solve())
+
+
+def test_mindful_is_close_to_malina_exactly_on_a_tiny_game(tiny_duel):
+    game, solution = tiny_duel
+    mm = compare_exact(solution, game, "mindful", "malina")
+    assert -0.05 < mm.average <= 1e-6  # nobody beats Malina on average
+    mx = compare_exact(solution, game, "mindful", "maximus")
+    assert mx.average > 0
+    assert compare_exact(solution, game, "malina", "maximus").average >= mx.average - 1e-6
+
+
+def test_the_match_kernel_agrees_with_the_exact_evaluation(tiny_duel, monkeypatch):
+    """The kernel's Mindful Maximus and Malina play the policies the exact evaluator scores."""
+    game, solution = tiny_duel
+    import dicesolver.solvers.duel as duel_mod
+
+    monkeypatch.setattr(duel_mod, "load_or_solve", lambda g, **kw: (solution, None, None))
+    for a, b in (("mindful", "maximus"), ("malina", "mindful"), ("malina", "joe")):
+        exact = compare_exact(solution, game, a, b).average
+        result = play_match(game, [a, b], n=120_000, seed=3)
+        p = result.players[0]
+        assert abs(p.points_per_game - exact) < 1.3 * p.points_ci95, (a, b, exact, p)
+
+
+def test_malina_picks_the_most_dangerous_opponent(tiny_duel):
+    game, solution = tiny_duel
+    malina = MalinaPlayer(solution)
+    me = start_position(game)
+    leading = Position((6,) + (None,) * (game.n_categories - 1), (), 0)  # played first, scored 6
+    level = Position((0,) + (None,) * (game.n_categories - 1), (), 0)  # played first, scratched
+    assert malina.opponent(me, [level, leading]) == 1
+    assert malina.opponent(me, [leading, level]) == 0
+    with pytest.raises(InputError):
+        malina.opponent(me, [])
+
+
+def test_mindful_beats_maximus_in_yacht_and_yahtzee():
+    for name, n in (("yacht", 20_000), ("yahtzee", 4_000)):
+        result = play_match(load_game(name), ["mindful", "maximus"], n=n, seed=11)
+        mm = result.players[0]
+        assert mm.points_per_game - mm.points_ci95 > 0, (name, mm)
+        assert mm.mean_score < result.players[1].mean_score  # it wins more by scoring less
+
+
+def test_match_statistics_and_seating():
+    game = load_game("yacht")
+    result = play_match(game, ["greedy", "optimal", "whatever"], n=300, seed=1)
+    assert result.games == 300 and result.deals == 100 and result.rotations == 3
+    ppg = [p.points_per_game for p in result.players]
+    assert sum(ppg) == pytest.approx(0.0, abs=1e-9)  # the results of every game add up to 0
+    assert ppg[1] > ppg[0] > ppg[2]
+    # identical players split everything evenly deal by deal
+    twins = play_match(game, ["optimal", "optimal"], n=100, seed=2)
+    assert [p.player for p in twins.players] == ["optimal A", "optimal B"]
+    assert twins.players[0].points_per_game == 0.0 and twins.players[0].points_ci95 == 0.0
+    # summarize: results by deal
+    totals = np.array([[10, 5], [5, 10], [7, 7], [7, 7]])
+    res = np.array([[1.0, -1.0], [-1.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
+    a, b = summarize(["a", "b"], totals, res, 2)
+    assert a.win_rate == 0.25 and a.tie_rate == 0.5 and a.points_per_game == 0.0
+
+
+def test_match_rejects_bad_players():
+    game = load_game("yacht")
+    with pytest.raises(InputError, match="2 to 6"):
+        MatchSetup(game, ["optimal"])
+    with pytest.raises(InputError, match="unknown player"):
+        MatchSetup(game, ["optimal", "wizard"])
+    with pytest.raises(InputError, match="upper bonus"):
+        MatchSetup(load_game("yahtzee"), ["malina", "optimal"])
+
+
+def test_cli_match(capsys, tmp_path):
+    from test_cli import run
+
+    plot = tmp_path / "m.png"
+    code, out, _ = run(capsys, "match", "yacht", "mindful", "greedy", "joe", "-n", "300", "--json",
+                       "--plot", str(plot))
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 300 and [p["player"] for p in data["players"]] == ["mindful", "greedy", "joe"]
+    assert plot.stat().st_size > 10_000
+    code, out, _ = run(capsys, "match", "yacht", "optimal", "random", "-n", "50")
+    assert code == 0 and "optimal" in out and "seating orders" in out
+    code, _, err = run(capsys, "match", "yacht", "optimal")
+    assert code == 2 and "2 to 6" in err
+    code, _, err = run(capsys, "match", "nosuchgame", "optimal", "joe")
+    assert code == 2
+
+
+def test_mindful_curve_with_finished_opponents():
+    game = load_game("yacht")
+    table = MindfulPlayer(game).table
+    done = Position(tuple([5] * game.n_categories), (), 0)
+    glo, curve = opponent_curve(table, [done, done])
+    total = done.total(game)
+    assert glo == total and curve.tolist() == [0.0]  # a three-way tie at their total
