@@ -259,3 +259,48 @@ def test_mindful_curve_with_finished_opponents():
     glo, curve = opponent_curve(table, [done, done])
     total = done.total(game)
     assert glo == total and curve.tolist() == [0.0]  # a three-way tie at their total
+
+
+def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
+    from dicesolver.analysis.mindful_review import mindful_review
+    from dicesolver.players.joe import JoePlayer
+    from dicesolver.players.selfplay import play_match_game
+
+    game = load_game("yacht")
+    mindful = MindfulPlayer(game)
+    players = [mindful, JoePlayer(game), make_player("greedy", game)]
+    record = play_match_game(game, players, seed=5, first=1)
+    for seat in range(3):
+        r = mindful_review(mindful, record, seat).summary
+        assert r.complete and r.players == ["mindful", "joe", "greedy"]
+        assert r.baseline + r.luck - r.loss + r.others == pytest.approx(r.result, abs=1e-9)
+        assert r.result in (2.0, 0.5, -1.0, 0.0)
+        if seat == 0:
+            assert r.loss == 0.0 and r.labels == {"best": r.decisions}
+        else:
+            assert r.loss > 0
+    with pytest.raises(InputError, match="no player"):
+        mindful_review(mindful, record, 3)
+
+
+def test_cli_analyze_multiplayer_record(capsys, tmp_path):
+    from test_cli import run
+
+    from dicesolver.games.records import write_record
+    from dicesolver.players.joe import JoePlayer
+    from dicesolver.players.selfplay import play_match_game
+
+    game = load_game("yacht")
+    record = play_match_game(game, [JoePlayer(game), make_player("greedy", game), make_player("optimal", game)],
+                             seed=8)
+    path = tmp_path / "three.jsonl"
+    write_record(path, record)
+    code, out, _ = run(capsys, "analyze", str(path), "--player", "1", "--json")
+    data = json.loads(out)
+    s = data["summary"]
+    assert code == 0 and s["player"] == "greedy" and s["players"] == ["joe", "greedy", "optimal"]
+    assert s["baseline"] + s["luck"] - s["loss"] + s["others"] == pytest.approx(s["result"], abs=1e-9)
+    code, out, _ = run(capsys, "analyze", str(path), "--player", "2")
+    assert code == 0 and "mindful model" in out
+    code, _, err = run(capsys, "analyze", str(path), "--player", "7")
+    assert code == 2 and "no player" in err

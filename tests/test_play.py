@@ -191,3 +191,29 @@ def test_play_against_malina_to_the_end(tmp_path):
     assert record.players == ["you", "malina"] and record.is_over()
     assert {e.player for e in record.events} == {0, 1}
     assert record.events[0].player == 1  # Malina moved first
+
+
+def test_play_against_three_bots_to_the_end_with_the_mindful_review(tmp_path):
+    rules = tmp_path / "tiny.toml"
+    rules.write_text(TINY_RULES)
+    path = tmp_path / "four.jsonl"
+    child = spawn(str(rules), "--vs", "mindful", "--vs", "joe", "--vs", "greedy", "--first", "bot", "--seed", "4",
+                  "--record", str(path))
+    child.expect("mindful moves first")
+    boxes = ["pair", "threes", "trips"]
+    while True:
+        i = child.expect([r"keep\? ", r"score in which box\? ", r"Enter to throw.*: ", r"Game over.*", pexpect.EOF])
+        if i == 0:
+            child.sendline("all")
+        elif i == 1:
+            pos = read_record(path).positions()[0]
+            child.sendline(next(b for b, v in zip(boxes, pos.boxes) if v is None))
+        elif i == 2:
+            child.sendline("")
+        else:
+            break
+    child.expect(pexpect.EOF)
+    assert "the others' turns" in child.before and "mindful model" in child.before
+    record = read_record(path)
+    assert record.players == ["you", "mindful", "joe", "greedy"] and record.is_over()
+    assert {e.player for e in record.events} == {0, 1, 2, 3} and record.events[0].player == 1

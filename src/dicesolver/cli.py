@@ -313,12 +313,16 @@ def analyze(
     json_output: bool = typer.Option(False, "--json", help="print JSON"),
     player: int = typer.Option(0, "--player", min=0, help="which player of the record (0 = first)"),
     plot: Optional[str] = typer.Option(None, "--plot", help="write a timeline of cumulative luck and loss"),
-    points: bool = typer.Option(False, "--points", help="for a two-player record: judge by expected points "
-                                "instead of equity"),
+    points: bool = typer.Option(False, "--points", help="for a record of several players: judge by expected "
+                                "points instead of results"),
+    mindful: bool = typer.Option(False, "--mindful", help="for a two-player game without bonuses: judge by the "
+                                 "mindful model instead of the exact equity table"),
 ) -> None:
     """Review a recorded game: each decision's loss (with a label) and each throw's luck.
 
-    Two-player records of games without bonuses are judged in equity (+1 win, 0 draw, -1 loss)."""
+    Two-player records of games without bonuses are judged in exact equity (+1 win, 0 draw, -1 loss);
+    other records of several players by the mindful model (win n-1, tie shared, loss -1, everyone
+    assumed to play Maximus from then on)."""
     from .analysis.review import review
     from .games.records import read_record
 
@@ -326,30 +330,43 @@ def analyze(
     rec = read_record(record, warnings)
     for w in warnings:
         err.print(f"[yellow]warning:[/] {w}")
-    if len(rec.players) == 2 and not points:
-        from .analysis.duel_review import duel_review
+    if len(rec.players) >= 2 and not points:
         from .errors import InputError as _InputError
-        from .solvers.duel import check_duel_game, load_or_solve
+        from .solvers.duel import check_duel_game
 
         try:
             check_duel_game(rec.game)
-            duel_ok = True
+            duel_ok = len(rec.players) == 2 and not mindful
         except _InputError:
             duel_ok = False
+        from rich.progress import Progress
+
         if duel_ok:
-            from rich.progress import Progress
+            from .analysis.duel_review import duel_review
+            from .solvers.duel import load_or_solve
 
             with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
                 task = progress.add_task(f"solving two-player {rec.game.canonical} (once; cached)", total=None)
                 table, _, _ = load_or_solve(rec.game, progress=lambda d, t: progress.update(task, completed=d, total=t))
             result = duel_review(table, rec, player)
-            if json_output:
-                _emit_json({"summary": dataclasses.asdict(result.summary),
-                            "decisions": [dataclasses.asdict(d) for d in result.decisions],
-                            "rolls": [dataclasses.asdict(r) for r in result.rolls]})
-                return
-            _print_duel_review(result)
+            printer = _print_duel_review
+        else:
+            from .analysis.mindful_review import mindful_review
+            from .players.mindful import MindfulPlayer
+            from .solvers.future import load_or_build
+
+            with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+                task = progress.add_task(f"score distributions of {rec.game.canonical} (once; cached)", total=None)
+                future, _, _ = load_or_build(rec.game, progress=lambda d, t: progress.update(task, completed=d, total=t))
+            result = mindful_review(MindfulPlayer(rec.game, future), rec, player)
+            printer = _print_mindful_review
+        if json_output:
+            _emit_json({"summary": dataclasses.asdict(result.summary),
+                        "decisions": [dataclasses.asdict(d) for d in result.decisions],
+                        "rolls": [dataclasses.asdict(r) for r in result.rolls]})
             return
+        printer(result)
+        return
     solution, _ = _progress_solve(rec.game, quiet=json_output)
     result = review(solution, rec, player)
     if plot:
@@ -396,9 +413,10 @@ def play(
     manual_dice: bool = typer.Option(False, "--manual-dice", help="type the dice you roll at a real table"),
     resume: bool = typer.Option(False, "--resume", help="continue the latest unfinished game (or --record FILE)"),
     record: Optional[str] = typer.Option(None, "--record", help="the game record file to write or resume"),
-    vs: Optional[str] = typer.Option(None, "--vs", help="play against a bot: malina (two-player generala), mindful, "
-                                     "joe, optimal, greedy, ... (see 'dicesolver players')"),
-    first: str = typer.Option("random", "--first", help="who moves first against a bot: you, bot or random"),
+    vs: Optional[list[str]] = typer.Option(None, "--vs", help="play against a bot (repeat for up to 5 bots): malina "
+                                           "(generala), mindful, joe, optimal, greedy, ... (see 'dicesolver players')"),
+    first: str = typer.Option("random", "--first", help="who moves first against bots: you, bot (the first "
+                              "bot) or random"),
 ) -> None:
     """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
     from .console_play import QuitGame, play as play_game
@@ -427,7 +445,7 @@ def play(
             raise QuitGame from None
 
     try:
-        if vs and vs.strip().lower() == "malina":
+        if vs and "malina" in [v.strip().lower() for v in vs]:
             from .solvers.duel import check_duel_game
 
             check_duel_game(g)
@@ -440,6 +458,8 @@ def play(
     out.print(f"the game is recorded in {path}", highlight=False)
     if hasattr(result.summary, "opponent_loss"):
         _print_duel_review(result)
+    elif hasattr(result.summary, "others"):
+        _print_mindful_review(result)
     else:
         _print_review(result)
 
@@ -607,6 +627,29 @@ def match(
     out.print(table)
     if plot:
         out.print(f"plot written to {plot}")
+
+
+def _print_mindful_review(result) -> None:
+    s = result.summary
+    others = ", ".join(p for i, p in enumerate(s.players) if i != s.seat)
+    table = Table(title=f"{s.game}: review of {s.player}'s game against {others} (mindful model: "
+                        f"win {len(s.players) - 1}, loss -1)")
+    for col in ("turn", "dice", "left", "choice", "value", "best instead", "loss", ""):
+        table.add_column(col, justify="right" if col in ("turn", "left", "value", "loss") else "left")
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
+    for d in result.decisions:
+        if d.options <= 1:
+            continue
+        _, dice, left = d.position.split("/")
+        best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:+.3f})"
+        table.add_row(str(d.turn), dice, left, f"{d.kind} {d.chosen}", f"{d.chosen_value:+.3f}", best,
+                      f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
+    out.print(table)
+    word = "result" if s.complete else "value now (unfinished game)"
+    out.print(f"baseline {s.baseline:+.3f} + luck {s.luck:+.3f} - your loss {s.loss:.3f} + the others' turns "
+              f"{s.others:+.3f} = {word} {s.result:+.3f}")
+    out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; "
+              + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())))
 
 
 def _print_duel_review(result) -> None:

@@ -353,11 +353,12 @@ def make_bot(name: str, game: ScorecardGame, duel=None):
 
 def play(game: ScorecardGame, solution: SolitaireSolution, console: Console, ask: Callable[[str], str],
          seed: int | None = None, manual_dice: bool = False, resume: bool = False,
-         record_path: str | None = None, opponent: str | None = None, first: str = "random",
+         record_path: str | None = None, opponent: str | list[str] | None = None, first: str = "random",
          duel_loader: Callable | None = None):
     """Play (or resume) a game in the terminal; returns (record, review, path).
 
-    With ``opponent`` (a strategy name) you play against a bot; ``first`` is you, bot or random.
+    With ``opponent`` (a strategy name, or a list of up to five) you play against bots; ``first`` is you,
+    bot (the first bot) or random.
     Raises QuitGame (carrying the record's path) when the player stops; the game is saved either way.
     """
     if resume:
@@ -380,32 +381,43 @@ def play(game: ScorecardGame, solution: SolitaireSolution, console: Console, ask
             raise InputError(f"{path} exists already (use --resume to continue it)")
         players = ["you"]
         extra: dict = {}
-        if opponent:
+        names = [opponent] if isinstance(opponent, str) else list(opponent or [])
+        names = [n.strip().lower() for n in names]
+        if len(names) > 5:
+            raise InputError("at most five bots (six players)")
+        if names:
             first_key = first.strip().lower()
             if first_key not in ("you", "bot", "random"):
                 raise InputError(f"--first takes you, bot or random, not {first!r}")
-            if first_key == "random":
-                first_key = "you" if seeded_dice(seed, (9, 9, 9), 1, 2)[0] == 1 else "bot"
-            players.append(opponent.strip().lower())
-            extra = {"first": 0 if first_key == "you" else 1, "bots": {"1": opponent.strip().lower()}}
+            seat = {"you": 0, "bot": 1}.get(first_key)
+            if seat is None:
+                seat = seeded_dice(seed, (9, 9, 9), 1, len(names) + 1)[0] - 1
+            players += names
+            extra = {"first": seat, "bots": {str(i + 1): n for i, n in enumerate(names)}}
         record = GameRecord(game, players, seed, manual_dice, extra=extra)
         writer = RecordWriter(path, record)
         console.print(f"recording to {path} (seed {seed}); {HELP}")
     bot_names = {int(k): v for k, v in record.extra.get("bots", {}).items()}
     duel = None
-    if len(record.players) == 2 and duel_loader is not None:
+    if (len(record.players) == 2 or "malina" in bot_names.values()) and duel_loader is not None:
         duel = duel_loader()
     bots = {seat: make_bot(name, game, duel) for seat, name in bot_names.items()}
+    two_player_duel = duel if len(record.players) == 2 else None
     if bots:
         first_name = record.players[int(record.extra.get("first", 0))]
         console.print(f"you play against {', '.join(bot_names.values())}; {first_name} moves first")
     try:
-        TerminalGame(game, solution, writer, console, ask, bots=bots, duel=duel).run()
+        TerminalGame(game, solution, writer, console, ask, bots=bots, duel=two_player_duel).run()
     except QuitGame:
         raise QuitGame(str(path)) from None
-    if duel is not None:
+    if two_player_duel is not None:
         from .analysis.duel_review import duel_review
 
         return record, duel_review(duel, record, player=0), path
+    if len(record.players) > 2:
+        from .analysis.mindful_review import mindful_review
+        from .players.mindful import MindfulPlayer
+
+        return record, mindful_review(MindfulPlayer(game), record, player=0), path
     result = review(solution, record, player=0)
     return record, result, path
