@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: install run test bench clean
+.PHONY: install run test test-essay bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,10 +24,15 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q --doctest-modules src/dicesolver/__init__.py tests
 
+# the exact evaluations on the full two-person Generala table (about 6 minutes on 2 cores)
+test-essay: $(STAMP)
+	$(BIN)/python -m pytest -q -m essay tests
+
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/bench_solve.py
 	$(BIN)/python benchmarks/bench_play.py
+	$(BIN)/python benchmarks/bench_mindful.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis

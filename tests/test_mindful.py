@@ -304,3 +304,18 @@ def test_cli_analyze_multiplayer_record(capsys, tmp_path):
     assert code == 0 and "mindful model" in out
     code, _, err = run(capsys, "analyze", str(path), "--player", "7")
     assert code == 2 and "no player" in err
+
+
+@pytest.mark.essay
+def test_mindful_against_malina_in_full_two_person_generala():
+    """Exactly, over every position: Mindful Maximus is within 0.02 of Malina (essay: 0.01) and beats
+    Maximus by almost as much as she does (measured: -0.0055 and +0.0367 on average)."""
+    from dicesolver.solvers import duel
+
+    game = load_game("generala")
+    solution = duel.load_or_solve(game)[0]
+    mm = compare_exact(solution, game, "mindful", "malina")
+    assert -0.02 < mm.average < 0
+    assert round(mm.first, 4) == -0.0156 and round(mm.second, 4) == 0.0047
+    mx = compare_exact(solution, game, "mindful", "maximus")
+    assert 0.03 < mx.average < 0.04
