@@ -1321,6 +1321,11 @@ def result_curve(n_players, opp_lo, opp_len, opp_off, opp_p, out):
         if opp_lo[q] > lo:
             lo = opp_lo[q]
     coef = np.empty(m + 1)
+    below = np.zeros(m)  # P(Y_q < y), advanced one total at a time
+    for q in range(m):
+        for x in range(opp_len[q]):
+            if opp_lo[q] + x < lo:
+                below[q] += opp_p[opp_off[q] + x]
     for i in range(out.shape[0]):
         y = lo + i
         for k in range(m + 1):
@@ -1328,19 +1333,14 @@ def result_curve(n_players, opp_lo, opp_len, opp_off, opp_p, out):
         coef[0] = 1.0
         above = 1.0  # P(every opponent <= y)
         for q in range(m):
-            below_q = 0.0  # P(Y_q < y), P(Y_q == y)
-            at_q = 0.0
-            base = opp_off[q]
-            for x in range(opp_len[q]):
-                v = opp_lo[q] + x
-                if v < y:
-                    below_q += opp_p[base + x]
-                elif v == y:
-                    at_q = opp_p[base + x]
+            x = y - opp_lo[q]
+            at_q = opp_p[opp_off[q] + x] if 0 <= x < opp_len[q] else 0.0
+            below_q = below[q]
             above *= below_q + at_q
             for k in range(q + 1, 0, -1):
                 coef[k] = coef[k] * below_q + coef[k - 1] * at_q
             coef[0] *= below_q
+            below[q] = below_q + at_q
         g = (n_players - 1) * coef[0] - (1.0 - above)
         for k in range(1, m + 1):
             g += coef[k] * (n_players - k - 1) / (k + 1)
