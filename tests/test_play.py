@@ -201,9 +201,15 @@ def test_play_against_three_bots_to_the_end_with_the_mindful_review(tmp_path):
                   "--record", str(path))
     child.expect("mindful moves first")
     boxes = ["pair", "threes", "trips"]
+    hinted = False
     while True:
         i = child.expect([r"keep\? ", r"score in which box\? ", r"Enter to throw.*: ", r"Game over.*", pexpect.EOF])
         if i == 0:
+            if not hinted:
+                child.sendline("hint")
+                child.expect("expected result")
+                child.expect(r"keep\? ")
+                hinted = True
             child.sendline("all")
         elif i == 1:
             pos = read_record(path).positions()[0]

@@ -131,6 +131,9 @@ class TerminalGame:
         if self.duel is not None:
             self.show_duel_hint(pos, top)
             return
+        if len(self.record.players) > 2:
+            self.show_mindful_hint(pos, top)
+            return
         advice = advise(self.solution, pos)
         table = Table(title="best options (expected final score)")
         table.add_column("option")
@@ -139,6 +142,26 @@ class TerminalGame:
         for o in advice.options[:top]:
             name = (f"keep {'nothing' if o.option == '-' else o.option}" if o.kind == "keep" else f"score {o.option} ({o.points})")
             table.add_row(name, f"{o.value:.2f}", f"{o.cost:.2f}")
+        self.console.print(table)
+
+    def show_mindful_hint(self, pos: Position, top: int) -> None:
+        """Several players: the mindful model's values (win n-1, tie shared, loss -1)."""
+        from .analysis.mindful_review import options
+        from .players.mindful import MindfulPlayer
+
+        if getattr(self, "_mindful", None) is None:
+            self._mindful = MindfulPlayer(self.game)
+        values = options(self._mindful, pos, self.opponents(self.human))
+        items = sorted(values.items(), key=lambda x: -x[1])
+        n = len(self.record.players)
+        table = Table(title="best options (expected result)", caption=f"win {n - 1}, loss -1; everyone playing Maximus after")
+        table.add_column("option")
+        table.add_column("value", justify="right")
+        table.add_column("cost", justify="right")
+        cats = {c.name for c in self.game.categories}
+        for name, v in items[:top]:
+            label = f"score {name}" if name in cats else f"keep {name}"
+            table.add_row(label, f"{v:+.4f}", f"{items[0][1] - v:.4f}")
         self.console.print(table)
 
     def show_duel_hint(self, pos: Position, top: int) -> None:
