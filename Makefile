@@ -22,7 +22,7 @@ run: $(STAMP)
 	$(BIN)/dicesolver advise yahtzee /13456/2 --top 5
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q --doctest-modules src/dicesolver/__init__.py tests
+	$(BIN)/python -m pytest -q --durations=10 --doctest-modules src/dicesolver/__init__.py tests
 
 # the exact evaluations on the full two-person Generala table (about 6 minutes on 2 cores)
 test-essay: $(STAMP)

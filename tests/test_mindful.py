@@ -43,7 +43,7 @@ def check_table(game, table, solution, tol):
 
 
 @pytest.mark.parametrize("game", TINY, ids=lambda g: g.canonical)
-def test_tiny_tables_sum_to_one_and_match_the_expected_scores(game):
+def test_tiny_tables_sum_to_one_and_match_the_expected_scores(game, fresh_cache):
     solution, _ = load_or_solve(game)
     table, built, _ = future.load_or_build(game, solution=solution)
     assert built
