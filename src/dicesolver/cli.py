@@ -540,7 +540,7 @@ def distribution(
 @app.command()
 def compare(
     game: str = typer.Argument(..., help="a two-player game without bonuses (generala, crag, yacht, custom)"),
-    a: str = typer.Argument(..., help="strategy A: malina, maximus, joe, whatever, greedy or random"),
+    a: str = typer.Argument(..., help="strategy A: malina, mindful, maximus, joe, whatever, greedy or random"),
     b: str = typer.Argument(..., help="strategy B"),
     exact: bool = typer.Option(True, "--exact/--no-exact", help="exact evaluation over every position"),
     json_output: bool = typer.Option(False, "--json", help="print JSON"),
