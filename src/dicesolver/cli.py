@@ -629,13 +629,11 @@ def match(
         out.print(f"plot written to {plot}")
 
 
-def _print_mindful_review(result) -> None:
-    s = result.summary
-    others = ", ".join(p for i, p in enumerate(s.players) if i != s.seat)
-    table = Table(title=f"{s.game}: review of {s.player}'s game against {others} (mindful model: "
-                        f"win {len(s.players) - 1}, loss -1)")
-    for col in ("turn", "dice", "left", "choice", "value", "best instead", "loss", ""):
-        table.add_column(col, justify="right" if col in ("turn", "left", "value", "loss") else "left")
+def _print_equity_decisions(result, title: str, value_name: str) -> None:
+    """The decisions of a review in results (two players exactly, or the mindful model)."""
+    table = Table(title=title)
+    for col in ("turn", "dice", "left", "choice", value_name, "best instead", "loss", ""):
+        table.add_column(col, justify="right" if col in ("turn", "left", value_name, "loss") else "left")
     styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
     for d in result.decisions:
         if d.options <= 1:
@@ -645,32 +643,27 @@ def _print_mindful_review(result) -> None:
         table.add_row(str(d.turn), dice, left, f"{d.kind} {d.chosen}", f"{d.chosen_value:+.3f}", best,
                       f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
     out.print(table)
+    s = result.summary
+    out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; "
+              + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())))
+
+
+def _print_mindful_review(result) -> None:
+    s = result.summary
+    others = ", ".join(p for i, p in enumerate(s.players) if i != s.seat)
+    _print_equity_decisions(result, f"{s.game}: review of {s.player}'s game against {others} (mindful model: "
+                                    f"win {len(s.players) - 1}, loss -1)", "value")
     word = "result" if s.complete else "value now (unfinished game)"
     out.print(f"baseline {s.baseline:+.3f} + luck {s.luck:+.3f} - your loss {s.loss:.3f} + the others' turns "
               f"{s.others:+.3f} = {word} {s.result:+.3f}")
-    out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; "
-              + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())))
 
 
 def _print_duel_review(result) -> None:
     s = result.summary
-    table = Table(title=f"{s.game}: review of {s.player}'s game against {s.opponent} (equity)")
-    for col in ("turn", "dice", "left", "choice", "equity", "best instead", "loss", ""):
-        table.add_column(col, justify="right" if col in ("turn", "left", "equity", "loss") else "left")
-    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
-    for d in result.decisions:
-        if d.options <= 1:
-            continue
-        _, dice, left = d.position.split("/")
-        best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:+.3f})"
-        table.add_row(str(d.turn), dice, left, f"{d.kind} {d.chosen}", f"{d.chosen_value:+.3f}", best,
-                      f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
-    out.print(table)
+    _print_equity_decisions(result, f"{s.game}: review of {s.player}'s game against {s.opponent} (equity)", "equity")
     word = "result" if s.complete else "equity now (unfinished game)"
     out.print(f"baseline {s.baseline:+.3f} + luck {s.luck:+.3f} - your loss {s.loss:.3f} + "
               f"{s.opponent}'s loss {s.opponent_loss:.3f} = {word} {s.result:+.3f}")
-    out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; "
-              + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())))
 
 
 @app.command()
