@@ -44,6 +44,27 @@ class ScoreDistribution:
         return int(np.argmax(self.probabilities))
 
 
+def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int):
+    """The distinct outcomes of one optimally played turn for every lane of the sets in ``chunk``
+    (state rows from ``slots``): (target, points, probability, category, flags, count) arrays, as
+    kern.turn_outcomes documents. A state has at most one distinct outcome per final roll."""
+    game = model.game
+    dice = game.dice
+    cap = dice.n_rolls
+    out_target = np.empty((n_states, cap), dtype=np.int64)
+    out_points = np.empty((n_states, cap), dtype=np.int64)
+    out_prob = np.empty((n_states, cap))
+    out_cat = np.empty((n_states, cap), dtype=np.int64)
+    out_flag = np.empty((n_states, cap), dtype=np.int64)
+    out_count = np.zeros(n_states, dtype=np.int64)
+    rsp, rsi = dice.roll_sub_keeps
+    kern.turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
+                       dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
+                       int(game.max_scores.max()), slots, out_target, out_points, out_prob, out_cat, out_flag,
+                       out_count)
+    return out_target, out_points, out_prob, out_cat, out_flag, out_count
+
+
 def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray]:
     """For each state of the sets ``us`` (lanes in table order): its table index and histogram length."""
     game = model.game
@@ -65,12 +86,9 @@ def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.nda
 def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
     model = solution.model
     game = solution.game
-    dice = game.dice
     values = np.ascontiguousarray(solution.values)
     levels = model.levels()
     n = game.n_categories
-    max_points = int(game.max_scores.max())
-    rsp, rsi = dice.roll_sub_keeps
     dst_index_full = np.full(model.size, -1, dtype=np.int64)
     # level 0: the start state, score 0 with certainty
     idx, length = _hist_lengths(model, levels[0], 0)
@@ -96,16 +114,8 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             chunk = us[start:stop]
             cslots = slots[start:stop] - slots[start]
             n_states = int(cslots[-1] + lanes[stop - 1])
-            cap = dice.n_rolls  # a state has at most one distinct outcome per final roll
-            out_target = np.empty((n_states, cap), dtype=np.int64)
-            out_points = np.empty((n_states, cap), dtype=np.int64)
-            out_prob = np.empty((n_states, cap))
-            out_cat = np.empty((n_states, cap), dtype=np.int64)
-            out_flag = np.empty((n_states, cap), dtype=np.int64)
-            out_count = np.zeros(n_states, dtype=np.int64)
-            kern.turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
-                               dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
-                               max_points, cslots, out_target, out_points, out_prob, out_cat, out_flag, out_count)
+            out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
+                model, values, chunk, cslots, n_states)
             s0 = int(slots[start])
             src_off = off[s0:s0 + n_states].astype(np.int64)
             src_len = length[s0:s0 + n_states].astype(np.int64)

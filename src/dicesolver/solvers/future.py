@@ -22,6 +22,7 @@ from .. import tables
 from ..errors import TableError
 from ..games import ScorecardGame
 from ..kernels import scorecard as kern
+from .distribution import turn_outcome_batch
 from .solitaire import SolitaireModel, SolitaireSolution, TurnState, load_or_solve
 
 TAIL = 1e-12  # probability mass cut from each tail of each distribution
@@ -63,12 +64,9 @@ def build(solution: SolitaireSolution, progress: ProgressCallback | None = None)
     """The arrays of a future-distribution table (see ``FutureTable``)."""
     model = solution.model
     game = solution.game
-    dice = game.dice
     values = np.ascontiguousarray(solution.values)
     levels = model.levels()
     n = game.n_categories
-    max_points = int(game.max_scores.max())
-    rsp, rsi = dice.roll_sub_keeps
     offset = np.zeros(model.size, dtype=np.int64)
     start = np.zeros(model.size, dtype=np.int32)
     length = np.zeros(model.size, dtype=np.int32)
@@ -94,16 +92,8 @@ def build(solution: SolitaireSolution, progress: ProgressCallback | None = None)
             chunk = us[first:stop]
             slots = np.concatenate([[0], np.cumsum(lanes[first:stop])[:-1]]).astype(np.int64)
             n_states = int(lanes[first:stop].sum())
-            cap = dice.n_rolls
-            out_target = np.empty((n_states, cap), dtype=np.int64)
-            out_points = np.empty((n_states, cap), dtype=np.int64)
-            out_prob = np.empty((n_states, cap))
-            out_cat = np.empty((n_states, cap), dtype=np.int64)
-            out_flag = np.empty((n_states, cap), dtype=np.int64)
-            out_count = np.zeros(n_states, dtype=np.int64)
-            kern.turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
-                               dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
-                               max_points, slots, out_target, out_points, out_prob, out_cat, out_flag, out_count)
+            out_target, out_points, out_prob, _, _, out_count = turn_outcome_batch(model, values, chunk, slots,
+                                                                                   n_states)
             lo = np.empty(n_states, dtype=np.int64)
             width = np.empty(n_states, dtype=np.int64)
             kern.future_bounds(n_states, out_target, out_points, out_prob, out_count, start, length, lo, width)
