@@ -26,7 +26,7 @@ from .analysis.review import review
 from .dice import format_dice, parse_dice, seeded_dice
 from .errors import InputError
 from .games import ScorecardGame
-from .games.position import Position, after_roll, after_score
+from .games.position import Position, after_score
 from .games.records import Event, GameRecord, RecordWriter, read_record, replay
 from .solvers.solitaire import SolitaireSolution
 

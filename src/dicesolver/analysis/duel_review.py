@@ -64,7 +64,6 @@ def duel_review(solution: DuelSolution, record: GameRecord, player: int = 0) -> 
     if player not in (0, 1):
         raise InputError(f"no player {player} in this record")
     positions_now, before = replay(record)
-    states = [Position((None,) * game.n_categories, None, game.rolls) for _ in range(2)]
 
     def equity(mover: int, pos: Position, other: Position) -> float:
         """The mover's equity with best play from this moment (pos may show dice)."""

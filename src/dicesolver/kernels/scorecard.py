@@ -730,7 +730,6 @@ def simulate_optimal_grouped(start_u, start_t, start_g, start_score, throws, val
     the widget over all lanes, so many games cost about one solve plus a few look-ups per game.
     Same decisions as simulate_games in mode OPTIMAL."""
     n_games, n_turns, rolls, n_dice = throws.shape
-    n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     u_arr = np.full(n_games, start_u, dtype=np.int64)
     t_arr = np.full(n_games, start_t, dtype=np.int64)
@@ -1424,7 +1423,6 @@ def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_s
     throws follow the next one (-1: unused), out_cat[r, c] = scoring final roll r in c (NEG: not
     allowed)."""
     n_rolls, n_cats = scores.shape
-    full = (1 << n_cats) - 1
     max_points = 0
     for r in range(n_rolls):
         for c in range(n_cats):
@@ -1530,7 +1528,6 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                 p = perms[rot, seat]
                 kind = kinds[p]
                 a = u[seat]
-                lu = n_upper_lanes[a]
                 dsel = -1
                 if kind == OPTIMAL or kind == STATIC:
                     policy_stages(kind, a, g[seat], t[seat], H[p], values, offset, n_upper_lanes, n_groups, scores,

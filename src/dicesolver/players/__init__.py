@@ -14,7 +14,6 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ..dice import Dice
-from ..games import ScorecardGame
 from ..games.position import Position
 
 

@@ -162,7 +162,6 @@ class DuelSolution:
 
     def category_equities(self, pos: DuelPosition, roll: tuple[int, ...]) -> dict[int, float]:
         """Equity after scoring the final roll in each open category."""
-        m = self.model
         game = self.game
         r = game.dice.roll_index(roll)
         result = {}
