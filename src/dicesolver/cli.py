@@ -63,7 +63,7 @@ def _progress_solve(game, rebuild: bool = False, quiet: bool = False):
 @app.command()
 def games(json_output: bool = typer.Option(False, "--json", help="print JSON")) -> None:
     """List the games and their variants."""
-    from .games import load_game, preset_names
+    from .games import load_any_game, load_game, preset_names, push_game_names
 
     rows = []
     for name in preset_names():
@@ -77,8 +77,13 @@ def games(json_output: bool = typer.Option(False, "--json", help="print JSON")) 
             "categories": game.n_categories,
             "variants": {v.key: {"values": list(v.values), "default": v.default, "help": v.help} for v in game.variant_specs},
         })
+    push_rows = []
+    for name in push_game_names():
+        pg = load_any_game(name)
+        push_rows.append({"name": name, "title": pg.title, "kind": "push-your-luck", "dice": pg.n_dice,
+                          "faces": pg.faces, "goal": pg.goal})
     if json_output:
-        _emit_json(rows)
+        _emit_json(rows + push_rows)
         return
     table = Table(title="Games (any of them, or a .toml rules file, wherever GAME is asked)")
     for col in ("game", "dice", "rolls", "boxes", "variants (default first)"):
@@ -90,14 +95,21 @@ def games(json_output: bool = typer.Option(False, "--json", help="print JSON")) 
         )
         table.add_row(row["name"], f"{row['dice']}d{row['faces']}", str(row["rolls"]), str(row["categories"]), variants or "-")
     out.print(table)
+    push = Table(title="Push-your-luck games for two (solve, advise, chart, compare, play, analyze)")
+    for col in ("game", "dice", "goal", "parameters"):
+        push.add_column(col)
+    for row in push_rows:
+        push.add_row(row["name"], f"{row['dice']}d{row['faces']}", str(row["goal"]),
+                     "goal=N" + (", faces=N (faces=2: piglet, a coin)" if row["name"] == "pig" else ""))
+    out.print(push)
 
 
 @app.command()
 def rules(game: str = typer.Argument(..., help=GAME_HELP)) -> None:
     """Show the rules of a game in words."""
-    from .games import load_game
+    from .games import load_any_game
 
-    g = load_game(game)
+    g = load_any_game(game)
     out.print(f"[bold]{g.canonical}[/]")
     for line in g.describe():
         out.print(line, highlight=False)
@@ -120,10 +132,16 @@ def solve(
     json_output: bool = typer.Option(False, "--json", help="print JSON (key 'value' is the expected score)"),
     rebuild: bool = typer.Option(False, "--rebuild", help="solve again even if a sound table is cached"),
 ) -> None:
-    """Solve a game exactly: the optimal expected final score (cached for later use)."""
-    from .games import load_game
+    """Solve a game exactly: the optimal expected final score, or for push-your-luck games the first
+    player's probability of winning (cached for later use)."""
+    from .games import PushGame, load_any_game
 
-    g = load_game(game)
+    g = load_any_game(game)
+    if isinstance(g, PushGame):
+        from . import cli_push
+
+        cli_push.solve(g, json_output, rebuild)
+        return
     solution, info = _progress_solve(g, rebuild=rebuild, quiet=json_output)
     report = SolveReport(g.canonical, solution.root_value, info.seconds, info.built, int(solution.values.shape[0]),
                          info.table_bytes, info.directory)
@@ -143,13 +161,19 @@ def advise(
     json_output: bool = typer.Option(False, "--json", help="print JSON"),
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
 ) -> None:
-    """Rank every option in a position by expected final score, with its cost against the best."""
+    """Rank every option in a position by expected final score, with its cost against the best.
+    Push-your-luck games: POSITION is MINE,THEIRS,TURN_TOTAL and options are ranked by P(win)."""
     from .analysis.advice import advise as make_advice
     from .dice import format_dice
-    from .games import load_game
+    from .games import PushGame, load_any_game
     from .games.position import parse_position
 
-    g = load_game(game)
+    g = load_any_game(game)
+    if isinstance(g, PushGame):
+        from . import cli_push
+
+        cli_push.advise(g, position, json_output)
+        return
     if ";" in position:
         from .analysis.duel_advice import duel_advise
 
@@ -324,12 +348,17 @@ def analyze(
     other records of several players by the mindful model (win n-1, tie shared, loss -1, everyone
     assumed to play Maximus from then on)."""
     from .analysis.review import review
-    from .games.records import read_record
+    from .games.push_records import PushRecord, read_any_record
 
     warnings: list[str] = []
-    rec = read_record(record, warnings)
+    rec = read_any_record(record, warnings)
     for w in warnings:
         err.print(f"[yellow]warning:[/] {w}")
+    if isinstance(rec, PushRecord):
+        from . import cli_push
+
+        cli_push.analyze(rec, player, json_output, plot)
+        return
     if len(rec.players) >= 2 and not points:
         from .errors import InputError as _InputError
         from .solvers.duel import check_duel_game
@@ -420,9 +449,14 @@ def play(
 ) -> None:
     """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
     from .console_play import QuitGame, play as play_game
-    from .games import load_game
+    from .games import PushGame, load_any_game
 
-    g = load_game(game)
+    g = load_any_game(game)
+    if isinstance(g, PushGame):
+        from . import cli_push
+
+        cli_push.play(g, seed, manual_dice, resume, record, vs, first)
+        return
     solution, _ = _progress_solve(g)
 
     def duel_loader():
@@ -539,21 +573,28 @@ def distribution(
 
 @app.command()
 def compare(
-    game: str = typer.Argument(..., help="a two-player game without bonuses (generala, crag, yacht, custom)"),
-    a: str = typer.Argument(..., help="strategy A: malina, mindful, maximus, joe, whatever, greedy or random"),
+    game: str = typer.Argument(..., help="a two-player game without bonuses (generala, crag, yacht, custom), "
+                               "or pig, skunk, big-pig"),
+    a: str = typer.Argument(..., help="strategy A: malina, mindful, maximus, joe, whatever, greedy or random; "
+                            "push-your-luck: optimal, hold-at-N, keep-pace"),
     b: str = typer.Argument(..., help="strategy B"),
     exact: bool = typer.Option(True, "--exact/--no-exact", help="exact evaluation over every position"),
     json_output: bool = typer.Option(False, "--json", help="print JSON"),
 ) -> None:
     """Two players: the exact expected result (+1 win, 0 draw, -1 loss) of A against B, going first and
-    second, with Elo equivalents."""
+    second, with Elo equivalents; for push-your-luck games, A's exact probability of winning."""
     from rich.progress import Progress
 
     from .analysis.duel_compare import compare_exact, duel_strategy
-    from .games import load_game
+    from .games import PushGame, load_any_game
     from .solvers.duel import check_duel_game, load_or_solve
 
-    g = load_game(game)
+    g = load_any_game(game)
+    if isinstance(g, PushGame):
+        from . import cli_push
+
+        cli_push.compare(g, a, b, json_output)
+        return
     check_duel_game(g)
     duel_strategy(a, g), duel_strategy(b, g)  # unknown names fail before any long work
     if not exact:
@@ -667,6 +708,27 @@ def _print_duel_review(result) -> None:
 
 
 @app.command()
+def chart(
+    game: str = typer.Argument(..., help="pig, skunk or big-pig (with goal=N / faces=N)"),
+    me: Optional[int] = typer.Option(None, "--me", help="only the rows with this score of mine"),
+    them: Optional[int] = typer.Option(None, "--them", help="only the rows with this opponent's score"),
+    png: Optional[str] = typer.Option(None, "--png", help="also draw the chart (win probability, hold totals, "
+                                      "throw/hold regions) to this .png/.svg/.pdf"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """The strategy chart of a push-your-luck game (seed 003): for each (my score, opponent's score) the
+    probability of winning at the start of my turn and the turn totals where the best action switches."""
+    from .games import PushGame, load_any_game
+
+    g = load_any_game(game)
+    if not isinstance(g, PushGame):
+        raise InputError(f"chart is for push-your-luck games (pig, skunk, big-pig), not {g.canonical}")
+    from . import cli_push
+
+    cli_push.chart(g, me, them, png, json_output)
+
+
+@app.command()
 def players() -> None:
     """List the strategies a player can be."""
     from .analysis.duel_compare import DUEL_STRATEGIES
@@ -692,6 +754,14 @@ def players() -> None:
     for name, text in DUEL_STRATEGIES.items():
         duel.add_row(name, text)
     out.print(duel)
+    from .players.pushluck import PUSH_STRATEGIES
+
+    push = Table(title="Push-your-luck strategies (pig, skunk, big-pig: compare, play --vs)")
+    push.add_column("name")
+    push.add_column("plays")
+    for name, text in PUSH_STRATEGIES.items():
+        push.add_row(name, text)
+    out.print(push)
 
 
 def main(argv: list[str] | None = None) -> None:

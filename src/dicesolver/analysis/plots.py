@@ -78,6 +78,20 @@ def review_figure(review) -> Figure:
     return fig
 
 
+def push_review_figure(review) -> Figure:
+    """The reviewed player's probability of winning through a push-your-luck game."""
+    fig = Figure(figsize=(9, 4), layout="constrained")
+    ax = fig.add_subplot()
+    steps = [t[0] for t in review.timeline]
+    ax.step(steps, [t[1] for t in review.timeline], where="post", color="tab:blue")
+    ax.axhline(0.5, color="gray", linewidth=0.8)
+    s = review.summary
+    ax.set(ylim=(-0.02, 1.02), xlabel="event", ylabel="P(win)",
+           title=f"{s.game}, {s.player}: baseline {s.baseline:.3f} + luck {s.luck:+.3f} - loss {s.loss:.3f} "
+                 f"- {s.opponent}'s luck {s.opponent_luck:+.3f} + their loss {s.opponent_loss:.3f} = {s.result:.3f}")
+    return fig
+
+
 def distribution_figure(game: ScorecardGame, dist) -> Figure:
     """The exact final-score distribution of optimal play, with its mean and quartiles marked."""
     fig = Figure(figsize=(9, 4.5), layout="constrained")

@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameDefinitionError
+from .pushluck import PUSH_GAMES, PushGame, make_push_game
 from .scorecard import ScorecardGame, Variant, build_game
 
-__all__ = ["ScorecardGame", "Variant", "load_game", "preset_names", "parse_game_string", "preset_definition"]
+__all__ = ["ScorecardGame", "PushGame", "Variant", "load_game", "load_any_game", "preset_names", "parse_game_string",
+           "preset_definition", "push_game_names"]
 
 MAX_RULES_FILE_BYTES = 256 * 1024
 _GAME_STRING = re.compile(r"^\s*(?P<base>[^()]+?)\s*(?:\((?P<args>[^()]*)\))?\s*$")
@@ -82,16 +84,40 @@ def _load_preset(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> Scor
     return build_game(preset_definition(base), dict(frozen_choices), base)
 
 
+def push_game_names() -> list[str]:
+    return list(PUSH_GAMES)
+
+
+@lru_cache(maxsize=64)
+def _load_push_game(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> PushGame:
+    return make_push_game(base, dict(frozen_choices))
+
+
+def load_any_game(text: str | ScorecardGame | PushGame) -> ScorecardGame | PushGame:
+    """A scorecard game or a push-your-luck game (``pig``, ``skunk(goal=50)``, ``pig(faces=2,goal=10)``)."""
+    if isinstance(text, (ScorecardGame, PushGame)):
+        return text
+    base, choices = parse_game_string(text)
+    key = base.strip().lower()
+    if key in PUSH_GAMES:
+        return _load_push_game(key, tuple(sorted(choices.items())))
+    return load_game(text)
+
+
 def load_game(text: str | ScorecardGame) -> ScorecardGame:
     """A game from a game string (preset name or rules-file path, with optional variants)."""
     if isinstance(text, ScorecardGame):
         return text
     base, choices = parse_game_string(text)
+    if base.strip().lower() in PUSH_GAMES:
+        raise GameDefinitionError(f"{base.strip()} is a push-your-luck game: it works with solve, chart, compare, "
+                                  "play and analyze, not with this command")
     if _looks_like_path(base):
         path = Path(base).expanduser()
         return build_game(_read_rules_file(path), choices, str(path))
     key = base.strip().lower()
     names = preset_names()
     if key not in names:
-        raise GameDefinitionError(f"unknown game {base!r} (games: {', '.join(names)}; or a path to a .toml rules file)")
+        raise GameDefinitionError(f"unknown game {base!r} (games: {', '.join(names + list(PUSH_GAMES))}; "
+                                  "or a path to a .toml rules file)")
     return _load_preset(key, tuple(sorted(choices.items())))

@@ -17,8 +17,6 @@ last line, as a crash mid-write can leave, is ignored with a warning rather than
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from typing import Any
 from ..dice import Dice, format_dice, is_sub_multiset, parse_dice
 from ..errors import InputError
 from . import load_game
+from .jsonl import append_line, read_lines, write_lines
 from .position import Position, after_roll, after_score, start_position
 from .scorecard import ScorecardGame
 
@@ -158,32 +157,7 @@ def _event_from_json(game: ScorecardGame, data: Any, where: str) -> Event:
 def read_record(path: str | Path, warnings: list[str] | None = None) -> GameRecord:
     """Read and check a record file (see the module doc for the format)."""
     path = Path(path)
-    try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            raise InputError(f"{path}: a game record may be at most {MAX_RECORD_BYTES} bytes")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"no game record at {str(path)!r}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a text file") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    lines = text.split("\n")
-    complete = text.endswith("\n")
-    records = []
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            records.append((number, json.loads(line)))
-        except json.JSONDecodeError:
-            if number == len(lines) and not complete and records:
-                if warnings is not None:
-                    warnings.append(f"{path}: ignored a half-written last line")
-                break
-            raise InputError(f"{path}, line {number}: not valid JSON") from None
-    if not records:
-        raise InputError(f"{path}: empty game record")
+    records = read_lines(path, MAX_RECORD_BYTES, warnings)
     number, header = records[0]
     if not isinstance(header, dict) or header.get("type") != "game":
         raise InputError(f"{path}, line {number}: the first line must be the game header")
@@ -215,38 +189,19 @@ class RecordWriter:
         self.record = record
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if resume:
-            # rewrite the checked record, which also drops a half-written last line
-            tmp = self.path.with_name(self.path.name + ".tmp")
-            with open(tmp, "w", encoding="utf-8") as fh:
-                for line in [record.header()] + [e.to_json(record.game) for e in record.events]:
-                    fh.write(json.dumps(line) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.path)
+            self.rewrite()  # the checked record, which also drops a half-written last line
         else:
-            self._write(record.header(), mode="x")
+            append_line(self.path, record.header(), mode="x")
             for event in record.events:
-                self._write(event.to_json(record.game))
-
-    def _write(self, obj: dict[str, Any], mode: str = "a") -> None:
-        with open(self.path, mode, encoding="utf-8") as fh:
-            fh.write(json.dumps(obj) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
+                append_line(self.path, event.to_json(record.game))
 
     def append(self, event: Event) -> None:
         self.record.events.append(event)
-        self._write(event.to_json(self.record.game))
+        append_line(self.path, event.to_json(self.record.game))
 
     def rewrite(self) -> None:
         """Write the whole record again (after an undo), atomically."""
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for line in [self.record.header()] + [e.to_json(self.record.game) for e in self.record.events]:
-                fh.write(json.dumps(line) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
+        write_lines(self.path, [self.record.header()] + [e.to_json(self.record.game) for e in self.record.events])
 
 
 def write_record(path: str | Path, record: GameRecord) -> None:

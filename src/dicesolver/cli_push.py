@@ -1,0 +1,188 @@
+"""The ``dicesolver`` commands for push-your-luck games (pig, skunk, big-pig): the bodies behind
+solve, advise, chart, compare, play and analyze when the game is one of them."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Optional
+
+from rich.table import Table
+
+from .cli import _emit_json, err, out
+from .errors import InputError
+from .games.pushluck import PushGame
+
+
+def load_solution(game: PushGame, rebuild: bool = False, quiet: bool = False):
+    """The solved game (solved in about a second on first use, then cached)."""
+    from rich.progress import Progress
+
+    from .solvers.pushluck import load_or_solve
+
+    with Progress(console=err, transient=True, disable=quiet or not err.is_terminal) as progress:
+        progress.add_task(f"solving {game.canonical} (once; cached)", total=None)
+        return load_or_solve(game, rebuild=rebuild,
+                             on_problem=lambda m: err.print(f"[yellow]warning:[/] {m}", highlight=False))
+
+
+def solve(game: PushGame, json_output: bool, rebuild: bool) -> None:
+    solution, info = load_solution(game, rebuild=rebuild, quiet=json_output)
+    report = {"game": game.canonical, "value": solution.root_value, "seconds": info.seconds, "solved_now": info.built,
+              "states": game.goal * (game.goal + 1) * game.goal // 2, "sweeps": info.sweeps,
+              "table_bytes": info.table_bytes, "table_dir": info.directory}
+    if json_output:
+        _emit_json(report)
+        return
+    how = f"solved in {info.seconds:.2f} s ({info.sweeps} sweeps)" if info.built else f"loaded from cache in {info.seconds:.2f} s"
+    out.print(f"[bold]{game.canonical}[/]: the first player wins with probability [bold green]"
+              f"{solution.root_value:.7f}[/] under optimal play by both")
+    out.print(f"{how}; table {info.table_bytes / 2**20:.1f} MiB at {info.directory}", highlight=False)
+
+
+_STATE = re.compile(r"^\s*(\d+)\s*[,/ ]\s*(\d+)\s*(?:[,/ ]\s*(\d+))?\s*$")
+
+
+def parse_state(text: str, game: PushGame) -> tuple[int, int, int]:
+    """``MINE,THEIRS[,TURN_TOTAL]`` (or with slashes) for the player to move."""
+    m = _STATE.match(str(text))
+    if not m:
+        raise InputError(f"a {game.name} position is MINE,THEIRS,TURN_TOTAL (e.g. 0,87,32), not {text!r}")
+    mine, theirs, total = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    if not (mine < game.goal and theirs < game.goal):
+        raise InputError(f"scores must be below the goal ({game.goal})")
+    return mine, theirs, total
+
+
+def advise(game: PushGame, position: str, json_output: bool) -> None:
+    mine, theirs, total = parse_state(position, game)
+    solution, _ = load_solution(game, quiet=json_output)
+    options = []
+    if mine + total >= game.goal:
+        options.append({"option": "hold", "value": 1.0, "cost": 0.0})
+    else:
+        throw = solution.roll_value(mine, theirs, total)
+        options.append({"option": "throw", "value": throw})
+        if total > 0:
+            options.append({"option": "hold", "value": solution.hold_value(mine, theirs, total)})
+        options.sort(key=lambda o: -o["value"])
+        for o in options:
+            o["cost"] = options[0]["value"] - o["value"]
+    result = {"game": game.canonical, "mine": mine, "theirs": theirs, "turn_total": total,
+              "win": solution.win(mine, theirs, total), "options": options,
+              "thresholds": solution.thresholds(mine, theirs)}
+    if json_output:
+        _emit_json(result)
+        return
+    out.print(f"[bold]{game.canonical}[/]: you {mine}, opponent {theirs}, turn total {total}", highlight=False)
+    table = Table()
+    for col in ("option", "P(win)", "cost"):
+        table.add_column(col, justify="left" if col == "option" else "right")
+    for i, o in enumerate(options):
+        table.add_row(o["option"], f"{o['value']:.6f}", f"{o['cost']:.6f}", style="bold green" if i == 0 else None)
+    out.print(table)
+    if total == 0 and mine + total < game.goal:
+        out.print("(a turn starts with a throw)")
+    out.print(f"this turn's stop/go turn totals: {' '.join(map(str, result['thresholds'])) or '-'}", highlight=False)
+
+
+def chart(game: PushGame, mine: Optional[int], theirs: Optional[int], png: Optional[str], json_output: bool) -> None:
+    from .analysis.push_chart import chart_figure, chart_rows
+
+    solution, _ = load_solution(game, quiet=json_output)
+    rows = chart_rows(solution, mine, theirs)
+    if png:
+        from .analysis.plots import save_figure
+
+        save_figure(chart_figure(solution), png)
+    if json_output:
+        _emit_json([dataclasses.asdict(r) for r in rows])
+        return
+    if mine is None and theirs is None:
+        out.print(f"# {game.canonical}: (my score, opponent's score) P(win) at the start of my turn - turn totals "
+                  "where the best action switches: throw below the first, hold from it, throw again from the second...",
+                  highlight=False, soft_wrap=True)
+    for row in rows:
+        out.print(row.line(), highlight=False)
+    if png:
+        out.print(f"picture written to {png}", highlight=False)
+
+
+def compare(game: PushGame, a: str, b: str, json_output: bool) -> None:
+    from .analysis.push_compare import compare_push
+
+    solution, _ = load_solution(game, quiet=json_output)
+    result = compare_push(solution, a, b)
+    if json_output:
+        _emit_json(result)
+        return
+    out.print(f"[bold]{game.canonical}[/]: {result.a} against {result.b}, exactly (probability that {result.a} wins)")
+    out.print(f"  going first:  {result.first:.6f}")
+    out.print(f"  going second: {result.second:.6f}")
+    out.print(f"  average:      {result.average:.6f}; {result.seconds:.2f} s")
+
+
+def play(game: PushGame, seed, manual_dice, resume, record, vs, first) -> None:
+    from .console_play import QuitGame
+    from .push_console import play_push
+
+    if vs and len(vs) > 1:
+        raise InputError(f"{game.name} is a two-player game: one --vs bot")
+    solution, _ = load_solution(game)
+
+    def ask(prompt: str) -> str:
+        try:
+            return out.input(prompt)
+        except EOFError:
+            raise QuitGame from None
+
+    try:
+        rec, result, path = play_push(game, solution, out, ask, seed=seed, manual_dice=manual_dice, resume=resume,
+                                      record_path=record, opponent=vs[0] if vs else None, first=first)
+    except QuitGame as stop:
+        out.print(f"saved in {stop.args[0] if stop.args else 'the record'}; continue with: "
+                  f"dicesolver play '{game.canonical}' --resume" + (f" --record {record}" if record else ""), highlight=False)
+        return
+    out.print(f"the game is recorded in {path}", highlight=False)
+    print_review(result)
+
+
+def analyze(rec, player: int, json_output: bool, plot: Optional[str]) -> None:
+    from .analysis.push_review import push_review
+
+    solution, _ = load_solution(rec.game, quiet=json_output)
+    result = push_review(solution, rec, player)
+    if plot:
+        from .analysis.plots import push_review_figure, save_figure
+
+        save_figure(push_review_figure(result), plot)
+    if json_output:
+        _emit_json({"summary": dataclasses.asdict(result.summary),
+                    "decisions": [dataclasses.asdict(d) for d in result.decisions],
+                    "throws": [dataclasses.asdict(t) for t in result.throws]})
+        return
+    print_review(result)
+
+
+def print_review(result) -> None:
+    s = result.summary
+    table = Table(title=f"{s.game}: review of {s.player}'s game against {s.opponent} (probability of winning)")
+    for col in ("turn", "player", "score", "at risk", "choice", "throw", "hold", "loss", ""):
+        table.add_column(col, justify="left" if col in ("player", "choice", "") else "right")
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
+    for d in result.decisions:
+        table.add_row(str(d.turn), d.player, f"{d.mine}-{d.theirs}", str(d.turn_total), d.chosen, f"{d.throw_value:.3f}",
+                      f"{d.hold_value:.3f}", f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "",
+                      style=styles.get(d.label))
+    out.print(table)
+    mine = [t for t in result.throws if t.seat == s.seat]
+    if mine:
+        worst = min(mine, key=lambda t: t.luck)
+        best = max(mine, key=lambda t: t.luck)
+        out.print(f"unluckiest throw: turn {worst.turn} {worst.dice} ({worst.effect}, {worst.luck:+.3f}); "
+                  f"luckiest: turn {best.turn} {best.dice} ({best.effect}, {best.luck:+.3f})", highlight=False)
+    word = "result" if s.complete else "probability now (unfinished game)"
+    out.print(f"baseline {s.baseline:.3f} + luck {s.luck:+.3f} - your loss {s.loss:.3f} - {s.opponent}'s luck "
+              f"{s.opponent_luck:+.3f} + {s.opponent}'s loss {s.opponent_loss:.3f} = {word} {s.result:.3f}", highlight=False)
+    out.print(f"{s.decisions_with_choice} decisions, mean loss {s.mean_loss:.4f}; "
+              + (", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())) or "no errors"), highlight=False)

@@ -1,0 +1,140 @@
+"""Numba kernels for push-your-luck games (Pig, Skunk, Big Pig).
+
+A value table ``V[m, o, t]`` holds the probability that the player to move wins, with banked score
+``m``, the opponent's ``o`` and turn total ``t`` (only ``m + t < goal`` is used: reaching the goal wins).
+A throw adds ``adds[e]`` with probability ``probs[e]``, busts (turn total lost) with ``p_bust`` or resets
+(banked score lost too) with ``p_reset``; either ends the turn.
+
+Order: a hold or a throw that adds points leads to a larger sum of all points, so layers of equal
+``m + o`` are solved from the top down. Inside a layer, (m, o, 0) and the opponent's (o, m, 0) depend
+on each other through busts: each such pair is solved to machine precision by safeguarded Newton on
+the piecewise-linear equation x = f(g(x)). Resets jump to a lower layer; with resets the whole sweep is
+repeated (value iteration on those values) until no start-of-turn value moves by more than ``tol``.
+
+The same kernels evaluate fixed policies (``policy[m, o, t]``: 1 throw, 0 hold) for two different
+players exactly; "optimize" takes the better action everywhere instead.
+"""
+
+import numpy as np
+from numba import njit
+
+ALWAYS = dict(cache=True, nogil=True, inline="always")
+KERNEL = dict(cache=True, nogil=True)
+
+
+@njit(**ALWAYS)
+def _turn(i, j, goal, mine, theirs, policy, optimize, partner, adds, probs, p_bust, p_reset, out, slope):
+    """Values of the mover's turn at (i, j, t) for every t, given ``partner`` = the opponent's value at
+    (j, i, 0), the start of their turn after a bust. Writes ``out[t]`` and d out[t] / d partner into
+    ``slope[t]``; returns the start-of-turn value and its slope."""
+    reset_value = partner if i == 0 else theirs[j, 0, 0]
+    reset_slope = 1.0 if i == 0 else 0.0
+    for t in range(goal - i - 1, -1, -1):
+        roll = p_bust * (1.0 - partner) + p_reset * (1.0 - reset_value)
+        droll = -p_bust - p_reset * reset_slope
+        for e in range(adds.shape[0]):
+            u = t + adds[e]
+            if i + u < goal:
+                roll += probs[e] * out[u]
+                droll += probs[e] * slope[u]
+            else:
+                roll += probs[e]
+        if t == 0:
+            out[t] = roll
+            slope[t] = droll
+            continue
+        hold = 1.0 - theirs[j, i + t, 0]
+        if optimize:
+            throw = roll > hold
+        else:
+            throw = policy[i, j, t] == 1
+        if throw:
+            out[t] = roll
+            slope[t] = droll
+        else:
+            out[t] = hold
+            slope[t] = 0.0
+    return out[0], slope[0]
+
+
+@njit(**ALWAYS)
+def _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset,
+                scratch1, dscratch1, scratch2, dscratch2):
+    """Solve x = first[i, j, 0] and y = second[j, i, 0] together; write both turns' rows."""
+    x = first[i, j, 0]
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        y, gy = _turn(j, i, goal, second, first, policy2, optimize, x, adds, probs, p_bust, p_reset, scratch2, dscratch2)
+        fx, fy = _turn(i, j, goal, first, second, policy1, optimize, y, adds, probs, p_bust, p_reset, scratch1, dscratch1)
+        h = fx - x
+        if abs(h) <= 1e-16:
+            break
+        if h > 0.0:
+            lo = x
+        else:
+            hi = x
+        step = fy * gy - 1.0  # h'(x) < 0: f(g(x)) rises by less than x
+        nxt = x - h / step
+        if not (lo < nxt < hi):
+            nxt = 0.5 * (lo + hi)
+        if abs(nxt - x) <= 1e-17:
+            x = nxt
+            break
+        x = nxt
+    y, gy = _turn(j, i, goal, second, first, policy2, optimize, x, adds, probs, p_bust, p_reset, scratch2, dscratch2)
+    for t in range(goal - j):
+        second[j, i, t] = scratch2[t]
+    _turn(i, j, goal, first, second, policy1, optimize, y, adds, probs, p_bust, p_reset, scratch1, dscratch1)
+    for t in range(goal - i):
+        first[i, j, t] = scratch1[t]
+
+
+@njit(**KERNEL)
+def _sweep(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset):
+    """One top-down pass over all layers; returns the largest change of a start-of-turn value."""
+    scratch1 = np.zeros(goal + 1)
+    dscratch1 = np.zeros(goal + 1)
+    scratch2 = np.zeros(goal + 1)
+    dscratch2 = np.zeros(goal + 1)
+    change = 0.0
+    for s in range(2 * goal - 2, -1, -1):
+        for i in range(max(0, s - goal + 1), min(s, goal - 1) + 1):
+            j = s - i
+            if optimize and i > j:
+                continue  # one table: the pair (i, j), (j, i) is solved once
+            before1 = first[i, j, 0]
+            before2 = second[j, i, 0]
+            _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset,
+                        scratch1, dscratch1, scratch2, dscratch2)
+            change = max(change, abs(first[i, j, 0] - before1), abs(second[j, i, 0] - before2))
+    return change
+
+
+@njit(**KERNEL)
+def solve_tables(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset, tol, max_sweeps,
+                 changes):
+    """Sweep until converged (one sweep is exact without resets). ``changes[k]`` gets each sweep's
+    largest change; returns the number of sweeps."""
+    for k in range(max_sweeps):
+        change = _sweep(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset)
+        changes[k] = change
+        if p_reset == 0.0 or change <= tol:
+            return k + 1
+    return max_sweeps
+
+
+@njit(**KERNEL)
+def roll_values(goal, table, adds, probs, p_bust, p_reset):
+    """The value of throwing at every state (m, o, t) with m + t < goal (NaN elsewhere)."""
+    out = np.full(table.shape, np.nan)
+    for i in range(goal):
+        for j in range(goal):
+            partner = table[j, i, 0]
+            reset_value = table[j, 0, 0]
+            for t in range(goal - i):
+                roll = p_bust * (1.0 - partner) + p_reset * (1.0 - reset_value)
+                for e in range(adds.shape[0]):
+                    u = t + adds[e]
+                    roll += probs[e] * (table[i, j, u] if i + u < goal else 1.0)
+                out[i, j, t] = roll
+    return out
