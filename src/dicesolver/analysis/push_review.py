@@ -85,16 +85,12 @@ class PushReview:
     timeline: list[tuple[int, float]]  # (event number, reviewed player's probability of winning)
 
 
-def state_value(solution: PushSolution, state: PushState) -> float:
-    """The mover's probability of winning (for a won game: 1 if the 'mover' won)."""
-    if state.winner is not None:
-        return 1.0 if state.winner == state.mover else 0.0
-    return solution.win(state.mine, state.theirs, state.turn_total)
-
-
 def value_for(solution: PushSolution, state: PushState, seat: int) -> float:
-    v = state_value(solution, state)
-    return v if state.winner is not None or state.mover == seat else 1.0 - v
+    """``seat``'s probability of winning in ``state`` (1 or 0 once the game is won)."""
+    if state.winner is not None:
+        return 1.0 if state.winner == seat else 0.0
+    v = solution.win(state.mine, state.theirs, state.turn_total)
+    return v if state.mover == seat else 1.0 - v
 
 
 def push_review(solution: PushSolution, record: PushRecord, player: int = 0) -> PushReview:

@@ -110,7 +110,7 @@ def load_game(text: str | ScorecardGame) -> ScorecardGame:
         return text
     base, choices = parse_game_string(text)
     if base.strip().lower() in PUSH_GAMES:
-        raise GameDefinitionError(f"{base.strip()} is a push-your-luck game: it works with solve, chart, compare, "
+        raise GameDefinitionError(f"{base.strip()} is a push-your-luck game: it works with solve, advise, chart, compare, "
                                   "play and analyze, not with this command")
     if _looks_like_path(base):
         path = Path(base).expanduser()

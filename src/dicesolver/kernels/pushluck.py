@@ -113,12 +113,12 @@ def _sweep(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust,
 @njit(**KERNEL)
 def solve_tables(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset, tol, max_sweeps,
                  changes):
-    """Sweep until converged (one sweep is exact without resets). ``changes[k]`` gets each sweep's
+    """Sweep until converged (without resets the first sweep is already exact). ``changes[k]`` gets each sweep's
     largest change; returns the number of sweeps."""
     for k in range(max_sweeps):
         change = _sweep(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset)
         changes[k] = change
-        if p_reset == 0.0 or change <= tol:
+        if change <= tol:  # without resets the second sweep only confirms the first
             return k + 1
     return max_sweeps
 
