@@ -33,6 +33,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_solve.py
 	$(BIN)/python benchmarks/bench_play.py
 	$(BIN)/python benchmarks/bench_mindful.py
+	$(BIN)/python benchmarks/bench_pushluck.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis
