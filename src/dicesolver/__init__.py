@@ -10,28 +10,36 @@ The Python API mirrors the command line::
     '3456'
     >>> [round(r.p_max, 4) for r in ds.one_turn_odds(game)][-1]   # `dicesolver odds yacht-dice`
     0.046
+    >>> round(ds.solve("skunk").win(0, 87), 7)       # push-your-luck: P(win) for the player to move
+    0.0661453
 """
 
 from __future__ import annotations
 
 from .errors import DicesolverError, GameDefinitionError, InputError, TableError
-from .games import ScorecardGame, load_game
+from .games import PushGame, ScorecardGame, load_any_game, load_game
 from .games.position import Position, format_position, parse_position, start_position
 
 __version__ = "0.1.0"
 
 __all__ = [
     "DicesolverError", "GameDefinitionError", "InputError", "TableError", "ScorecardGame", "Position",
-    "load_game", "parse_position", "format_position", "start_position", "solve", "advise", "one_turn_odds",
+    "load_game", "load_any_game", "PushGame", "parse_position", "format_position", "start_position", "solve", "advise", "one_turn_odds",
     "TurnState",
 ]
 
 
-def solve(game: str | ScorecardGame, rebuild: bool = False):
-    """The solved table of a game (a ``SolitaireSolution``), from the cache or solved now."""
+def solve(game: str | ScorecardGame | PushGame, rebuild: bool = False):
+    """The solved table of a game, from the cache or solved now: a ``SolitaireSolution`` (expected
+    score) for scorecard games, a ``PushSolution`` (probability of winning) for pig, skunk, big-pig."""
+    g = load_any_game(game)
+    if isinstance(g, PushGame):
+        from .solvers.pushluck import load_or_solve as load_push
+
+        return load_push(g, rebuild=rebuild)[0]
     from .solvers.solitaire import load_or_solve
 
-    return load_or_solve(load_game(game), rebuild=rebuild)[0]
+    return load_or_solve(g, rebuild=rebuild)[0]
 
 
 def advise(game: str | ScorecardGame, position: str | Position):

@@ -443,7 +443,8 @@ def play(
     resume: bool = typer.Option(False, "--resume", help="continue the latest unfinished game (or --record FILE)"),
     record: Optional[str] = typer.Option(None, "--record", help="the game record file to write or resume"),
     vs: Optional[list[str]] = typer.Option(None, "--vs", help="play against a bot (repeat for up to 5 bots): malina "
-                                           "(generala), mindful, joe, optimal, greedy, ... (see 'dicesolver players')"),
+                                           "(generala), mindful, joe, optimal, greedy, ...; pig/skunk: optimal, hold-at-N, "
+                                           "keep-pace (see 'dicesolver players')"),
     first: str = typer.Option("random", "--first", help="who moves first against bots: you, bot (the first "
                               "bot) or random"),
 ) -> None:
