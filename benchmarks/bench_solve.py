@@ -16,8 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import resource
-import shutil
 import subprocess
 import sys
 import tempfile

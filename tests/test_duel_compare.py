@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from dicesolver.analysis.duel_compare import DUEL_STRATEGIES, compare_exact, elo

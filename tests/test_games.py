@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dicesolver.errors import GameDefinitionError, InputError
-from dicesolver.games import load_game, parse_game_string, preset_names
+from dicesolver.games import load_game, preset_names
 
 PRESETS = ["crag", "generala", "yacht", "yacht-dice", "yahtzee", "yatzy", "yazy"]
 
