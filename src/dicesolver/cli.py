@@ -435,6 +435,21 @@ def _print_review(result) -> None:
               + ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())), highlight=False)
 
 
+def terminal_ask(prompt: str) -> str:
+    """A line typed at the terminal; end of input stops the game (it is saved)."""
+    from .console_play import QuitGame
+
+    try:
+        return out.input(prompt)
+    except EOFError:
+        raise QuitGame from None
+
+
+def print_saved(stop: Exception, game: str, record: Optional[str]) -> None:
+    out.print(f"saved in {stop.args[0] if stop.args else 'the record'}; continue with: "
+              f"dicesolver play '{game}' --resume" + (f" --record {record}" if record else ""), highlight=False)
+
+
 @app.command()
 def play(
     game: str = typer.Argument(..., help=GAME_HELP),
@@ -473,22 +488,15 @@ def play(
             task = progress.add_task(f"solving two-player {g.canonical} (once; cached)", total=None)
             return load_or_solve(g, progress=lambda d, t: progress.update(task, completed=d, total=t))[0]
 
-    def ask(prompt: str) -> str:
-        try:
-            return out.input(prompt)
-        except EOFError:
-            raise QuitGame from None
-
     try:
         if vs and "malina" in [v.strip().lower() for v in vs]:
             from .solvers.duel import check_duel_game
 
             check_duel_game(g)
-        rec, result, path = play_game(g, solution, out, ask, seed=seed, manual_dice=manual_dice, resume=resume,
+        rec, result, path = play_game(g, solution, out, terminal_ask, seed=seed, manual_dice=manual_dice, resume=resume,
                                       record_path=record, opponent=vs, first=first, duel_loader=duel_loader)
     except QuitGame as stop:
-        out.print(f"saved in {stop.args[0] if stop.args else 'the record'}; continue with: "
-                  f"dicesolver play '{g.canonical}' --resume" + (f" --record {record}" if record else ""), highlight=False)
+        print_saved(stop, g.canonical, record)
         return
     out.print(f"the game is recorded in {path}", highlight=False)
     if hasattr(result.summary, "opponent_loss"):

@@ -9,7 +9,7 @@ from typing import Optional
 
 from rich.table import Table
 
-from .cli import _emit_json, err, out
+from .cli import _emit_json, err, out, print_saved, terminal_ask
 from .errors import InputError
 from .games.pushluck import PushGame
 
@@ -129,19 +129,11 @@ def play(game: PushGame, seed, manual_dice, resume, record, vs, first) -> None:
     if vs and len(vs) > 1:
         raise InputError(f"{game.name} is a two-player game: one --vs bot")
     solution, _ = load_solution(game)
-
-    def ask(prompt: str) -> str:
-        try:
-            return out.input(prompt)
-        except EOFError:
-            raise QuitGame from None
-
     try:
-        rec, result, path = play_push(game, solution, out, ask, seed=seed, manual_dice=manual_dice, resume=resume,
+        rec, result, path = play_push(game, solution, out, terminal_ask, seed=seed, manual_dice=manual_dice, resume=resume,
                                       record_path=record, opponent=vs[0] if vs else None, first=first)
     except QuitGame as stop:
-        out.print(f"saved in {stop.args[0] if stop.args else 'the record'}; continue with: "
-                  f"dicesolver play '{game.canonical}' --resume" + (f" --record {record}" if record else ""), highlight=False)
+        print_saved(stop, game.canonical, record)
         return
     out.print(f"the game is recorded in {path}", highlight=False)
     print_review(result)

@@ -27,7 +27,8 @@ from .dice import format_dice, parse_dice, seeded_dice
 from .errors import InputError
 from .games import ScorecardGame
 from .games.position import Position, after_score
-from .games.records import Event, GameRecord, RecordWriter, read_record, replay
+from .games.push_records import read_any_record
+from .games.records import Event, GameRecord, RecordWriter, replay
 from .solvers.solitaire import SolitaireSolution
 
 HELP = ("commands: a keep like 113 (or 'none'), 'all' to stand, a category name to score now, "
@@ -42,17 +43,39 @@ def games_dir() -> Path:
     return Path(platformdirs.user_data_dir("dicesolver")) / "games"
 
 
-def latest_unfinished(game: ScorecardGame, folder: Path | None = None) -> Path | None:
+def latest_unfinished(game, folder: Path | None = None) -> Path | None:
+    """The most recently changed unfinished record of ``game`` (any kind of game) in the games folder."""
     folder = folder or games_dir()
     candidates = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True) if folder.exists() else []
     for path in candidates:
         try:
-            record = read_record(path)
+            record = read_any_record(path)
         except InputError:
             continue
         if record.game.canonical == game.canonical and not record.is_over():
             return path
     return None
+
+
+def resume_record(game, record_path: str | None, console: Console):
+    """(path, record) of the game to resume: the given record file or the latest unfinished one."""
+    path = Path(record_path) if record_path else latest_unfinished(game)
+    if path is None:
+        raise InputError(f"no unfinished {game.canonical} game to resume in {games_dir()}")
+    warnings: list[str] = []
+    record = read_any_record(path, warnings)
+    for w in warnings:
+        console.print(f"[yellow]warning:[/] {w}")
+    if record.game.canonical != game.canonical:
+        raise InputError(f"{path} is a game of {record.game.canonical}, not {game.canonical}")
+    return path, record
+
+
+def new_record_path(game, seed: int, record_path: str | None) -> Path:
+    path = Path(record_path) if record_path else games_dir() / f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
+    if path.exists():
+        raise InputError(f"{path} exists already (use --resume to continue it)")
+    return path
 
 
 class TerminalGame:
@@ -385,23 +408,13 @@ def play(game: ScorecardGame, solution: SolitaireSolution, console: Console, ask
     Raises QuitGame (carrying the record's path) when the player stops; the game is saved either way.
     """
     if resume:
-        path = Path(record_path) if record_path else latest_unfinished(game)
-        if path is None:
-            raise InputError(f"no unfinished {game.canonical} game to resume in {games_dir()}")
-        warnings: list[str] = []
-        record = read_record(path, warnings)
-        for w in warnings:
-            console.print(f"[yellow]warning:[/] {w}")
-        if record.game.canonical != game.canonical:
-            raise InputError(f"{path} is a game of {record.game.canonical}, not {game.canonical}")
+        path, record = resume_record(game, record_path, console)
         writer = RecordWriter(path, record, resume=True)
         console.print(f"resuming {path}")
     else:
         if seed is None:
             seed = secrets.randbits(31)
-        path = Path(record_path) if record_path else games_dir() / f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
-        if path.exists():
-            raise InputError(f"{path} exists already (use --resume to continue it)")
+        path = new_record_path(game, seed, record_path)
         players = ["you"]
         extra: dict = {}
         names = [opponent] if isinstance(opponent, str) else list(opponent or [])

@@ -9,17 +9,16 @@ fixed by (seed, event number), so a resumed game throws what it would have throw
 from __future__ import annotations
 
 import secrets
-import time
 from pathlib import Path
 from typing import Callable
 
 from rich.console import Console
 
 from .analysis.push_review import PushReview, push_review
-from .console_play import QuitGame, games_dir
+from .console_play import QuitGame, new_record_path, resume_record
 from .dice import seeded_dice
 from .errors import InputError
-from .games.push_records import PushEvent, PushRecord, PushRecordWriter, read_any_record
+from .games.push_records import PushEvent, PushRecord, PushRecordWriter
 from .games.pushluck import ADD, BUST, PushGame, format_throw, parse_throw
 from .players.pushluck import PushPlayer, make_push_player
 from .solvers.pushluck import PushSolution
@@ -27,20 +26,6 @@ from .solvers.pushluck import PushSolution
 HELP = "commands: t (throw), h (hold), hint, score, quit"
 THROW_WORDS = {"t", "throw", "r", "roll", "go"}
 HOLD_WORDS = {"h", "hold", "b", "bank", "stop"}
-
-
-def latest_unfinished_push(game: PushGame, folder: Path | None = None) -> Path | None:
-    folder = folder or games_dir()
-    if not folder.exists():
-        return None
-    for path in sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True):
-        try:
-            record = read_any_record(path)
-        except InputError:
-            continue
-        if isinstance(record, PushRecord) and record.game.canonical == game.canonical and not record.is_over():
-            return path
-    return None
 
 
 class PushTerminalGame:
@@ -158,15 +143,7 @@ def play_push(game: PushGame, solution: PushSolution, console: Console, ask: Cal
     """Play (or resume) a push-your-luck game against a bot; returns (record, review, path).
     Raises QuitGame (carrying the record's path) when the player stops; the game is saved either way."""
     if resume:
-        path = Path(record_path) if record_path else latest_unfinished_push(game)
-        if path is None:
-            raise InputError(f"no unfinished {game.canonical} game to resume in {games_dir()}")
-        warnings: list[str] = []
-        record = read_any_record(path, warnings)
-        for w in warnings:
-            console.print(f"[yellow]warning:[/] {w}")
-        if not isinstance(record, PushRecord) or record.game.canonical != game.canonical:
-            raise InputError(f"{path} is not a game of {game.canonical}")
+        path, record = resume_record(game, record_path, console)
         writer = PushRecordWriter(path, record, resume=True)
         console.print(f"resuming {path}")
     else:
@@ -180,9 +157,7 @@ def play_push(game: PushGame, solution: PushSolution, console: Console, ask: Cal
         seat = {"you": 0, "bot": 1}.get(first_key)
         if seat is None:
             seat = seeded_dice(seed, (9, 9, 9), 1, 2)[0] - 1
-        path = Path(record_path) if record_path else games_dir() / f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-{seed}.jsonl"
-        if path.exists():
-            raise InputError(f"{path} exists already (use --resume to continue it)")
+        path = new_record_path(game, seed, record_path)
         record = PushRecord(game, ["you", bot.name], seed, seat, manual_dice)
         writer = PushRecordWriter(path, record)
         console.print(f"recording to {path} (seed {seed}); {HELP}", highlight=False)

@@ -16,7 +16,7 @@ from ..errors import InputError
 from ..games.position import Position, format_position
 from ..games.records import GameRecord, replay
 from ..solvers.duel import DuelPosition, DuelSolution
-from .review import DecisionReview, RollReview
+from .review import DecisionReview, RollReview, label
 
 TIE = 1e-7  # float32 table
 # (upper bound of the equity loss, label)
@@ -25,9 +25,7 @@ DUEL_LABELS: tuple[tuple[float, str], ...] = ((0.02, "inaccuracy"), (0.05, "mist
 
 
 def duel_label(loss: float) -> str:
-    if loss <= TIE:
-        return "best"
-    return next(name for bound, name in DUEL_LABELS if loss < bound)
+    return label(loss, DUEL_LABELS, TIE)
 
 
 @dataclass(frozen=True)

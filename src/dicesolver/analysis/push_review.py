@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..games.push_records import PushRecord, PushState, after_throw, replay_push
 from ..games.pushluck import ADD, BUST, format_throw
 from ..solvers.pushluck import PushSolution
+from .review import label
 
 TIE = 1e-12
 # (upper bound of the loss in probability of winning, label)
@@ -26,9 +27,7 @@ PUSH_LABELS: tuple[tuple[float, str], ...] = ((0.01, "inaccuracy"), (0.025, "mis
 
 
 def push_label(loss: float) -> str:
-    if loss <= TIE:
-        return "best"
-    return next(name for bound, name in PUSH_LABELS if loss < bound)
+    return label(loss, PUSH_LABELS, TIE)
 
 
 @dataclass(frozen=True)

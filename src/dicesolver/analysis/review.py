@@ -30,13 +30,11 @@ LABELS: tuple[tuple[float, str], ...] = ((1.0, "inaccuracy"), (4.0, "mistake"), 
                                          (float("inf"), "massive blunder"))
 
 
-def label(loss: float) -> str:
-    if loss <= TIE:
+def label(loss: float, labels: tuple[tuple[float, str], ...] = LABELS, tie: float = TIE) -> str:
+    """A decision's label from its loss: "best" within ``tie``, else the first bound it is below."""
+    if loss <= tie:
         return "best"
-    for bound, name in LABELS:
-        if loss < bound:
-            return name
-    return LABELS[-1][1]
+    return next(name for bound, name in labels if loss < bound)
 
 
 @dataclass(frozen=True)

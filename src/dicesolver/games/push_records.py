@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import InputError
 from . import load_any_game
-from .jsonl import append_line, read_lines, write_lines
+from .jsonl import RecordWriter, read_lines
 from .pushluck import ADD, BUST, PushGame, format_throw, parse_throw
 
 FORMAT = 1
@@ -195,20 +195,5 @@ def read_any_record(path: str | Path, warnings: list[str] | None = None):
     return read_record(path, warnings)
 
 
-class PushRecordWriter:
-    """Appends a push-game record event by event, synced after each, so a kill loses nothing."""
-
-    def __init__(self, path: str | Path, record: PushRecord, resume: bool = False):
-        self.path = Path(path)
-        self.record = record
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if resume:
-            write_lines(self.path, [record.header()] + [e.to_json() for e in record.events])
-        else:
-            append_line(self.path, record.header(), mode="x")
-            for event in record.events:
-                append_line(self.path, event.to_json())
-
-    def append(self, event: PushEvent) -> None:
-        self.record.events.append(event)
-        append_line(self.path, event.to_json())
+class PushRecordWriter(RecordWriter):
+    """Appends a push-game record event by event (see ``jsonl.RecordWriter``)."""

@@ -24,7 +24,8 @@ from typing import Any
 from ..dice import Dice, format_dice, is_sub_multiset, parse_dice
 from ..errors import InputError
 from . import load_game
-from .jsonl import append_line, read_lines, write_lines
+from . import jsonl
+from .jsonl import read_lines
 from .position import Position, after_roll, after_score, start_position
 from .scorecard import ScorecardGame
 
@@ -181,27 +182,11 @@ def read_record(path: str | Path, warnings: list[str] | None = None) -> GameReco
     return record
 
 
-class RecordWriter:
-    """Appends a record line by line, flushed and synced after each, so a kill loses nothing."""
+class RecordWriter(jsonl.RecordWriter):
+    """Appends a scorecard game's record line by line (see ``jsonl.RecordWriter``)."""
 
-    def __init__(self, path: str | Path, record: GameRecord, resume: bool = False):
-        self.path = Path(path)
-        self.record = record
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if resume:
-            self.rewrite()  # the checked record, which also drops a half-written last line
-        else:
-            append_line(self.path, record.header(), mode="x")
-            for event in record.events:
-                append_line(self.path, event.to_json(record.game))
-
-    def append(self, event: Event) -> None:
-        self.record.events.append(event)
-        append_line(self.path, event.to_json(self.record.game))
-
-    def rewrite(self) -> None:
-        """Write the whole record again (after an undo), atomically."""
-        write_lines(self.path, [self.record.header()] + [e.to_json(self.record.game) for e in self.record.events])
+    def event_json(self, event: Event) -> dict[str, Any]:
+        return event.to_json(self.record.game)
 
 
 def write_record(path: str | Path, record: GameRecord) -> None:
