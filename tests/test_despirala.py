@@ -1,0 +1,170 @@
+"""Despirala: the exact solve against the seed's figures and slow references, the move language."""
+
+import itertools
+from collections import Counter
+from functools import lru_cache
+from math import factorial
+
+import numpy as np
+import pytest
+
+from dicesolver.errors import InputError
+from dicesolver.games.despirala import (ALL_FREE, COMBINATIONS, Move, missing, parse_move, parse_throw,
+                                        six_dice_throws)
+from dicesolver.solvers.despirala import (completion_odds, load_or_solve, shape_index, shape_of, solve)
+
+
+@lru_cache(maxsize=None)
+def outcomes(n):
+    """The distinct throws of n dice with their probabilities (slow and plain)."""
+    counts = Counter(tuple(sorted(t)) for t in itertools.product(range(1, 7), repeat=n))
+    return [(t, c / 6 ** n) for t, c in counts.items()]
+
+
+@lru_cache(maxsize=None)
+def p_within(need, extra, h):
+    """P(the missing faces ``need`` are all thrown within h rethrows), by brute force over the dice."""
+    if not need:
+        return 1.0
+    if h == 0:
+        return 0.0
+    total = 0.0
+    for throw, p in outcomes(len(need) + extra):
+        total += p * p_within(missing(need, throw), extra, h - 1)
+    return total
+
+
+@pytest.fixture(scope="module")
+def normal():
+    return load_or_solve("normal")[0]
+
+
+@pytest.fixture(scope="module")
+def misere():
+    return load_or_solve("misere")[0]
+
+
+def test_seed_expected_scores(normal, misere):
+    assert round(normal.root_value, 3) == 443.616
+    assert round(misere.root_value, 3) == 105.973
+
+
+@pytest.mark.parametrize("need", [(6,), (5, 6), (6, 6), (1, 2, 3), (4, 4, 6), (2, 2, 2), (1, 1, 2, 2),
+                                  (1, 2, 3, 4, 5, 6), (3, 3, 3, 3, 3, 3), (4, 5, 5, 6, 6, 6)])
+def test_completion_odds_match_brute_force(need):
+    _, qcum = completion_odds()
+    s = shape_of(need)
+    for h in range(0, 3 if len(need) >= 5 else 4):
+        assert qcum[s, h] == pytest.approx(p_within(tuple(sorted(need)), 0, h), abs=1e-12)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_four_of_a_kind_odds_with_the_extra_dice(k):
+    _, qcum = completion_odds()
+    s = shape_index()[("foak", k)]
+    for h in range(0, 3):
+        assert qcum[s, h] == pytest.approx(p_within((6,) * k, 2, h), abs=1e-12)
+
+
+def test_completion_odds_are_distributions():
+    q, qcum = completion_odds()
+    assert np.all(q >= -1e-15) and np.all(qcum <= 1 + 1e-12)
+    assert np.all(np.diff(qcum, axis=1) >= -1e-15)
+    assert qcum[shape_of((1, 2, 3, 4, 5, 6)), -1] > 0.99
+
+
+def single_combination_reference(combo, h, sign):
+    """The last turn with only ``combo`` free and h goods, by brute force over the dice (no shapes)."""
+
+    @lru_cache(maxsize=None)
+    def complete(need, extra, pts, goods):
+        if not need:
+            return pts + goods
+        if goods == 0:
+            return 0.0  # out of goods: no points and the goods are lost
+        return sum(p * complete(missing(need, t), extra, pts, goods - 1) for t, p in outcomes(len(need) + extra))
+
+    @lru_cache(maxsize=None)
+    def collect(face, have, goods):
+        stop = face * have + goods
+        if goods == 0 or have == 6:
+            return stop
+        go = sum(p * collect(face, have + t.count(face), goods - 1) for t, p in outcomes(6 - have))
+        return max(stop, go) if sign > 0 else min(stop, go)
+
+    def pick(throw, goods):
+        if combo.is_collect:
+            face = combo.collect_face()
+            return collect(face, throw.count(face), goods)
+        values = []
+        for args in combo.arguments():
+            target, pts = combo.target(args)
+            if combo.name == "Four of a kind":
+                need = (args[0],) * max(0, 4 - throw.count(args[0]))
+                values.append(complete(need, 2, pts, goods))
+            else:
+                values.append(complete(missing(target, throw), 0, pts, goods))
+        return max(values) if sign > 0 else min(values)
+
+    @lru_cache(maxsize=None)
+    def turn(goods):
+        throws, probs = six_dice_throws()
+        total = 0.0
+        for t, p in zip(throws, probs):
+            v = pick(t, goods)
+            if sign > 0 and goods > 0:
+                v = max(v, turn(goods - 1))
+            total += p * v
+        return total
+
+    return turn(h)
+
+
+@pytest.mark.parametrize("index", range(14))
+def test_single_combination_endgames(normal, misere, index):
+    combo = COMBINATIONS[index]
+    for solution, sign in ((normal, 1), (misere, -1)):
+        for h in (5, 7) if sign > 0 else (5,):
+            expected = single_combination_reference(combo, h, sign)
+            assert solution.W[1 << index, h] == pytest.approx(expected, abs=1e-9)
+
+
+def test_solve_is_deterministic_and_cached(normal):
+    W = solve("normal")
+    assert np.array_equal(W[ALL_FREE, :6], np.asarray(normal.W)[ALL_FREE, :6])
+    assert normal.end_value(0, 12) == 12.0
+
+
+@pytest.mark.parametrize("text, move", [
+    ("Collect 3", Move("pick", 2)), ("collect   6", Move("pick", 5)),
+    ("Three pairs 3 5 6", Move("pick", 6, (3, 5, 6))), ("three PAIRS 6 3 5", Move("pick", 6, (3, 5, 6))),
+    ("Two triples 3 5", Move("pick", 7, (3, 5))), ("Four of a kind 4", Move("pick", 8, (4,))),
+    ("Six of a kind 2", Move("pick", 11, (2,))), ("Kamerun", Move("pick", 9)), ("straight", Move("pick", 10)),
+    ("General", Move("pick", 12)), ("DESPIRALA", Move("pick", 13)), ("Reroll", Move("reroll")),
+    ("Continue", Move("continue")), ("continue collecting", Move("continue")), ("Stop", Move("stop")),
+    ("Stop collecting", Move("stop")), ("List", Move("list")), ("Options", Move("list")),
+    ("list options", Move("list")),
+])
+def test_move_language(text, move):
+    assert parse_move(text) == move
+    assert parse_move(move.text()) == move
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "type a move"), ("Collect", "one face"), ("Collect 7", "one face"), ("Three pairs 3 5", "takes 3"),
+    ("Three pairs 3 3 5", "different faces"), ("Four of a kind", "takes 1"), ("Kamerun 4", "takes no"),
+    ("Yahtzee", "unknown move"), ("3 Collect", "name comes first"), ("Six of a kind 0", "1 to 6"),
+])
+def test_move_language_rejects_bad_input(text, message):
+    with pytest.raises(InputError, match=message):
+        parse_move(text)
+
+
+def test_throws():
+    assert parse_throw("6 5 4 3 2 1") == (1, 2, 3, 4, 5, 6)
+    for bad in ("12345", "1234567", "123457", "abc"):
+        with pytest.raises(InputError):
+            parse_throw(bad)
+    throws, probs = six_dice_throws()
+    assert len(throws) == 462 and sum(probs) == pytest.approx(1)
+    assert probs[throws.index((1, 2, 3, 4, 5, 6))] == pytest.approx(factorial(6) / 6 ** 6)
