@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine with python3 and pip:
 #   make run    solve Yahtzee exactly and ask for advice (creates .venv on first use)
-#   make test   run the whole test suite
+#   make test   run the whole test suite (two workers: most of its time is numba compiling kernels)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -22,7 +22,7 @@ run: $(STAMP)
 	$(BIN)/dicesolver advise yahtzee /13456/2 --top 5
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q --durations=10 --doctest-modules src/dicesolver/__init__.py tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=10 --doctest-modules src/dicesolver/__init__.py tests
 
 # the exact evaluations on the full two-person Generala table (about 6 minutes on 2 cores)
 test-essay: $(STAMP)
