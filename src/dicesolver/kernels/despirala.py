@@ -24,7 +24,7 @@ GOODS_PER_TURN = 5
 def _end_value(W, mask, g):
     if mask == 0:
         return float(g)
-    return W[mask, g + GOODS_PER_TURN]
+    return W[mask, min(g + GOODS_PER_TURN, W.shape[1] - 1)]
 
 
 @njit(cache=True, nogil=True)
@@ -33,7 +33,7 @@ def _completion(W, mask, hmax, q, qcum, out):
     n_shapes, H = out.shape
     end = np.empty(H)
     for g in range(H):
-        end[g] = _end_value(W, mask, min(g, H - 1 - GOODS_PER_TURN))
+        end[g] = _end_value(W, mask, g)
     for s in range(n_shapes):
         for h in range(hmax + 1):
             acc = 0.0
@@ -48,7 +48,7 @@ def _collect_table(W, mask_after, face, binom, sign, out):
     H = out.shape[1]
     for h in range(H):
         for c in range(6, -1, -1):
-            stop = face * c + _end_value(W, mask_after, min(h, H - 1 - GOODS_PER_TURN))
+            stop = face * c + _end_value(W, mask_after, h)
             best = stop
             if h > 0 and c < 6:
                 go = 0.0
@@ -60,11 +60,35 @@ def _collect_table(W, mask_after, face, binom, sign, out):
             out[c, h] = best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _mix(x):
+    """splitmix64: a counter-based random number, so sampled models do not depend on thread order."""
+    x = (x + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    x = ((x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    x = ((x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    return x ^ (x >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def _sample_weights(mask, h, samples, seed, cum, weights):
+    """weights[r] = share of ``samples`` throws drawn for state (mask, h) that came out as throw r."""
+    weights[:] = 0.0
+    base = _mix(np.uint64(seed) * np.uint64(1000003) + np.uint64(mask) * np.uint64(97) + np.uint64(h))
+    for i in range(samples):
+        u = (_mix(base + np.uint64(i)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        r = np.searchsorted(cum, u, side="right")
+        if r >= weights.shape[0]:
+            r = weights.shape[0] - 1
+        weights[r] += 1.0 / samples
+
+
 @njit(cache=True, nogil=True)
 def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                 opt_points, qcum, D_prev, level_index, binom, col, picks):
+                 opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights):
     """Fill W[mask, :hmax + 1] from the level below. ``picks[r, h]`` (scratch) gets each throw's best
-    pick, contiguous in h; the Reroll, the same for every throw, is mixed in afterwards."""
+    pick, contiguous in h; the Reroll, the same for every throw, is mixed in afterwards. With
+    ``samples`` > 0 the mean over all throws is replaced by the mean over that many sampled throws
+    (a Monte Carlo model)."""
     H = hmax + 1
     n_rolls = roll_probs.shape[0]
     for f in range(6):
@@ -92,15 +116,20 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
                     if sign * v > sign * row[h]:
                         row[h] = v
     for h in range(H):
+        if samples > 0:
+            _sample_weights(mask, h, samples, seed, cum, weights)
+        else:
+            weights[:] = roll_probs
         total = 0.0
         if reroll_allowed and h > 0:
             reroll = W[mask, h - 1]
             for r in range(n_rolls):
-                v = picks[r, h]
-                total += roll_probs[r] * (v if v > reroll else reroll)
+                if weights[r] != 0.0:
+                    v = picks[r, h]
+                    total += weights[r] * (v if v > reroll else reroll)
         else:
             for r in range(n_rolls):
-                total += roll_probs[r] * picks[r, h]
+                total += weights[r] * picks[r, h]
         W[mask, h] = total
     for h in range(H, W.shape[1]):
         W[mask, h] = W[mask, hmax]  # goods this level never holds; kept finite
@@ -108,16 +137,18 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
 
 @njit(cache=True, parallel=True)
 def solve_level(W, masks, hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                opt_points, q, qcum, D_prev, D_next, next_hmax, level_index, binom):
+                opt_points, q, qcum, D_prev, D_next, next_hmax, level_index, binom, samples, seed):
     """W for every mask of one level (in parallel; goods up to ``hmax``, the most a turn of this level
     can hold), then that level's D for the level above (goods up to ``next_hmax``)."""
     n = masks.shape[0]
     H = W.shape[1]
+    cum = np.cumsum(roll_probs)
     for i in prange(n):
         col = np.empty((6, 7, H))
         picks = np.empty((roll_probs.shape[0], H))
+        weights = np.empty(roll_probs.shape[0])
         _turn_values(W, masks[i], hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
-                     opt_shape, opt_points, qcum, D_prev, level_index, binom, col, picks)
+                     opt_shape, opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights)
     for i in prange(n):
         _completion(W, masks[i], next_hmax, q, qcum, D_next[i])
 
@@ -127,3 +158,103 @@ def base_completion(q, qcum, out):
     """D for the level with nothing free (the game ends: the goods left are the value)."""
     W = np.zeros((1, out.shape[1]))
     _completion(W, 0, out.shape[1] - 1, q, qcum, out)
+
+
+@njit(cache=True, nogil=True)
+def _pick_value(W, after, s, h, pts, q, qcum):
+    """Picking a combination with missing shape ``s`` and ``pts`` points at ``h`` goods, leaving ``after``."""
+    acc = 0.0
+    for t in range(h + 1):
+        acc += q[s, t] * _end_value(W, after, h - t)
+    return pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * _end_value(W, after, 0)
+
+
+@njit(cache=True, nogil=True)
+def _throw(n, counts):
+    counts[:] = 0
+    for _ in range(n):
+        counts[np.random.randint(0, 6)] += 1
+
+
+@njit(cache=True, parallel=True)
+def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo, opt_shape, opt_points,
+                   q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
+    """Play ``len(scores)`` games (from the turn start (start_mask, start_goods, start_points)) with the
+    decisions of table ``W``; game g uses its own seeded random stream, whatever thread plays it."""
+    H = W.shape[1]
+    powers = np.array([1, 7, 49, 343, 2401, 16807])
+    for g in prange(scores.shape[0]):
+        np.random.seed((seed * 1000003 + g * 7919 + 17) % 4294967296)
+        col = np.empty((6, 7, H))
+        counts = np.zeros(6, dtype=np.int64)
+        mask = start_mask
+        goods = start_goods
+        points = start_points
+        while mask != 0:
+            h = min(goods + GOODS_PER_TURN, H - 1)
+            for f in range(6):
+                if mask & (1 << f):
+                    _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f, :, : h + 1])
+            _throw(6, counts)
+            while True:
+                r = code_index[np.sum(counts * powers)]
+                best = -sign * 1e300
+                choice = -1  # -1 reroll, 0..5 collect, 6+ option index + 6
+                if reroll_allowed and h > 0:
+                    best = W[mask, h - 1]
+                for f in range(6):
+                    if mask & (1 << f):
+                        v = col[f, roll_counts[r, f], h]
+                        if sign * v > sign * best:
+                            best = v
+                            choice = f
+                for o in range(opt_start[r], opt_start[r + 1]):
+                    c = opt_combo[o]
+                    if mask & (1 << c):
+                        v = _pick_value(W, mask & ~(1 << c), opt_shape[o], h, opt_points[o], q, qcum)
+                        if sign * v > sign * best:
+                            best = v
+                            choice = 6 + o
+                if choice == -1:
+                    h -= 1
+                    _throw(6, counts)
+                    continue
+                if choice < 6:
+                    f = choice
+                    after = mask & ~(1 << f)
+                    have = roll_counts[r, f]
+                    while True:
+                        stop = (f + 1) * have + _end_value(W, after, h)
+                        if h > 0 and have < 6:
+                            go = 0.0
+                            for j in range(6 - have + 1):
+                                go += binom[6 - have, j] * col[f, have + j, h - 1]
+                            if sign * go > sign * stop:
+                                h -= 1
+                                hits = 0
+                                for _ in range(6 - have):
+                                    if np.random.randint(0, 6) == f:
+                                        hits += 1
+                                have += hits
+                                continue
+                        break
+                    points += (f + 1) * have
+                    goods = h
+                    mask = after
+                    break
+                o = choice - 6
+                s = opt_shape[o]
+                while s != done and h > 0:
+                    h -= 1
+                    u = np.random.random()
+                    s = np.searchsorted(shape_cum[s], u, side="right")
+                    if s >= shape_cum.shape[1]:
+                        s = shape_cum.shape[1] - 1
+                if s == done:
+                    points += int(opt_points[o])
+                    goods = h
+                else:
+                    goods = 0
+                mask = mask & ~(1 << opt_combo[o])
+                break
+        scores[g] = points + goods

@@ -159,8 +159,13 @@ def check_mode(mode: str) -> str:
     return key
 
 
-def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = None) -> np.ndarray:
-    """W[mask, h] for every set of free combinations and goods (see ``kernels.despirala``)."""
+def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = None, samples: int = 0,
+          seed: int = 0) -> np.ndarray:
+    """W[mask, h] for every set of free combinations and goods (see ``kernels.despirala``). With
+    ``samples`` = N > 0, a Monte Carlo model: every state's mean over all throws is replaced by the mean
+    over N throws sampled for that state (reproducible from ``seed``)."""
+    if samples < 0 or samples > 100_000:
+        raise InputError("--samples is between 1 and 100000 (0: the exact model)")
     mode = check_mode(mode)
     sign = 1.0 if mode == "normal" else -1.0
     probs, counts, start, combo, shape, points = throw_options(mode)
@@ -185,7 +190,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
         hmax = GOODS_PER_TURN * (n_combos + 1 - size)
         next_hmax = GOODS_PER_TURN * (n_combos - size)
         solve_level(W, masks, hmax, sign, mode == "normal", probs, counts, start, combo, shape, points, q, qcum,
-                    D_prev, D_next, max(next_hmax, 0), level_index, binom)
+                    D_prev, D_next, max(next_hmax, 0), level_index, binom, samples, seed)
         D_prev = D_next
         if progress:
             progress(size, n_combos)
