@@ -134,13 +134,18 @@ def solve(
 ) -> None:
     """Solve a game exactly: the optimal expected final score, or for push-your-luck games the first
     player's probability of winning (cached for later use)."""
-    from .games import PushGame, load_any_game
+    from .games import DespiralaGame, PushGame, load_any_game
 
     g = load_any_game(game)
     if isinstance(g, PushGame):
         from . import cli_push
 
         cli_push.solve(g, json_output, rebuild)
+        return
+    if isinstance(g, DespiralaGame):
+        from . import cli_despirala
+
+        cli_despirala.solve(g, json_output, rebuild)
         return
     solution, info = _progress_solve(g, rebuild=rebuild, quiet=json_output)
     report = SolveReport(g.canonical, solution.root_value, info.seconds, info.built, int(solution.values.shape[0]),
@@ -288,8 +293,21 @@ def simulate(
     seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
     plot: Optional[str] = typer.Option(None, "--plot", help="write a histogram figure (.png/.svg/.pdf)"),
     json_output: bool = typer.Option(False, "--json", help="print JSON"),
+    samples: int = typer.Option(0, "--samples", min=0, max=100_000, help="despirala: play a Monte Carlo model that "
+                                "averages N sampled throws per state instead of all of them (0: the exact model)"),
 ) -> None:
-    """Play many games with one or more strategies (the same dice for all) and summarise the scores."""
+    """Play many games with one or more strategies (the same dice for all) and summarise the scores.
+    Despirala: the exact model (or a Monte Carlo one, --samples N) with the seed's statistics."""
+    from .games import DespiralaGame, load_any_game
+
+    dg = load_any_game(game)
+    if isinstance(dg, DespiralaGame):
+        from . import cli_despirala
+
+        cli_despirala.simulate(dg, n, seed, samples, plot, json_output)
+        return
+    if samples:
+        raise InputError("--samples is for despirala")
     from rich.progress import Progress
 
     from .analysis.simulate import simulate as run_simulation

@@ -92,6 +92,20 @@ def push_review_figure(review) -> Figure:
     return fig
 
 
+def despirala_figure(stats, scores) -> Figure:
+    """The final-score histogram of simulated Despirala games, with the mean and the model's own value."""
+    fig = Figure(figsize=(9, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    lo, hi = int(scores.min()), int(scores.max())
+    ax.hist(scores, bins=np.arange(lo, hi + 2) - 0.5 if hi - lo <= 150 else 80, color="royalblue", alpha=0.8)
+    ax.axvline(stats.mean, color="black", label=f"mean {stats.mean:.1f}")
+    ax.axvline(stats.expected, color="tab:red", linestyle="--", label=f"the model's own value {stats.expected:.1f}")
+    ax.set(title=f"{'despirala' if stats.mode == 'normal' else 'despirala(misere)'}: {stats.games:,} games, "
+                 f"{stats.model} model", xlabel="final score", ylabel="games")
+    ax.legend()
+    return fig
+
+
 def distribution_figure(game: ScorecardGame, dist) -> Figure:
     """The exact final-score distribution of optimal play, with its mean and quartiles marked."""
     fig = Figure(figsize=(9, 4.5), layout="constrained")

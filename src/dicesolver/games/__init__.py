@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameDefinitionError
+from .despirala import DespiralaGame, make_despirala
 from .pushluck import PUSH_GAMES, PushGame, make_push_game
 from .scorecard import ScorecardGame, Variant, build_game
 
-__all__ = ["ScorecardGame", "PushGame", "Variant", "load_game", "load_any_game", "preset_names", "parse_game_string",
+__all__ = ["ScorecardGame", "PushGame", "DespiralaGame", "Variant", "load_game", "load_any_game", "preset_names", "parse_game_string",
            "preset_definition", "push_game_names"]
 
 MAX_RULES_FILE_BYTES = 256 * 1024
@@ -93,14 +94,17 @@ def _load_push_game(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> P
     return make_push_game(base, dict(frozen_choices))
 
 
-def load_any_game(text: str | ScorecardGame | PushGame) -> ScorecardGame | PushGame:
-    """A scorecard game or a push-your-luck game (``pig``, ``skunk(goal=50)``, ``pig(faces=2,goal=10)``)."""
-    if isinstance(text, (ScorecardGame, PushGame)):
+def load_any_game(text: str | ScorecardGame | PushGame | DespiralaGame) -> ScorecardGame | PushGame | DespiralaGame:
+    """A scorecard game, a push-your-luck game (``pig``, ``skunk(goal=50)``, ``pig(faces=2,goal=10)``) or
+    Despirala (``despirala``, ``despirala(misere)``)."""
+    if isinstance(text, (ScorecardGame, PushGame, DespiralaGame)):
         return text
     base, choices = parse_game_string(text)
     key = base.strip().lower()
     if key in PUSH_GAMES:
         return _load_push_game(key, tuple(sorted(choices.items())))
+    if key == "despirala":
+        return make_despirala(choices)
     return load_game(text)
 
 
@@ -112,12 +116,14 @@ def load_game(text: str | ScorecardGame) -> ScorecardGame:
     if base.strip().lower() in PUSH_GAMES:
         raise GameDefinitionError(f"{base.strip()} is a push-your-luck game: it works with solve, advise, chart, compare, "
                                   "play and analyze, not with this command")
+    if base.strip().lower() == "despirala":
+        raise GameDefinitionError("despirala works with rules, solve and simulate, not with this command")
     if _looks_like_path(base):
         path = Path(base).expanduser()
         return build_game(_read_rules_file(path), choices, str(path))
     key = base.strip().lower()
     names = preset_names()
     if key not in names:
-        raise GameDefinitionError(f"unknown game {base!r} (games: {', '.join(names + list(PUSH_GAMES))}; "
+        raise GameDefinitionError(f"unknown game {base!r} (games: {', '.join(names + list(PUSH_GAMES) + ['despirala'])}; "
                                   "or a path to a .toml rules file)")
     return _load_preset(key, tuple(sorted(choices.items())))

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..errors import InputError
+from ..errors import GameDefinitionError, InputError
 
 N_DICE = 6
 FACES = 6
@@ -93,6 +93,43 @@ def parse_throw(text: str, count: int | None = N_DICE) -> Throw:
     if count is not None and len(faces) != count:
         raise InputError(f"type {count} dice, not {len(faces)}")
     return faces
+
+
+@dataclass(frozen=True)
+class DespiralaGame:
+    """Despirala, played normal (maximise the final score) or misere (minimise it; no Reroll)."""
+
+    mode: str = "normal"
+    name: str = "despirala"
+    title: str = "Despirala"
+
+    @property
+    def canonical(self) -> str:
+        return "despirala" if self.mode == "normal" else "despirala(misere)"
+
+    def describe(self) -> list[str]:
+        lines = [f"{self.title} ({self.mode} play): 6 dice, 14 combinations, 14 turns; final score = points + goods left.",
+                 "Each turn: gain 5 goods, throw all six dice for free, then Reroll (1 good) or pick an unused combination.",
+                 "Collect f (f = 1..6): f points per f collected; Continue (1 good) rethrows the other dice, Stop banks.",
+                 "Three pairs X Y Z: 2(X+Y+Z); Two triples X Y: 3(X+Y); Four of a kind X: 40 (two extra dice);",
+                 "Kamerun 455666: 45; Straight 123456: 50; Six of a kind X: 60; General 666666: 70; Despirala 111116: 80.",
+                 "A picked combination must be completed: the missing dice are rethrown at 1 good a throw, matches kept;",
+                 "out of goods first, it scores 0 and every good is lost."]
+        if self.mode == "misere":
+            lines.append("Misere: the lowest final score is best, and the whole-roll Reroll is not allowed.")
+        return lines
+
+
+def make_despirala(choices: dict[str, str]) -> DespiralaGame:
+    mode = "normal"
+    for key, value in choices.items():
+        if key in ("misere", "normal") and value == "on":
+            mode = key
+        elif key in ("play", "mode") and value.lower() in ("normal", "misere"):
+            mode = value.lower()
+        else:
+            raise GameDefinitionError(f"despirala takes 'misere' (or play=normal|misere), not {key}={value}")
+    return DespiralaGame(mode)
 
 
 # -- the move language -------------------------------------------------------------------------------
