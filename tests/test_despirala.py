@@ -168,3 +168,53 @@ def test_throws():
     throws, probs = six_dice_throws()
     assert len(throws) == 462 and sum(probs) == pytest.approx(1)
     assert probs[throws.index((1, 2, 3, 4, 5, 6))] == pytest.approx(factorial(6) / 6 ** 6)
+
+
+Z_999 = 3.29
+
+
+@pytest.mark.parametrize("mode, exact", [("normal", 443.616), ("misere", 105.973)])
+def test_simulation_of_the_exact_model_agrees_with_its_value(normal, misere, mode, exact):
+    from dicesolver.analysis.despirala_simulate import simulate_despirala
+
+    stats, scores = simulate_despirala(mode, 100_000, seed=7)
+    assert abs(stats.mean - exact) < Z_999 * stats.stderr
+    assert len(scores) == 100_000 and stats.percentiles["5"] <= stats.percentiles["50"] <= stats.percentiles["95"]
+    again, _ = simulate_despirala(mode, 1000, seed=7)
+    assert again.mean == simulate_despirala(mode, 1000, seed=7)[0].mean  # reproducible
+
+
+def test_monte_carlo_models_overrate_themselves_and_play_worse(normal):
+    """Seed 001: with one sampled throw per state the model reports about 497 and plays to about 330."""
+    from dicesolver.analysis.despirala_simulate import simulate_despirala
+
+    one, _ = simulate_despirala("normal", 20_000, seed=3, samples=1)
+    five, _ = simulate_despirala("normal", 20_000, seed=3, samples=5)
+    assert one.expected > five.expected > normal.root_value
+    assert one.mean + Z_999 * one.stderr < five.mean
+    assert five.mean + Z_999 * five.stderr < normal.root_value
+    assert 480 < one.expected < 515 and 300 < one.mean < 350
+
+
+def test_cli_solve_and_simulate(capsys, tmp_path):
+    import json
+
+    from dicesolver.cli import main
+
+    def run(*argv):
+        with pytest.raises(SystemExit) as info:
+            main(list(argv))
+        captured = capsys.readouterr()
+        return info.value.code or 0, captured.out, captured.err
+
+    code, out, _ = run("solve", "despirala(misere)", "--json")
+    assert code == 0 and round(json.loads(out)["value"], 3) == 105.973
+    code, out, _ = run("simulate", "despirala", "-n", "2000", "--json", "--plot", str(tmp_path / "h.png"))
+    data = json.loads(out)
+    assert code == 0 and data["games"] == 2000 and data["model"] == "exact" and (tmp_path / "h.png").exists()
+    code, out, _ = run("rules", "despirala(misere)")
+    assert "Misere" in out
+    for argv, message in [(["solve", "despirala(hard)"], "misere"), (["simulate", "yacht", "--samples", "5"], "--samples"),
+                          (["advise", "despirala", "/1/2"], "despirala works with")]:
+        code, _, err = run(*argv)
+        assert code == 2 and message in err

@@ -170,7 +170,7 @@ def advise(
     Push-your-luck games: POSITION is MINE,THEIRS,TURN_TOTAL and options are ranked by P(win)."""
     from .analysis.advice import advise as make_advice
     from .dice import format_dice
-    from .games import PushGame, load_any_game
+    from .games import PushGame, load_any_game, load_game
     from .games.position import parse_position
 
     g = load_any_game(game)
@@ -179,6 +179,7 @@ def advise(
 
         cli_push.advise(g, position, json_output)
         return
+    g = load_game(game)  # anything else must be a scorecard game (a clear error otherwise)
     if ";" in position:
         from .analysis.duel_advice import duel_advise
 
@@ -483,7 +484,7 @@ def play(
 ) -> None:
     """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
     from .console_play import QuitGame, play as play_game
-    from .games import PushGame, load_any_game
+    from .games import PushGame, load_any_game, load_game
 
     g = load_any_game(game)
     if isinstance(g, PushGame):
@@ -491,6 +492,7 @@ def play(
 
         cli_push.play(g, seed, manual_dice, resume, record, vs, first)
         return
+    g = load_game(game)  # anything else must be a scorecard game (a clear error otherwise)
     solution, _ = _progress_solve(g)
 
     def duel_loader():
@@ -613,7 +615,7 @@ def compare(
     from rich.progress import Progress
 
     from .analysis.duel_compare import compare_exact, duel_strategy
-    from .games import PushGame, load_any_game
+    from .games import PushGame, load_any_game, load_game
     from .solvers.duel import check_duel_game, load_or_solve
 
     g = load_any_game(game)
@@ -622,6 +624,7 @@ def compare(
 
         cli_push.compare(g, a, b, json_output)
         return
+    g = load_game(game)  # anything else must be a scorecard game (a clear error otherwise)
     check_duel_game(g)
     duel_strategy(a, g), duel_strategy(b, g)  # unknown names fail before any long work
     if not exact:
