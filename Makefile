@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_play.py
 	$(BIN)/python benchmarks/bench_mindful.py
 	$(BIN)/python benchmarks/bench_pushluck.py
+	$(BIN)/python benchmarks/bench_despirala.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis
