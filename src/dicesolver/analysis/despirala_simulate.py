@@ -11,8 +11,8 @@ import numpy as np
 from ..errors import InputError
 from ..games.despirala import ALL_FREE, six_dice_throws
 from ..kernels.despirala import simulate_games
-from ..solvers.despirala import (check_mode, completion_odds, shape_index, shape_transitions, throw_options,
-                                 _binomials)
+from ..solvers.despirala import (binomial_table, check_mode, completion_odds, shape_index, shape_transitions,
+                                 throw_options)
 
 MAX_GAMES = 100_000_000
 
@@ -52,7 +52,7 @@ def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, in
     scores = np.zeros(n, dtype=np.int64)
     mask, goods, pts = start
     simulate_games(np.asarray(W), 1.0 if mode == "normal" else -1.0, mode == "normal", counts, _code_index(),
-                   start_idx, combo, shape, points, q, qcum, shape_cum, done, _binomials(), mask, goods, pts,
+                   start_idx, combo, shape, points, q, qcum, shape_cum, done, binomial_table(), mask, goods, pts,
                    int(seed) % 2**31, scores)
     return scores
 

@@ -8,6 +8,7 @@ Completion probabilities are exact: the missing dice of a picked combination onl
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import time
 from collections import Counter
@@ -142,7 +143,8 @@ def throw_options(mode: str = "normal") -> tuple[np.ndarray, ...]:
             np.array(shape, dtype=np.int64), np.array(points, dtype=np.float64))
 
 
-def _binomials() -> np.ndarray:
+def binomial_table() -> np.ndarray:
+    """b[n, j] = P(j of n rethrown dice show the collected face)."""
     b = np.zeros((7, 7))
     for n in range(7):
         for j in range(n + 1):
@@ -182,7 +184,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
     W = np.zeros((ALL_FREE + 1, H))
     D_prev = np.zeros((1, n_shapes, H))
     base_completion(q, qcum, D_prev[0])
-    binom = _binomials()
+    binom = binomial_table()
     for size in range(1, n_combos + 1):
         masks = np.array(levels[size], dtype=np.int64)
         D_next = np.zeros((len(masks), n_shapes, H))
@@ -233,8 +235,6 @@ class LoadInfo:
 
 
 def fingerprint(mode: str) -> str:
-    import hashlib
-
     return hashlib.sha256(f"despirala-ev-v1:{mode}:{H}".encode()).hexdigest()
 
 
