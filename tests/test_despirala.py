@@ -218,3 +218,21 @@ def test_cli_solve_and_simulate(capsys, tmp_path):
                           (["advise", "despirala", "/1/2"], "despirala works with")]:
         code, _, err = run(*argv)
         assert code == 2 and message in err
+
+
+@pytest.mark.parametrize("mode", ["normal", "misere"])
+def test_turn_options_are_consistent_with_the_table(normal, misere, mode):
+    """The mean over the first throw of the best move's value is the table's value of the game."""
+    from dicesolver.solvers.despirala import turn_options
+
+    solution = normal if mode == "normal" else misere
+    throws, probs = six_dice_throws()
+    total = sum(p * turn_options(solution, ALL_FREE, 5, t)[0][1] for t, p in zip(throws, probs))
+    assert total == pytest.approx(solution.root_value, abs=1e-9)
+    options = turn_options(solution, ALL_FREE, 5, (1, 2, 3, 4, 5, 6))
+    if mode == "normal":
+        assert options[0][0] == parse_move("Straight")  # a straight showing: 50 points at once
+        assert any(m.kind == "reroll" for m, _ in options)
+    else:
+        assert all(m.kind != "reroll" for m, _ in options)
+    assert len({m for m, _ in options}) == len(options)

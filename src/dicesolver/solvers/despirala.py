@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import tables
 from ..errors import InputError, TableError
-from ..games.despirala import ALL_FREE, COMBINATIONS, FACES, GOODS_PER_TURN, MAX_GOODS, missing, six_dice_throws
+from ..games.despirala import ALL_FREE, COMBINATIONS, FACES, GOODS_PER_TURN, MAX_GOODS, Move, missing, six_dice_throws
 from ..kernels import frozen
 from ..kernels.despirala import base_completion, solve_level
 
@@ -252,3 +252,58 @@ def load_or_solve(mode: str = "normal", rebuild: bool = False, progress: Callabl
     info = LoadInfo(built, time.perf_counter() - start, str(loaded.directory),
                     int(sum(e["bytes"] for e in loaded.manifest["arrays"].values())))
     return DespiralaSolution(mode, frozen(loaded.arrays["W"])), info
+
+
+# -- option values inside a turn (advice, hints, luck and mistakes) ------------------------------------------
+
+def _sign(mode: str) -> float:
+    return 1.0 if mode == "normal" else -1.0
+
+
+def collect_values(solution: DespiralaSolution, free_after: int, face: int, have: int, goods: int) -> dict[str, float]:
+    """Collecting ``face`` with ``have`` of it showing and ``goods``: the value of Stop, and of Continue
+    when it is allowed (goods left and a die that is not ``face``)."""
+    from ..kernels.despirala import _collect_table
+
+    W = np.asarray(solution.W)
+    table = np.empty((7, goods + 1))
+    _collect_table(W, free_after, face, binomial_table(), _sign(solution.mode), table)
+    values = {"stop": face * have + solution.end_value(free_after, goods)}
+    if goods > 0 and have < 6:
+        b = binomial_table()[6 - have]
+        values["continue"] = float(sum(b[j] * table[have + j, goods - 1] for j in range(6 - have + 1)))
+    return values
+
+
+def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
+    """Every legal move after a throw (Reroll and each free combination with each argument) and its
+    expected final-score value (points still to come + goods at the end), best first for the mode."""
+    from ..kernels.despirala import _pick_value
+
+    if len(throw) != 6:
+        raise InputError("a Despirala throw has six dice")
+    W = np.asarray(solution.W)
+    q, qcum = completion_odds()
+    out: list[tuple[Move, float]] = []
+    if solution.mode == "normal" and goods > 0:
+        out.append((Move("reroll"), float(W[free, goods - 1])))
+    for combo in COMBINATIONS:
+        bit = 1 << combo.index
+        if not free & bit:
+            continue
+        after = free & ~bit
+        if combo.is_collect:
+            face = combo.collect_face()
+            values = collect_values(solution, after, face, throw.count(face), goods)
+            out.append((Move("pick", combo.index), max(values.values()) if solution.mode == "normal" else min(values.values())))
+            continue
+        for args in combo.arguments():
+            target, pts = combo.target(args)
+            if combo.index == FOUR_KIND:
+                k = max(0, 4 - throw.count(args[0]))
+                s = shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
+            else:
+                s = shape_of(missing(target, throw))
+            out.append((Move("pick", combo.index, args), float(_pick_value(W, after, s, goods, float(pts), q, qcum))))
+    out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
+    return out
