@@ -236,3 +236,32 @@ def test_turn_options_are_consistent_with_the_table(normal, misere, mode):
     else:
         assert all(m.kind != "reroll" for m, _ in options)
     assert len({m for m, _ in options}) == len(options)
+
+
+def test_decision_points():
+    from dicesolver.games.despirala import parse_decision_point
+
+    p = parse_decision_point("Straight, collect 3;7;2 2 3 4 5 6")
+    assert p.goods == 7 and p.dice == (2, 2, 3, 4, 5, 6) and bin(p.free).count("1") == 12
+    assert parse_decision_point(p.text()) == p
+    assert parse_decision_point("none;5;113456").free == ALL_FREE
+    for bad, message in [("x", "USED;GOODS;DICE"), ("none;6;113456", "0 to 5 goods"), ("Straight,Straight;5;123456", "twice"),
+                         ("Yacht;5;123456", "unknown combination"), ("none;five;123456", "whole number"),
+                         ("none;5;12345", "6 dice"), (";".join([",".join(c.name for c in COMBINATIONS), "3", "123456"]), "over")]:
+        with pytest.raises(InputError, match=message):
+            parse_decision_point(bad)
+
+
+def test_cli_advise(capsys):
+    import json
+
+    from dicesolver.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["advise", "despirala", "none;5;123456", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["options"][0]["move"] == "Straight" and data["options"][0]["cost"] == 0
+    assert all(o["cost"] >= 0 for o in data["options"])
+    with pytest.raises(SystemExit) as info:
+        main(["advise", "despirala", "none;9;123456"])
+    assert info.value.code == 2

@@ -167,10 +167,11 @@ def advise(
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
 ) -> None:
     """Rank every option in a position by expected final score, with its cost against the best.
-    Push-your-luck games: POSITION is MINE,THEIRS,TURN_TOTAL and options are ranked by P(win)."""
+    Push-your-luck games: POSITION is MINE,THEIRS,TURN_TOTAL and options are ranked by P(win).
+    Despirala: POSITION is USED;GOODS;DICE (e.g. 'none;5;113456'), moves ranked by expected final score."""
     from .analysis.advice import advise as make_advice
     from .dice import format_dice
-    from .games import PushGame, load_any_game, load_game
+    from .games import DespiralaGame, PushGame, load_any_game, load_game
     from .games.position import parse_position
 
     g = load_any_game(game)
@@ -178,6 +179,11 @@ def advise(
         from . import cli_push
 
         cli_push.advise(g, position, json_output)
+        return
+    if isinstance(g, DespiralaGame):
+        from . import cli_despirala
+
+        cli_despirala.advise(g, position, json_output, top)
         return
     g = load_game(game)  # anything else must be a scorecard game (a clear error otherwise)
     if ";" in position:

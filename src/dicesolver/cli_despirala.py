@@ -64,3 +64,28 @@ def simulate(game: DespiralaGame, n: int, seed: int, samples: int, plot: Optiona
     out.print(table)
     if plot:
         out.print(f"plot written to {plot}", highlight=False)
+
+
+def advise(game: DespiralaGame, position: str, json_output: bool, top: int) -> None:
+    from .games.despirala import parse_decision_point
+    from .solvers.despirala import turn_options
+
+    point = parse_decision_point(position)
+    solution, _ = load_solution(game, quiet=json_output)
+    options = turn_options(solution, point.free, point.goods, point.dice)
+    best = options[0][1]
+    rows = [{"move": m.text(), "value": v, "cost": abs(best - v)} for m, v in options]
+    if json_output:
+        _emit_json({"game": game.canonical, "position": point.text(), "options": rows})
+        return
+    out.print(f"[bold]{game.canonical}[/]  {point.text()}  (expected final score from here, "
+              f"{'higher' if game.mode == 'normal' else 'lower'} is better)", highlight=False)
+    table = Table()
+    for col in ("#", "move", "expected", "cost"):
+        table.add_column(col, justify="left" if col == "move" else "right")
+    shown = rows[:top] if top else rows
+    for i, r in enumerate(shown, 1):
+        table.add_row(str(i), r["move"], f"{r['value']:.3f}", f"{r['cost']:.3f}", style="bold green" if i == 1 else None)
+    out.print(table)
+    if top and len(rows) > top:
+        out.print(f"({len(rows) - top} more moves; --top 0 shows all)")

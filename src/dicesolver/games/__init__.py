@@ -117,7 +117,7 @@ def load_game(text: str | ScorecardGame) -> ScorecardGame:
         raise GameDefinitionError(f"{base.strip()} is a push-your-luck game: it works with solve, advise, chart, compare, "
                                   "play and analyze, not with this command")
     if base.strip().lower() == "despirala":
-        raise GameDefinitionError("despirala works with rules, solve and simulate, not with this command")
+        raise GameDefinitionError("despirala works with rules, solve, advise and simulate, not with this command")
     if _looks_like_path(base):
         path = Path(base).expanduser()
         return build_game(_read_rules_file(path), choices, str(path))

@@ -194,3 +194,55 @@ def six_dice_throws() -> tuple[tuple[Throw, ...], tuple[float, ...]]:
     throws = tuple(sorted(counts))
     total = FACES ** N_DICE
     return throws, tuple(counts[t] / total for t in throws)
+
+
+# -- positions -----------------------------------------------------------------------------------------------
+
+def combination_by_name(text: str) -> Combination:
+    """``Collect 3``, ``collect3``, ``three pairs``, ``Straight`` ... (case and spaces ignored)."""
+    key = re.sub(r"[^a-z0-9]", "", str(text).lower())
+    for c in COMBINATIONS:
+        if re.sub(r"[^a-z0-9]", "", c.name.lower()) == key:
+            return c
+    raise InputError(f"unknown combination {text!r} (e.g. Collect 3, Three pairs, Four of a kind, Kamerun)")
+
+
+@dataclass(frozen=True)
+class DecisionPoint:
+    """A moment of choice: the free combinations, the goods held now, and the six dice showing."""
+
+    free: int
+    goods: int
+    dice: Throw
+
+    def text(self) -> str:
+        used = [c.name for c in COMBINATIONS if not self.free & (1 << c.index)]
+        return f"{','.join(used) or 'none'};{self.goods};{format_throw(self.dice)}"
+
+
+def parse_decision_point(text: str) -> DecisionPoint:
+    """``USED;GOODS;DICE``: the combinations already used (comma-separated names, or ``none``), the goods held
+    now (this turn's 5 included, rerolls paid), and the six dice showing. ``none;5;113456`` is a first throw."""
+    parts = str(text).split(";")
+    if len(parts) != 3:
+        raise InputError(f"a Despirala position is USED;GOODS;DICE, e.g. 'none;5;113456' or 'Straight,Collect 3;7;223456', "
+                         f"not {text!r}")
+    used_text, goods_text, dice_text = (p.strip() for p in parts)
+    free = ALL_FREE
+    if used_text.lower() not in ("", "-", "none"):
+        for name in used_text.split(","):
+            c = combination_by_name(name)
+            if not free & (1 << c.index):
+                raise InputError(f"{c.name} is listed twice")
+            free &= ~(1 << c.index)
+    if free == 0:
+        raise InputError("every combination is used: the game is over")
+    try:
+        goods = int(goods_text)
+    except ValueError:
+        raise InputError(f"goods must be a whole number, not {goods_text!r}") from None
+    turns_played = TURNS - bin(free).count("1")
+    most = GOODS_PER_TURN * (turns_played + 1)
+    if not 0 <= goods <= most:
+        raise InputError(f"after {turns_played} turns a player holds 0 to {most} goods, not {goods}")
+    return DecisionPoint(free, goods, parse_throw(dice_text))
