@@ -215,7 +215,8 @@ def test_cli_solve_and_simulate(capsys, tmp_path):
     code, out, _ = run("rules", "despirala(misere)")
     assert "Misere" in out
     for argv, message in [(["solve", "despirala(hard)"], "misere"), (["simulate", "yacht", "--samples", "5"], "--samples"),
-                          (["advise", "despirala", "/1/2"], "despirala works with")]:
+                          (["odds", "despirala"], "despirala works with"),
+                          (["advise", "despirala", "/1/2"], "USED;GOODS;DICE")]:
         code, _, err = run(*argv)
         assert code == 2 and message in err
 
