@@ -13,15 +13,7 @@ import time
 
 from dicesolver.analysis.despirala_simulate import play_games, statistics
 from dicesolver.solvers.despirala import solve
-
-
-def best_of(fn, n: int = 3) -> float:
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from timing import best_of  # benchmarks/timing.py (run as python benchmarks/...)
 
 
 def main() -> None:

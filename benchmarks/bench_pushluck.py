@@ -15,15 +15,7 @@ import time
 from dicesolver.games import load_any_game
 from dicesolver.players.pushluck import hold_at
 from dicesolver.solvers.pushluck import PushSolution, evaluate, solve
-
-
-def best_of(fn, n: int = 5) -> float:
-    times = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+from timing import best_of  # benchmarks/timing.py (run as python benchmarks/...)
 
 
 def main() -> None:
@@ -37,12 +29,12 @@ def main() -> None:
     for name in ("pig", "skunk", "big-pig"):
         game = load_any_game(name)
         table, info = solve(game)
-        seconds = best_of(lambda: solve(game))
+        seconds = best_of(lambda: solve(game), 5)
         solution = PushSolution(game, table)
         policy = solution.policy
         other = hold_at(game.goal, 20)
         evaluate(game, policy, other)
-        eval_seconds = best_of(lambda: evaluate(game, policy, other))
+        eval_seconds = best_of(lambda: evaluate(game, policy, other), 5)
         states = game.goal * game.goal * (game.goal + 1) // 2
         print(f"| {name} | {states:,} | {table[0, 0, 0]:.7f} | {info.sweeps} | {seconds:.3f} | {eval_seconds:.3f} |")
 
