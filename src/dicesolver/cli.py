@@ -34,6 +34,13 @@ def _emit_json(obj: Any) -> None:
     print(json.dumps(dataclasses.asdict(obj) if dataclasses.is_dataclass(obj) else obj, indent=2))
 
 
+def emit_review_json(result, events: str = "rolls") -> None:
+    """A review as JSON: its summary, its decisions and its throws (``events``: the attribute holding them)."""
+    _emit_json({"summary": dataclasses.asdict(result.summary),
+                "decisions": [dataclasses.asdict(d) for d in result.decisions],
+                events: [dataclasses.asdict(e) for e in getattr(result, events)]})
+
+
 def _progress_solve(game, rebuild: bool = False, quiet: bool = False):
     """Load or solve a game's table, with a progress bar when solving on a terminal."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -415,9 +422,7 @@ def analyze(
             result = mindful_review(MindfulPlayer(rec.game, future), rec, player)
             printer = _print_mindful_review
         if json_output:
-            _emit_json({"summary": dataclasses.asdict(result.summary),
-                        "decisions": [dataclasses.asdict(d) for d in result.decisions],
-                        "rolls": [dataclasses.asdict(r) for r in result.rolls]})
+            emit_review_json(result)
             return
         printer(result)
         return
@@ -428,9 +433,7 @@ def analyze(
 
         save_figure(review_figure(result), plot)
     if json_output:
-        _emit_json({"summary": dataclasses.asdict(result.summary),
-                    "decisions": [dataclasses.asdict(d) for d in result.decisions],
-                    "rolls": [dataclasses.asdict(r) for r in result.rolls]})
+        emit_review_json(result)
         return
     _print_review(result)
 

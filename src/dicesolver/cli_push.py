@@ -9,7 +9,7 @@ from typing import Optional
 
 from rich.table import Table
 
-from .cli import _emit_json, err, out, print_saved, terminal_ask
+from .cli import _emit_json, emit_review_json, err, out, print_saved, terminal_ask
 from .errors import InputError
 from .games.pushluck import PushGame
 
@@ -149,9 +149,7 @@ def analyze(rec, player: int, json_output: bool, plot: Optional[str]) -> None:
 
         save_figure(push_review_figure(result), plot)
     if json_output:
-        _emit_json({"summary": dataclasses.asdict(result.summary),
-                    "decisions": [dataclasses.asdict(d) for d in result.decisions],
-                    "throws": [dataclasses.asdict(t) for t in result.throws]})
+        emit_review_json(result, "throws")
         return
     print_review(result)
 
