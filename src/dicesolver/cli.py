@@ -380,6 +380,7 @@ def analyze(
     other records of several players by the mindful model (win n-1, tie shared, loss -1, everyone
     assumed to play Maximus from then on)."""
     from .analysis.review import review
+    from .games.despirala_records import DespiralaRecord
     from .games.push_records import PushRecord, read_any_record
 
     warnings: list[str] = []
@@ -390,6 +391,11 @@ def analyze(
         from . import cli_push
 
         cli_push.analyze(rec, player, json_output, plot)
+        return
+    if isinstance(rec, DespiralaRecord):
+        from . import cli_despirala
+
+        cli_despirala.analyze(rec, player, json_output, plot)
         return
     if len(rec.players) >= 2 and not points:
         from .errors import InputError as _InputError
@@ -493,13 +499,18 @@ def play(
 ) -> None:
     """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
     from .console_play import QuitGame, play as play_game
-    from .games import PushGame, load_any_game, load_game
+    from .games import DespiralaGame, PushGame, load_any_game, load_game
 
     g = load_any_game(game)
     if isinstance(g, PushGame):
         from . import cli_push
 
         cli_push.play(g, seed, manual_dice, resume, record, vs, first)
+        return
+    if isinstance(g, DespiralaGame):
+        from . import cli_despirala
+
+        cli_despirala.play(g, seed, manual_dice, resume, record, vs, first)
         return
     g = load_game(game)  # anything else must be a scorecard game (a clear error otherwise)
     solution, _ = _progress_solve(g)
@@ -669,8 +680,14 @@ def match(
     from rich.progress import Progress
 
     from .analysis.match import MatchSetup, play_match
-    from .games import load_game
+    from .games import DespiralaGame, load_any_game, load_game
 
+    despirala = load_any_game(game)
+    if isinstance(despirala, DespiralaGame):
+        from . import cli_despirala
+
+        cli_despirala.match(despirala, players, n, seed, json_output)
+        return
     g = load_game(game)
     names = [p.strip().lower() for p in players]
     MatchSetup.check_names(g, names)  # unknown names fail before any long work
@@ -801,6 +818,65 @@ def players() -> None:
     for name, text in PUSH_STRATEGIES.items():
         push.add_row(name, text)
     out.print(push)
+    from .players.despirala import DESPIRALA_STRATEGIES
+
+    despirala = Table(title="Despirala strategies (play --vs, match despirala A B)")
+    despirala.add_column("name")
+    despirala.add_column("plays")
+    for name, text in DESPIRALA_STRATEGIES.items():
+        despirala.add_row(name, text)
+    out.print(despirala)
+
+
+@app.command()
+def replay(
+    record: str = typer.Argument(..., help="a game record (.jsonl), as written by 'dicesolver play'"),
+    json_output: bool = typer.Option(False, "--json", help="print JSON"),
+) -> None:
+    """Replay a recorded game event by event (checked against the rules), with the scores at the end."""
+    from .games.despirala_records import DespiralaRecord
+    from .games.push_records import PushRecord, read_any_record
+
+    warnings: list[str] = []
+    rec = read_any_record(record, warnings)
+    for w in warnings:
+        err.print(f"[yellow]warning:[/] {w}")
+    if isinstance(rec, DespiralaRecord):
+        from . import cli_despirala
+
+        cli_despirala.replay(rec, json_output)
+        return
+    if isinstance(rec, PushRecord):
+        from . import cli_push
+
+        cli_push.replay(rec, json_output)
+        return
+    _replay_scorecard(rec, json_output)
+
+
+def _replay_scorecard(rec, json_output: bool) -> None:
+    from .dice import format_dice
+    from .games.records import replay as replay_positions
+
+    positions = replay_positions(rec)[0]
+    lines = []
+    for e in rec.events:
+        who = rec.players[e.player]
+        if e.type == "roll":
+            lines.append(f"turn {e.turn}: {who} rolls {format_dice(e.dice)}")
+        elif e.type == "keep":
+            lines.append(f"turn {e.turn}: {who} keeps {format_dice(e.keep) if e.keep else 'nothing'}")
+        else:
+            lines.append(f"turn {e.turn}: {who} scores {e.points} in {rec.game.categories[e.category].name}")
+    scores = {name: int(p.total(rec.game)) for name, p in zip(rec.players, positions)}
+    if json_output:
+        _emit_json({"game": rec.game.canonical, "players": rec.players, "over": rec.is_over(), "events": lines,
+                    "scores": scores})
+        return
+    for line in lines:
+        out.print(line, highlight=False)
+    out.print(("final scores: " if rec.is_over() else "scores so far (unfinished): ")
+              + ", ".join(f"{n} {v}" for n, v in scores.items()), highlight=False)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,4 +1,5 @@
-"""The ``dicesolver`` commands for Despirala: the bodies behind solve and simulate."""
+"""The ``dicesolver`` commands for Despirala: the bodies behind solve, simulate, advise, match, play,
+analyze and replay when the game is Despirala."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Optional
 
 from rich.table import Table
 
-from .cli import _emit_json, err, out
+from .cli import _emit_json, emit_review_json, err, out, print_saved, terminal_ask
 from .games.despirala import DespiralaGame
 
 
@@ -89,3 +90,120 @@ def advise(game: DespiralaGame, position: str, json_output: bool, top: int) -> N
     out.print(table)
     if top and len(rows) > top:
         out.print(f"({len(rows) - top} more moves; --top 0 shows all)")
+
+
+def match(game: DespiralaGame, players: list[str], n: int, seed: int, json_output: bool) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .analysis.despirala_match import despirala_match
+    from .errors import InputError
+    from .players.despirala import make_despirala_player
+
+    if len(players) != 2:
+        raise InputError("a Despirala match is between two strategies, e.g. competitive optimal")
+    solution, _ = load_solution(game, quiet=json_output)
+    a, b = (make_despirala_player(p, game, solution, seed=seed) for p in players)
+    if a.name == b.name:
+        b.name = f"{b.name} (2)"
+    with Progress(TextColumn(f"{a.name} against {b.name}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+        task = progress.add_task("match", total=n + n % 2)
+        result = despirala_match(game, a, b, n, seed, progress=lambda d, t: progress.update(task, completed=d))
+    if json_output:
+        _emit_json(dataclasses.asdict(result))
+        return
+    table = Table(title=f"{game.canonical}: {result.a} against {result.b}, {result.games:,} games "
+                        f"(each deal played both ways), seed {seed}")
+    for col in ("", f"{result.a}'s win rate", "95% interval"):
+        table.add_column(col, justify="left" if not col else "right")
+    table.add_row("all games", f"{100 * result.win_rate:.1f}%", f"{100 * result.win_low:.1f}-{100 * result.win_high:.1f}%")
+    table.add_row(f"{result.a} first", f"{100 * result.first:.1f}%", f"{100 * result.first_low:.1f}-{100 * result.first_high:.1f}%")
+    table.add_row(f"{result.a} second", f"{100 * result.second:.1f}%",
+                  f"{100 * result.second_low:.1f}-{100 * result.second_high:.1f}%")
+    out.print(table)
+    out.print(f"mean final score: {result.a} {result.a_mean:.2f}, {result.b} {result.b_mean:.2f}; "
+              f"ties {result.ties}; {result.seconds:.0f} s (ties count half a win)", highlight=False)
+
+
+def play(game: DespiralaGame, seed, manual_dice: bool, resume: bool, record, vs, first: str) -> None:
+    from .console_play import QuitGame
+    from .despirala_console import play_despirala
+
+    solution, _ = load_solution(game)
+    try:
+        rec, result, path = play_despirala(game, solution, out, terminal_ask, seed=seed, manual_dice=manual_dice,
+                                           resume=resume, record_path=record, opponents=vs, first=first)
+    except QuitGame as stop:
+        print_saved(stop, game.canonical, record)
+        return
+    out.print(f"the game is recorded in {path}", highlight=False)
+    print_review(result)
+
+
+def analyze(rec, player: int, json_output: bool, plot: Optional[str]) -> None:
+    from .analysis.despirala_review import despirala_review
+
+    solution, _ = load_solution(rec.game, quiet=json_output)
+    result = despirala_review(solution, rec, player)
+    if plot:
+        from .analysis.plots import despirala_review_figure, save_figure
+
+        save_figure(despirala_review_figure(result), plot)
+    if json_output:
+        emit_review_json(result, "luck")
+        return
+    print_review(result)
+    if plot:
+        out.print(f"plot written to {plot}", highlight=False)
+
+
+def print_review(result) -> None:
+    s = result.summary
+    table = Table(title=f"{s.game}: review of {s.player}'s game (expected final score)")
+    for col in ("round", "goods", "dice", "choice", "value", "best instead", "loss", ""):
+        table.add_column(col, justify="right" if col in ("round", "goods", "value", "loss") else "left")
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
+    for d in result.decisions:
+        if d.options <= 1:
+            continue
+        best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:.2f})"
+        _, goods, dice = d.position.split(";", 2)
+        table.add_row(str(d.round), goods, dice, d.chosen, f"{d.chosen_value:.2f}", best,
+                      f"{d.loss:.2f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
+    out.print(table)
+    if result.luck:
+        worst = min(result.luck, key=lambda e: e.luck)
+        best = max(result.luck, key=lambda e: e.luck)
+        out.print(f"unluckiest: round {worst.round} {worst.kind} {worst.what} ({worst.luck:+.2f}); "
+                  f"luckiest: round {best.round} {best.kind} {best.what} ({best.luck:+.2f})", highlight=False)
+    word = "final score" if s.complete else "expected final score (unfinished game)"
+    if s.game.endswith("(misere)"):
+        out.print(f"baseline {s.baseline:.2f} - luck {s.luck:+.2f} + mistakes {s.loss:.2f} = {word} {s.final_score:.2f} "
+                  "(misere: good luck lowers the score)", highlight=False)
+    else:
+        out.print(f"baseline {s.baseline:.2f} + luck {s.luck:+.2f} - mistakes {s.loss:.2f} = {word} {s.final_score:.2f}",
+                  highlight=False)
+    out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.3f}; "
+              + (", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())) or "no mistakes"), highlight=False)
+
+
+def replay(rec, json_output: bool) -> None:
+    """Every event of a Despirala record, one line each, with the scores at the end."""
+    from .despirala_console import describe
+
+    states = rec.states()
+    lines = [describe(rec, states[i], e, states[i + 1]) for i, e in enumerate(rec.events)]
+    final = states[-1]
+    scores = {name: seat.final if final.over else seat.points for name, seat in zip(rec.players, final.seats)}
+    if json_output:
+        _emit_json({"game": rec.game.canonical, "players": rec.players, "over": final.over, "events": lines,
+                    "scores": scores})
+        return
+    round_ = None
+    for i, line in enumerate(lines):
+        if states[i].round != round_ and states[i].phase == "throw":
+            round_ = states[i].round
+            out.print(f"[bold]round {round_}[/]")
+        out.print("  " + line, highlight=False)
+    what = "final scores" if final.over else f"points so far (unfinished, round {final.round})"
+    out.print(f"{what}: " + ", ".join(f"{n} {v}" for n, v in scores.items()), highlight=False)

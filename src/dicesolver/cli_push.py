@@ -176,3 +176,32 @@ def print_review(result) -> None:
               f"{s.opponent_luck:+.3f} + {s.opponent}'s loss {s.opponent_loss:.3f} = {word} {s.result:.3f}", highlight=False)
     out.print(f"{s.decisions_with_choice} decisions, mean loss {s.mean_loss:.4f}; "
               + (", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items())) or "no errors"), highlight=False)
+
+
+def replay(rec, json_output: bool) -> None:
+    """Every throw and hold of a push-your-luck record, with the scores after each."""
+    from .games.pushluck import format_throw
+
+    states = rec.states()
+    lines = []
+    for i, e in enumerate(rec.events):
+        before, after = states[i], states[i + 1]
+        who = rec.players[e.player]
+        if e.type == "hold":
+            lines.append(f"turn {before.turn}: {who} holds {before.turn_total}: {after.scores[0]}-{after.scores[1]}")
+        elif after.winner is not None:
+            lines.append(f"turn {before.turn}: {who} throws {format_throw(e.dice)} and wins, {after.scores[0]}-{after.scores[1]}")
+        elif after.mover == before.mover:
+            lines.append(f"turn {before.turn}: {who} throws {format_throw(e.dice)}: turn total {after.turn_total}")
+        else:
+            lines.append(f"turn {before.turn}: {who} throws {format_throw(e.dice)}: the turn is lost, "
+                         f"{after.scores[0]}-{after.scores[1]}")
+    final = states[-1]
+    if json_output:
+        _emit_json({"game": rec.game.canonical, "players": rec.players, "over": final.winner is not None,
+                    "events": lines, "scores": dict(zip(rec.players, final.scores))})
+        return
+    for line in lines:
+        out.print(line, highlight=False)
+    what = f"{rec.players[final.winner]} won" if final.winner is not None else "unfinished"
+    out.print(f"{what}: " + ", ".join(f"{n} {v}" for n, v in zip(rec.players, final.scores)), highlight=False)

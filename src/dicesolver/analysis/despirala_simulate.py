@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -32,6 +33,7 @@ class DespiralaStats:
     histogram: dict[str, list] = field(default_factory=dict)
 
 
+@lru_cache(maxsize=None)
 def _code_index() -> np.ndarray:
     throws, _ = six_dice_throws()
     index = np.full(7 ** 6, -1, dtype=np.int64)
@@ -40,20 +42,26 @@ def _code_index() -> np.ndarray:
     return index
 
 
-def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, int, int] = (ALL_FREE, 0, 0)) -> np.ndarray:
-    """Final scores of ``n`` games played with table ``W``'s decisions (reproducible from ``seed``)."""
-    mode = check_mode(mode)
-    if not 1 <= n <= MAX_GAMES:
-        raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
+@lru_cache(maxsize=None)
+def _kernel_inputs(mode: str) -> tuple:
+    """The fixed arrays the simulation kernel reads (built once per mode)."""
     _, counts, start_idx, combo, shape, points = throw_options(mode)
     q, qcum = completion_odds()
     shape_cum = np.cumsum(shape_transitions(), axis=1)
     done = shape_index()[("dice", ())]
+    return (1.0 if mode == "normal" else -1.0, mode == "normal", counts, _code_index(), start_idx, combo, shape,
+            points, q, qcum, shape_cum, done, binomial_table())
+
+
+def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, int, int] = (ALL_FREE, 0, 0)) -> np.ndarray:
+    """Final scores of ``n`` games played with table ``W``'s decisions (reproducible from ``seed``), from
+    the start of a turn: ``start`` = (free combinations, goods before this turn's 5, points)."""
+    mode = check_mode(mode)
+    if not 1 <= n <= MAX_GAMES:
+        raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
     scores = np.zeros(n, dtype=np.int64)
     mask, goods, pts = start
-    simulate_games(np.asarray(W), 1.0 if mode == "normal" else -1.0, mode == "normal", counts, _code_index(),
-                   start_idx, combo, shape, points, q, qcum, shape_cum, done, binomial_table(), mask, goods, pts,
-                   int(seed) % 2**31, scores)
+    simulate_games(np.asarray(W), *_kernel_inputs(mode), mask, goods, pts, int(seed) % 2**31, scores)
     return scores
 
 

@@ -92,6 +92,26 @@ def push_review_figure(review) -> Figure:
     return fig
 
 
+def despirala_review_figure(review) -> Figure:
+    """A Despirala review: the expected final score through the game, and cumulative luck and mistakes."""
+    fig = Figure(figsize=(9, 6), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    s = review.summary
+    sign = -1.0 if s.game.endswith("(misere)") else 1.0
+    steps = [t[0] for t in review.timeline]
+    expected = [s.baseline + sign * (luck - loss) for _, luck, loss in review.timeline]
+    top.step(steps, expected, where="post", color="tab:blue")
+    top.axhline(s.baseline, color="gray", linewidth=0.8)
+    top.set(ylabel="expected final score", title=f"{s.game}, {s.player}: baseline {s.baseline:.1f}, luck {s.luck:+.1f}, "
+                                                   f"mistakes {s.loss:.1f}, final {s.final_score:.1f}")
+    bottom.step(steps, [t[1] for t in review.timeline], where="post", color="tab:green", label="cumulative luck")
+    bottom.step(steps, [-t[2] for t in review.timeline], where="post", color="tab:red", label="- cumulative mistakes")
+    bottom.axhline(0, color="gray", linewidth=0.8)
+    bottom.set(xlabel="event", ylabel="points")
+    bottom.legend()
+    return fig
+
+
 def despirala_figure(stats, scores) -> Figure:
     """The final-score histogram of simulated Despirala games, with the mean and the model's own value."""
     fig = Figure(figsize=(9, 4.5), layout="constrained")

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import InputError
 from . import load_any_game
+from .despirala import DespiralaGame
 from .jsonl import RecordWriter, read_lines
 from .pushluck import ADD, BUST, PushGame, format_throw, parse_throw
 
@@ -182,7 +183,7 @@ def push_record_from_lines(path: Path, lines: list[tuple[int, Any]]) -> PushReco
 
 
 def read_any_record(path: str | Path, warnings: list[str] | None = None):
-    """A game record of any game: a ``PushRecord`` or a scorecard ``GameRecord``."""
+    """A game record of any game: a ``PushRecord``, a ``DespiralaRecord`` or a scorecard ``GameRecord``."""
     from .records import read_record
 
     path = Path(path)
@@ -190,8 +191,13 @@ def read_any_record(path: str | Path, warnings: list[str] | None = None):
     number, header = lines[0]
     if not isinstance(header, dict) or header.get("type") != "game":
         raise InputError(f"{path}, line {number}: the first line must be the game header")
-    if isinstance(load_any_game(str(header.get("game", ""))), PushGame):
+    game = load_any_game(str(header.get("game", "")))
+    if isinstance(game, PushGame):
         return push_record_from_lines(path, lines)
+    if isinstance(game, DespiralaGame):
+        from .despirala_records import despirala_record_from_lines
+
+        return despirala_record_from_lines(path, lines, game)
     return read_record(path, warnings)
 
 
