@@ -379,69 +379,40 @@ def analyze(
     Two-player records of games without bonuses are judged in exact equity (+1 win, 0 draw, -1 loss);
     other records of several players by the mindful model (win n-1, tie shared, loss -1, everyone
     assumed to play Maximus from then on)."""
-    from .analysis.review import review
-    from .games.despirala_records import DespiralaRecord
-    from .games.push_records import PushRecord, read_any_record
+    from rich.progress import Progress
+
+    from .analysis.review_any import REVIEW_EVENTS, review_figure_for, review_record
+    from .games.push_records import read_any_record
 
     warnings: list[str] = []
     rec = read_any_record(record, warnings)
     for w in warnings:
         err.print(f"[yellow]warning:[/] {w}")
-    if isinstance(rec, PushRecord):
-        from . import cli_push
+    with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
+        def step(label: str):
+            task = progress.add_task(label, total=None)
+            return lambda d, t: progress.update(task, completed=d, total=t)
 
-        cli_push.analyze(rec, player, json_output, plot)
-        return
-    if isinstance(rec, DespiralaRecord):
-        from . import cli_despirala
-
-        cli_despirala.analyze(rec, player, json_output, plot)
-        return
-    if len(rec.players) >= 2 and not points:
-        from .errors import InputError as _InputError
-        from .solvers.duel import check_duel_game
-
-        try:
-            check_duel_game(rec.game)
-            duel_ok = len(rec.players) == 2 and not mindful
-        except _InputError:
-            duel_ok = False
-        from rich.progress import Progress
-
-        if duel_ok:
-            from .analysis.duel_review import duel_review
-            from .solvers.duel import load_or_solve
-
-            with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
-                task = progress.add_task(f"solving two-player {rec.game.canonical} (once; cached)", total=None)
-                table, _, _ = load_or_solve(rec.game, progress=lambda d, t: progress.update(task, completed=d, total=t))
-            result = duel_review(table, rec, player)
-            printer = _print_duel_review
-        else:
-            from .analysis.mindful_review import mindful_review
-            from .players.mindful import MindfulPlayer
-            from .solvers.future import load_or_build
-
-            with Progress(console=err, transient=True, disable=json_output or not err.is_terminal) as progress:
-                task = progress.add_task(f"score distributions of {rec.game.canonical} (once; cached)", total=None)
-                future, _, _ = load_or_build(rec.game, progress=lambda d, t: progress.update(task, completed=d, total=t))
-            result = mindful_review(MindfulPlayer(rec.game, future), rec, player)
-            printer = _print_mindful_review
-        if json_output:
-            emit_review_json(result)
-            return
-        printer(result)
-        return
-    solution, _ = _progress_solve(rec.game, quiet=json_output)
-    result = review(solution, rec, player)
+        kind, result = review_record(rec, player, points=points, mindful=mindful, progress=step)
     if plot:
-        from .analysis.plots import review_figure, save_figure
+        from .analysis.plots import save_figure
 
-        save_figure(review_figure(result), plot)
+        save_figure(review_figure_for(kind, result), plot)
     if json_output:
-        emit_review_json(result)
+        emit_review_json(result, REVIEW_EVENTS.get(kind, "rolls"))
         return
-    _print_review(result)
+    if kind == "push":
+        from .cli_push import print_review as print_push_review
+
+        print_push_review(result)
+    elif kind == "despirala":
+        from .cli_despirala import print_review as print_despirala_review
+
+        print_despirala_review(result)
+    else:
+        {"duel": _print_duel_review, "mindful": _print_mindful_review, "solitaire": _print_review}[kind](result)
+    if plot:
+        out.print(f"plot written to {plot}", highlight=False)
 
 
 def _print_review(result) -> None:

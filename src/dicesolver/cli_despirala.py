@@ -8,7 +8,7 @@ from typing import Optional
 
 from rich.table import Table
 
-from .cli import _emit_json, emit_review_json, err, out, print_saved, terminal_ask
+from .cli import _emit_json, err, out, print_saved, terminal_ask
 from .games.despirala import DespiralaGame
 
 
@@ -138,23 +138,6 @@ def play(game: DespiralaGame, seed, manual_dice: bool, resume: bool, record, vs,
         return
     out.print(f"the game is recorded in {path}", highlight=False)
     print_review(result)
-
-
-def analyze(rec, player: int, json_output: bool, plot: Optional[str]) -> None:
-    from .analysis.despirala_review import despirala_review
-
-    solution, _ = load_solution(rec.game, quiet=json_output)
-    result = despirala_review(solution, rec, player)
-    if plot:
-        from .analysis.plots import despirala_review_figure, save_figure
-
-        save_figure(despirala_review_figure(result), plot)
-    if json_output:
-        emit_review_json(result, "luck")
-        return
-    print_review(result)
-    if plot:
-        out.print(f"plot written to {plot}", highlight=False)
 
 
 def print_review(result) -> None:

@@ -9,7 +9,7 @@ from typing import Optional
 
 from rich.table import Table
 
-from .cli import _emit_json, emit_review_json, err, out, print_saved, terminal_ask
+from .cli import _emit_json, err, out, print_saved, terminal_ask
 from .errors import InputError
 from .games.pushluck import PushGame
 
@@ -136,21 +136,6 @@ def play(game: PushGame, seed, manual_dice, resume, record, vs, first) -> None:
         print_saved(stop, game.canonical, record)
         return
     out.print(f"the game is recorded in {path}", highlight=False)
-    print_review(result)
-
-
-def analyze(rec, player: int, json_output: bool, plot: Optional[str]) -> None:
-    from .analysis.push_review import push_review
-
-    solution, _ = load_solution(rec.game, quiet=json_output)
-    result = push_review(solution, rec, player)
-    if plot:
-        from .analysis.plots import push_review_figure, save_figure
-
-        save_figure(push_review_figure(result), plot)
-    if json_output:
-        emit_review_json(result, "throws")
-        return
     print_review(result)
 
 
