@@ -800,6 +800,18 @@ def players() -> None:
 
 
 @app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (default: this machine only)"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="port"),
+) -> None:
+    """Serve the web app (advisor, play, review, explore) and its JSON API (schema at /docs)."""
+    from .web.app import serve as run_server
+
+    out.print(f"dicesolver at http://{host}:{port}/ (API schema at /docs); Ctrl-C stops", highlight=False)
+    run_server(host, port)
+
+
+@app.command()
 def replay(
     record: str = typer.Argument(..., help="a game record (.jsonl), as written by 'dicesolver play'"),
     json_output: bool = typer.Option(False, "--json", help="print JSON"),

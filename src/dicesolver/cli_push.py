@@ -4,7 +4,6 @@ solve, advise, chart, compare, play and analyze when the game is one of them."""
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Optional
 
 from rich.table import Table
@@ -40,37 +39,16 @@ def solve(game: PushGame, json_output: bool, rebuild: bool) -> None:
     out.print(f"{how}; table {info.table_bytes / 2**20:.1f} MiB at {info.directory}", highlight=False)
 
 
-_STATE = re.compile(r"^\s*(\d+)\s*[,/ ]\s*(\d+)\s*(?:[,/ ]\s*(\d+))?\s*$")
-
-
-def parse_state(text: str, game: PushGame) -> tuple[int, int, int]:
-    """``MINE,THEIRS[,TURN_TOTAL]`` (or with slashes) for the player to move."""
-    m = _STATE.match(str(text))
-    if not m:
-        raise InputError(f"a {game.name} position is MINE,THEIRS,TURN_TOTAL (e.g. 0,87,32), not {text!r}")
-    mine, theirs, total = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
-    if not (mine < game.goal and theirs < game.goal):
-        raise InputError(f"scores must be below the goal ({game.goal})")
-    return mine, theirs, total
 
 
 def advise(game: PushGame, position: str, json_output: bool) -> None:
-    mine, theirs, total = parse_state(position, game)
+    from .analysis.push_chart import push_advice
+    from .games.pushluck import parse_push_position
+
+    mine, theirs, total = parse_push_position(position, game)
     solution, _ = load_solution(game, quiet=json_output)
-    options = []
-    if mine + total >= game.goal:
-        options.append({"option": "hold", "value": 1.0, "cost": 0.0})
-    else:
-        throw = solution.roll_value(mine, theirs, total)
-        options.append({"option": "throw", "value": throw})
-        if total > 0:
-            options.append({"option": "hold", "value": solution.hold_value(mine, theirs, total)})
-        options.sort(key=lambda o: -o["value"])
-        for o in options:
-            o["cost"] = options[0]["value"] - o["value"]
-    result = {"game": game.canonical, "mine": mine, "theirs": theirs, "turn_total": total,
-              "win": solution.win(mine, theirs, total), "options": options,
-              "thresholds": solution.thresholds(mine, theirs)}
+    result = push_advice(solution, mine, theirs, total)
+    options = result["options"]
     if json_output:
         _emit_json(result)
         return

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -154,3 +155,17 @@ def make_push_game(name: str, choices: dict[str, str]) -> PushGame:
     params = {k: v for k, v in (("faces", faces), ("goal", goal)) if v != {"goal": 100, "faces": default_faces}[k]}
     canonical = name + ("(" + ",".join(f"{k}={v}" for k, v in params.items()) + ")" if params else "")
     return PushGame(name, title, goal, n_dice, faces, canonical=canonical)
+
+
+_POSITION = re.compile(r"^\s*(\d{1,4})\s*[,/ ]\s*(\d{1,4})\s*(?:[,/ ]\s*(\d{1,4}))?\s*$")
+
+
+def parse_push_position(text: str, game: PushGame) -> tuple[int, int, int]:
+    """``MINE,THEIRS[,TURN_TOTAL]`` (or with slashes) for the player to move."""
+    m = _POSITION.match(str(text))
+    if not m:
+        raise InputError(f"a {game.name} position is MINE,THEIRS,TURN_TOTAL (e.g. 0,87,32), not {text!r}")
+    mine, theirs, total = int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
+    if not (mine < game.goal and theirs < game.goal):
+        raise InputError(f"scores must be below the goal ({game.goal})")
+    return mine, theirs, total

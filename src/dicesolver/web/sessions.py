@@ -1,0 +1,144 @@
+"""Games played in the browser: the terminal front ends (scorecard, push-your-luck and Despirala games)
+run unchanged in a thread per game, their prompts answered by what the page sends.
+
+A session's thread blocks in ``ask`` until the page sends a line; every request returns as soon as the
+game asks again (or after a short wait, with ``busy`` set, while a bot thinks or a table is solved), so a
+page never hangs. The records are the same JSON Lines files as in the terminal, written in the web games
+folder inside the cache directory; an idle game is stopped (it stays saved) after ``IDLE_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import io
+import queue
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from rich.console import Console
+
+from ..console_play import QuitGame
+from ..errors import DicesolverError
+
+IDLE_SECONDS = 30 * 60
+MAX_SESSIONS = 32
+MAX_TRANSCRIPT = 400_000  # characters kept (the oldest are dropped)
+_STOP = object()
+
+
+@dataclass
+class SessionView:
+    id: str
+    game: str
+    transcript: str
+    prompt: str
+    busy: bool
+    over: bool
+    stopped: bool
+    error: str
+    record: str
+
+
+class PlaySession:
+    """One game in its own thread. ``start(console, ask)`` plays it and returns (record, review, path)."""
+
+    def __init__(self, game: str, start: Callable[[Console, Callable[[str], str]], Any], record_path: Path):
+        self.id = uuid.uuid4().hex[:16]
+        self.game = game
+        self.record_path = record_path
+        self._buffer = io.StringIO()
+        self.console = Console(file=self._buffer, width=100, color_system=None, force_terminal=False,
+                               highlight=False, emoji=False)
+        self._inbox: queue.Queue = queue.Queue()
+        self._waiting = threading.Event()  # set while the game waits for a line, or once it has ended
+        self.prompt = ""
+        self.over = False
+        self.stopped = False
+        self.error = ""
+        self.result: tuple | None = None  # (record, review) once the game is over
+        self.last_used = time.time()
+        self._thread = threading.Thread(target=self._run, args=(start,), daemon=True)
+        self._thread.start()
+
+    def _run(self, start) -> None:
+        try:
+            record, review, _ = start(self.console, self._ask)
+            self.result = (record, review)
+            self.over = True
+        except QuitGame:
+            self.stopped = True
+        except DicesolverError as exc:
+            self.error = str(exc)
+        except Exception as exc:  # shown on the page; the server carries on
+            self.error = f"internal error: {type(exc).__name__}: {exc}"
+        finally:
+            self.prompt = ""
+            self._waiting.set()
+
+    def _ask(self, prompt: str) -> str:
+        self.console.print(prompt, end="", markup=False)
+        self.prompt = prompt
+        self._waiting.set()
+        try:
+            line = self._inbox.get(timeout=IDLE_SECONDS)
+        except queue.Empty:
+            line = _STOP
+        if line is _STOP:
+            raise QuitGame
+        self.console.print(line, markup=False)
+        return line
+
+    def wait(self, seconds: float) -> None:
+        self._waiting.wait(seconds)
+
+    def send(self, line: str, seconds: float = 5.0) -> None:
+        if self.over or self.stopped or self.error:
+            raise DicesolverError("this game has ended")
+        if not self._waiting.is_set() or not self.prompt:
+            raise DicesolverError("the game is busy; ask again in a moment")
+        self.last_used = time.time()
+        self._waiting.clear()
+        self.prompt = ""
+        self._inbox.put(line)
+        self._waiting.wait(seconds)
+
+    def stop(self) -> None:
+        self._inbox.put(_STOP)
+
+    def view(self) -> SessionView:
+        text = self._buffer.getvalue()
+        if len(text) > MAX_TRANSCRIPT:
+            text = text[-MAX_TRANSCRIPT:]
+        ended = self.over or self.stopped or bool(self.error)
+        return SessionView(self.id, self.game, text, self.prompt, not ended and not self._waiting.is_set(),
+                           self.over, self.stopped, self.error, self.record_path.name)
+
+
+class SessionStore:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._sessions: dict[str, PlaySession] = {}
+        self._lock = threading.Lock()
+
+    def new(self, game: str, start, record_path: Path) -> PlaySession:
+        with self._lock:
+            self._expire()
+            live = [s for s in self._sessions.values() if not (s.over or s.stopped or s.error)]
+            if len(live) >= MAX_SESSIONS:
+                raise DicesolverError(f"too many games at once (at most {MAX_SESSIONS}); finish or quit one")
+            session = PlaySession(game, start, record_path)
+            self._sessions[session.id] = session
+            return session
+
+    def get(self, session_id: str) -> PlaySession | None:
+        return self._sessions.get(session_id)
+
+    def _expire(self) -> None:
+        now = time.time()
+        for key, s in list(self._sessions.items()):
+            if now - s.last_used > IDLE_SECONDS:
+                s.stop()
+                del self._sessions[key]

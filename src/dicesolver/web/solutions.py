@@ -1,0 +1,98 @@
+"""Solved tables for the web app, loaded or solved in the background so that no request waits long.
+
+``SolutionStore.get(game)`` returns a table at once when it is in memory; otherwise it starts (or finds)
+a background job that loads it from the cache or solves it, waits a moment (a cached table usually
+loads in that time) and, if the job is still running, raises ``NotReady`` carrying the job, which the
+API answers with 202 and the job's progress so the page can show a bar and ask again.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import DicesolverError
+from ..games import DespiralaGame, PushGame
+
+
+@dataclass
+class Job:
+    id: str
+    label: str
+    state: str = "running"  # running, done, failed
+    done: int = 0
+    total: int = 0
+    error: str = ""
+    started: float = field(default_factory=time.time)
+
+    def progress(self, done: int, total: int) -> None:
+        self.done, self.total = int(done), int(total or 0)
+
+
+class NotReady(Exception):
+    def __init__(self, job: Job):
+        super().__init__(job.label)
+        self.job = job
+
+
+def _solver(game) -> Callable[[Callable[[int, int], None]], Any]:
+    if isinstance(game, PushGame):
+        from ..solvers import pushluck
+
+        return lambda progress: pushluck.load_or_solve(game)[0]
+    if isinstance(game, DespiralaGame):
+        from ..solvers import despirala
+
+        return lambda progress: despirala.load_or_solve(game.mode, progress=progress)[0]
+    from ..solvers import solitaire
+
+    return lambda progress: solitaire.load_or_solve(game, progress=progress)[0]
+
+
+class SolutionStore:
+    def __init__(self, wait_seconds: float = 3.0):
+        self.wait_seconds = wait_seconds
+        self._solutions: dict[str, Any] = {}
+        self._jobs: dict[str, Job] = {}
+        self._job_by_game: dict[str, Job] = {}
+        self._lock = threading.Lock()
+
+    def job(self, job_id: str) -> Job | None:
+        return self._jobs.get(job_id)
+
+    def ready(self, game) -> bool:
+        return game.canonical in self._solutions
+
+    def get(self, game, wait: float | None = None):
+        key = game.canonical
+        with self._lock:
+            if key in self._solutions:
+                return self._solutions[key]
+            job = self._job_by_game.get(key)
+            if job is None or job.state == "failed":
+                job = Job(uuid.uuid4().hex[:12], f"solving {key}")
+                self._jobs[job.id] = job
+                self._job_by_game[key] = job
+                threading.Thread(target=self._run, args=(game, job), daemon=True).start()
+        deadline = time.time() + (self.wait_seconds if wait is None else wait)
+        while job.state == "running" and time.time() < deadline:
+            time.sleep(0.02)
+        with self._lock:
+            if key in self._solutions:
+                return self._solutions[key]
+        if job.state == "failed":
+            raise DicesolverError(job.error)
+        raise NotReady(job)
+
+    def _run(self, game, job: Job) -> None:
+        try:
+            solution = _solver(game)(job.progress)
+            with self._lock:
+                self._solutions[game.canonical] = solution
+            job.state = "done"
+        except Exception as exc:  # reported to the page through the job; the server carries on
+            job.error = str(exc) or type(exc).__name__
+            job.state = "failed"

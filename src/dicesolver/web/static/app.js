@@ -1,0 +1,358 @@
+"use strict";
+// dicesolver's page: four tabs over the JSON API (/api, schema at /docs).
+
+const $ = (id) => document.getElementById(id);
+const state = { games: {}, card: [], dice: [], kept: 0, ddice: [], session: null };
+
+function showMessage(text) {
+  const box = $("message");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Calls the API; while a table is solved (202) shows its progress and asks again.
+async function api(method, path, body) {
+  for (;;) {
+    const response = await fetch(path, {
+      method, headers: body ? { "Content-Type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await response.json().catch(() => ({ detail: `HTTP ${response.status}` }));
+    if (response.status === 202 && data.job) {
+      await waitForJob(data.job);
+      continue;
+    }
+    $("progress").hidden = true;
+    if (!response.ok) {
+      throw new Error(data.detail || `HTTP ${response.status}`);
+    }
+    return data;
+  }
+}
+
+async function waitForJob(job) {
+  $("progress").hidden = false;
+  for (;;) {
+    $("progress-label").textContent = job.label + "…";
+    const bar = $("progress-bar");
+    if (job.total) { bar.max = job.total; bar.value = job.done; } else { bar.removeAttribute("value"); }
+    if (job.state !== "running") break;
+    await sleep(400);
+    job = await (await fetch(`/api/jobs/${job.id}`)).json();
+  }
+  if (job.state === "failed") throw new Error(job.error);
+}
+
+async function guarded(action) {
+  showMessage("");
+  try { await action(); } catch (err) { showMessage(err.message); }
+}
+
+// -- tabs and games --------------------------------------------------------------------------------------
+document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click", () => {
+  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t === tab));
+  document.querySelectorAll(".page").forEach((p) => p.classList.toggle("active", p.id === tab.dataset.page));
+  showMessage("");
+}));
+
+async function loadGames() {
+  const games = await api("GET", "/api/games");
+  for (const g of games) state.games[g.name] = g;
+  document.querySelectorAll(".game-select").forEach((select) => {
+    select.innerHTML = games.map((g) => `<option value="${esc(g.name)}">${esc(g.title)} (${esc(g.name)})</option>`).join("");
+  });
+  $("advisor-game").value = "yacht";
+  $("play-game").value = "pig";
+  $("explore-game").value = "yacht";
+  setupAdvisor();
+  setupPlay();
+}
+
+// -- advisor ---------------------------------------------------------------------------------------------------
+function advisorGame() { return state.games[$("advisor-game").value]; }
+
+function setupAdvisor() {
+  const g = advisorGame();
+  $("advisor-scorecard").hidden = g.kind !== "scorecard";
+  $("advisor-push").hidden = g.kind !== "push";
+  $("advisor-despirala").hidden = g.kind !== "despirala";
+  $("advice").innerHTML = "";
+  if (g.kind === "scorecard") {
+    state.card = g.categories.map(() => null);
+    state.dice = [];
+    state.kept = 0;
+    $("rolls-left").innerHTML = Array.from({ length: g.rolls }, (_, i) => `<option>${i}</option>`).join("");
+    $("rolls-left").value = String(g.rolls - 1);
+    $("faces").innerHTML = Array.from({ length: g.faces }, (_, i) =>
+      `<button type="button" class="die" data-face="${i + 1}" title="add a ${i + 1}">${i + 1}</button>`).join("");
+    renderCard();
+    renderTray();
+  } else if (g.kind === "despirala") {
+    $("combos").innerHTML = g.combinations.map((c, i) =>
+      `<label><input type="checkbox" data-combo="${i}"> ${esc(c)} used</label>`).join("");
+    state.ddice = [];
+    $("dfaces").innerHTML = [1, 2, 3, 4, 5, 6].map((f) => `<button type="button" class="die" data-face="${f}">${f}</button>`).join("");
+    renderDespiralaTray();
+  }
+  updatePositionText();
+}
+
+function renderCard() {
+  const g = advisorGame();
+  $("card").innerHTML = "<tr><th>box</th><th class='num'>points</th><th class='num'>max</th></tr>" +
+    g.categories.map((c, i) => `<tr><td>${esc(c.title)}</td><td class="num"><input type="number" min="0" max="${c.max_points}"
+      data-cat="${i}" value="${state.card[i] ?? ""}" placeholder="open" aria-label="${esc(c.name)}"></td>
+      <td class="num">${c.max_points}</td></tr>`).join("");
+}
+
+function renderTray() {
+  $("tray").innerHTML = state.dice.map((d, i) =>
+    `<span class="die ${i < state.kept ? "kept" : ""}" data-index="${i}" title="remove">${d}</span>`).join("") ||
+    "<em>click the faces of your dice →</em>";
+}
+
+function renderDespiralaTray() {
+  $("dtray").innerHTML = state.ddice.map((d, i) => `<span class="die" data-index="${i}">${d}</span>`).join("") ||
+    "<em>click six faces →</em>";
+}
+
+function positionText() {
+  const g = advisorGame();
+  if (g.kind === "push") {
+    return `${$("push-mine").value || 0},${$("push-theirs").value || 0},${$("push-total").value || 0}`;
+  }
+  if (g.kind === "despirala") {
+    const used = [...document.querySelectorAll("#combos input:checked")].map((b) => g.combinations[+b.dataset.combo]);
+    return `${used.join(",") || "none"};${$("goods").value || 0};${[...state.ddice].sort().join("")}`;
+  }
+  const card = g.categories.map((c, i) => (state.card[i] === null ? null : `${c.name}=${state.card[i]}`)).filter(Boolean);
+  const dice = [...state.dice].sort((a, b) => a - b).join("");
+  return `${card.join(",")}/${dice || "-"}/${dice ? $("rolls-left").value : g.rolls}`;
+}
+
+function updatePositionText() { $("position-text").textContent = positionText(); }
+
+async function advise() {
+  const g = advisorGame();
+  const result = await api("POST", "/api/advice", { game: g.name, position: positionText() });
+  const better = result.higher_is_better ? "higher is better" : "lower is better";
+  const rows = result.options.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${g.kind === "scorecard" ? "clickable" : ""}"
+      data-index="${i}"><td class="num">${i + 1}</td><td>${esc(describeOption(o))}</td>
+      <td class="num">${o.points ?? ""}</td><td class="num">${o.value.toFixed(4)}</td><td class="num">${o.cost.toFixed(4)}</td></tr>`);
+  const value = result.value === null ? "" : ` · value with best play <b>${result.value.toFixed(4)}</b>`;
+  $("advice").innerHTML = `<p>${esc(result.unit)} (${better})${value}</p>` + (result.options.length ?
+    `<table id="advice-table"><tr><th>#</th><th>option</th><th class="num">points</th><th class="num">value</th>
+     <th class="num">cost</th></tr>${rows.join("")}</table>` : "<p>Throw the dice first.</p>") +
+    (g.kind === "scorecard" && result.options.length ? "<p class='hint'>Click an option to apply it.</p>" : "") +
+    (result.details.thresholds ? `<p>This turn's stop/go turn totals: ${result.details.thresholds.join(" ")}</p>` : "");
+  state.advice = result;
+}
+
+function describeOption(o) {
+  if (o.kind === "keep") return o.option === "-" ? "reroll everything" : `keep ${o.option}`;
+  if (o.kind === "category") return `score ${o.option}`;
+  return o.option;
+}
+
+function applyOption(index) {
+  const g = advisorGame();
+  const o = state.advice.options[index];
+  if (o.kind === "keep") {
+    const keep = o.option === "-" ? [] : o.option.split("").map(Number);
+    state.dice = keep;
+    state.kept = keep.length;
+    $("rolls-left").value = String(Math.max(0, +$("rolls-left").value - 1));
+  } else {
+    const c = g.categories.findIndex((cat) => cat.name === o.option);
+    state.card[c] = o.points;
+    state.dice = [];
+    state.kept = 0;
+    $("rolls-left").value = String(g.rolls - 1);
+    renderCard();
+  }
+  renderTray();
+  updatePositionText();
+  $("advice").innerHTML = "<p class='hint'>Applied. Throw your dice and click what they show.</p>";
+}
+
+$("advisor-game").addEventListener("change", setupAdvisor);
+$("faces").addEventListener("click", (e) => {
+  const face = e.target.dataset.face;
+  if (face && state.dice.length < advisorGame().dice) { state.dice.push(+face); renderTray(); updatePositionText(); }
+});
+$("tray").addEventListener("click", (e) => {
+  const i = e.target.dataset.index;
+  if (i !== undefined) { state.dice.splice(+i, 1); state.kept = Math.min(state.kept, +i); renderTray(); updatePositionText(); }
+});
+$("clear-dice").addEventListener("click", () => { state.dice = []; state.kept = 0; renderTray(); updatePositionText(); });
+$("card").addEventListener("input", (e) => {
+  const i = e.target.dataset.cat;
+  if (i !== undefined) { state.card[+i] = e.target.value === "" ? null : +e.target.value; updatePositionText(); }
+});
+$("dfaces").addEventListener("click", (e) => {
+  const face = e.target.dataset.face;
+  if (face && state.ddice.length < 6) { state.ddice.push(+face); renderDespiralaTray(); updatePositionText(); }
+});
+$("dtray").addEventListener("click", (e) => {
+  const i = e.target.dataset.index;
+  if (i !== undefined) { state.ddice.splice(+i, 1); renderDespiralaTray(); updatePositionText(); }
+});
+$("dclear").addEventListener("click", () => { state.ddice = []; renderDespiralaTray(); updatePositionText(); });
+["push-mine", "push-theirs", "push-total", "goods", "rolls-left"].forEach((id) => $(id).addEventListener("input", updatePositionText));
+$("rolls-left").addEventListener("change", updatePositionText);
+$("combos").addEventListener("change", updatePositionText);
+$("advise").addEventListener("click", () => guarded(advise));
+$("advice").addEventListener("click", (e) => {
+  const row = e.target.closest("tr.clickable");
+  if (row) applyOption(+row.dataset.index);
+});
+
+// -- play ---------------------------------------------------------------------------------------------------------
+const QUICK = {
+  push: ["throw", "hold", "hint", "score"],
+  despirala: ["List", "hint", "Reroll", "Continue", "Stop", "score"],
+  scorecard: ["", "all", "none", "hint", "card"],
+};
+
+function setupPlay() {
+  const g = state.games[$("play-game").value];
+  $("play-bots").innerHTML = g.bots.map((b, i) => `<option ${i === 0 ? "selected" : ""}>${esc(b)}</option>`).join("");
+  $("play-bots").multiple = g.kind !== "push";
+}
+
+function renderSession(s) {
+  state.session = s;
+  $("game-area").hidden = false;
+  const t = $("transcript");
+  t.textContent = s.transcript;
+  t.scrollTop = t.scrollHeight;
+  $("prompt").textContent = s.over ? "game over" : s.stopped ? "stopped (saved)" : s.busy ? "thinking…" : "";
+  $("line").disabled = $("send").disabled = !s.prompt;
+  if (s.error) showMessage(s.error);
+  const g = state.games[s.game] || state.games[$("play-game").value];
+  $("quick").innerHTML = s.prompt ? (QUICK[g.kind] || []).map((q) =>
+    `<button type="button" data-line="${esc(q)}">${q === "" ? "throw (Enter)" : esc(q)}</button>`).join("") +
+    '<button type="button" data-line="quit">quit</button>' : "";
+  if (s.prompt) $("line").focus();
+}
+
+async function pollSession() {
+  while (state.session && state.session.busy) {
+    renderSession(await api("GET", `/api/play/${state.session.id}?wait=2`));
+  }
+  if (state.session && state.session.over) {
+    const review = await api("GET", `/api/play/${state.session.id}/review`);
+    $("play-review").innerHTML = renderReview(review);
+  }
+}
+
+async function startGame() {
+  const g = state.games[$("play-game").value];
+  const bots = [...$("play-bots").selectedOptions].map((o) => o.value);
+  const body = { game: g.name, opponents: bots, first: $("play-first").value, manual_dice: $("play-manual").checked };
+  if ($("play-seed").value !== "") body.seed = +$("play-seed").value;
+  $("play-review").innerHTML = "";
+  renderSession(await api("POST", "/api/play", body));
+  await pollSession();
+}
+
+async function sendLine(line) {
+  if (!state.session || !state.session.prompt) return;
+  $("line").value = "";
+  renderSession(await api("POST", `/api/play/${state.session.id}/send`, { line }));
+  await pollSession();
+}
+
+$("play-game").addEventListener("change", setupPlay);
+$("play-start").addEventListener("click", () => guarded(startGame));
+$("send").addEventListener("click", () => guarded(() => sendLine($("line").value)));
+$("line").addEventListener("keydown", (e) => { if (e.key === "Enter") guarded(() => sendLine($("line").value)); });
+$("quick").addEventListener("click", (e) => {
+  const line = e.target.dataset.line;
+  if (line !== undefined) guarded(() => sendLine(line));
+});
+
+// -- review ---------------------------------------------------------------------------------------------------------
+function fmt(x, digits = 3) { return typeof x === "number" ? x.toFixed(digits) : esc(x ?? ""); }
+
+function renderReview(r) {
+  const s = r.summary;
+  const sign = r.kind === "despirala" && String(s.game).endsWith("(misere)") ? -1 : 1;
+  let summary;
+  if (r.kind === "push") {
+    summary = `baseline ${fmt(s.baseline)} + luck ${fmt(s.luck)} − loss ${fmt(s.loss)} − ${esc(s.opponent)}'s luck ${fmt(s.opponent_luck)} + their loss ${fmt(s.opponent_loss)} = ${fmt(s.result)}`;
+  } else if (r.kind === "duel" || r.kind === "mindful") {
+    summary = `baseline ${fmt(s.baseline)} + luck ${fmt(s.luck)} − loss ${fmt(s.loss)} … = result ${fmt(s.result)}`;
+  } else {
+    summary = sign > 0 ? `baseline ${fmt(s.baseline, 2)} + luck ${fmt(s.luck, 2)} − mistakes ${fmt(s.loss, 2)} = ${fmt(s.final_score, 2)}`
+      : `baseline ${fmt(s.baseline, 2)} − luck ${fmt(s.luck, 2)} + mistakes ${fmt(s.loss, 2)} = ${fmt(s.final_score, 2)}`;
+  }
+  const decisions = r.decisions.filter((d) => d.options === undefined || d.options > 1);
+  const rows = decisions.map((d) => {
+    const label = d.loss > 0 ? d.label : "";
+    const where = d.position ?? `${d.mine}-${d.theirs} (${d.turn_total})`;
+    const chosen = d.chosen_value ?? (d.chosen === "throw" ? d.throw_value : d.hold_value);
+    return `<tr class="${esc(label).replace(" ", "-")}"><td>${esc(d.turn ?? d.round)}</td><td>${esc(where)}</td>
+      <td>${esc(d.chosen)}</td><td class="num">${fmt(chosen)}</td><td>${d.chosen === d.best ? "" : esc(d.best)}</td>
+      <td class="num">${d.loss > 0 ? fmt(d.loss) : ""}</td><td>${esc(label)}</td></tr>`;
+  });
+  const labels = Object.entries(s.labels || {}).map(([k, v]) => `${esc(k)}: ${v}`).join(", ") || "no mistakes";
+  return `<h3>Review of ${esc(s.player)}'s game</h3><p class="summary">${summary}</p><p>${labels}</p>
+    <img class="plot" alt="timeline of luck and loss" src="${r.plot}">
+    <table class="review-table"><tr><th>turn</th><th>position</th><th>choice</th><th class="num">value</th>
+    <th>best instead</th><th class="num">loss</th><th></th></tr>${rows.join("")}</table>`;
+}
+
+async function listRecords() {
+  const records = await api("GET", "/api/records");
+  $("records").innerHTML = records.map((r) => `<li><button type="button" data-name="${esc(r.name)}">review</button>
+    ${esc(r.name)} — ${esc(r.game)}, ${r.players.map(esc).join(" vs ")}${r.over ? "" : " (unfinished)"}</li>`).join("") ||
+    "<li>No games played here yet.</li>";
+}
+
+$("refresh-records").addEventListener("click", () => guarded(listRecords));
+$("records").addEventListener("click", (e) => {
+  const name = e.target.dataset.name;
+  if (name) guarded(async () => {
+    $("review-out").innerHTML = renderReview(await api("GET", `/api/records/${encodeURIComponent(name)}/review?player=${+$("review-player").value || 0}`));
+  });
+});
+$("upload").addEventListener("change", () => guarded(async () => {
+  const file = $("upload").files[0];
+  if (!file) return;
+  if (file.size > 1000000) throw new Error("a record may be at most 1 MB");
+  const text = await file.text();
+  $("review-out").innerHTML = renderReview(await api("POST", "/api/review", { record: text, player: +$("review-player").value || 0 }));
+}));
+
+// -- explore ----------------------------------------------------------------------------------------------------------
+async function explore() {
+  const g = state.games[$("explore-game").value];
+  const out = $("explore-out");
+  const name = encodeURIComponent(g.name);
+  if (g.kind === "scorecard") {
+    const odds = await api("GET", `/api/explore/odds?game=${name}`);
+    await api("POST", "/api/advice", { game: g.name, position: "/-" }).catch(() => null); // solve first (progress shown)
+    out.innerHTML = `<h3>Final-score distribution of optimal play</h3>
+      <img class="plot" alt="score distribution" src="/api/explore/distribution.png?game=${name}">
+      <h3>One-turn odds: a whole turn played for one box</h3><table><tr><th>box</th><th class="num">max</th>
+      <th class="num">expected points</th><th class="num">P(max)</th></tr>${odds.map((r) => `<tr><td>${esc(r.category)}</td>
+      <td class="num">${r.max_points}</td><td class="num">${r.expected_points.toFixed(3)}</td><td class="num">${r.p_max.toFixed(4)}</td></tr>`).join("")}</table>`;
+  } else if (g.kind === "push") {
+    await api("POST", "/api/advice", { game: g.name, position: "0,0,0" });
+    out.innerHTML = `<h3>Strategy chart</h3><img class="plot" alt="strategy chart" src="/api/explore/chart.png?game=${name}">`;
+  } else {
+    await api("POST", "/api/advice", { game: g.name, position: "none;5;123456" });
+    out.innerHTML = `<h3>Final scores of 100,000 games played by the exact model</h3>
+      <img class="plot" alt="score histogram" src="/api/explore/despirala.png?game=${name}">`;
+  }
+}
+$("explore-go").addEventListener("click", () => guarded(explore));
+
+guarded(loadGames);
