@@ -36,6 +36,9 @@ DESPIRALA_BOTS = ["optimal", "competitive", "mc-5"]
 
 
 def _game(text: str):
+    """A built-in game or variant; rules files are not read through the web (a path is refused)."""
+    if any(ch in text for ch in "/\\") or text.strip().lower().endswith(".toml") or "\x00" in text:
+        raise InputError("the web app plays the built-in games and their variants (rules files: use the command line)")
     return load_any_game(text)
 
 
@@ -73,14 +76,15 @@ def game_info(game) -> models.GameInfo:
     return info
 
 
-def advice(game, position: str, solution) -> models.AdviceResponse:
-    """Every option of a position ranked (the same figures as ``dicesolver advise``)."""
+def advice(game, position: str, get_solution) -> models.AdviceResponse:
+    """Every option of a position ranked (the same figures as ``dicesolver advise``); the position is
+    checked before ``get_solution()`` is asked for the table."""
     if isinstance(game, PushGame):
         from ..analysis.push_chart import push_advice
         from ..games.pushluck import parse_push_position
 
         mine, theirs, total = parse_push_position(position, game)
-        result = push_advice(solution, mine, theirs, total)
+        result = push_advice(get_solution(), mine, theirs, total)
         return models.AdviceResponse(
             game=game.canonical, kind="push", position=f"{mine},{theirs},{total}", value=result["win"],
             unit="probability of winning", options=[models.AdviceOption(kind="turn", **o) for o in result["options"]],
@@ -90,7 +94,7 @@ def advice(game, position: str, solution) -> models.AdviceResponse:
         from ..solvers.despirala import turn_options
 
         point = parse_decision_point(position)
-        options = turn_options(solution, point.free, point.goods, point.dice)
+        options = turn_options(get_solution(), point.free, point.goods, point.dice)
         best = options[0][1]
         return models.AdviceResponse(
             game=game.canonical, kind="despirala", position=point.text(), value=best, unit="expected final score",
@@ -101,7 +105,8 @@ def advice(game, position: str, solution) -> models.AdviceResponse:
 
     if ";" in position:
         raise InputError("the web advisor gives solitaire advice: write CARD/DICE/ROLLS (two players: dicesolver advise)")
-    result = advise(solution, parse_position(game, position))
+    checked = parse_position(game, position)
+    result = advise(get_solution(), checked)
     return models.AdviceResponse(
         game=game.canonical, kind="scorecard", position=result.position, value=result.value, unit="expected final score",
         options=[models.AdviceOption(**dataclasses.asdict(o)) for o in result.options],
@@ -171,7 +176,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
               responses={202: {"model": models.Pending}, 400: {"description": "a position that cannot be"}})
     def post_advice(request: models.AdviceRequest):
         game = _game(request.game)
-        return advice(game, request.position, store.get(game))
+        return advice(game, request.position, lambda: store.get(game))
 
     # -- play -------------------------------------------------------------------------------------------
     def session_or_404(session_id: str):
@@ -243,6 +248,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         from ..analysis.review_any import review_kind, review_record
         from ..games.push_records import read_any_record
 
+        _check_record_game(path)
         record = read_any_record(path)
         kind = review_kind(record)
         if kind in ("duel", "mindful") and not _ready_for(record):  # tables that can take minutes to build
@@ -325,6 +331,19 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
 
 class _NotFound(Exception):
     pass
+
+
+def _check_record_game(path: Path) -> None:
+    """Refuse a record whose header names a rules file: the web app never reads files a request names."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            header = json.loads(fh.readline() or "null")
+    except ValueError:
+        return  # reading the record reports it
+    if isinstance(header, dict) and isinstance(header.get("game"), str):
+        _game(header["game"])
 
 
 def _ready_for(record) -> bool:

@@ -1,0 +1,233 @@
+"""The web app's JSON API (FastAPI TestClient): every endpoint, with good, malformed and hostile input."""
+
+import json
+import os
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dicesolver.web.app import create_app
+
+
+def settle(client, method, url, **kwargs):
+    """Send a request, waiting out 202 (a table being solved) by polling its job."""
+    for _ in range(600):
+        response = client.request(method, url, **kwargs)
+        if response.status_code != 202:
+            return response
+        job = response.json()["job"]
+        assert job["state"] in ("running", "done")
+        polled = client.get(f"/api/jobs/{job['id']}")
+        assert polled.status_code == 200 and polled.json()["id"] == job["id"]
+        time.sleep(0.1)
+    raise AssertionError("the table never became ready")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def play_to_end(client, view, line="t"):
+    for _ in range(400):
+        if view["over"]:
+            return view
+        if view["prompt"]:
+            response = client.post(f"/api/play/{view['id']}/send", json={"line": line})
+            assert response.status_code == 200, response.text
+            view = response.json()
+        else:
+            view = client.get(f"/api/play/{view['id']}?wait=2").json()
+    raise AssertionError("the game did not end")
+
+
+def test_games_and_schema(client):
+    games = client.get("/api/games").json()
+    kinds = {g["name"]: g["kind"] for g in games}
+    assert kinds["yahtzee"] == "scorecard" and kinds["skunk"] == "push" and kinds["despirala(misere)"] == "despirala"
+    yacht = client.get("/api/games/yacht").json()
+    assert yacht["dice"] == 5 and len(yacht["categories"]) == 12 and "optimal" in yacht["bots"]
+    assert client.get("/api/games/yahtzee(upper_bonus=off)").json()["name"] == "yahtzee(upper_bonus=off)"
+    schema = client.get("/openapi.json").json()
+    assert {"/api/advice", "/api/play", "/api/review", "/api/explore/odds"} <= set(schema["paths"])
+    assert "AdviceResponse" in schema["components"]["schemas"]
+    page = client.get("/")
+    assert page.status_code == 200 and "dicesolver" in page.text
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_advice_matches_the_command_line_figures(client):
+    r = settle(client, "POST", "/api/advice", json={"game": "skunk", "position": "0,87,32"})
+    body = r.json()
+    assert r.status_code == 200 and body["kind"] == "push" and body["details"]["thresholds"] == [33, 44, 100]
+    r = settle(client, "POST", "/api/advice", json={"game": "despirala", "position": "none;5;123456"})
+    options = r.json()["options"]
+    assert options[0]["option"] == "Straight" and round(options[0]["value"], 3) == 460.054
+    assert round(options[1]["cost"], 3) == 19.387
+    r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/11345/1"})
+    body = r.json()
+    assert r.status_code == 200 and body["options"][0]["kind"] == "keep" and body["options"][0]["cost"] == 0
+    assert all(a["value"] >= b["value"] for a, b in zip(body["options"], body["options"][1:]))
+    r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/-/3"})
+    assert r.status_code == 200 and r.json()["options"] == [] and r.json()["value"] > 0
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"game": "nope", "position": "/-/3"}, 400, "unknown game"),
+    ({"game": "yacht", "position": "/1134/1"}, 400, "5 dice"),
+    ({"game": "yacht", "position": "/11347/1"}, 400, "not a face"),
+    ({"game": "yahtzee", "position": "aces=7/11345/1"}, 400, "not a possible score"),
+    ({"game": "yacht", "position": "/11345/9"}, 400, "rolls left"),
+    ({"game": "skunk", "position": "0,100,3"}, 400, "below the goal"),
+    ({"game": "despirala", "position": "Straight,Straight;5;123456"}, 400, "twice"),
+    ({"game": "../../etc/passwd", "position": "/-/3"}, 400, "built-in games"),
+    ({"game": "C:\\rules.toml", "position": "/-/3"}, 400, "built-in games"),
+    ({"game": "yacht", "position": "x" * 3000}, 422, "position"),
+    ({"game": "yacht"}, 422, "position"),
+    ({"game": 7, "position": []}, 422, "game"),
+])
+def test_bad_advice_requests_are_clear_4xx(client, body, status, words):
+    r = settle(client, "POST", "/api/advice", json=body)
+    assert r.status_code == status and words in r.json()["detail"]
+
+
+def test_malformed_and_huge_payloads(client):
+    r = client.post("/api/advice", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 422
+    r = client.post("/api/advice", content=b"x" * (3 * 2**20), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and "MiB" in r.json()["detail"]
+    r = client.post("/api/review", json={"record": "x" * 1_000_001})
+    assert r.status_code == 422
+    assert client.get("/api/jobs/nope").status_code == 404
+    assert client.get("/api/play/nope").status_code == 404
+    assert client.post("/api/play/nope/send", json={"line": "t"}).status_code == 404
+
+
+def test_play_a_game_then_review_it(client):
+    r = settle(client, "POST", "/api/play", json={"game": "pig(goal=15)", "opponents": ["hold-at-5"], "first": "you",
+                                                    "seed": 4})
+    assert r.status_code == 200, r.text
+    view = r.json()
+    assert "throw or hold" in view["prompt"] and not view["over"]
+    hint = client.post(f"/api/play/{view['id']}/send", json={"line": "hint"}).json()
+    assert "the other costs" in hint["transcript"]
+    view = play_to_end(client, hint)
+    assert "wins" in view["transcript"] or "you win" in view["transcript"]
+    review = client.get(f"/api/play/{view['id']}/review").json()
+    s = review["summary"]
+    assert review["kind"] == "push" and s["complete"] and review["plot"].startswith("data:image/png;base64,")
+    ended = client.post(f"/api/play/{view['id']}/send", json={"line": "t"})
+    assert ended.status_code == 400 and "ended" in ended.json()["detail"]
+    records = client.get("/api/records").json()
+    assert any(rec["name"] == view["record"] and rec["over"] for rec in records)
+    saved = client.get(f"/api/records/{view['record']}/review").json()
+    assert saved["summary"] == s
+
+
+def test_play_despirala_and_scorecard_sessions(client):
+    r = settle(client, "POST", "/api/play", json={"game": "despirala", "opponents": ["optimal"], "first": "you", "seed": 2})
+    view = r.json()
+    assert r.status_code == 200 and "goods 5" in view["prompt"]
+    bad = client.post(f"/api/play/{view['id']}/send", json={"line": "Collect 9"}).json()
+    assert "Collect takes one face" in bad["transcript"] and bad["prompt"]
+    listed = client.post(f"/api/play/{view['id']}/send", json={"line": "List"}).json()
+    assert "legal moves: Reroll" in listed["transcript"]
+    quit_ = client.post(f"/api/play/{view['id']}/send", json={"line": "quit"}).json()
+    assert quit_["stopped"] and not quit_["over"]
+    r = settle(client, "POST", "/api/play", json={"game": "yacht", "opponents": [], "seed": 1})
+    view = r.json()
+    assert r.status_code == 200 and view["prompt"]
+
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"game": "pig", "opponents": ["grandmaster"]}, 400, "grandmaster"),
+    ({"game": "pig", "opponents": ["optimal", "optimal"]}, 400, "one bot"),
+    ({"game": "despirala", "opponents": ["greedy"]}, 400, "unknown Despirala strategy"),
+    ({"game": "yacht", "opponents": ["nobody"]}, 400, "nobody"),
+    ({"game": "pig", "first": "me"}, 422, "first"),
+    ({"game": "pig", "seed": -1}, 422, "seed"),
+    ({"game": "pig", "opponents": ["a"] * 6}, 422, "opponents"),
+])
+def test_bad_play_requests(client, body, status, words):
+    r = settle(client, "POST", "/api/play", json=body)
+    assert r.status_code == status and words in r.json()["detail"]
+
+
+def test_review_uploads_and_record_names(client, tmp_path):
+    r = settle(client, "POST", "/api/play", json={"game": "pig(goal=12)", "opponents": ["hold-at-4"], "first": "you",
+                                                    "seed": 9})
+    view = play_to_end(client, r.json())
+    folder = Path(os.environ["DICESOLVER_CACHE_DIR"]) / "web-games"
+    text = (folder / view["record"]).read_text()
+    r = settle(client, "POST", "/api/review", json={"record": text, "player": 1})
+    assert r.status_code == 200 and r.json()["summary"]["player"] == "hold-at-4"
+    for record, words in [("not json at all\n", "not valid JSON"), ('{"type": "game", "format": 1, "game": "pig"}\n', "two player"),
+                          ('{"type": "game", "format": 1, "game": "../x"}\n', "built-in games"),
+                          ('{"type": "game", "format": 1, "game": "nope"}\n', "unknown game"), ("[]\n", "header")]:
+        r = client.post("/api/review", json={"record": record})
+        assert r.status_code == 400 and words in r.json()["detail"], r.text
+    r = client.post("/api/review", json={"record": text, "player": 3})
+    assert r.status_code == 400 and "--player" in r.json()["detail"]
+    assert not list((Path(os.environ["DICESOLVER_CACHE_DIR"]) / "uploads").iterdir())  # uploads are removed
+    for name, status in [("..%2F..%2Fetc%2Fpasswd", 404), ("..jsonl", 404), ("a b.jsonl", 400), ("x.txt", 400),
+                         ("missing.jsonl", 404)]:
+        r = client.get(f"/api/records/{name}/review")
+        assert r.status_code == status, (name, r.status_code)
+
+
+def test_explore(client):
+    r = settle(client, "GET", "/api/explore/chart.png", params={"game": "pig(goal=20)"})
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png" and r.content[:4] == b"\x89PNG"
+    r = settle(client, "GET", "/api/explore/odds", params={"game": "yacht"})
+    rows = r.json()
+    assert r.status_code == 200 and len(rows) == 12 and all(0 <= row["p_max"] <= 1 for row in rows)
+    r = settle(client, "GET", "/api/explore/distribution.png", params={"game": "yacht"})
+    assert r.status_code == 200 and r.content[:4] == b"\x89PNG"
+    r = settle(client, "GET", "/api/explore/despirala.png", params={"game": "despirala"})
+    assert r.status_code == 200 and r.content[:4] == b"\x89PNG"
+    for url, params in [("/api/explore/chart.png", {"game": "yacht"}), ("/api/explore/odds", {"game": "skunk"}),
+                        ("/api/explore/distribution.png", {"game": "despirala"}), ("/api/explore/despirala.png", {"game": "pig"})]:
+        r = client.get(url, params=params)
+        assert r.status_code == 400
+
+
+def test_slow_tables_answer_202_with_a_job(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app(wait_seconds=0.0)) as c:
+        r = c.post("/api/advice", json={"game": "skunk(goal=60)", "position": "0,0,0"})
+        assert r.status_code in (200, 202)
+        if r.status_code == 202:
+            assert r.json()["status"] == "solving" and r.json()["job"]["label"] == "solving skunk(goal=60)"
+        r = settle(c, "POST", "/api/advice", json={"game": "skunk(goal=60)", "position": "0,0,0"})
+        assert r.status_code == 200
+
+
+def test_hostile_requests_never_5xx_nor_write_outside_the_cache(tmp_path, monkeypatch):
+    cache, home, work = tmp_path / "cache", tmp_path / "home", tmp_path / "work"
+    for d in (cache, home, work):
+        d.mkdir()
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(cache))
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+    monkeypatch.chdir(work)
+    hostile = ["../../x", "/etc/passwd", "yahtzee(joker=99)", "yacht(" + "x=1," * 200 + ")", "\u0000", "%s%s%n", "pig(goal=1e9)",
+               "despirala(misere=maybe)", "skunk(goal=-5)", "'; DROP TABLE games; --"]
+    with TestClient(create_app(wait_seconds=0.0)) as c:
+        for game in hostile:
+            for method, url, kwargs in [
+                ("POST", "/api/advice", {"json": {"game": game, "position": "/-/3"}}),
+                ("POST", "/api/play", {"json": {"game": game}}),
+                ("GET", f"/api/games/{quote(game, safe='')}", {}),
+                ("GET", "/api/explore/odds", {"params": {"game": game}}),
+                ("GET", f"/api/records/{quote(game, safe='')}/review", {}),
+            ]:
+                r = c.request(method, url, **kwargs)
+                assert r.status_code < 500, (method, url, game, r.text)
+        for body in [b"null", b"[]", b"{\"game\": {}}", json.dumps({"game": "pig", "position": "1,2,3" * 100}).encode()]:
+            r = c.post("/api/advice", content=body, headers={"Content-Type": "application/json"})
+            assert 400 <= r.status_code < 500
+    assert not any(home.rglob("*")) and not any(work.rglob("*"))
