@@ -13,10 +13,12 @@ import io
 import re
 import secrets
 import tempfile
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
 from fastapi import FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -29,6 +31,7 @@ from .sessions import SessionStore
 from .solutions import NotReady, SolutionStore
 
 MAX_BODY_BYTES = 2 * 2**20
+ADVICE_CACHE = 20_000
 RECORD_NAME = re.compile(r"^[A-Za-z0-9_.()-]{1,120}\.jsonl$")
 SCORECARD_BOTS = ["optimal", "mindful", "joe", "greedy", "malina"]
 PUSH_BOTS = ["optimal", "hold-at-20", "keep-pace"]
@@ -172,11 +175,28 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         return _job(found)
 
     # -- advice ------------------------------------------------------------------------------------------
+    answers: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # recent advice, as sent (LRU)
+
     @app.post("/api/advice", response_model=models.AdviceResponse,
               responses={202: {"model": models.Pending}, 400: {"description": "a position that cannot be"}})
-    def post_advice(request: models.AdviceRequest):
-        game = _game(request.game)
-        return advice(game, request.position, lambda: store.get(game))
+    async def post_advice(request: models.AdviceRequest):
+        # Positions repeat (every player of a game starts from the same ones): a recent answer is sent
+        # again as it was; the work itself runs in the thread pool, off the event loop.
+        key = (request.game, request.position)
+        body = answers.get(key)
+        if body is None:
+            game = _game(request.game)
+            if store.ready(game):  # a millisecond's work: done here, without a thread switch
+                result = advice(game, request.position, lambda: store.get(game))
+            else:
+                result = await run_in_threadpool(advice, game, request.position, lambda: store.get(game))
+            body = result.model_dump_json().encode()
+            answers[key] = body
+            if len(answers) > ADVICE_CACHE:
+                answers.popitem(last=False)
+        else:
+            answers.move_to_end(key)
+        return Response(body, media_type="application/json")
 
     # -- play -------------------------------------------------------------------------------------------
     def session_or_404(session_id: str):
@@ -425,7 +445,21 @@ def _starter(game, solution, opponents: list[str], seed: int, manual_dice: bool,
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
+    import gc
+
     import uvicorn
 
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    app = create_app()
+    # The libraries' long-lived objects (imported now rather than by the first requests) are frozen out
+    # of the cycle collector, whose full passes over them would otherwise pause requests now and then;
+    # the young generation is collected less often for the same reason.
+    import importlib
+
+    for module in ("analysis.advice", "analysis.push_chart", "solvers.despirala", "solvers.pushluck", "solvers.solitaire"):
+        importlib.import_module(f"dicesolver.{module}")
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 50)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
