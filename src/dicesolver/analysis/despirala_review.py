@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from ..errors import InputError
 from ..games.despirala import COMBINATIONS, format_throw
 from ..games.despirala_records import DespiralaRecord, replay_despirala
-from ..games.despirala_state import COLLECT, COMPLETE, DECIDE, FOUR_KIND, HITS, THROW, DespiralaState, Event
+from ..games.despirala_state import COLLECT, COMPLETE, DECIDE, HITS, THROW, DespiralaState, Event
 from ..kernels.despirala import _pick_value
-from ..solvers.despirala import (DespiralaSolution, collect_values, completion_odds, shape_index, shape_of,
-                                 turn_options)
+from ..solvers.despirala import DespiralaSolution, collect_values, completion_odds, pick_shape, turn_options
 from .review import label
 
 TIE = 1e-9
@@ -88,14 +87,8 @@ def pick_value(solution: DespiralaSolution, state: DespiralaState) -> float:
     """The value of completing the combination being completed (its points when it succeeds included)."""
     seat = state.seat
     combo = COMBINATIONS[state.combination]
-    target, pts = combo.target(state.args)
-    if combo.index == FOUR_KIND:
-        k = max(0, 4 - state.dice.count(state.args[0]))
-        s = shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
-    else:
-        from ..games.despirala import missing
-
-        s = shape_of(missing(target, state.dice))
+    pts = combo.target(state.args)[1]
+    s = pick_shape(combo.index, state.args, state.dice)
     q, qcum = completion_odds()
     return float(_pick_value(solution.W, seat.free & ~(1 << combo.index), s, seat.goods, float(pts), q, qcum))
 

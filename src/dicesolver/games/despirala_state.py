@@ -23,7 +23,6 @@ from .despirala import (ALL_FREE, COMBINATIONS, GOODS_PER_TURN, N_DICE, TURNS, D
                         format_throw, missing, parse_throw)
 
 THROW, DECIDE, COMPLETE, COLLECT, HITS, OVER = "throw", "decide", "complete", "collect", "hits", "over"
-FOUR_KIND = 8
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from ..games.despirala import COMBINATIONS, GOODS_PER_TURN, N_DICE, DespiralaGame, Move, missing
-from ..games.despirala_state import COLLECT, DECIDE, FOUR_KIND, DespiralaState
-from ..solvers.despirala import (H, DespiralaSolution, binomial_table, collect_values, completion_odds, shape_index,
-                                 shape_of, turn_options)
+from ..games.despirala import COMBINATIONS, GOODS_PER_TURN, N_DICE, DespiralaGame, Move
+from ..games.despirala_state import COLLECT, DECIDE, DespiralaState
+from ..solvers.despirala import (H, DespiralaSolution, binomial_table, collect_values, completion_odds, pick_shape,
+                                 turn_options)
 
 DESPIRALA_STRATEGIES = {
     "optimal": "maximises the expected final score (minimises it in misere play): the exact solution",
@@ -116,12 +116,8 @@ class CompetitivePlayer:
         if combo.is_collect:
             return self._collect(curve, seat.points, after, combo.collect_face(),
                                  state.dice.count(combo.collect_face()), h, {})
-        target, pts = combo.target(move.args)
-        if combo.index == FOUR_KIND:
-            k = max(0, 4 - state.dice.count(move.args[0]))
-            s = shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
-        else:
-            s = shape_of(missing(target, state.dice))
+        pts = combo.target(move.args)[1]
+        s = pick_shape(combo.index, move.args, state.dice)
         q, qcum = completion_odds()
         outcomes = [(1.0 - qcum[s, h], self._end(curve, seat.points, after, 0))]
         outcomes += [(q[s, t], self._end(curve, seat.points + pts, after, h - t))

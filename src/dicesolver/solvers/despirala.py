@@ -58,6 +58,15 @@ def shape_index() -> dict[tuple, int]:
     return {s: i for i, s in enumerate(shapes())}
 
 
+def pick_shape(combination: int, args: tuple[int, ...], throw: tuple[int, ...]) -> int:
+    """The shape of what a picked combination still misses from ``throw`` (Four of a kind: its face only)."""
+    if combination == FOUR_KIND:
+        k = max(0, 4 - throw.count(args[0]))
+        return shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
+    target, _ = COMBINATIONS[combination].target(args)
+    return shape_of(missing(target, throw))
+
+
 def shape_of(missing_faces: tuple[int, ...]) -> int:
     return shape_index()[("dice", tuple(sorted(Counter(missing_faces).values(), reverse=True)))]
 
@@ -126,13 +135,8 @@ def throw_options(mode: str = "normal") -> tuple[np.ndarray, ...]:
             if c.is_collect:
                 continue
             for args in c.arguments():
-                target, pts = c.target(args)
-                if c.index == FOUR_KIND:
-                    k = max(0, 4 - t.count(args[0]))
-                    s = shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
-                else:
-                    s = shape_of(missing(target, t))
-                key = (c.index, s)
+                pts = c.target(args)[1]
+                key = (c.index, pick_shape(c.index, args, t))
                 best[key] = pick(best[key], pts) if key in best else pts
         for (c, s), pts in sorted(best.items()):
             combo.append(c)
@@ -298,12 +302,8 @@ def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tupl
             out.append((Move("pick", combo.index), max(values.values()) if solution.mode == "normal" else min(values.values())))
             continue
         for args in combo.arguments():
-            target, pts = combo.target(args)
-            if combo.index == FOUR_KIND:
-                k = max(0, 4 - throw.count(args[0]))
-                s = shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
-            else:
-                s = shape_of(missing(target, throw))
+            pts = combo.target(args)[1]
+            s = pick_shape(combo.index, args, throw)
             out.append((Move("pick", combo.index, args), float(_pick_value(W, after, s, goods, float(pts), q, qcum))))
     out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
     return out
