@@ -34,6 +34,10 @@ def _emit_json(obj: Any) -> None:
     print(json.dumps(dataclasses.asdict(obj) if dataclasses.is_dataclass(obj) else obj, indent=2))
 
 
+# how a decision's label is shown in the review tables
+LABEL_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
+
+
 def emit_review_json(result, events: str = "rolls") -> None:
     """A review as JSON: its summary, its decisions and its throws (``events``: the attribute holding them)."""
     _emit_json({"summary": dataclasses.asdict(result.summary),
@@ -420,14 +424,13 @@ def _print_review(result) -> None:
     table = Table(title=f"{s.game}: review of {s.player}'s game")
     for col in ("turn", "dice", "left", "choice", "value", "best instead", "loss", ""):
         table.add_column(col, justify="right" if col in ("turn", "left", "value", "loss") else "left")
-    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
     for d in result.decisions:
         if d.options <= 1:
             continue
         best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:.2f})"
         _, dice, left = d.position.split("/")
         table.add_row(str(d.turn), dice, left, f"{d.kind} {d.chosen}", f"{d.chosen_value:.2f}", best,
-                      f"{d.loss:.2f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
+                      f"{d.loss:.2f}" if d.loss else "", d.label if d.loss else "", style=LABEL_STYLES.get(d.label))
     out.print(table)
     luckiest = sorted(result.rolls, key=lambda r: r.luck)
     if luckiest:
@@ -702,14 +705,13 @@ def _print_equity_decisions(result, title: str, value_name: str) -> None:
     table = Table(title=title)
     for col in ("turn", "dice", "left", "choice", value_name, "best instead", "loss", ""):
         table.add_column(col, justify="right" if col in ("turn", "left", value_name, "loss") else "left")
-    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
     for d in result.decisions:
         if d.options <= 1:
             continue
         _, dice, left = d.position.split("/")
         best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:+.3f})"
         table.add_row(str(d.turn), dice, left, f"{d.kind} {d.chosen}", f"{d.chosen_value:+.3f}", best,
-                      f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
+                      f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "", style=LABEL_STYLES.get(d.label))
     out.print(table)
     s = result.summary
     out.print(f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; "
@@ -761,42 +763,24 @@ def players() -> None:
     from .analysis.duel_compare import DUEL_STRATEGIES
     from .analysis.match import MATCH_STRATEGIES
     from .players import STRATEGIES
-
-    table = Table(title="Strategies for scorecard games (simulate -p, play --vs)")
-    table.add_column("name")
-    table.add_column("plays")
-    for name, text in STRATEGIES.items():
-        table.add_row(name, text)
-    table.add_row("joe", "the Generala essay's closest-pattern player (play --vs, compare, match)")
-    out.print(table)
-    multi = Table(title="Also for matches of 2-6 players (match GAME P1 P2 ...)")
-    multi.add_column("name")
-    multi.add_column("plays")
-    for name in ("maximus", "mindful", "malina"):
-        multi.add_row(name, MATCH_STRATEGIES[name])
-    out.print(multi)
-    duel = Table(title="Two-player strategies (compare GAME A B --exact, play --vs) for games without bonuses")
-    duel.add_column("name")
-    duel.add_column("plays")
-    for name, text in DUEL_STRATEGIES.items():
-        duel.add_row(name, text)
-    out.print(duel)
+    from .players.despirala import DESPIRALA_STRATEGIES
     from .players.pushluck import PUSH_STRATEGIES
 
-    push = Table(title="Push-your-luck strategies (pig, skunk, big-pig: compare, play --vs)")
-    push.add_column("name")
-    push.add_column("plays")
-    for name, text in PUSH_STRATEGIES.items():
-        push.add_row(name, text)
-    out.print(push)
-    from .players.despirala import DESPIRALA_STRATEGIES
-
-    despirala = Table(title="Despirala strategies (play --vs, match despirala A B)")
-    despirala.add_column("name")
-    despirala.add_column("plays")
-    for name, text in DESPIRALA_STRATEGIES.items():
-        despirala.add_row(name, text)
-    out.print(despirala)
+    scorecard = dict(STRATEGIES, joe="the Generala essay's closest-pattern player (play --vs, compare, match)")
+    for title, items in (
+        ("Strategies for scorecard games (simulate -p, play --vs)", scorecard),
+        ("Also for matches of 2-6 players (match GAME P1 P2 ...)",
+         {name: MATCH_STRATEGIES[name] for name in ("maximus", "mindful", "malina")}),
+        ("Two-player strategies (compare GAME A B --exact, play --vs) for games without bonuses", DUEL_STRATEGIES),
+        ("Push-your-luck strategies (pig, skunk, big-pig: compare, play --vs)", PUSH_STRATEGIES),
+        ("Despirala strategies (play --vs, match despirala A B)", DESPIRALA_STRATEGIES),
+    ):
+        table = Table(title=title)
+        table.add_column("name")
+        table.add_column("plays")
+        for name, text in items.items():
+            table.add_row(name, text)
+        out.print(table)
 
 
 @app.command()

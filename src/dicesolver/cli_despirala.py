@@ -8,7 +8,7 @@ from typing import Optional
 
 from rich.table import Table
 
-from .cli import _emit_json, err, out, print_saved, terminal_ask
+from .cli import LABEL_STYLES, _emit_json, err, out, print_saved, terminal_ask
 from .games.despirala import DespiralaGame
 
 
@@ -145,14 +145,13 @@ def print_review(result) -> None:
     table = Table(title=f"{s.game}: review of {s.player}'s game (expected final score)")
     for col in ("round", "goods", "dice", "choice", "value", "best instead", "loss", ""):
         table.add_column(col, justify="right" if col in ("round", "goods", "value", "loss") else "left")
-    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
     for d in result.decisions:
         if d.options <= 1:
             continue
         best = "" if d.chosen == d.best else f"{d.best} ({d.best_value:.2f})"
         _, goods, dice = d.position.split(";", 2)
         table.add_row(str(d.round), goods, dice, d.chosen, f"{d.chosen_value:.2f}", best,
-                      f"{d.loss:.2f}" if d.loss else "", d.label if d.loss else "", style=styles.get(d.label))
+                      f"{d.loss:.2f}" if d.loss else "", d.label if d.loss else "", style=LABEL_STYLES.get(d.label))
     out.print(table)
     if result.luck:
         worst = min(result.luck, key=lambda e: e.luck)

@@ -8,7 +8,7 @@ from typing import Optional
 
 from rich.table import Table
 
-from .cli import _emit_json, err, out, print_saved, terminal_ask
+from .cli import LABEL_STYLES, _emit_json, err, out, print_saved, terminal_ask
 from .errors import InputError
 from .games.pushluck import PushGame
 
@@ -122,11 +122,10 @@ def print_review(result) -> None:
     table = Table(title=f"{s.game}: review of {s.player}'s game against {s.opponent} (probability of winning)")
     for col in ("turn", "player", "score", "at risk", "choice", "throw", "hold", "loss", ""):
         table.add_column(col, justify="left" if col in ("player", "choice", "") else "right")
-    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
     for d in result.decisions:
         table.add_row(str(d.turn), d.player, f"{d.mine}-{d.theirs}", str(d.turn_total), d.chosen, f"{d.throw_value:.3f}",
                       f"{d.hold_value:.3f}", f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "",
-                      style=styles.get(d.label))
+                      style=LABEL_STYLES.get(d.label))
     out.print(table)
     mine = [t for t in result.throws if t.seat == s.seat]
     if mine:
