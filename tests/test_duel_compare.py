@@ -62,6 +62,24 @@ def test_joe_follows_the_essay():
     assert g.categories[category_choice(g, ones_fours_fives_open, (1, 1, 1, 4, 5))].name == "ones"
 
 
+def test_joe_tie_rules():
+    """Where the essay's words leave a choice: equally frequent faces -> one whose upper box is open;
+    equally close scoring boxes -> the cheaper box; a completed pattern -> the most points."""
+    g = load_game("generala")
+    names = [c.name for c in g.categories]
+
+    def used_except(*open_names):
+        return (1 << g.n_categories) - 1 & ~sum(1 << names.index(n) for n in open_names)
+
+    # 1-5-5-6-6 going for Four of a Kind: the Sixes are filled, so Joe keeps the fives
+    assert keep_choice(g, used_except("ones", "fives", "poker", "generala"), (1, 5, 5, 6, 6)) == (5, 5)
+    assert keep_choice(g, used_except("ones", "fives", "sixes", "poker", "generala"), (1, 5, 5, 6, 6)) == (6, 6)
+    # 2-5-6-6-6 with the Sixes filled: Twos and Fives are one die each; junk goes in the cheaper Twos
+    assert names[category_choice(g, used_except("twos", "fives", "full"), (2, 5, 6, 6, 6))] == "twos"
+    # a completed pattern beats any upper box, the most points first
+    assert names[category_choice(g, used_except("ones", "full", "poker"), (1, 1, 1, 1, 1))] == "poker"
+
+
 def test_cli_compare(capsys, tmp_path):
     import json
 
