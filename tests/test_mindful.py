@@ -319,3 +319,9 @@ def test_mindful_against_malina_in_full_two_person_generala():
     assert round(mm.first, 4) == -0.0156 and round(mm.second, 4) == 0.0047
     mx = compare_exact(solution, game, "mindful", "maximus")
     assert 0.03 < mx.average < 0.04
+    # the essay's other exact figures: Malina against Maximus +0.033 first / +0.045 second; Joe against
+    # Malina "about -0.24" (3 wins and 5 losses in 8 games, -85 Elo)
+    malina = compare_exact(solution, game, "malina", "maximus")
+    assert round(malina.first, 3) == 0.033 and round(malina.second, 3) == 0.045
+    joe = compare_exact(solution, game, "joe", "malina")
+    assert round(joe.average, 2) == -0.24 and round(joe.elo) == -85
