@@ -102,11 +102,14 @@ def elo(equity: float) -> float:
 
 
 def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: str,
-                  progress: Callable[[int, int], None] | None = None) -> DuelComparison:
-    """A against B exactly (``optimal`` is the equity table, needed when either is Malina)."""
+                  progress: Callable[[int, int], None] | None = None, filled: int = 0) -> DuelComparison:
+    """A against B exactly (``optimal`` is the equity table, needed when either is Malina).
+
+    ``filled``: both cards start with these boxes filled and the scores level (an endgame of the real
+    game); ``optimal`` may then be that sub-game's table (``solve_subgame(game, (filled, filled))``)."""
     start = time.perf_counter()
     sa, sb = duel_strategy(a, game), duel_strategy(b, game)
-    model = optimal.model if optimal is not None else DuelModel(game)
+    model = optimal.model if optimal is not None else DuelModel(game, None if filled == 0 else (filled, filled))
     if kern.DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
         raise InputError("Malina needs the solved equity table")
     opt_values = frozen(optimal.values if optimal is not None else np.zeros(1, dtype=np.float32))
@@ -124,7 +127,7 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
                                  mover.keep_table, mover.cat_table, *(mover.future or no_future))
         if progress:
             progress(i + 1, len(levels))
-    root = model.index(DuelPosition(0, 0, 0))
+    root = model.index(DuelPosition(filled, filled, 0))
     first = float(ev_a[root])
     second = -float(ev_b[root])
     average = (first + second) / 2
