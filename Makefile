@@ -24,7 +24,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=10 --doctest-modules src/dicesolver/__init__.py tests
 
-# the exact evaluations on the full two-person Generala table (about 6 minutes on 2 cores)
+# the exact evaluations on the full two-person Generala table (about 9 minutes on 2 cores)
 test-essay: $(STAMP)
 	$(BIN)/python -m pytest -q -m essay tests
 
