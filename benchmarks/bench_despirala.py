@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import time
 
-from dicesolver.analysis.despirala_simulate import play_games, statistics
-from dicesolver.solvers.despirala import solve
 from timing import best_of  # benchmarks/timing.py (run as python benchmarks/...)
+
+from dicesolver.despirala.simulate import play_games, statistics
+from dicesolver.despirala.solver import solve
 
 
 def main() -> None:

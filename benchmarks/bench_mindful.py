@@ -16,12 +16,12 @@ import time
 
 import numpy as np
 
-from dicesolver.analysis.match import play_match
-from dicesolver.games import load_game
-from dicesolver.games.position import Position
-from dicesolver.players.mindful import MindfulPlayer
-from dicesolver.solvers import future
-from dicesolver.solvers.solitaire import load_or_solve
+from dicesolver.registry import load_game
+from dicesolver.scorecard import future
+from dicesolver.scorecard.match import play_match
+from dicesolver.scorecard.players.mindful import MindfulPlayer
+from dicesolver.scorecard.position import Position
+from dicesolver.scorecard.solitaire import load_or_solve
 
 
 def tables() -> None:

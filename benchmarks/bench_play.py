@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from dicesolver.analysis.simulate import simulate
-from dicesolver.games import load_game
-from dicesolver.solvers.distribution import score_distribution
-from dicesolver.solvers.solitaire import load_or_solve
+from dicesolver.registry import load_game
+from dicesolver.scorecard.distribution import score_distribution
+from dicesolver.scorecard.simulate import simulate
+from dicesolver.scorecard.solitaire import load_or_solve
 
 
 def main() -> None:

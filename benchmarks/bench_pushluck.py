@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import time
 
-from dicesolver.games import load_any_game
-from dicesolver.players.pushluck import hold_at
-from dicesolver.solvers.pushluck import PushSolution, evaluate, solve
 from timing import best_of  # benchmarks/timing.py (run as python benchmarks/...)
+
+from dicesolver.pushluck.players import hold_at
+from dicesolver.pushluck.solver import PushSolution, evaluate, solve
+from dicesolver.registry import load_any_game
 
 
 def main() -> None:

@@ -22,8 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from dicesolver.games import load_game, preset_names
-from dicesolver.solvers.solitaire import SolitaireModel
+from dicesolver.registry import load_game
+from dicesolver.scorecard.presets import preset_names
+from dicesolver.scorecard.solitaire import SolitaireModel
 
 PEERS = {  # our game string -> yatzy-solver variant id with the same rules
     "yahtzee": "american+forced-joker",

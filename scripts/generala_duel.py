@@ -9,14 +9,13 @@ Run: ``python scripts/generala_duel.py [--facts-only]``.
 
 from __future__ import annotations
 
+import sys
 import time
 
-import sys
-
-from dicesolver.analysis.duel_compare import compare_exact
-from dicesolver.analysis.duel_facts import opening_keeps, waive_facts
-from dicesolver.games import load_game
-from dicesolver.solvers.duel import load_or_solve
+from dicesolver.registry import load_game
+from dicesolver.scorecard.compare import compare_exact
+from dicesolver.scorecard.duel import load_or_solve
+from dicesolver.scorecard.facts import opening_keeps, waive_facts
 
 
 def main() -> None:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from dicesolver.analysis.match import play_match
-from dicesolver.games import load_game
+from dicesolver.registry import load_game
+from dicesolver.scorecard.match import play_match
 
 
 def line(result, who: int = 0) -> str:
@@ -44,8 +44,8 @@ def main() -> None:
         r = play_match(game, [who, "joe", "joe"], n=args.n, seed=7)
         print(f"  {who:8s} {line(r)} ({time.perf_counter() - t:.0f} s)")
     if args.exact:
-        from dicesolver.analysis.duel_compare import compare_exact
-        from dicesolver.solvers.duel import load_or_solve
+        from dicesolver.scorecard.compare import compare_exact
+        from dicesolver.scorecard.duel import load_or_solve
 
         solution = load_or_solve(game)[0]
         print("\nTwo players, exactly:")

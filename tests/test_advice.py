@@ -4,16 +4,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from dicesolver.analysis.advice import advise
-from dicesolver.analysis.odds import exact_turn_value, one_turn_odds, turn_values
-from dicesolver.dice import dice_space
-from dicesolver.errors import InputError
-from dicesolver.games import load_game
-from dicesolver.games.position import Position, format_position, parse_position, start_position
-from dicesolver.solvers.solitaire import load_or_solve
-
 from tinygames import PAIRS_GAME, tiny
+
+from dicesolver.core.dice import dice_space
+from dicesolver.core.errors import InputError
+from dicesolver.registry import load_game
+from dicesolver.scorecard.advice import advise
+from dicesolver.scorecard.odds import exact_turn_value, one_turn_odds, turn_values
+from dicesolver.scorecard.position import Position, format_position, parse_position, start_position
+from dicesolver.scorecard.solitaire import load_or_solve
 
 # -- one-turn odds (seed 002 and seed 000) ------------------------------------------------------------
 

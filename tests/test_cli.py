@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from dicesolver.cli import main
+from dicesolver.cli.app import main
 
 
 def run(capsys, *argv):

@@ -8,10 +8,9 @@ from math import factorial
 import numpy as np
 import pytest
 
-from dicesolver.errors import InputError
-from dicesolver.games.despirala import (ALL_FREE, COMBINATIONS, Move, missing, parse_move, parse_throw,
-                                        six_dice_throws)
-from dicesolver.solvers.despirala import (completion_odds, load_or_solve, shape_index, shape_of, solve)
+from dicesolver.core.errors import InputError
+from dicesolver.despirala.rules import ALL_FREE, COMBINATIONS, Move, missing, parse_move, parse_throw, six_dice_throws
+from dicesolver.despirala.solver import completion_odds, load_or_solve, shape_index, shape_of, solve
 
 
 @lru_cache(maxsize=None)
@@ -175,7 +174,7 @@ Z_999 = 3.29
 
 @pytest.mark.parametrize("mode, exact", [("normal", 443.616), ("misere", 105.973)])
 def test_simulation_of_the_exact_model_agrees_with_its_value(normal, misere, mode, exact):
-    from dicesolver.analysis.despirala_simulate import simulate_despirala
+    from dicesolver.despirala.simulate import simulate_despirala
 
     stats, scores = simulate_despirala(mode, 100_000, seed=7)
     assert abs(stats.mean - exact) < Z_999 * stats.stderr
@@ -186,7 +185,7 @@ def test_simulation_of_the_exact_model_agrees_with_its_value(normal, misere, mod
 
 def test_monte_carlo_models_overrate_themselves_and_play_worse(normal):
     """Seed 001: with one sampled throw per state the model reports about 497 and plays to about 330."""
-    from dicesolver.analysis.despirala_simulate import simulate_despirala
+    from dicesolver.despirala.simulate import simulate_despirala
 
     one, _ = simulate_despirala("normal", 20_000, seed=3, samples=1)
     five, _ = simulate_despirala("normal", 20_000, seed=3, samples=5)
@@ -199,7 +198,7 @@ def test_monte_carlo_models_overrate_themselves_and_play_worse(normal):
 def test_cli_solve_and_simulate(capsys, tmp_path):
     import json
 
-    from dicesolver.cli import main
+    from dicesolver.cli.app import main
 
     def run(*argv):
         with pytest.raises(SystemExit) as info:
@@ -224,7 +223,7 @@ def test_cli_solve_and_simulate(capsys, tmp_path):
 @pytest.mark.parametrize("mode", ["normal", "misere"])
 def test_turn_options_are_consistent_with_the_table(normal, misere, mode):
     """The mean over the first throw of the best move's value is the table's value of the game."""
-    from dicesolver.solvers.despirala import turn_options
+    from dicesolver.despirala.solver import turn_options
 
     solution = normal if mode == "normal" else misere
     throws, probs = six_dice_throws()
@@ -240,7 +239,7 @@ def test_turn_options_are_consistent_with_the_table(normal, misere, mode):
 
 
 def test_decision_points():
-    from dicesolver.games.despirala import parse_decision_point
+    from dicesolver.despirala.rules import parse_decision_point
 
     p = parse_decision_point("Straight, collect 3;7;2 2 3 4 5 6")
     assert p.goods == 7 and p.dice == (2, 2, 3, 4, 5, 6) and bin(p.free).count("1") == 12
@@ -256,7 +255,7 @@ def test_decision_points():
 def test_cli_advise(capsys):
     import json
 
-    from dicesolver.cli import main
+    from dicesolver.cli.app import main
 
     with pytest.raises(SystemExit):
         main(["advise", "despirala", "none;5;123456", "--json"])

@@ -11,17 +11,29 @@ import numpy as np
 import pexpect
 import pytest
 
-from dicesolver.analysis.despirala_match import despirala_match, play_bots
-from dicesolver.analysis.despirala_review import despirala_review, expected_final
-from dicesolver.cli import main
-from dicesolver.errors import InputError
-from dicesolver.games.despirala import ALL_FREE, DespiralaGame, Move, parse_move
-from dicesolver.games.despirala_records import DespiralaRecord, DespiralaRecordWriter
-from dicesolver.games.despirala_state import (COLLECT, COMPLETE, DECIDE, HITS, THROW, Event, apply, draw_event,
-                                              legal_moves, parse_manual_completion, parse_manual_hits, start_state)
-from dicesolver.games.push_records import read_any_record
-from dicesolver.players.despirala import SCORE_GRID, CompetitivePlayer, ExpectedScorePlayer, make_despirala_player
-from dicesolver.solvers.despirala import load_or_solve, turn_options
+from dicesolver.cli.app import main
+from dicesolver.core.errors import InputError
+from dicesolver.despirala.match import despirala_match, play_bots
+from dicesolver.despirala.players import SCORE_GRID, CompetitivePlayer, ExpectedScorePlayer, make_despirala_player
+from dicesolver.despirala.records import DespiralaRecord, DespiralaRecordWriter
+from dicesolver.despirala.review import despirala_review, expected_final
+from dicesolver.despirala.rules import ALL_FREE, DespiralaGame, Move, parse_move
+from dicesolver.despirala.solver import load_or_solve, turn_options
+from dicesolver.despirala.state import (
+    COLLECT,
+    COMPLETE,
+    DECIDE,
+    HITS,
+    THROW,
+    Event,
+    apply,
+    draw_event,
+    legal_moves,
+    parse_manual_completion,
+    parse_manual_hits,
+    start_state,
+)
+from dicesolver.registry import read_any_record
 
 NORMAL, MISERE = DespiralaGame("normal"), DespiralaGame("misere")
 
@@ -200,9 +212,8 @@ def test_review_telescopes_and_the_optimal_bot_makes_no_mistakes(mode, solutions
 def test_luck_of_each_chance_event_averages_zero(solutions):
     """Over every outcome of a throw, a completion and a collect's hits, the expected final score's change is 0."""
     sol = solutions["normal"]
-    from dicesolver.games.despirala import six_dice_throws
-    from dicesolver.solvers.despirala import binomial_table, completion_odds, shape_of
-    from dicesolver.games.despirala import missing
+    from dicesolver.despirala.rules import missing, six_dice_throws
+    from dicesolver.despirala.solver import binomial_table, completion_odds, shape_of
 
     s0 = start_state(1)
     before = expected_final(sol, s0, 0)

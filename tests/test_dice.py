@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dicesolver.dice import DiceSpace, dice_space, format_dice, parse_dice
-from dicesolver.errors import InputError
+from dicesolver.core.dice import DiceSpace, dice_space, format_dice, parse_dice
+from dicesolver.core.errors import InputError
 
 
 def test_counts_of_standard_spaces():

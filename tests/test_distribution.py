@@ -2,14 +2,13 @@ import json
 
 import numpy as np
 import pytest
-
-from dicesolver.analysis.simulate import simulate
-from dicesolver.games import load_game
-from dicesolver.solvers.distribution import perfect_game_probability, score_distribution
-from dicesolver.solvers.solitaire import load_or_solve
-
 from test_cli import run
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+from dicesolver.registry import load_game
+from dicesolver.scorecard.distribution import perfect_game_probability, score_distribution
+from dicesolver.scorecard.simulate import simulate
+from dicesolver.scorecard.solitaire import load_or_solve
 
 
 @pytest.mark.parametrize("make", [lambda: tiny(BONUS_GAME), lambda: tiny(BONUS_GAME, joker="free"),

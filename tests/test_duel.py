@@ -5,12 +5,11 @@ from functools import lru_cache
 
 import numpy as np
 import pytest
-
-from dicesolver.errors import InputError
-from dicesolver.games import load_game
-from dicesolver.solvers.duel import DuelModel, DuelPosition, solve_subgame
-
 from tinygames import ESSAY_TOY, PAIRS_GAME, tiny
+
+from dicesolver.core.errors import InputError
+from dicesolver.registry import load_game
+from dicesolver.scorecard.duel import DuelModel, DuelPosition, solve_subgame
 
 GENERALA = load_game("generala")
 FULL = (1 << 10) - 1
@@ -165,7 +164,7 @@ O_87 = dict(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=12, escalera=0, 
 
 
 def test_two_player_advice_on_endgames(fresh_cache):
-    from dicesolver.analysis.duel_advice import duel_advise
+    from dicesolver.scorecard.duel_advice import duel_advise
 
     # position (A): X 69 with only Generala open, O finished at 87 (the mover's card first)
     x, o = card(**X_69), card(**O_87)
@@ -186,7 +185,7 @@ def test_two_player_advice_on_endgames(fresh_cache):
     ],
 )
 def test_bad_two_player_positions(text, message):
-    from dicesolver.analysis.duel_advice import duel_advise
+    from dicesolver.scorecard.duel_advice import duel_advise
 
     with pytest.raises(InputError, match=message):
         duel_advise(GENERALA, text)

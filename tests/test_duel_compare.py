@@ -1,12 +1,11 @@
 import pytest
-
-from dicesolver.analysis.duel_compare import DUEL_STRATEGIES, compare_exact, elo
-from dicesolver.errors import InputError
-from dicesolver.games import load_game
-from dicesolver.players.joe import category_choice, keep_choice
-from dicesolver.solvers.duel import DuelModel, DuelSolution
-
 from tinygames import PAIRS_GAME, tiny
+
+from dicesolver.core.errors import InputError
+from dicesolver.registry import load_game
+from dicesolver.scorecard.compare import DUEL_STRATEGIES, compare_exact, elo
+from dicesolver.scorecard.duel import DuelModel, DuelSolution
+from dicesolver.scorecard.players.joe import category_choice, keep_choice
 
 
 @pytest.fixture(scope="module")

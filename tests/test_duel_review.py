@@ -1,17 +1,16 @@
 import json
 
 import pytest
-
-from dicesolver.analysis.duel_review import DUEL_LABELS, duel_label, duel_review
-from dicesolver.games.records import write_record
-from dicesolver.players.joe import JoePlayer
-from dicesolver.players.malina import MalinaPlayer
-from dicesolver.players.selfplay import play_match_game
-from dicesolver.solvers.duel import DuelModel, DuelSolution
-
 from test_cli import run
 from test_play import TINY_RULES
 from tinygames import PAIRS_GAME, tiny
+
+from dicesolver.scorecard.duel import DuelModel, DuelSolution
+from dicesolver.scorecard.duel_review import DUEL_LABELS, duel_label, duel_review
+from dicesolver.scorecard.players.joe import JoePlayer
+from dicesolver.scorecard.players.malina import MalinaPlayer
+from dicesolver.scorecard.players.selfplay import play_match_game
+from dicesolver.scorecard.records import write_record
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +40,7 @@ def test_duel_labels():
 def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
     rules = tmp_path / "tiny.toml"
     rules.write_text(TINY_RULES)
-    from dicesolver.games import load_game
+    from dicesolver.registry import load_game
 
     game = load_game(str(rules))
     model = DuelModel(game)
@@ -60,7 +59,7 @@ def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
 def test_exact_scratch_statistics_match_self_play(duel):
     import numpy as np
 
-    from dicesolver.analysis.duel_facts import opening_keeps, waive_facts
+    from dicesolver.scorecard.facts import opening_keeps, waive_facts
 
     game, solution = duel
     facts = waive_facts(solution)

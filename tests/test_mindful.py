@@ -5,22 +5,21 @@ import json
 
 import numpy as np
 import pytest
-
-from dicesolver.analysis.duel_compare import compare_exact
-from dicesolver.analysis.match import MatchSetup, play_match, summarize
-from dicesolver.errors import InputError
-from dicesolver.games import load_game
-from dicesolver.games.position import Position, after_roll, start_position
-from dicesolver.kernels import scorecard as kern
-from dicesolver.players import make_player
-from dicesolver.players.malina import MalinaPlayer
-from dicesolver.players.mindful import MindfulPlayer, opponent_curve
-from dicesolver.solvers import future
-from dicesolver.solvers.distribution import score_distribution
-from dicesolver.solvers.duel import DuelModel, DuelPosition, DuelSolution, solve_subgame
-from dicesolver.solvers.solitaire import load_or_solve
-
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+from dicesolver.core.errors import InputError
+from dicesolver.registry import load_game
+from dicesolver.scorecard import future
+from dicesolver.scorecard import kernels as kern
+from dicesolver.scorecard.compare import compare_exact
+from dicesolver.scorecard.distribution import score_distribution
+from dicesolver.scorecard.duel import DuelModel, DuelPosition, DuelSolution, solve_subgame
+from dicesolver.scorecard.match import MatchSetup, play_match, summarize
+from dicesolver.scorecard.players import make_player
+from dicesolver.scorecard.players.malina import MalinaPlayer
+from dicesolver.scorecard.players.mindful import MindfulPlayer, opponent_curve
+from dicesolver.scorecard.position import Position, after_roll, start_position
+from dicesolver.scorecard.solitaire import load_or_solve
 
 TINY = [tiny(BONUS_GAME), tiny(BONUS_GAME, joker="free"), tiny(BONUS_GAME, joker="none"),
         tiny(BONUS_GAME, order="forced"), tiny(PAIRS_GAME)]
@@ -177,7 +176,7 @@ def test_mindful_is_close_to_malina_exactly_on_a_tiny_game(tiny_duel):
 def test_the_match_kernel_agrees_with_the_exact_evaluation(tiny_duel, monkeypatch):
     """The kernel's Mindful Maximus and Malina play the policies the exact evaluator scores."""
     game, solution = tiny_duel
-    import dicesolver.solvers.duel as duel_mod
+    import dicesolver.scorecard.duel as duel_mod
 
     monkeypatch.setattr(duel_mod, "load_or_solve", lambda g, **kw: (solution, None, None))
     for a, b in (("mindful", "maximus"), ("malina", "mindful"), ("malina", "joe")):
@@ -262,9 +261,9 @@ def test_mindful_curve_with_finished_opponents():
 
 
 def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
-    from dicesolver.analysis.mindful_review import mindful_review
-    from dicesolver.players.joe import JoePlayer
-    from dicesolver.players.selfplay import play_match_game
+    from dicesolver.scorecard.mindful_review import mindful_review
+    from dicesolver.scorecard.players.joe import JoePlayer
+    from dicesolver.scorecard.players.selfplay import play_match_game
 
     game = load_game("yacht")
     mindful = MindfulPlayer(game)
@@ -286,9 +285,9 @@ def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
 def test_cli_analyze_multiplayer_record(capsys, tmp_path):
     from test_cli import run
 
-    from dicesolver.games.records import write_record
-    from dicesolver.players.joe import JoePlayer
-    from dicesolver.players.selfplay import play_match_game
+    from dicesolver.scorecard.players.joe import JoePlayer
+    from dicesolver.scorecard.players.selfplay import play_match_game
+    from dicesolver.scorecard.records import write_record
 
     game = load_game("yacht")
     record = play_match_game(game, [JoePlayer(game), make_player("greedy", game), make_player("optimal", game)],
@@ -330,7 +329,7 @@ def test_mindful_against_malina_in_two_person_generala_endgames(open_boxes):
 def test_mindful_against_malina_in_full_two_person_generala():
     """Exactly, over every position: Mindful Maximus is within 0.02 of Malina (essay: 0.01) and beats
     Maximus by almost as much as she does (measured: -0.0055 and +0.0367 on average)."""
-    from dicesolver.solvers import duel
+    from dicesolver.scorecard import duel
 
     game = load_game("generala")
     solution = duel.load_or_solve(game)[0]

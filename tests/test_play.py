@@ -7,9 +7,9 @@ import sys
 import pexpect
 import pytest
 
-from dicesolver.games import load_game
-from dicesolver.games.records import read_record
-from dicesolver.solvers.solitaire import load_or_solve
+from dicesolver.registry import load_game
+from dicesolver.scorecard.records import read_record
+from dicesolver.scorecard.solitaire import load_or_solve
 
 PROMPTS = [r"keep\? ", r"score in which box\? ", r"Enter to throw.*: ", r"dice you rolled: ", r"dice you threw.*: ",
            r"Game over", pexpect.EOF]

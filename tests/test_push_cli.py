@@ -7,13 +7,12 @@ import sys
 
 import pexpect
 import pytest
-
-from dicesolver.cli import main
-from dicesolver.games import load_any_game
-from dicesolver.games.push_records import PushRecordWriter, read_any_record
-from dicesolver.players.pushluck import hold_at
-
 from test_pushluck import play_out
+
+from dicesolver.cli.app import main
+from dicesolver.pushluck.players import hold_at
+from dicesolver.pushluck.records import PushRecordWriter
+from dicesolver.registry import load_any_game, read_any_record
 
 
 def run(capsys, *argv):

@@ -6,17 +6,18 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from dicesolver.analysis.push_chart import chart_figure, chart_rows, first_stop
-from dicesolver.analysis.push_compare import compare_push
-from dicesolver.analysis.push_review import push_review
-from dicesolver.errors import GameDefinitionError, InputError
-from dicesolver.games import load_any_game, load_game
-from dicesolver.games.push_records import PushEvent, PushRecord, after_hold, after_throw, replay_push, start_state
-from dicesolver.games.pushluck import parse_throw
-from dicesolver.players.pushluck import hold_at, make_push_player
-from dicesolver.solvers.pushluck import TOLERANCE, PushSolution, evaluate, load_or_solve, solve
+from dicesolver.core.errors import GameDefinitionError, InputError
+from dicesolver.pushluck.chart import chart_figure, chart_rows, first_stop
+from dicesolver.pushluck.compare import compare_push
+from dicesolver.pushluck.players import hold_at, make_push_player
+from dicesolver.pushluck.records import PushEvent, PushRecord, after_hold, after_throw, replay_push, start_state
+from dicesolver.pushluck.review import push_review
+from dicesolver.pushluck.rules import parse_throw
+from dicesolver.pushluck.solver import TOLERANCE, PushSolution, evaluate, load_or_solve, solve
+from dicesolver.registry import load_any_game, load_game
 
 TINY = ["pig(goal=10)", "pig(faces=2,goal=8)", "skunk(goal=12)", "big-pig(goal=30)", "pig(faces=3,goal=7)"]
 

@@ -2,17 +2,16 @@ import json
 
 import numpy as np
 import pytest
-
-from dicesolver.analysis.review import LABELS, label, luck_of_throw, review
-from dicesolver.errors import InputError
-from dicesolver.games import load_game
-from dicesolver.games.position import parse_position
-from dicesolver.games.records import Event, GameRecord, RecordWriter, read_record, write_record
-from dicesolver.players import make_player
-from dicesolver.players.selfplay import play_game
-from dicesolver.solvers.solitaire import load_or_solve
-
 from test_cli import run
+
+from dicesolver.core.errors import InputError
+from dicesolver.registry import load_game
+from dicesolver.scorecard.players import make_player
+from dicesolver.scorecard.players.selfplay import play_game
+from dicesolver.scorecard.position import parse_position
+from dicesolver.scorecard.records import Event, GameRecord, RecordWriter, read_record, write_record
+from dicesolver.scorecard.review import LABELS, label, luck_of_throw, review
+from dicesolver.scorecard.solitaire import load_or_solve
 
 
 @pytest.fixture(scope="module")

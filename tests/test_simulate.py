@@ -2,16 +2,15 @@ import json
 
 import numpy as np
 import pytest
-
-from dicesolver.analysis.simulate import random_numbers, simulate
-from dicesolver.errors import InputError
-from dicesolver.games import load_game
-from dicesolver.games.position import Position
-from dicesolver.players import STRATEGIES, Player, make_player
-from dicesolver.solvers.solitaire import load_or_solve
-
 from test_cli import run
 from tinygames import BONUS_GAME, tiny
+
+from dicesolver.core.errors import InputError
+from dicesolver.registry import load_game
+from dicesolver.scorecard.players import STRATEGIES, Player, make_player
+from dicesolver.scorecard.position import Position
+from dicesolver.scorecard.simulate import random_numbers, simulate
+from dicesolver.scorecard.solitaire import load_or_solve
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile
 
@@ -59,7 +58,7 @@ def test_reproducible_and_seed_dependent():
 
 def replay(game, player, throws):
     """Play one game through the Python Player interface with pre-drawn dice; return the total."""
-    from dicesolver.games.position import after_roll, after_score, start_position
+    from dicesolver.scorecard.position import after_roll, after_score, start_position
 
     position = start_position(game)
     rng = np.random.default_rng(0)
@@ -116,7 +115,7 @@ def test_cli_simulate(capsys, tmp_path):
 
 
 def test_grouped_optimal_simulation_plays_the_same_games(monkeypatch):
-    from dicesolver.players import scorecard
+    from dicesolver.scorecard.players import strategies as scorecard
 
     game = load_game("yahtzee")
     player = make_player("optimal", game)

@@ -2,12 +2,11 @@ import itertools
 import random
 
 import pytest
-
-from dicesolver.games import load_game
-from dicesolver.solvers.solitaire import SolitaireModel, TurnState, load_or_solve
-
 from reference import final_score_bonus, solve_reference
 from tinygames import BONUS_GAME, ESSAY_TOY, PAIRS_GAME, tiny
+
+from dicesolver.registry import load_game
+from dicesolver.scorecard.solitaire import SolitaireModel, TurnState, load_or_solve
 
 TINY_CASES = [
     (ESSAY_TOY, {}),

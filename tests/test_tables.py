@@ -5,10 +5,10 @@ import os
 import numpy as np
 import pytest
 
-from dicesolver import tables
-from dicesolver.errors import TableError
-from dicesolver.games import load_game
-from dicesolver.solvers.solitaire import load_or_solve, table_key
+from dicesolver.core import tables
+from dicesolver.core.errors import TableError
+from dicesolver.registry import load_game
+from dicesolver.scorecard.solitaire import load_or_solve, table_key
 
 GAME = "yacht"  # small and quick to solve
 

@@ -16,9 +16,11 @@ The Python API mirrors the command line::
 
 from __future__ import annotations
 
-from .errors import DicesolverError, GameDefinitionError, InputError, TableError
-from .games import PushGame, ScorecardGame, load_any_game, load_game
-from .games.position import Position, format_position, parse_position, start_position
+from .core.errors import DicesolverError, GameDefinitionError, InputError, TableError
+from .pushluck.rules import PushGame
+from .registry import load_any_game, load_game
+from .scorecard.position import Position, format_position, parse_position, start_position
+from .scorecard.rules import ScorecardGame
 
 __version__ = "0.1.0"
 
@@ -34,17 +36,17 @@ def solve(game: str | ScorecardGame | PushGame, rebuild: bool = False):
     score) for scorecard games, a ``PushSolution`` (probability of winning) for pig, skunk, big-pig."""
     g = load_any_game(game)
     if isinstance(g, PushGame):
-        from .solvers.pushluck import load_or_solve as load_push
+        from .pushluck.solver import load_or_solve as load_push
 
         return load_push(g, rebuild=rebuild)[0]
-    from .solvers.solitaire import load_or_solve
+    from .scorecard.solitaire import load_or_solve
 
     return load_or_solve(g, rebuild=rebuild)[0]
 
 
 def advise(game: str | ScorecardGame, position: str | Position):
     """Every option at a position, ranked by expected final score (an ``Advice``)."""
-    from .analysis.advice import advise as _advise
+    from .scorecard.advice import advise as _advise
 
     g = load_game(game)
     pos = parse_position(g, position) if isinstance(position, str) else position
@@ -53,14 +55,14 @@ def advise(game: str | ScorecardGame, position: str | Position):
 
 def one_turn_odds(game: str | ScorecardGame, exact: bool = False):
     """Seed 002's one-turn table: expected points and P(maximum) per category."""
-    from .analysis.odds import one_turn_odds as _odds
+    from .scorecard.odds import one_turn_odds as _odds
 
     return _odds(load_game(game), exact=exact)
 
 
 def __getattr__(name: str):
     if name == "TurnState":
-        from .solvers.solitaire import TurnState
+        from .scorecard.solitaire import TurnState
 
         return TurnState
     raise AttributeError(name)

@@ -8,8 +8,8 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from ..errors import InputError
-from ..games import ScorecardGame
+from ..core.errors import InputError
+from ..scorecard.rules import ScorecardGame
 
 COLORS = ["royalblue", "tab:red", "tab:green", "tab:orange", "tab:purple", "tab:brown", "teal", "tab:gray", "gold"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import InputError
-from ..games.despirala_records import DespiralaRecord
-from ..games.push_records import PushRecord
+from ..core.errors import InputError
+from ..despirala.records import DespiralaRecord
+from ..pushluck.records import PushRecord
 
 Progress = Callable[[str], Callable[[int, int], None]] | None  # label -> (done, total) callback
 
@@ -21,7 +21,7 @@ def review_kind(record, points: bool = False, mindful: bool = False) -> str:
     if isinstance(record, DespiralaRecord):
         return "despirala"
     if len(record.players) >= 2 and not points:
-        from ..solvers.duel import check_duel_game
+        from ..scorecard.duel import check_duel_game
 
         try:
             check_duel_game(record.game)
@@ -38,30 +38,30 @@ def review_record(record, player: int = 0, points: bool = False, mindful: bool =
     kind = review_kind(record, points, mindful)
     step = progress or (lambda label: None)
     if kind == "push":
-        from ..solvers.pushluck import load_or_solve
-        from .push_review import push_review
+        from ..pushluck.review import push_review
+        from ..pushluck.solver import load_or_solve
 
         return kind, push_review(load_or_solve(record.game)[0], record, player)
     if kind == "despirala":
-        from ..solvers.despirala import load_or_solve
-        from .despirala_review import despirala_review
+        from ..despirala.review import despirala_review
+        from ..despirala.solver import load_or_solve
 
         return kind, despirala_review(load_or_solve(record.game.mode)[0], record, player)
     if kind == "duel":
-        from ..solvers.duel import load_or_solve
-        from .duel_review import duel_review
+        from ..scorecard.duel import load_or_solve
+        from ..scorecard.duel_review import duel_review
 
         table, _, _ = load_or_solve(record.game, progress=step(f"solving two-player {record.game.canonical} (once; cached)"))
         return kind, duel_review(table, record, player)
     if kind == "mindful":
-        from ..players.mindful import MindfulPlayer
-        from ..solvers.future import load_or_build
-        from .mindful_review import mindful_review
+        from ..scorecard.future import load_or_build
+        from ..scorecard.mindful_review import mindful_review
+        from ..scorecard.players.mindful import MindfulPlayer
 
         future, _, _ = load_or_build(record.game, progress=step(f"score distributions of {record.game.canonical} (once; cached)"))
         return kind, mindful_review(MindfulPlayer(record.game, future), record, player)
-    from ..solvers.solitaire import load_or_solve
-    from .review import review
+    from ..scorecard.review import review
+    from ..scorecard.solitaire import load_or_solve
 
     return kind, review(load_or_solve(record.game, progress=step(f"solving {record.game.canonical}"))[0], record, player)
 

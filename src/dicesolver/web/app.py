@@ -23,9 +23,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from .. import tables
-from ..errors import DicesolverError, InputError
-from ..games import DespiralaGame, PushGame, ScorecardGame, load_any_game, preset_names, push_game_names
+from ..core import tables
+from ..core.errors import DicesolverError, InputError
+from ..despirala.rules import DespiralaGame
+from ..pushluck.rules import PushGame
+from ..registry import load_any_game, push_game_names
+from ..scorecard.presets import preset_names
+from ..scorecard.rules import ScorecardGame
 from . import models
 from .sessions import SessionStore
 from .solutions import NotReady, SolutionStore
@@ -73,7 +77,7 @@ def game_info(game) -> models.GameInfo:
     elif isinstance(game, PushGame):
         info.dice, info.faces, info.goal, info.bots = game.n_dice, game.faces, game.goal, PUSH_BOTS
     else:
-        from ..games.despirala import COMBINATIONS
+        from ..despirala.rules import COMBINATIONS
 
         info.dice, info.combinations, info.bots = 6, [c.name for c in COMBINATIONS], DESPIRALA_BOTS
     return info
@@ -83,8 +87,8 @@ def advice(game, position: str, get_solution) -> models.AdviceResponse:
     """Every option of a position ranked (the same figures as ``dicesolver advise``); the position is
     checked before ``get_solution()`` is asked for the table."""
     if isinstance(game, PushGame):
-        from ..analysis.push_chart import push_advice
-        from ..games.pushluck import parse_push_position
+        from ..pushluck.chart import push_advice
+        from ..pushluck.rules import parse_push_position
 
         mine, theirs, total = parse_push_position(position, game)
         result = push_advice(get_solution(), mine, theirs, total)
@@ -93,8 +97,8 @@ def advice(game, position: str, get_solution) -> models.AdviceResponse:
             unit="probability of winning", options=[models.AdviceOption(kind="turn", **o) for o in result["options"]],
             details={"thresholds": result["thresholds"]})
     if isinstance(game, DespiralaGame):
-        from ..games.despirala import parse_decision_point
-        from ..solvers.despirala import turn_options
+        from ..despirala.rules import parse_decision_point
+        from ..despirala.solver import turn_options
 
         point = parse_decision_point(position)
         options = turn_options(get_solution(), point.free, point.goods, point.dice)
@@ -103,8 +107,8 @@ def advice(game, position: str, get_solution) -> models.AdviceResponse:
             game=game.canonical, kind="despirala", position=point.text(), value=best, unit="expected final score",
             higher_is_better=game.mode == "normal",
             options=[models.AdviceOption(option=m.text(), kind=m.kind, value=v, cost=abs(best - v)) for m, v in options])
-    from ..analysis.advice import advise
-    from ..games.position import parse_position
+    from ..scorecard.advice import advise
+    from ..scorecard.position import parse_position
 
     if ";" in position:
         raise InputError("the web advisor gives solitaire advice: write CARD/DICE/ROLLS (two players: dicesolver advise)")
@@ -251,7 +255,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
     # -- review -------------------------------------------------------------------------------------------
     @app.get("/api/records", response_model=list[models.RecordInfo], summary="Games played in the web app")
     def records():
-        from ..games.push_records import read_any_record
+        from ..registry import read_any_record
 
         out = []
         if games_folder.exists():
@@ -266,7 +270,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
 
     def review_file(path: Path, player: int) -> models.ReviewResponse:
         from ..analysis.review_any import review_kind, review_record
-        from ..games.push_records import read_any_record
+        from ..registry import read_any_record
 
         _check_record_game(path)
         record = read_any_record(path)
@@ -308,7 +312,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
 
     @app.get("/api/explore/chart.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
     def chart_png(game: str = Query(..., max_length=200)):
-        from ..analysis.push_chart import chart_figure
+        from ..pushluck.chart import chart_figure
 
         g = _game(game)
         if not isinstance(g, PushGame):
@@ -325,7 +329,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
 
     @app.get("/api/explore/odds", response_model=list[models.OddsRow], summary="One-turn odds of each category")
     def odds(game: str = Query(..., max_length=200)):
-        from ..analysis.odds import one_turn_odds
+        from ..scorecard.odds import one_turn_odds
 
         g = _game(game)
         if not isinstance(g, ScorecardGame):
@@ -368,7 +372,7 @@ def _check_record_game(path: Path) -> None:
 
 def _ready_for(record) -> bool:
     """Whether a multi-player review's tables are in the cache already (they can take minutes to build)."""
-    from ..solvers import duel, future
+    from ..scorecard import duel, future
 
     try:
         key = duel.table_key(record.game) if len(record.players) == 2 else future.table_key(record.game)
@@ -384,7 +388,7 @@ _distributions: dict[str, bytes] = {}
 def _distribution_png(game: ScorecardGame, solution) -> bytes:
     if game.canonical not in _distributions:
         from ..analysis.plots import distribution_figure
-        from ..solvers.distribution import score_distribution
+        from ..scorecard.distribution import score_distribution
 
         _distributions[game.canonical] = _png(distribution_figure(game, score_distribution(solution)))
     return _distributions[game.canonical]
@@ -394,8 +398,8 @@ def _despirala_png(game: DespiralaGame) -> bytes:
     """The final-score histogram of 100,000 simulated games of the exact model (seed 1)."""
     key = game.canonical
     if key not in _distributions:
-        from ..analysis.despirala_simulate import simulate_despirala
         from ..analysis.plots import despirala_figure
+        from ..despirala.simulate import simulate_despirala
 
         stats, scores = simulate_despirala(game.mode, 100_000, 1)
         _distributions[key] = _png(despirala_figure(stats, scores))
@@ -405,34 +409,34 @@ def _despirala_png(game: DespiralaGame) -> bytes:
 def _starter(game, solution, opponents: list[str], seed: int, manual_dice: bool, first: str, path: Path):
     """The function that plays this game in a session's thread (the terminal front end of its kind)."""
     if isinstance(game, PushGame):
-        from ..push_console import play_push
+        from ..pushluck.console import play_push
 
         if len(opponents) > 1:
             raise InputError(f"{game.name} is a two-player game: one bot")
-        from ..players.pushluck import make_push_player
+        from ..pushluck.players import make_push_player
 
         make_push_player(opponents[0] if opponents else "optimal", game, solution)  # a bad name fails now
         return lambda console, ask: play_push(game, solution, console, ask, seed=seed, manual_dice=manual_dice,
                                               record_path=str(path), opponent=opponents[0] if opponents else None,
                                               first=first)
     if isinstance(game, DespiralaGame):
-        from ..despirala_console import play_despirala
+        from ..despirala.console import play_despirala
 
         return lambda console, ask: play_despirala(game, solution, console, ask, seed=seed, manual_dice=manual_dice,
                                                    record_path=str(path), opponents=opponents, first=first)
-    from ..console_play import make_bot, play
+    from ..scorecard.console import make_bot, play
 
     for name in opponents:
         if name != "malina":
             make_bot(name, game)  # a bad name fails now
     if "malina" in opponents or len(opponents) == 1:
-        from ..solvers.duel import check_duel_game
+        from ..scorecard.duel import check_duel_game
 
         if "malina" in opponents:
             check_duel_game(game)
 
     def duel_loader():
-        from ..solvers.duel import check_duel_game, load_or_solve
+        from ..scorecard.duel import check_duel_game, load_or_solve
 
         try:
             check_duel_game(game)
@@ -455,7 +459,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     # the young generation is collected less often for the same reason.
     import importlib
 
-    for module in ("analysis.advice", "analysis.push_chart", "solvers.despirala", "solvers.pushluck", "solvers.solitaire"):
+    for module in ("scorecard.advice", "pushluck.chart", "despirala.solver", "pushluck.solver", "scorecard.solitaire"):
         importlib.import_module(f"dicesolver.{module}")
 
     gc.collect()

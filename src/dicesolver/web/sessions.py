@@ -20,8 +20,8 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from ..console_play import QuitGame
-from ..errors import DicesolverError
+from ..core.errors import DicesolverError
+from ..scorecard.console import QuitGame
 
 IDLE_SECONDS = 30 * 60
 MAX_SESSIONS = 32

@@ -14,8 +14,9 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import DicesolverError
-from ..games import DespiralaGame, PushGame
+from ..core.errors import DicesolverError
+from ..despirala.rules import DespiralaGame
+from ..pushluck.rules import PushGame
 
 
 @dataclass
@@ -40,14 +41,14 @@ class NotReady(Exception):
 
 def _solver(game) -> Callable[[Callable[[int, int], None]], Any]:
     if isinstance(game, PushGame):
-        from ..solvers import pushluck
+        from ..pushluck import solver as pushluck
 
         return lambda progress: pushluck.load_or_solve(game)[0]
     if isinstance(game, DespiralaGame):
-        from ..solvers import despirala
+        from ..despirala import solver as despirala
 
         return lambda progress: despirala.load_or_solve(game.mode, progress=progress)[0]
-    from ..solvers import solitaire
+    from ..scorecard import solitaire
 
     return lambda progress: solitaire.load_or_solve(game, progress=progress)[0]
 

@@ -1,0 +1,5 @@
+"""The ``dicesolver`` command."""
+
+from .app import app, main
+
+__all__ = ["app", "main"]

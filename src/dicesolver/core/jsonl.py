@@ -1,0 +1,94 @@
+"""JSON Lines files that survive a crash: lines appended and synced one by one, whole rewrites done
+atomically, and a half-written last line (what a kill mid-write leaves) ignored with a warning."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from .errors import InputError
+
+
+def read_lines(path: str | Path, max_bytes: int, warnings: list[str] | None = None, what: str = "game record") -> list[tuple[int, Any]]:
+    """The parsed lines of ``path`` with their line numbers (at least one; InputError otherwise)."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > max_bytes:
+            raise InputError(f"{path}: a {what} may be at most {max_bytes} bytes")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"no {what} at {str(path)!r}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from None
+    lines = text.split("\n")
+    complete = text.endswith("\n")
+    parsed = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            parsed.append((number, json.loads(line)))
+        except json.JSONDecodeError:
+            if number == len(lines) and not complete and parsed:
+                if warnings is not None:
+                    warnings.append(f"{path}: ignored a half-written last line")
+                break
+            raise InputError(f"{path}, line {number}: not valid JSON") from None
+    if not parsed:
+        raise InputError(f"{path}: empty {what}")
+    return parsed
+
+
+def append_line(path: str | Path, obj: dict[str, Any], mode: str = "a") -> None:
+    """Append one line and sync it (``mode="x"`` creates the file and refuses to overwrite one)."""
+    with open(path, mode, encoding="utf-8") as fh:
+        fh.write(json.dumps(obj) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def write_lines(path: str | Path, objs: Iterable[dict[str, Any]]) -> None:
+    """Replace the file with these lines atomically (temporary file, sync, rename)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for obj in objs:
+            fh.write(json.dumps(obj) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+class RecordWriter:
+    """Writes a game record (a ``header()`` and ``events``) line by line, synced after each line, so a
+    kill loses nothing; ``resume`` rewrites the checked record first (dropping a half-written line)."""
+
+    def __init__(self, path: str | Path, record, resume: bool = False):
+        self.path = Path(path)
+        self.record = record
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if resume:
+            self.rewrite()
+        else:
+            lines = self.lines()
+            append_line(self.path, lines[0], mode="x")
+            for line in lines[1:]:
+                append_line(self.path, line)
+
+    def event_json(self, event) -> dict[str, Any]:
+        return event.to_json()
+
+    def lines(self) -> list[dict[str, Any]]:
+        return [self.record.header()] + [self.event_json(e) for e in self.record.events]
+
+    def append(self, event) -> None:
+        self.record.events.append(event)
+        append_line(self.path, self.event_json(event))
+
+    def rewrite(self) -> None:
+        """Write the whole record again (after an undo), atomically."""
+        write_lines(self.path, self.lines())

@@ -1,0 +1,89 @@
+"""Despirala simulated: many games played with the decisions of a table (the exact model or a Monte
+Carlo one), with the seed's statistics (mean, stdev, percentiles, mode)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..core.errors import InputError
+from .kernels import simulate_games
+from .rules import ALL_FREE, six_dice_throws
+from .solver import binomial_table, check_mode, completion_odds, shape_index, shape_transitions, throw_options
+
+MAX_GAMES = 100_000_000
+
+
+@dataclass
+class DespiralaStats:
+    mode: str
+    model: str  # "exact" or "N samples"
+    expected: float  # the model's own value of the start
+    games: int
+    mean: float
+    stdev: float
+    stderr: float
+    percentiles: dict[str, int]
+    mode_score: int
+    seconds: float
+    histogram: dict[str, list] = field(default_factory=dict)
+
+
+@lru_cache(maxsize=None)
+def _code_index() -> np.ndarray:
+    throws, _ = six_dice_throws()
+    index = np.full(7 ** 6, -1, dtype=np.int64)
+    for i, t in enumerate(throws):
+        index[sum(t.count(f + 1) * 7 ** f for f in range(6))] = i
+    return index
+
+
+@lru_cache(maxsize=None)
+def _kernel_inputs(mode: str) -> tuple:
+    """The fixed arrays the simulation kernel reads (built once per mode)."""
+    _, counts, start_idx, combo, shape, points = throw_options(mode)
+    q, qcum = completion_odds()
+    shape_cum = np.cumsum(shape_transitions(), axis=1)
+    done = shape_index()[("dice", ())]
+    return (1.0 if mode == "normal" else -1.0, mode == "normal", counts, _code_index(), start_idx, combo, shape,
+            points, q, qcum, shape_cum, done, binomial_table())
+
+
+def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, int, int] = (ALL_FREE, 0, 0)) -> np.ndarray:
+    """Final scores of ``n`` games played with table ``W``'s decisions (reproducible from ``seed``), from
+    the start of a turn: ``start`` = (free combinations, goods before this turn's 5, points)."""
+    mode = check_mode(mode)
+    if not 1 <= n <= MAX_GAMES:
+        raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
+    scores = np.zeros(n, dtype=np.int64)
+    mask, goods, pts = start
+    simulate_games(np.asarray(W), *_kernel_inputs(mode), mask, goods, pts, int(seed) % 2**31, scores)
+    return scores
+
+
+def statistics(mode: str, model: str, expected: float, scores: np.ndarray, seconds: float) -> DespiralaStats:
+    pct = {str(p): int(np.percentile(scores, p, method="inverted_cdf")) for p in (5, 25, 50, 75, 95)}
+    values, freq = np.unique(scores, return_counts=True)
+    hist_counts, edges = np.histogram(scores, bins=min(60, max(1, int(values[-1] - values[0] + 1))))
+    return DespiralaStats(mode, model, expected, len(scores), float(scores.mean()), float(scores.std(ddof=1)),
+                          float(scores.std(ddof=1) / np.sqrt(len(scores))), pct, int(values[np.argmax(freq)]),
+                          seconds, {"edges": edges.tolist(), "counts": hist_counts.tolist()})
+
+
+def simulate_despirala(mode: str, n: int, seed: int, samples: int = 0) -> tuple[DespiralaStats, np.ndarray]:
+    """Statistics of ``n`` games played by the exact model (``samples`` = 0) or a Monte Carlo model."""
+    from .solver import load_or_solve, solve
+
+    mode = check_mode(mode)
+    if samples:
+        W = solve(mode, samples=samples, seed=seed)
+        model = f"{samples} sample{'s' if samples != 1 else ''}"
+    else:
+        W = np.asarray(load_or_solve(mode)[0].W)
+        model = "exact"
+    start = time.perf_counter()
+    scores = play_games(W, mode, n, seed)
+    return statistics(mode, model, float(W[ALL_FREE, 5]), scores, time.perf_counter() - start), scores

@@ -1,0 +1,309 @@
+"""Despirala solved exactly for the expected final score (normal: maximise; misere: minimise).
+
+Completion probabilities are exact: the missing dice of a picked combination only matter through their
+*shape* (how many of each still-missing face; faces are interchangeable), so one Markov chain over the
+34 shapes gives q[s, t] = P(complete on exactly the t-th rethrow). ``W[mask, h]`` (see
+``kernels.despirala``) is solved level by level and cached like the other tables.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+from typing import Callable
+
+import numpy as np
+
+from ..core import tables
+from ..core.errors import InputError, TableError
+from ..core.jit import frozen
+from .kernels import base_completion, solve_level
+from .rules import ALL_FREE, COMBINATIONS, FACES, GOODS_PER_TURN, MAX_GOODS, Move, missing, six_dice_throws
+
+H = MAX_GOODS + GOODS_PER_TURN + 1  # goods values 0..75 kept in the tables
+MODES = ("normal", "misere")
+KIND = "despirala-ev"
+FOUR_KIND = 8
+
+
+# -- shapes of the missing dice ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def shapes() -> tuple[tuple, ...]:
+    """Every shape: ("dice", multiplicities sorted descending) for up to six missing dice, and
+    ("foak", k) for Four of a kind missing k of its face (rethrown with the two extra dice)."""
+    out: list[tuple] = []
+
+    def partitions(n: int, top: int):
+        if n == 0:
+            yield ()
+            return
+        for first in range(min(n, top), 0, -1):
+            for rest in partitions(n - first, first):
+                yield (first,) + rest
+
+    for n in range(0, 7):
+        out.extend(("dice", p) for p in partitions(n, n))
+    out.extend(("foak", k) for k in range(1, 5))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def shape_index() -> dict[tuple, int]:
+    return {s: i for i, s in enumerate(shapes())}
+
+
+def pick_shape(combination: int, args: tuple[int, ...], throw: tuple[int, ...]) -> int:
+    """The shape of what a picked combination still misses from ``throw`` (Four of a kind: its face only)."""
+    if combination == FOUR_KIND:
+        k = max(0, 4 - throw.count(args[0]))
+        return shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
+    target, _ = COMBINATIONS[combination].target(args)
+    return shape_of(missing(target, throw))
+
+
+def shape_of(missing_faces: tuple[int, ...]) -> int:
+    return shape_index()[("dice", tuple(sorted(Counter(missing_faces).values(), reverse=True)))]
+
+
+@lru_cache(maxsize=None)
+def shape_transitions() -> np.ndarray:
+    """P[s, s']: one rethrow of shape s's dice leads to shape s' (exact enumeration of the faces)."""
+    index = shape_index()
+    n = len(index)
+    P = np.zeros((n, n))
+    for s, i in index.items():
+        if s == ("dice", ()):
+            P[i, i] = 1.0
+            continue
+        if s[0] == "foak":
+            k = s[1]
+            for hits in range(k + 3):
+                p = comb(k + 2, hits) * 5 ** (k + 2 - hits) / 6 ** (k + 2)
+                left = k - hits
+                P[i, index[("foak", left)] if left > 0 else index[("dice", ())]] += p
+            continue
+        mult = s[1]
+        need = {face: m for face, m in enumerate(mult, start=1)}
+        dice = sum(mult)
+        for roll in itertools.product(range(1, FACES + 1), repeat=dice):
+            got = Counter(roll)
+            left = tuple(sorted((m - min(m, got[f]) for f, m in need.items() if m > got[f]), reverse=True))
+            P[i, index[("dice", left)]] += 1.0
+        P[i] /= FACES ** dice
+    return P
+
+
+@lru_cache(maxsize=None)
+def completion_odds(max_throws: int = H - 1) -> tuple[np.ndarray, np.ndarray]:
+    """q[s, t] = P(the shape is complete on exactly the t-th rethrow), qcum[s, h] = P(complete within h)."""
+    P = shape_transitions()
+    n = P.shape[0]
+    done = shape_index()[("dice", ())]
+    q = np.zeros((n, max_throws + 1))
+    dist = np.eye(n)
+    q[done, 0] = 1.0
+    complete = dist[:, done].copy()
+    for t in range(1, max_throws + 1):
+        dist = dist @ P
+        now = dist[:, done]
+        q[:, t] = now - complete
+        complete = now.copy()
+    q[done, 1:] = 0.0
+    return q, np.cumsum(q, axis=1)
+
+
+# -- the options a throw offers -------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def throw_options(mode: str = "normal") -> tuple[np.ndarray, ...]:
+    """For each of the 462 throws, its probability, counts per face, and (CSR) the distinct non-collect
+    options: (combination, missing shape, points), keeping for equal shapes the most points (normal) or
+    the fewest (misere)."""
+    pick = max if mode == "normal" else min
+    throws, probs = six_dice_throws()
+    counts = np.array([[t.count(f) for f in range(1, FACES + 1)] for t in throws], dtype=np.int64)
+    start, combo, shape, points = [0], [], [], []
+    for t in throws:
+        best: dict[tuple[int, int], int] = {}
+        for c in COMBINATIONS:
+            if c.is_collect:
+                continue
+            for args in c.arguments():
+                pts = c.target(args)[1]
+                key = (c.index, pick_shape(c.index, args, t))
+                best[key] = pick(best[key], pts) if key in best else pts
+        for (c, s), pts in sorted(best.items()):
+            combo.append(c)
+            shape.append(s)
+            points.append(pts)
+        start.append(len(combo))
+    return (np.array(probs), counts, np.array(start, dtype=np.int64), np.array(combo, dtype=np.int64),
+            np.array(shape, dtype=np.int64), np.array(points, dtype=np.float64))
+
+
+def binomial_table() -> np.ndarray:
+    """b[n, j] = P(j of n rethrown dice show the collected face)."""
+    b = np.zeros((7, 7))
+    for n in range(7):
+        for j in range(n + 1):
+            b[n, j] = comb(n, j) * 5 ** (n - j) / 6 ** n
+    return b
+
+
+# -- the solve -------------------------------------------------------------------------------------------
+
+def check_mode(mode: str) -> str:
+    key = str(mode).strip().lower().replace("è", "e")
+    if key not in MODES:
+        raise InputError(f"Despirala is played normal or misere, not {mode!r}")
+    return key
+
+
+def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = None, samples: int = 0,
+          seed: int = 0) -> np.ndarray:
+    """W[mask, h] for every set of free combinations and goods (see ``kernels.despirala``). With
+    ``samples`` = N > 0, a Monte Carlo model: every state's mean over all throws is replaced by the mean
+    over N throws sampled for that state (reproducible from ``seed``)."""
+    if samples < 0 or samples > 100_000:
+        raise InputError("--samples is between 1 and 100000 (0: the exact model)")
+    mode = check_mode(mode)
+    sign = 1.0 if mode == "normal" else -1.0
+    probs, counts, start, combo, shape, points = throw_options(mode)
+    q, qcum = completion_odds()
+    n_shapes = q.shape[0]
+    n_combos = len(COMBINATIONS)
+    levels = [[] for _ in range(n_combos + 1)]
+    for mask in range(ALL_FREE + 1):
+        levels[bin(mask).count("1")].append(mask)
+    level_index = np.zeros(ALL_FREE + 1, dtype=np.int64)
+    for level in levels:
+        for i, mask in enumerate(level):
+            level_index[mask] = i
+    W = np.zeros((ALL_FREE + 1, H))
+    D_prev = np.zeros((1, n_shapes, H))
+    base_completion(q, qcum, D_prev[0])
+    binom = binomial_table()
+    for size in range(1, n_combos + 1):
+        masks = np.array(levels[size], dtype=np.int64)
+        D_next = np.zeros((len(masks), n_shapes, H))
+        # a turn with `size` combinations free comes after 14 - size turns: at most 5 * (15 - size) goods
+        hmax = GOODS_PER_TURN * (n_combos + 1 - size)
+        next_hmax = GOODS_PER_TURN * (n_combos - size)
+        solve_level(W, masks, hmax, sign, mode == "normal", probs, counts, start, combo, shape, points, q, qcum,
+                    D_prev, D_next, max(next_hmax, 0), level_index, binom, samples, seed)
+        D_prev = D_next
+        if progress:
+            progress(size, n_combos)
+    return W
+
+
+@dataclass
+class DespiralaSolution:
+    mode: str
+    W: np.ndarray  # float64 [2**14, H]
+
+    @property
+    def root_value(self) -> float:
+        """Expected final score of a whole game (first turn: 5 goods)."""
+        return float(self.W[ALL_FREE, GOODS_PER_TURN])
+
+    def end_value(self, free: int, goods: int) -> float:
+        """Value when a turn ends leaving ``free`` combinations and ``goods``."""
+        if free == 0:
+            return float(goods)
+        return float(self.W[free, min(goods + GOODS_PER_TURN, H - 1)])
+
+
+def _check(mode: str):
+    def check(loaded: tables.LoadedTable) -> None:
+        W = loaded.arrays.get("W")
+        if W is None or W.shape != (ALL_FREE + 1, H) or W.dtype != np.float64:
+            raise TableError(f"the Despirala {mode} table has the wrong shape")
+        if abs(float(W[ALL_FREE, GOODS_PER_TURN]) - float(loaded.manifest.get("root_value", -1))) > 1e-9:
+            raise TableError(f"the Despirala {mode} table does not match its manifest")
+    return check
+
+
+@dataclass(frozen=True)
+class LoadInfo:
+    built: bool
+    seconds: float
+    directory: str
+    table_bytes: int
+
+
+def fingerprint(mode: str) -> str:
+    return hashlib.sha256(f"despirala-ev-v1:{mode}:{H}".encode()).hexdigest()
+
+
+def load_or_solve(mode: str = "normal", rebuild: bool = False, progress: Callable[[int, int], None] | None = None,
+                  on_problem: Callable[[str], None] | None = None) -> tuple[DespiralaSolution, LoadInfo]:
+    mode = check_mode(mode)
+    start = time.perf_counter()
+    key = tables.TableKey(KIND, f"despirala({mode})", fingerprint(mode))
+
+    def build():
+        W = solve(mode, progress)
+        return {"W": W}, float(W[ALL_FREE, GOODS_PER_TURN]), {"mode": mode}
+
+    loaded, built = tables.load_or_build(key, build, _check(mode), rebuild=rebuild, on_problem=on_problem)
+    info = LoadInfo(built, time.perf_counter() - start, str(loaded.directory),
+                    int(sum(e["bytes"] for e in loaded.manifest["arrays"].values())))
+    return DespiralaSolution(mode, frozen(loaded.arrays["W"])), info
+
+
+# -- option values inside a turn (advice, hints, luck and mistakes) ------------------------------------------
+
+def _sign(mode: str) -> float:
+    return 1.0 if mode == "normal" else -1.0
+
+
+def collect_values(solution: DespiralaSolution, free_after: int, face: int, have: int, goods: int) -> dict[str, float]:
+    """Collecting ``face`` with ``have`` of it showing and ``goods``: the value of Stop, and of Continue
+    when it is allowed (goods left and a die that is not ``face``)."""
+    from .kernels import _collect_table
+
+    W = np.asarray(solution.W)
+    table = np.empty((7, goods + 1))
+    _collect_table(W, free_after, face, binomial_table(), _sign(solution.mode), table)
+    values = {"stop": face * have + solution.end_value(free_after, goods)}
+    if goods > 0 and have < 6:
+        b = binomial_table()[6 - have]
+        values["continue"] = float(sum(b[j] * table[have + j, goods - 1] for j in range(6 - have + 1)))
+    return values
+
+
+def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
+    """Every legal move after a throw (Reroll and each free combination with each argument) and its
+    expected final-score value (points still to come + goods at the end), best first for the mode."""
+    from .kernels import _pick_value
+
+    if len(throw) != 6:
+        raise InputError("a Despirala throw has six dice")
+    W = np.asarray(solution.W)
+    q, qcum = completion_odds()
+    out: list[tuple[Move, float]] = []
+    if solution.mode == "normal" and goods > 0:
+        out.append((Move("reroll"), float(W[free, goods - 1])))
+    for combo in COMBINATIONS:
+        bit = 1 << combo.index
+        if not free & bit:
+            continue
+        after = free & ~bit
+        if combo.is_collect:
+            face = combo.collect_face()
+            values = collect_values(solution, after, face, throw.count(face), goods)
+            out.append((Move("pick", combo.index), max(values.values()) if solution.mode == "normal" else min(values.values())))
+            continue
+        for args in combo.arguments():
+            pts = combo.target(args)[1]
+            s = pick_shape(combo.index, args, throw)
+            out.append((Move("pick", combo.index, args), float(_pick_value(W, after, s, goods, float(pts), q, qcum))))
+    out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
+    return out

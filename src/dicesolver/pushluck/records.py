@@ -1,0 +1,181 @@
+"""Records of push-your-luck games (JSON Lines, appended as the game goes).
+
+Line 1, the header::
+
+    {"type": "game", "format": 1, "game": "skunk", "seed": 42, "players": ["you", "optimal"], "first": 0,
+     "manual_dice": false}
+
+then one line per event (``player`` indexes ``players``)::
+
+    {"type": "roll", "player": 0, "dice": "34"}     a throw: the dice showing
+    {"type": "hold", "player": 0}                   banking the turn total
+
+A record is replayed through the rules: an event by the player who is not to move, a hold with nothing
+at risk, or anything after the game is won is reported with its line number. Reaching the goal wins at
+once (no hold needed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import InputError
+from ..core.jsonl import RecordWriter
+from .rules import ADD, BUST, PushGame, format_throw, parse_throw
+
+FORMAT = 1
+MAX_RECORD_BYTES = 5 * 2**20
+
+
+@dataclass(frozen=True)
+class PushState:
+    """Whose turn it is, both banked scores, the turn total at risk, and the winner once there is one."""
+
+    scores: tuple[int, int]
+    mover: int
+    turn_total: int = 0
+    turn: int = 1  # counts every turn of the game from 1
+    winner: int | None = None
+
+    @property
+    def mine(self) -> int:
+        return self.scores[self.mover]
+
+    @property
+    def theirs(self) -> int:
+        return self.scores[1 - self.mover]
+
+
+def start_state(first: int = 0) -> PushState:
+    return PushState((0, 0), first)
+
+
+def after_throw(game: PushGame, state: PushState, dice: tuple[int, ...]) -> PushState:
+    kind, points = game.effect(dice)
+    scores = list(state.scores)
+    if kind == ADD:
+        total = state.turn_total + points
+        if state.mine + total >= game.goal:
+            scores[state.mover] = state.mine + total
+            return PushState(tuple(scores), state.mover, 0, state.turn, winner=state.mover)
+        return PushState(state.scores, state.mover, total, state.turn)
+    if kind != BUST:  # reset
+        scores[state.mover] = 0
+    return PushState(tuple(scores), 1 - state.mover, 0, state.turn + 1)
+
+
+def after_hold(state: PushState) -> PushState:
+    if state.turn_total <= 0:
+        raise InputError("nothing to hold: a turn starts with a throw")
+    scores = list(state.scores)
+    scores[state.mover] += state.turn_total
+    return PushState(tuple(scores), 1 - state.mover, 0, state.turn + 1)
+
+
+@dataclass
+class PushEvent:
+    type: str  # "roll" or "hold"
+    player: int
+    dice: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "player": self.player}
+        if self.type == "roll":
+            out["dice"] = format_throw(self.dice)
+        return out
+
+
+@dataclass
+class PushRecord:
+    game: PushGame
+    players: list[str]
+    seed: int | None = None
+    first: int = 0
+    manual_dice: bool = False
+    events: list[PushEvent] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def header(self) -> dict[str, Any]:
+        return {"type": "game", "format": FORMAT, "game": self.game.canonical, "seed": self.seed,
+                "players": self.players, "first": self.first, "manual_dice": self.manual_dice, **self.extra}
+
+    def states(self) -> list[PushState]:
+        """The state before each event, and the state now (one more than there are events)."""
+        return replay_push(self)
+
+    def state(self) -> PushState:
+        return self.states()[-1]
+
+    def is_over(self) -> bool:
+        return self.state().winner is not None
+
+
+def replay_push(record: PushRecord) -> list[PushState]:
+    state = start_state(record.first)
+    states = [state]
+    for i, event in enumerate(record.events):
+        where = f"event {i + 1}"
+        if state.winner is not None:
+            raise InputError(f"{where}: the game is already won")
+        if event.player != state.mover:
+            raise InputError(f"{where}: it is {record.players[state.mover]}'s turn, not player {event.player}'s")
+        try:
+            if event.type == "roll":
+                state = after_throw(record.game, state, event.dice)
+            elif event.type == "hold":
+                state = after_hold(state)
+            else:
+                raise InputError(f"unknown event type {event.type!r}")
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+        states.append(state)
+    return states
+
+
+def _event(game: PushGame, data: Any, where: str) -> PushEvent:
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: an event must be a JSON object")
+    player = data.get("player")
+    if player not in (0, 1) or isinstance(player, bool):
+        raise InputError(f"{where}: player must be 0 or 1")
+    kind = data.get("type")
+    if kind == "hold":
+        return PushEvent("hold", player)
+    if kind == "roll":
+        if "dice" not in data:
+            raise InputError(f"{where}: a roll event needs 'dice'")
+        try:
+            return PushEvent("roll", player, parse_throw(str(data["dice"]), game))
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    raise InputError(f"{where}: unknown event type {kind!r}")
+
+
+def push_record_from_lines(path: Path, lines: list[tuple[int, Any]], game: PushGame) -> PushRecord:
+    number, header = lines[0]
+    if header.get("format") != FORMAT:
+        raise InputError(f"{path}: unsupported record format {header.get('format')!r}")
+    players = header.get("players")
+    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
+        raise InputError(f"{path}: a push-your-luck record needs two player names")
+    seed = header.get("seed")
+    first = header.get("first", 0)
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise InputError(f"{path}: seed must be a number")
+    if first not in (0, 1) or isinstance(first, bool):
+        raise InputError(f"{path}: first must be 0 or 1")
+    known = {"type", "format", "game", "seed", "players", "first", "manual_dice"}
+    record = PushRecord(game, players, seed, first, bool(header.get("manual_dice", False)),
+                        extra={k: v for k, v in header.items() if k not in known})
+    record.events = [_event(game, data, f"{path}, line {n}") for n, data in lines[1:]]
+    try:
+        replay_push(record)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    return record
+
+
+class PushRecordWriter(RecordWriter):
+    """Appends a push-game record event by event (see ``jsonl.RecordWriter``)."""

@@ -1,0 +1,206 @@
+"""Push-your-luck games solved for the probability of winning (optimal play by both), and exact
+evaluation of any two fixed strategies against each other.
+
+``PushSolution.table[m, o, t]`` is the probability that the player to move wins with banked score ``m``
+against ``o`` and turn total ``t`` at risk (``m + t < goal``). Solved with the kernels in
+``kernels.pushluck`` to a tolerance of 1e-12 (largest change of a start-of-turn value in the last
+sweep) and cached like the other tables.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Callable
+
+import numpy as np
+
+from ..core import tables
+from ..core.errors import InputError, TableError
+from ..core.jit import frozen
+from .kernels import roll_values, solve_tables
+from .rules import PushGame
+
+TOLERANCE = 1e-12
+MAX_SWEEPS = 1000
+KIND = "pushluck"
+_NO_POLICY = np.zeros((1, 1, 1), dtype=np.int8)
+
+
+def game_arrays(game: PushGame) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """The throw's effects as kernel arrays: points added and their probabilities, bust, reset."""
+    bust, reset, adds = game.outcomes()
+    points = np.array(list(adds), dtype=np.int64)
+    probs = np.array([float(p) for p in adds.values()], dtype=np.float64)
+    return points, probs, float(bust), float(reset)
+
+
+@dataclass(frozen=True)
+class SolveInfo:
+    sweeps: int
+    last_change: float
+    seconds: float
+
+
+def _initial(goal: int) -> np.ndarray:
+    """Start values: 1/2 where play goes on, 1 where the turn total reaches the goal (the mover holds
+    and wins; the kernels never read those cells, but users of the table may)."""
+    table = np.full((goal, goal, goal), 0.5)
+    m = np.arange(goal)[:, None, None]
+    t = np.arange(goal)[None, None, :]
+    table[np.broadcast_to(m + t >= goal, table.shape)] = 1.0
+    return table
+
+
+def solve(game: PushGame, tol: float = TOLERANCE) -> tuple[np.ndarray, SolveInfo]:
+    """The optimal win-probability table of ``game`` (solved now, not cached)."""
+    start = time.perf_counter()
+    points, probs, bust, reset = game_arrays(game)
+    table = _initial(game.goal)
+    changes = np.zeros(MAX_SWEEPS)
+    sweeps = solve_tables(game.goal, table, table, _NO_POLICY, _NO_POLICY, True, points, probs, bust, reset, tol,
+                          MAX_SWEEPS, changes)
+    if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
+        raise RuntimeError(f"{game.canonical}: no convergence after {sweeps} sweeps")
+    return table, SolveInfo(int(sweeps), float(changes[sweeps - 1]), time.perf_counter() - start)
+
+
+def evaluate(game: PushGame, policy_a: np.ndarray, policy_b: np.ndarray, tol: float = TOLERANCE) -> tuple[np.ndarray, np.ndarray]:
+    """Exact win probabilities of two fixed strategies (``policy[m, o, t]``: 1 throw, 0 hold).
+
+    Returns (A's table, B's table): each the probability that the player to move (A in the first, B in
+    the second) wins from (own score, other's score, turn total)."""
+    shape = (game.goal,) * 3
+    for policy in (policy_a, policy_b):
+        if policy.shape != shape:
+            raise InputError(f"a strategy for {game.canonical} needs a policy of shape {shape}")
+    points, probs, bust, reset = game_arrays(game)
+    first = _initial(game.goal)
+    second = _initial(game.goal)
+    changes = np.zeros(MAX_SWEEPS)
+    sweeps = solve_tables(game.goal, first, second, policy_a.astype(np.int8), policy_b.astype(np.int8), False,
+                          points, probs, bust, reset, tol, MAX_SWEEPS, changes)
+    if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
+        raise RuntimeError(f"{game.canonical}: policy evaluation did not converge")
+    return first, second
+
+
+@dataclass
+class PushSolution:
+    game: PushGame
+    table: np.ndarray  # float64 [goal, goal, goal]
+
+    @property
+    def root_value(self) -> float:
+        return float(self.table[0, 0, 0])
+
+    def check_state(self, mine: int, theirs: int, turn_total: int = 0) -> None:
+        goal = self.game.goal
+        if not (0 <= mine < goal and 0 <= theirs < goal):
+            raise InputError(f"scores must be between 0 and {goal - 1} (a score of {goal} has won)")
+        if turn_total < 0:
+            raise InputError("the turn total cannot be negative")
+
+    def win(self, mine: int, theirs: int, turn_total: int = 0) -> float:
+        """Probability that the player to move wins (1 once the turn total reaches the goal)."""
+        self.check_state(mine, theirs, turn_total)
+        if mine + turn_total >= self.game.goal:
+            return 1.0
+        return float(self.table[mine, theirs, turn_total])
+
+    @cached_property
+    def rolls(self) -> np.ndarray:
+        """The value of throwing at every state (NaN where the goal is reached)."""
+        points, probs, bust, reset = game_arrays(self.game)
+        return roll_values(self.game.goal, frozen(self.table), points, probs, bust, reset)
+
+    def roll_value(self, mine: int, theirs: int, turn_total: int) -> float:
+        self.check_state(mine, theirs, turn_total)
+        if mine + turn_total >= self.game.goal:
+            raise InputError("the goal is reached: hold to win")
+        return float(self.rolls[mine, theirs, turn_total])
+
+    def hold_value(self, mine: int, theirs: int, turn_total: int) -> float:
+        """Value of banking the turn total (None-like NaN when nothing is at risk: a turn starts with a throw)."""
+        self.check_state(mine, theirs, turn_total)
+        if turn_total == 0:
+            return float("nan")
+        if mine + turn_total >= self.game.goal:
+            return 1.0
+        return 1.0 - float(self.table[theirs, mine + turn_total, 0])
+
+    def should_roll(self, mine: int, theirs: int, turn_total: int) -> bool:
+        if mine + turn_total >= self.game.goal:
+            return False
+        return turn_total == 0 or self.roll_value(mine, theirs, turn_total) > self.hold_value(mine, theirs, turn_total)
+
+    @cached_property
+    def policy(self) -> np.ndarray:
+        """1 where throwing is optimal (strictly better than holding, or nothing is at risk), else 0."""
+        goal = self.game.goal
+        holds = np.empty_like(self.table)
+        start = self.table[:, :, 0]  # start[o, m]: the opponent's turn after I bank m
+        for t in range(goal):
+            # hold at (m, o, t) = 1 - start[o, m + t]
+            shifted = np.full((goal, goal), np.nan)
+            shifted[: goal - t, :] = 1.0 - start[:, t:].T
+            holds[:, :, t] = shifted
+        policy = (self.rolls > holds).astype(np.int8)
+        policy[:, :, 0] = 1
+        m = np.arange(goal)[:, None, None]
+        t = np.arange(goal)[None, None, :]
+        policy[np.broadcast_to(m + t >= goal, policy.shape)] = 0
+        return policy
+
+    def thresholds(self, mine: int, theirs: int) -> list[int]:
+        """The seed's alternating STOP/GO list: the turn totals where the best action switches (from
+        throwing at 0), the goal counting as a STOP."""
+        self.check_state(mine, theirs)
+        goal = self.game.goal
+        row = self.policy[mine, theirs]
+        out = []
+        throwing = True
+        for t in range(1, goal - mine + 1):
+            now = bool(row[t]) if mine + t < goal else False
+            if now != throwing:
+                out.append(t)
+                throwing = now
+        return out
+
+
+def _check(game: PushGame) -> Callable[[tables.LoadedTable], None]:
+    def check(loaded: tables.LoadedTable) -> None:
+        table = loaded.arrays.get("win")
+        if table is None or table.shape != (game.goal,) * 3 or table.dtype != np.float64:
+            raise TableError(f"the {game.canonical} table has the wrong shape")
+        if abs(float(table[0, 0, 0]) - float(loaded.manifest.get("root_value", -1))) > 1e-12:
+            raise TableError(f"the {game.canonical} table does not match its manifest")
+    return check
+
+
+@dataclass(frozen=True)
+class LoadInfo:
+    built: bool
+    seconds: float
+    sweeps: int
+    directory: str
+    table_bytes: int
+
+
+def load_or_solve(game: PushGame, rebuild: bool = False,
+                  on_problem: Callable[[str], None] | None = None) -> tuple[PushSolution, LoadInfo]:
+    """The cached solution (solved and saved on first use)."""
+    start = time.perf_counter()
+    key = tables.TableKey(KIND, game.canonical, game.fingerprint)
+
+    def build():
+        table, info = solve(game)
+        return {"win": table}, float(table[0, 0, 0]), {"sweeps": info.sweeps, "last_change": info.last_change,
+                                                       "tolerance": TOLERANCE}
+
+    loaded, built = tables.load_or_build(key, build, _check(game), rebuild=rebuild, on_problem=on_problem)
+    table = frozen(loaded.arrays["win"])
+    info = LoadInfo(built, time.perf_counter() - start, int(loaded.manifest.get("sweeps", 0)), str(loaded.directory),
+                    int(sum(e["bytes"] for e in loaded.manifest["arrays"].values())))
+    return PushSolution(game, table), info

@@ -1,0 +1,163 @@
+"""The exact final-score distribution of the optimal (max expected score) strategy, by forward
+propagation: each turn-start state carries the distribution of the score made so far; one turn of
+optimal play moves it, shifted by the points of each outcome and weighted by its probability, to the
+next states. Also the probability of the upper bonus and of each box scoring, and (separately) the
+largest possible probability of a perfect game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import kernels as kern
+from .solitaire import SolitaireSolution
+
+CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
+
+
+@dataclass
+class ScoreDistribution:
+    probabilities: np.ndarray  # probabilities[s] = P(final score == s)
+    bonus_probability: float | None
+    category_probabilities: np.ndarray  # P(box c scores more than 0)
+    extra_bonus_mean: float | None
+
+    @property
+    def mean(self) -> float:
+        return float(np.dot(np.arange(len(self.probabilities)), self.probabilities))
+
+    @property
+    def sd(self) -> float:
+        s = np.arange(len(self.probabilities))
+        return float(np.sqrt(np.dot((s - self.mean) ** 2, self.probabilities)))
+
+    def percentile(self, q: float) -> int:
+        """Smallest score s with P(score <= s) >= q/100."""
+        cdf = np.cumsum(self.probabilities)
+        return int(np.searchsorted(cdf, q / 100 - 1e-12))
+
+    @property
+    def mode(self) -> int:
+        return int(np.argmax(self.probabilities))
+
+
+def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int):
+    """The distinct outcomes of one optimally played turn for every lane of the sets in ``chunk``
+    (state rows from ``slots``): (target, points, probability, category, flags, count) arrays, as
+    kern.turn_outcomes documents. A state has at most one distinct outcome per final roll."""
+    game = model.game
+    dice = game.dice
+    cap = dice.n_rolls
+    out_target = np.empty((n_states, cap), dtype=np.int64)
+    out_points = np.empty((n_states, cap), dtype=np.int64)
+    out_prob = np.empty((n_states, cap))
+    out_cat = np.empty((n_states, cap), dtype=np.int64)
+    out_flag = np.empty((n_states, cap), dtype=np.int64)
+    out_count = np.zeros(n_states, dtype=np.int64)
+    rsp, rsi = dice.roll_sub_keeps
+    kern.turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
+                       dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
+                       int(game.max_scores.max()), slots, out_target, out_points, out_prob, out_cat, out_flag,
+                       out_count)
+    return out_target, out_points, out_prob, out_cat, out_flag, out_count
+
+
+def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each state of the sets ``us`` (lanes in table order): its table index and histogram length."""
+    game = model.game
+    maxs = game.max_scores.astype(np.int64)
+    bonus = model.upper_points
+    xb = model.xbonus
+    index, length = [], []
+    for u in us:
+        base = int(sum(maxs[c] for c in range(game.n_categories) if u >> c & 1)) + bonus
+        lu, gu = int(model.n_upper_lanes[u]), int(model.n_groups[u])
+        for g in range(gu):
+            extra = xb * max(level - 1, 0) if g == 1 else 0
+            for t in range(lu):
+                index.append(int(model.offset[u]) + g * lu + t)
+                length.append(base + extra + 1)
+    return np.array(index, dtype=np.int64), np.array(length, dtype=np.int64)
+
+
+def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
+    model = solution.model
+    game = solution.game
+    values = np.ascontiguousarray(solution.values)
+    levels = model.levels()
+    n = game.n_categories
+    dst_index_full = np.full(model.size, -1, dtype=np.int64)
+    # level 0: the start state, score 0 with certainty
+    idx, length = _hist_lengths(model, levels[0], 0)
+    off = np.concatenate([[0], np.cumsum(length)[:-1]])
+    hist = np.zeros(int(length.sum()))
+    hist[off[0]] = 1.0  # only lane 0 (upper total 0, no flag) is where a game starts
+    cat_prob = np.zeros(n)
+    totals = np.zeros(2)  # P(upper bonus), E[extra-yacht bonuses]
+    for k in range(n):
+        us = levels[k]
+        nidx, nlen = _hist_lengths(model, levels[k + 1], k + 1)
+        noff = np.concatenate([[0], np.cumsum(nlen)[:-1]]).astype(np.int64)
+        nhist = np.zeros(int(nlen.sum()))
+        dst_index_full[nidx] = np.arange(len(nidx))
+        lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+        slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
+        start = 0
+        while start < len(us):
+            stop = start
+            while stop < len(us) and slots[stop] - slots[start] + lanes[stop] <= CHUNK_STATES:
+                stop += 1
+            stop = max(stop, start + 1)
+            chunk = us[start:stop]
+            cslots = slots[start:stop] - slots[start]
+            n_states = int(cslots[-1] + lanes[stop - 1])
+            out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
+                model, values, chunk, cslots, n_states)
+            s0 = int(slots[start])
+            src_off = off[s0:s0 + n_states].astype(np.int64)
+            src_len = length[s0:s0 + n_states].astype(np.int64)
+            ptr, srcs, qs = kern.group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+            kern.pull_histograms(hist, src_off, src_len, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
+            # histograms are contiguous in state order: one segment per state of this chunk
+            mass = np.add.reduceat(hist[src_off[0]:src_off[-1] + src_len[-1]], src_off - src_off[0])
+            kern.outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
+            start = stop
+        hist, off, length = nhist, noff, nlen
+        if progress:
+            progress(k + 1, n)
+    final = np.zeros(int(length.max()))
+    for o, ln in zip(off, length):
+        final[:ln] += hist[o:o + ln]
+    return ScoreDistribution(
+        probabilities=final,
+        bonus_probability=float(totals[0]) if game.has_upper_bonus else None,
+        category_probabilities=cat_prob,
+        extra_bonus_mean=float(totals[1]) if game.tracks_yacht_flag else None,
+    )
+
+
+def perfect_game_probability(solution_or_model) -> float:
+    """The largest probability of a perfect game (every box at its maximum), playing for exactly that."""
+    model = getattr(solution_or_model, "model", solution_or_model)
+    game = model.game
+    dice = game.dice
+    scores = game.score_table
+    is_max = scores == game.max_scores[None, :]
+    n = game.n_categories
+    value = np.zeros(1 << n)
+    value[(1 << n) - 1] = 1.0
+    ptr, idx = dice.keep_sub
+    buf = np.empty((dice.n_keeps, 1))
+    for level in reversed(model.levels()[:-1]):
+        for u in level:
+            best = np.zeros(dice.n_rolls)
+            for c in range(n):
+                if not (u >> c) & 1:
+                    best = np.maximum(best, np.where(is_max[:, c], value[u | (1 << c)], 0.0))
+            buf[dice.roll_offset:, 0] = best
+            kern.run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, 1, game.rolls - 1)
+            value[u] = buf[0, 0]
+    return float(value[0])

@@ -1,0 +1,212 @@
+"""Multi-player matches: many games between 2..6 strategies, played in the numba kernel.
+
+Every deal of dice is played once per rotation of the seating order (player i sits in seat (i + r) mod n
+in rotation r), and the dice belong to the seats: each player throws every seat's dice once per deal
+(common random numbers), which removes most of the luck from the comparison. Results follow RULES.md
+(win n - 1, k tied leaders (n - k) / k each, loss -1); confidence intervals are computed over deals,
+the independent unit.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.jit import frozen
+from . import kernels as kern
+from .players import STRATEGIES, make_player
+from .rules import ScorecardGame
+
+MAX_PLAYERS = 6
+CHUNK_DEALS = 20_000
+Z95 = 1.959963984540054
+
+MATCH_STRATEGIES: dict[str, str] = {
+    **{k: v for k, v in STRATEGIES.items()},
+    "maximus": "the same as optimal: maximises his own expected score, ignoring the others",
+    "mindful": "Mindful Maximus: the best expected result, assuming every player plays Maximus from here on",
+    "joe": "the human-like closest-pattern player of the Generala essay",
+    "malina": "two-player Generala's optimal strategy, played against the most dangerous opponent",
+}
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    player: str
+    points_per_game: float  # mean result: win n - 1, tie shared, loss -1
+    points_ci95: float  # half-width of the 95% confidence interval
+    win_rate: float  # finished first alone
+    win_ci95: float
+    tie_rate: float  # shared first place
+    mean_score: float
+    score_sd: float
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    game: str
+    players: list[PlayerResult]
+    games: int
+    deals: int
+    rotations: int
+    seed: int
+    seconds: float
+    totals: list = field(default_factory=list, repr=False, compare=False)  # per player, for plots
+
+
+@dataclass
+class _Built:
+    kind: int
+    hand_values: np.ndarray
+
+
+def _labels(names: list[str]) -> list[str]:
+    """Unique labels: repeated strategies become 'joe A', 'joe B', ..."""
+    labels = []
+    for i, name in enumerate(names):
+        if names.count(name) > 1:
+            labels.append(f"{name} {chr(ord('A') + names[:i].count(name))}")
+        else:
+            labels.append(name)
+    return labels
+
+
+class MatchSetup:
+    """Everything the match kernel needs for one game and a list of strategies."""
+
+    @staticmethod
+    def check_names(game: ScorecardGame, names: list[str]) -> list[str]:
+        """Normalised names; InputError for a wrong count, an unknown name or Malina in a game she
+        cannot play."""
+        if not 2 <= len(names) <= MAX_PLAYERS:
+            raise InputError(f"a match needs 2 to {MAX_PLAYERS} players (got {len(names)})")
+        keys = [n.strip().lower().replace("_", "-") for n in names]
+        for n in keys:
+            if n not in MATCH_STRATEGIES:
+                raise InputError(f"unknown player {n!r} (players: {', '.join(MATCH_STRATEGIES)})")
+        if "malina" in keys:
+            from .duel import check_duel_game
+
+            check_duel_game(game)
+        return keys
+
+    def __init__(self, game: ScorecardGame, names: list[str], seed: int = 0):
+        self.game = game
+        self.names = self.check_names(game, names)
+        self.labels = _labels(self.names)
+        base = make_player("random", game)
+        self.model = base.model
+        self.values = np.zeros(1)
+        if any(n in ("optimal", "maximus", "mindful") for n in self.names):
+            self.values = np.ascontiguousarray(make_player("optimal", game).values)
+        built = []
+        n_rolls, n_cats = game.dice.n_rolls, game.n_categories
+        zero_h = np.zeros((n_rolls, n_cats))
+        self.future = (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32),
+                       np.zeros(1, dtype=np.int32))
+        self.duel = (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        self.joe = (np.zeros((1, 1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+        for name in self.names:
+            if name in ("optimal", "maximus"):
+                built.append(_Built(kern.OPTIMAL, zero_h))
+            elif name == "mindful":
+                from .future import load_or_build
+
+                table = load_or_build(game)[0]
+                self.future = (table.data, table.offset, table.start, table.length)
+                built.append(_Built(kern.MATCH_MINDFUL, zero_h))
+            elif name == "joe":
+                from .players.joe import joe_tables
+
+                self.joe = joe_tables(game)
+                built.append(_Built(kern.MATCH_TABLE, zero_h))
+            elif name == "malina":
+                from . import duel
+
+                solution = duel.load_or_solve(game)[0]
+                m = solution.model
+                self.duel = (solution.values, m.pair_offset, m.maxsum)
+                built.append(_Built(kern.MATCH_MALINA, zero_h))
+            else:
+                p = make_player(name, game, seed=seed)
+                h = p.hand_values if p.hand_values.shape == zero_h.shape else zero_h
+                built.append(_Built(p.mode, np.ascontiguousarray(h)))
+        self.kinds = np.array([b.kind for b in built], dtype=np.int64)
+        self.values = frozen(self.values)
+        self.tables = tuple(frozen(x) for x in (*self.future, *self.duel, *self.joe))
+        self.hand_values = np.ascontiguousarray(np.stack([b.hand_values for b in built]))
+
+    def rotations(self) -> np.ndarray:
+        n = len(self.names)
+        return np.array([[(seat - r) % n for seat in range(n)] for r in range(n)], dtype=np.int64)
+
+    def play(self, throws: np.ndarray, rand: np.ndarray, perms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Totals and results [game, player] of every deal played in every order of ``perms``."""
+        game, m = self.game, self.model
+        dice = game.dice
+        n_games = throws.shape[0] * perms.shape[0]
+        totals = np.zeros((n_games, len(self.names)), dtype=np.int64)
+        results = np.zeros((n_games, len(self.names)))
+        ptr, idx = dice.roll_sub_keeps
+        kern.simulate_match(self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset, m.n_upper_lanes,
+                            m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx,
+                            dice.roll_faces, dice.keep_sizes, *self.tables, totals, results)
+        return totals, results
+
+
+def deal_numbers(game: ScorecardGame, deals: int, seats: int, rng: np.random.Generator):
+    """Dice throws[deal, seat, turn, throw, die] and random numbers rand[deal, seat, turn, throw]."""
+    shape = (deals, seats, game.n_categories, game.rolls)
+    throws = rng.integers(1, game.faces + 1, size=shape + (game.n_dice,), dtype=np.int8)
+    rand = rng.integers(0, 2**62, size=shape, dtype=np.int64)
+    return throws, rand
+
+
+def summarize(labels: list[str], totals: np.ndarray, results: np.ndarray, rotations: int) -> list[PlayerResult]:
+    n_games = totals.shape[0]
+    deals = n_games // rotations
+    out = []
+    top = totals.max(axis=1, keepdims=True)
+    leaders = (totals == top).sum(axis=1)
+    for p, label in enumerate(labels):
+        per_deal = results[:, p].reshape(deals, rotations).mean(axis=1)
+        win = (totals[:, p] == top[:, 0]) & (leaders == 1)
+        tie = (totals[:, p] == top[:, 0]) & (leaders > 1)
+        win_deal = win.reshape(deals, rotations).mean(axis=1)
+        se = float(per_deal.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("nan")
+        se_win = float(win_deal.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("nan")
+        out.append(PlayerResult(label, float(results[:, p].mean()), Z95 * se, float(win.mean()), Z95 * se_win,
+                                float(tie.mean()), float(totals[:, p].mean()), float(totals[:, p].std())))
+    return out
+
+
+def play_match(game: ScorecardGame, names: list[str], n: int = 10_000, seed: int = 0,
+               progress: Callable[[int, int], None] | None = None) -> MatchSummary:
+    """About ``n`` games (rounded up to whole deals: one game per seating rotation)."""
+    if n < 1:
+        raise InputError("the number of games must be at least 1")
+    start = time.perf_counter()
+    setup = MatchSetup(game, names, seed)
+    perms = setup.rotations()
+    rot = perms.shape[0]
+    deals = -(-n // rot)
+    rng = np.random.default_rng(seed)
+    parts_t, parts_r = [], []
+    done = 0
+    while done < deals:
+        size = min(CHUNK_DEALS, deals - done)
+        throws, rand = deal_numbers(game, size, rot, rng)
+        t, r = setup.play(throws, rand, perms)
+        parts_t.append(t)
+        parts_r.append(r)
+        done += size
+        if progress:
+            progress(done * rot, deals * rot)
+    totals, results = np.concatenate(parts_t), np.concatenate(parts_r)
+    players = summarize(setup.labels, totals, results, rot)
+    return MatchSummary(game.canonical, players, len(totals), deals, rot, seed, time.perf_counter() - start,
+                        [totals[:, p] for p in range(len(names))])

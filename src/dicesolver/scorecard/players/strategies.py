@@ -1,0 +1,148 @@
+"""The built-in scorecard strategies (optimal, greedy, random, ... and seed 002's agents)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.dice import Dice
+from ...core.errors import InputError
+from .. import kernels as kern
+from ..oneturn import turn_values
+from ..position import Position
+from ..rules import ScorecardGame
+from ..solitaire import SolitaireModel, load_or_solve
+
+STRATEGIES: dict[str, str] = {
+    "optimal": "maximises the expected final score (the exact solitaire solution)",
+    "greedy": "keeps for, and scores, the most points this turn (seed 002's greedy agent)",
+    "random": "random keeps (each die kept with probability 1/2) and a random open category",
+    "semi-random": "random keeps, then the category scoring the most points now",
+    "whatever": "never re-rolls and scores the most points now",
+    "ev": "seed 002's expected-value agent: hand value = points minus the category's one-turn expectation",
+    "bonus": "seed 002's bonus agent: upper boxes worth +100 with three or more dice of the face, -100 with fewer",
+    "perfect": "seed 002's perfect-game agent: plays only for each category's maximum",
+    "contender": "seed 002's contender: static hand values refined by simulation (a few seconds to build)",
+}
+
+# from this many games on, the optimal player's games are played in groups sharing one widget run per
+# set of used boxes (much faster for many games, slower for a few)
+GROUPED_MIN_GAMES = 20_000
+
+MODES = {"optimal": kern.OPTIMAL, "random": kern.RANDOM, "semi-random": kern.SEMI_RANDOM,
+         "whatever": kern.WHATEVER}
+
+
+@dataclass
+class KernelPlayer:
+    """A built-in strategy; ``mode`` and ``hand_values`` select its decisions in the kernels."""
+
+    name: str
+    game: ScorecardGame
+    mode: int
+    hand_values: np.ndarray  # H[roll, category] for static strategies (unused otherwise)
+    values: np.ndarray  # the solved table for the optimal strategy (a dummy otherwise)
+    model: SolitaireModel
+
+    def _state(self, position: Position) -> tuple[int, int, int, int]:
+        u = position.used
+        t = min(position.upper_total(self.game), self.model.threshold) if self.model.threshold else 0
+        g = 1 if (position.yacht_flag(self.game) and self.model.n_groups[u] == 2) else 0
+        return u, g, t, self.game.dice.roll_index(position.dice)
+
+    def kernel_args(self) -> tuple:
+        m = self.model
+        return (self.values, m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args())
+
+    def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
+        u, g, t, r = self._state(position)
+        dice = self.game.dice
+        ptr, idx = dice.roll_sub_keeps
+        k = kern.decide_keep(self.mode, self.hand_values, u, g, t, r, position.rolls_left,
+                             int(rng.integers(0, 2**62)), *self.kernel_args(), dice.keep_add, *dice.keep_sub,
+                             dice.roll_offset, ptr, idx, dice.roll_faces, self.game.rolls)
+        return dice.keeps[k]
+
+    def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
+        u, g, t, r = self._state(position)
+        return int(kern.decide_category(self.mode, self.hand_values, u, g, t, r, int(rng.integers(0, 2**62)),
+                                        *self.kernel_args()))
+
+    def play_many(self, throws: np.ndarray, rand: np.ndarray, start: tuple[int, int, int, int] = (0, 0, 0, 0)):
+        """Play ``len(throws)`` games in the kernel from a start (used, upper total, flag group, score).
+
+        ``throws[game, turn, throw, die]`` are the dice, ``rand[game, turn, throw]`` the random numbers
+        (draw them once and pass the same arrays to several players for common random numbers).
+        Returns (totals, boxes[game, category] with -1 for unused, upper bonus reached, extra bonuses).
+        """
+        n = throws.shape[0]
+        totals = np.zeros(n, dtype=np.int64)
+        boxes = np.zeros((n, self.game.n_categories), dtype=np.int64)
+        bonus = np.zeros(n, dtype=np.int64)
+        extra = np.zeros(n, dtype=np.int64)
+        dice = self.game.dice
+        ptr, idx = dice.roll_sub_keeps
+        u, t, g, score = start
+        if self.mode == kern.OPTIMAL and n >= GROUPED_MIN_GAMES:
+            kern.simulate_optimal_grouped(u, t, g, score, throws, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
+                                          dice.roll_offset, ptr, idx, dice.keep_sizes, totals, boxes, bonus, extra)
+            return totals, boxes, bonus.astype(bool), extra
+        kern.simulate_games(self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(),
+                            dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces,
+                            dice.keep_sizes, totals, boxes, bonus, extra)
+        return totals, boxes, bonus.astype(bool), extra
+
+
+def one_turn_expectations(game: ScorecardGame) -> np.ndarray:
+    return turn_values(game.dice, game.rolls, game.score_table.astype(np.float64))
+
+
+def hand_values(game: ScorecardGame, name: str) -> np.ndarray:
+    """Static hand values H[roll, category] of seed 002's agents (and greedy)."""
+    scores = game.score_table.astype(np.float64)
+    if name == "greedy":
+        return scores
+    if name == "ev":
+        return scores - one_turn_expectations(game)[None, :]
+    if name == "bonus":
+        h = scores.copy()
+        for c, cat in enumerate(game.categories):
+            if cat.is_upper:
+                three = game.dice.counts[:, cat.face - 1] >= 3
+                h[:, c] = np.where(three, scores[:, c] + 100, scores[:, c] - 100)
+        return h
+    if name == "perfect":
+        return (scores == scores.max(axis=0)).astype(np.float64)
+    raise InputError(f"{name!r} has no static hand values")
+
+
+_MODELS: dict[str, SolitaireModel] = {}
+
+
+def _model(game: ScorecardGame) -> SolitaireModel:
+    if game.fingerprint not in _MODELS:
+        _MODELS[game.fingerprint] = SolitaireModel(game)
+    return _MODELS[game.fingerprint]
+
+
+def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed: int = 0) -> KernelPlayer:
+    """A built-in strategy by name (see ``STRATEGIES``)."""
+    key = name.strip().lower().replace("_", "-")
+    if key not in STRATEGIES:
+        raise InputError(f"unknown player {name!r} (players: {', '.join(STRATEGIES)})")
+    model = _model(game)
+    dummy_h = np.zeros((1, 1))
+    dummy_values = np.zeros(1)
+    if key == "optimal":
+        solution, _ = load_or_solve(game)
+        return KernelPlayer(key, game, kern.OPTIMAL, dummy_h, solution.values, model)
+    if key in MODES:
+        return KernelPlayer(key, game, MODES[key], dummy_h, dummy_values, model)
+    if key == "contender":
+        from .contender import contender_values
+
+        h = contender_values(game, games_per_start=contender_games, seed=seed)
+    else:
+        h = hand_values(game, key)
+    return KernelPlayer(key, game, kern.STATIC, np.ascontiguousarray(h), dummy_values, model)

@@ -1,0 +1,182 @@
+"""Positions in a scorecard game and their text notation.
+
+Notation: ``CARD/DICE/ROLLS``
+
+* CARD: the filled boxes as ``name=points`` separated by commas, in any order, names forgiving
+  (``fh=25``, ``Full House=25``); ``bonus=N`` records extra-yacht bonus points already earned.
+  An empty card is written as nothing (``/11345/2``); ``none`` also works (and ``-``, except as the
+  first character of a command-line argument, where it would look like an option).
+* DICE: the dice showing now (``11345``, any order, ``1-1-3-4-5`` also works), or ``-`` before the
+  first roll of the turn.
+* ROLLS: how many throws are still allowed after the dice showing (0 means: choose a category now).
+  Before the first roll it is the game's rolls per turn and may be left out.
+
+Examples (yahtzee): ``/-/3`` (start of the game), ``aces=3,full_house=25/11345/1``,
+``yahtzee=50,bonus=100,sixes=24/66666/0``. ``format_position`` writes the canonical form (boxes in card
+order, canonical names), and ``parse_position(format_position(p)) == p``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.dice import Dice, format_dice, parse_dice
+from ..core.errors import InputError
+from .rules import ScorecardGame
+
+BONUS_KEY = "bonus"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A moment in one player's game: the boxes filled so far, the dice showing, throws left."""
+
+    boxes: tuple[int | None, ...]  # points in each box, None where open
+    dice: Dice | None  # None: before the first roll of the turn
+    rolls_left: int
+    extra_bonus: int = 0  # extra-yacht bonus points earned so far
+
+    @property
+    def used(self) -> int:
+        return sum(1 << c for c, v in enumerate(self.boxes) if v is not None)
+
+    def upper_total(self, game: ScorecardGame) -> int:
+        return sum(v for c, v in enumerate(self.boxes) if v is not None and game.categories[c].is_upper)
+
+    def yacht_flag(self, game: ScorecardGame) -> bool:
+        x = game.extra_yacht
+        return bool(x and self.boxes[x.category])
+
+    def total(self, game: ScorecardGame) -> int:
+        """Points scored so far, with the upper bonus once earned and extra-yacht bonuses."""
+        total = sum(v for v in self.boxes if v is not None) + self.extra_bonus
+        if game.has_upper_bonus and self.upper_total(game) >= game.upper_threshold:
+            total += game.upper_points
+        return total
+
+    def is_over(self) -> bool:
+        return all(v is not None for v in self.boxes)
+
+
+def start_position(game: ScorecardGame) -> Position:
+    return Position((None,) * game.n_categories, None, game.rolls)
+
+
+def format_position(game: ScorecardGame, position: Position) -> str:
+    items = [f"{game.categories[c].name}={v}" for c, v in enumerate(position.boxes) if v is not None]
+    if position.extra_bonus:
+        items.append(f"{BONUS_KEY}={position.extra_bonus}")
+    card = ",".join(items)
+    dice = "-" if position.dice is None else format_dice(position.dice, game.faces)
+    return f"{card}/{dice}/{position.rolls_left}"
+
+
+def _parse_int(text: str, what: str) -> int:
+    text = text.strip()
+    if not text.lstrip("-").isdigit():
+        raise InputError(f"{what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def parse_card(game: ScorecardGame, text: str) -> tuple[tuple[int | None, ...], int]:
+    boxes: list[int | None] = [None] * game.n_categories
+    extra = 0
+    text = text.strip()
+    if text.lower() in ("", "-", "none", "empty"):
+        return tuple(boxes), 0
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, value = item.replace(":", "=").partition("=")
+        if not sep:
+            raise InputError(f"write each filled box as name=points, not {item!r}")
+        if name.strip().lower() == BONUS_KEY:
+            extra = _parse_int(value, "the bonus")
+            continue
+        c = game.category_index(name)
+        if boxes[c] is not None:
+            raise InputError(f"box {game.categories[c].name} is given twice")
+        boxes[c] = _parse_int(value, f"the points of {game.categories[c].name}")
+    return tuple(boxes), extra
+
+
+def validate(game: ScorecardGame, position: Position) -> Position:
+    """Check that a position could happen in this game; raise InputError naming what is wrong."""
+    if len(position.boxes) != game.n_categories:
+        raise InputError(f"{game.name} has {game.n_categories} boxes")
+    for c, v in enumerate(position.boxes):
+        if v is None:
+            continue
+        possible = game.possible_scores(c)
+        if v not in possible:
+            shown = ", ".join(map(str, possible))
+            raise InputError(f"{v} is not a possible score for {game.categories[c].name} (possible: {shown})")
+    x = game.extra_yacht
+    if position.extra_bonus:
+        if x is None or not x.points:
+            raise InputError(f"{game.name} has no extra bonus points to record")
+        if position.extra_bonus < 0 or position.extra_bonus % x.points:
+            raise InputError(f"the bonus must be a multiple of {x.points}")
+        if not position.boxes[x.category]:
+            raise InputError(
+                f"a bonus needs points in the {game.categories[x.category].name} box first"
+            )
+        filled = sum(v is not None for v in position.boxes)
+        if position.extra_bonus // x.points > filled - 1:
+            raise InputError("more bonuses than turns played")
+    if game.forced_order:
+        used = [v is not None for v in position.boxes]
+        if any(used[c + 1] and not used[c] for c in range(len(used) - 1)):
+            raise InputError(f"{game.name} is played in card order: boxes must be filled from the top")
+    if position.dice is None:
+        if position.rolls_left != game.rolls:
+            raise InputError(f"before the first roll there are {game.rolls} rolls left")
+    else:
+        if len(position.dice) != game.n_dice:
+            raise InputError(f"{game.name} is played with {game.n_dice} dice, not {len(position.dice)}")
+        if not 0 <= position.rolls_left < game.rolls:
+            raise InputError(f"with dice showing, rolls left must be 0..{game.rolls - 1}, not {position.rolls_left}")
+    if position.is_over() and position.dice is not None:
+        raise InputError("every box is filled: the game is over")
+    return position
+
+
+def parse_position(game: ScorecardGame, text: str) -> Position:
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("no position given (write CARD/DICE/ROLLS, for example /11345/2)")
+    parts = text.strip().split("/")
+    if len(parts) not in (2, 3):
+        raise InputError(f"write a position as CARD/DICE/ROLLS (for example /11345/2), not {text!r}")
+    boxes, extra = parse_card(game, parts[0])
+    dice_text = parts[1].strip()
+    dice = None if dice_text in ("", "-") else parse_dice(dice_text, game.faces)
+    if len(parts) == 3:
+        rolls_left = _parse_int(parts[2], "rolls left")
+    elif dice is None:
+        rolls_left = game.rolls
+    else:
+        raise InputError(f"say how many rolls are left after the dice: {text.strip()}/N")
+    return validate(game, Position(boxes, dice, rolls_left, extra))
+
+
+def after_roll(position: Position, dice: Dice) -> Position:
+    """The position once ``dice`` show (the first throw of a turn, or a re-throw)."""
+    rolls_left = position.rolls_left - 1
+    if rolls_left < 0:
+        raise InputError("no throws left this turn: choose a category")
+    return Position(position.boxes, tuple(sorted(dice)), rolls_left, position.extra_bonus)
+
+
+def after_score(game: ScorecardGame, position: Position, category: int) -> Position:
+    """The start of the next turn after scoring the dice showing in ``category``."""
+    if position.dice is None:
+        raise InputError("roll the dice before scoring")
+    for c, points, extra in game.legal_scores(position.boxes, position.dice):
+        if c == category:
+            boxes = position.boxes[:c] + (points,) + position.boxes[c + 1:]
+            return Position(boxes, None, game.rolls, position.extra_bonus + extra)
+    name = game.categories[category].name if 0 <= category < game.n_categories else str(category)
+    if 0 <= category < game.n_categories and position.boxes[category] is not None:
+        raise InputError(f"{name} is already filled")
+    raise InputError(f"{name} may not be used for {format_dice(position.dice, game.faces)} now (joker rule)")

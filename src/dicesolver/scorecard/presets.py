@@ -1,0 +1,60 @@
+"""Scorecard games by name: the presets shipped in ``presets/`` and rules files given by path."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import GameDefinitionError
+from .rules import ScorecardGame, build_game
+
+MAX_RULES_FILE_BYTES = 256 * 1024
+
+
+def preset_names() -> list[str]:
+    folder = resources.files(__package__) / "presets"
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@lru_cache(maxsize=None)
+def preset_definition(name: str) -> dict[str, Any]:
+    text = (resources.files(__package__) / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def read_rules_file(path: Path) -> dict[str, Any]:
+    try:
+        if not path.is_file():
+            raise GameDefinitionError(f"no rules file at {str(path)!r}")
+        if path.stat().st_size > MAX_RULES_FILE_BYTES:
+            raise GameDefinitionError(f"{path}: a rules file may be at most {MAX_RULES_FILE_BYTES} bytes")
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise GameDefinitionError(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError:
+        raise GameDefinitionError(f"{path}: not a text file") from None
+    except OSError as exc:
+        raise GameDefinitionError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def looks_like_path(base: str) -> bool:
+    return base.endswith(".toml") or "/" in base or "\\" in base
+
+
+@lru_cache(maxsize=256)
+def _load_preset(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> ScorecardGame:
+    return build_game(preset_definition(base), dict(frozen_choices), base)
+
+
+def load_scorecard_game(base: str, choices: dict[str, str]) -> ScorecardGame:
+    """A preset (by name) or a rules file (by path), with variant choices."""
+    if looks_like_path(base):
+        path = Path(base).expanduser()
+        return build_game(read_rules_file(path), choices, str(path))
+    key = base.strip().lower()
+    if key not in preset_names():
+        raise GameDefinitionError(f"unknown game {base!r} (scorecard presets: {', '.join(preset_names())}; or a .toml rules file)")
+    return _load_preset(key, tuple(sorted(choices.items())))

@@ -1,0 +1,194 @@
+"""Game records: one JSON object per line (JSON Lines), appended as the game goes.
+
+Line 1, the header::
+
+    {"type": "game", "format": 1, "game": "yahtzee", "seed": 42, "players": ["you"], "manual_dice": false}
+
+then one line per event, in order (``player`` is the index into ``players``; ``turn`` counts from 1)::
+
+    {"type": "roll", "player": 0, "turn": 1, "dice": "11345"}      every throw: all dice showing after it
+    {"type": "keep", "player": 0, "turn": 1, "keep": "113"}         dice held before a re-throw ("-": none)
+    {"type": "score", "player": 0, "turn": 1, "category": "aces", "points": 3}
+
+A record is replayed through the rules, so an impossible record (a kept die that was not showing, a
+re-throw that changed a held die, a category used twice) is reported with its line number. A truncated
+last line, as a crash mid-write can leave, is ignored with a warning rather than losing the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core import jsonl
+from ..core.dice import Dice, format_dice, is_sub_multiset, parse_dice
+from ..core.errors import InputError
+from ..core.gamestring import parse_game_string
+from ..core.jsonl import read_lines
+from .position import Position, after_roll, after_score, start_position
+from .presets import load_scorecard_game
+from .rules import ScorecardGame
+
+FORMAT = 1
+MAX_RECORD_BYTES = 5 * 2**20
+
+
+@dataclass
+class Event:
+    type: str  # "roll", "keep" or "score"
+    player: int
+    turn: int
+    dice: Dice | None = None  # roll: the dice showing
+    keep: Dice | None = None  # keep: the dice held
+    category: int | None = None  # score: the category index
+    points: int | None = None
+
+    def to_json(self, game: ScorecardGame) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "player": self.player, "turn": self.turn}
+        if self.type == "roll":
+            out["dice"] = format_dice(self.dice, game.faces)
+        elif self.type == "keep":
+            out["keep"] = format_dice(self.keep, game.faces)
+        else:
+            out["category"] = game.categories[self.category].name
+            out["points"] = self.points
+        return out
+
+
+@dataclass
+class GameRecord:
+    game: ScorecardGame
+    players: list[str]
+    seed: int | None = None
+    manual_dice: bool = False
+    events: list[Event] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def header(self) -> dict[str, Any]:
+        return {"type": "game", "format": FORMAT, "game": self.game.canonical, "seed": self.seed,
+                "players": self.players, "manual_dice": self.manual_dice, **self.extra}
+
+    def positions(self) -> list[Position]:
+        """Each player's position now (replaying every event)."""
+        return replay(self)[0]
+
+    def is_over(self) -> bool:
+        return all(p.is_over() for p in self.positions())
+
+
+def replay(record: GameRecord) -> tuple[list[Position], list[Position]]:
+    """Every player's current position, and the position before each event (same order as events).
+
+    After a keep the position is unchanged (the dice still show) until the re-throw; the held dice are
+    checked against the dice that the re-throw shows.
+    """
+    game = record.game
+    positions = [start_position(game) for _ in record.players]
+    held: list[Dice | None] = [None for _ in record.players]
+    before = []
+    for i, event in enumerate(record.events):
+        where = f"event {i + 1}"
+        p = event.player
+        if not 0 <= p < len(record.players):
+            raise InputError(f"{where}: unknown player {p}")
+        pos = positions[p]
+        before.append(pos)
+        if pos.is_over():
+            raise InputError(f"{where}: the player's card is already full")
+        if event.type == "roll":
+            if len(event.dice) != game.n_dice:
+                raise InputError(f"{where}: a roll needs {game.n_dice} dice")
+            if pos.dice is not None and held[p] is None:
+                raise InputError(f"{where}: a re-throw must follow a keep")
+            if held[p] is not None and not is_sub_multiset(held[p], event.dice):
+                raise InputError(f"{where}: the re-throw changed a held die")
+            if pos.rolls_left <= 0:
+                raise InputError(f"{where}: no throws left this turn")
+            positions[p] = after_roll(pos, event.dice)
+            held[p] = None
+        elif event.type == "keep":
+            if pos.dice is None or pos.rolls_left == 0 or held[p] is not None:
+                raise InputError(f"{where}: a keep needs fresh dice showing and a throw left")
+            if not is_sub_multiset(event.keep, pos.dice):
+                raise InputError(f"{where}: cannot keep {format_dice(event.keep, game.faces)} "
+                                 f"from {format_dice(pos.dice, game.faces)}")
+            held[p] = event.keep
+        elif event.type == "score":
+            if pos.dice is None:
+                raise InputError(f"{where}: scoring needs dice showing")
+            try:
+                new = after_score(game, pos, event.category)
+            except InputError as exc:
+                raise InputError(f"{where}: {exc}") from None
+            if event.points is not None and new.boxes[event.category] != event.points:
+                raise InputError(f"{where}: {game.categories[event.category].name} scores "
+                                 f"{new.boxes[event.category]} here, not {event.points}")
+            positions[p] = new
+            held[p] = None
+        else:
+            raise InputError(f"{where}: unknown event type {event.type!r}")
+    return positions, before
+
+
+def _event_from_json(game: ScorecardGame, data: Any, where: str) -> Event:
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: an event must be a JSON object")
+    kind = data.get("type")
+    player = data.get("player", 0)
+    turn = data.get("turn", 0)
+    if not isinstance(player, int) or not isinstance(turn, int):
+        raise InputError(f"{where}: player and turn must be numbers")
+    try:
+        if kind == "roll":
+            return Event("roll", player, turn, dice=parse_dice(str(data["dice"]), game.faces))
+        if kind == "keep":
+            return Event("keep", player, turn, keep=parse_dice(str(data["keep"]), game.faces, allow_empty=True))
+        if kind == "score":
+            points = data.get("points")
+            if points is not None and not isinstance(points, int):
+                raise InputError(f"{where}: points must be a number")
+            return Event("score", player, turn, category=game.category_index(str(data["category"])), points=points)
+    except KeyError as exc:
+        raise InputError(f"{where}: a {kind} event needs {exc.args[0]!r}") from None
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    raise InputError(f"{where}: unknown event type {kind!r}")
+
+
+def read_record(path: str | Path, warnings: list[str] | None = None) -> GameRecord:
+    """Read and check a record file (see the module doc for the format)."""
+    path = Path(path)
+    records = read_lines(path, MAX_RECORD_BYTES, warnings)
+    number, header = records[0]
+    if not isinstance(header, dict) or header.get("type") != "game":
+        raise InputError(f"{path}, line {number}: the first line must be the game header")
+    if header.get("format") != FORMAT:
+        raise InputError(f"{path}: unsupported record format {header.get('format')!r}")
+    game = load_scorecard_game(*parse_game_string(str(header.get("game", ""))))
+    players = header.get("players") or ["player"]
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise InputError(f"{path}: players must be a list of names")
+    seed = header.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise InputError(f"{path}: seed must be a number")
+    known = {"type", "format", "game", "seed", "players", "manual_dice"}
+    record = GameRecord(game, players, seed, bool(header.get("manual_dice", False)),
+                        extra={k: v for k, v in header.items() if k not in known})
+    record.events = [_event_from_json(game, data, f"{path}, line {number}") for number, data in records[1:]]
+    try:
+        replay(record)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    return record
+
+
+class RecordWriter(jsonl.RecordWriter):
+    """Appends a scorecard game's record line by line (see ``jsonl.RecordWriter``)."""
+
+    def event_json(self, event: Event) -> dict[str, Any]:
+        return event.to_json(self.record.game)
+
+
+def write_record(path: str | Path, record: GameRecord) -> None:
+    RecordWriter(path, record, resume=True)

@@ -1,0 +1,410 @@
+"""Scorecard games (the Yahtzee family) described as data.
+
+A rules file (TOML) gives the dice, the rolls per turn, the categories (from the scoring vocabulary),
+an optional upper bonus, an optional extra-yacht bonus with its joker rule, the filling order, and
+named variants. A variant value is a patch of dotted paths (``"categories.full_house.five_of_a_kind"
+= true``) applied to the base definition. ``ScorecardGame`` is the validated, immutable result.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ..core.dice import DiceSpace, dice_space
+from ..core.errors import GameDefinitionError, InputError
+from .scoring import Category, make_category
+
+MAX_CATEGORIES = 16
+MAX_ROLLS = 6
+JOKER_MODES = ("none", "forced", "free")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named rule switch: its values (each a patch), the default and a one-line help."""
+
+    key: str
+    default: str
+    values: dict[str, dict[str, Any]]
+    help: str
+
+
+@dataclass(frozen=True)
+class ExtraYachtRule:
+    """Yahtzee's bonus for further yachts (when the yacht box holds its points) and its joker."""
+
+    category: int  # index of the yacht category
+    points: int  # bonus per extra yacht (0: none)
+    joker: str  # "none", "forced" or "free"
+    joker_categories: tuple[int, ...]  # lower boxes that score their fixed points under the joker
+
+
+def normalize_name(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+@dataclass(frozen=True)
+class ScorecardGame:
+    name: str
+    title: str
+    summary: str
+    n_dice: int
+    faces: int
+    rolls: int
+    categories: tuple[Category, ...]
+    upper_threshold: int
+    upper_points: int
+    extra_yacht: ExtraYachtRule | None
+    forced_order: bool
+    variant_specs: tuple[Variant, ...] = ()
+    variant_values: tuple[tuple[str, str], ...] = ()
+    source: str = ""  # preset name, or the path of the rules file
+    canonical: str = field(default="", compare=False)
+
+    # -- basic facts -------------------------------------------------------------------------------
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    @property
+    def dice(self) -> DiceSpace:
+        return dice_space(self.n_dice, self.faces)
+
+    @property
+    def has_upper_bonus(self) -> bool:
+        return self.upper_points > 0 and self.upper_threshold > 0
+
+    @property
+    def tracks_yacht_flag(self) -> bool:
+        """Whether the state needs to know if the yacht box holds its points (for the bonus)."""
+        return self.extra_yacht is not None and self.extra_yacht.points > 0
+
+    @property
+    def upper_mask(self) -> int:
+        return sum(1 << i for i, c in enumerate(self.categories) if c.is_upper)
+
+    @cached_property
+    def score_table(self) -> np.ndarray:
+        """score_table[r, c]: points of roll r in category c under the base rules (no joker)."""
+        counts = self.dice.counts
+        table = np.zeros((self.dice.n_rolls, self.n_categories), dtype=np.int32)
+        for r in range(self.dice.n_rolls):
+            cts = tuple(int(x) for x in counts[r])
+            for c, cat in enumerate(self.categories):
+                table[r, c] = cat.score(cts)
+        return table
+
+    @cached_property
+    def max_scores(self) -> np.ndarray:
+        return self.score_table.max(axis=0)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """Hash of everything a solver depends on: equal fingerprints mean equal tables."""
+        h = hashlib.sha256()
+        h.update(json.dumps(self.solver_facts(), sort_keys=True).encode())
+        h.update(self.score_table.tobytes())
+        return h.hexdigest()
+
+    def solver_facts(self) -> dict[str, Any]:
+        x = self.extra_yacht
+        return {
+            "dice": self.n_dice,
+            "faces": self.faces,
+            "rolls": self.rolls,
+            "upper": [c.face if c.is_upper else 0 for c in self.categories],
+            "upper_bonus": [self.upper_threshold, self.upper_points] if self.has_upper_bonus else None,
+            "extra_yacht": None
+            if x is None or (x.points == 0 and x.joker == "none")
+            else [x.category, x.points, x.joker, list(x.joker_categories)],
+            "joker_points": [c.fixed_points for c in self.categories],
+            "forced_order": self.forced_order,
+        }
+
+    # -- categories by name ------------------------------------------------------------------------
+    def category_index(self, text: str) -> int:
+        """Find a category by name, title or alias, forgivingly (case, spaces, dashes ignored)."""
+        key = normalize_name(text)
+        if not key:
+            raise InputError("no category given")
+        for i, cat in enumerate(self.categories):
+            names = (cat.name, cat.title) + cat.aliases
+            if key in (normalize_name(n) for n in names):
+                return i
+        matches = [i for i, c in enumerate(self.categories) if normalize_name(c.name).startswith(key)]
+        if len(matches) == 1:
+            return matches[0]
+        known = ", ".join(c.name for c in self.categories)
+        raise InputError(f"{text!r} is not a category of {self.name} (categories: {known})")
+
+    def possible_scores(self, c: int) -> list[int]:
+        values = set(int(v) for v in np.unique(self.score_table[:, c]))
+        x = self.extra_yacht
+        if x is not None and x.joker != "none" and c in x.joker_categories:
+            values.add(int(self.categories[c].fixed_points or 0))
+        values.add(0)
+        return sorted(values)
+
+    # -- scoring a final roll ------------------------------------------------------------------------
+    def legal_scores(self, boxes: tuple, dice: tuple) -> list[tuple[int, int, int]]:
+        """(category, points in the box, extra-yacht bonus) for every legal way to score ``dice``.
+
+        Follows RULES.md directly (the kernels implement the same rules on arrays; tests compare them).
+        """
+        open_cats = [c for c, v in enumerate(boxes) if v is None]
+        if self.forced_order:
+            open_cats = open_cats[:1]
+        counts = tuple(dice.count(f) for f in range(1, self.faces + 1))
+        natural = {c: self.categories[c].score(counts) for c in open_cats}
+        x = self.extra_yacht
+        if x is None or max(counts) != self.n_dice or boxes[x.category] is None:
+            return [(c, natural[c], 0) for c in open_cats]
+        extra = x.points if boxes[x.category] > 0 else 0
+        matching = [c for c, cat in enumerate(self.categories) if cat.is_upper and cat.face == dice[0]]
+        matching_open = bool(matching) and boxes[matching[0]] is None
+        if x.joker == "none":
+            return [(c, natural[c], extra) for c in open_cats]
+
+        def joker_points(c: int) -> int:
+            return self.categories[c].fixed_points if c in x.joker_categories else natural[c]
+
+        if x.joker == "forced":
+            if matching_open and matching[0] in open_cats:
+                return [(matching[0], natural[matching[0]], extra)]
+            lower = [c for c in open_cats if not self.categories[c].is_upper]
+            if lower:
+                return [(c, joker_points(c), extra) for c in lower]
+            return [(c, natural[c], extra) for c in open_cats]
+        return [(c, natural[c] if matching_open else joker_points(c), extra) for c in open_cats]
+
+    # -- words -------------------------------------------------------------------------------------
+    def describe(self) -> list[str]:
+        """The rules in words, one line each."""
+        lines = [
+            f"{self.title}: {self.n_dice} dice with {self.faces} faces, "
+            f"{self.rolls} roll{'s' if self.rolls != 1 else ''} per turn "
+            f"(keep any dice between rolls), {self.n_categories} categories, {self.n_categories} turns.",
+        ]
+        if self.summary:
+            lines.append(self.summary)
+        lines.append("Categories (any box may be scratched for 0):" if not self.forced_order else
+                     "Categories, filled in this order (the card order is forced):")
+        for cat in self.categories:
+            lines.append(f"  {cat.name:<16} {cat.description}")
+        if self.has_upper_bonus:
+            lines.append(
+                f"Upper bonus: {self.upper_points} points when the upper categories total "
+                f"{self.upper_threshold} or more."
+            )
+        x = self.extra_yacht
+        if x is not None and (x.points or x.joker != "none"):
+            yname = self.categories[x.category].name
+            if x.points:
+                lines.append(
+                    f"Extra {yname} bonus: {x.points} points for each further {yname} "
+                    f"while the {yname} box holds its points."
+                )
+            jokers = ", ".join(self.categories[c].name for c in x.joker_categories)
+            if x.joker == "forced":
+                lines.append(
+                    f"Joker (forced): with a further {yname}, the matching upper box must be used if open; "
+                    f"otherwise any open lower box ({jokers} score their full points); "
+                    "otherwise a zero in an open upper box."
+                )
+            elif x.joker == "free":
+                lines.append(
+                    f"Joker (free): a further {yname} may go in any open box; {jokers} score their full "
+                    "points only if the matching upper box is already filled."
+                )
+        if self.variant_specs:
+            lines.append("Variants:")
+            current = dict(self.variant_values)
+            for v in self.variant_specs:
+                values = "|".join(v.values)
+                lines.append(f"  {v.key}={values} (now {current.get(v.key, v.default)}, default {v.default}): {v.help}")
+        return lines
+
+
+# -- building a game from a definition ------------------------------------------------------------
+
+
+def _get_int(d: dict, key: str, lo: int, hi: int, where: str, default: int | None = None) -> int:
+    value = d.get(key, default)
+    if value is None:
+        raise GameDefinitionError(f"{where}: missing {key!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise GameDefinitionError(f"{where}: {key} must be a whole number {lo}..{hi}, not {value!r}")
+    return value
+
+
+def _apply_patch(definition: dict[str, Any], patch: dict[str, Any], where: str) -> None:
+    for path, value in patch.items():
+        parts = path.split(".")
+        if parts[0] == "categories":
+            if len(parts) != 3:
+                raise GameDefinitionError(f"{where}: patch path {path!r} must be categories.NAME.FIELD")
+            cats = [c for c in definition.get("categories", []) if c.get("name") == parts[1]]
+            if not cats:
+                raise GameDefinitionError(f"{where}: patch names unknown category {parts[1]!r}")
+            cats[0][parts[2]] = copy.deepcopy(value)
+            continue
+        node = definition
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise GameDefinitionError(f"{where}: patch path {path!r} goes through a non-table")
+        node[parts[-1]] = copy.deepcopy(value)
+
+
+def _parse_variants(raw: Any, where: str) -> tuple[Variant, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, dict):
+        raise GameDefinitionError(f"{where}: [variants] must be a table")
+    result = []
+    for key, spec in sorted(raw.items()):
+        if not isinstance(spec, dict) or not isinstance(spec.get("values"), dict) or not spec["values"]:
+            raise GameDefinitionError(f"{where}: variant {key!r} needs a table of values")
+        values = {str(k): v for k, v in spec["values"].items()}
+        for v, patch in values.items():
+            if not isinstance(patch, dict):
+                raise GameDefinitionError(f"{where}: variant {key}={v} must be a table of patches")
+        default = str(spec.get("default", next(iter(values))))
+        if default not in values:
+            raise GameDefinitionError(f"{where}: variant {key!r} default {default!r} is not one of its values")
+        result.append(Variant(key=key, default=default, values=values, help=str(spec.get("help", ""))))
+    return tuple(result)
+
+
+_BOOL_WORDS = {"on": "on", "true": "on", "yes": "on", "1": "on", "off": "off", "false": "off", "no": "off", "0": "off"}
+
+
+def resolve_variant_choices(
+    variants: tuple[Variant, ...], choices: dict[str, str], game_name: str
+) -> dict[str, str]:
+    """Check requested variant values; return the full assignment (defaults filled in)."""
+    by_key = {v.key: v for v in variants}
+    result = {v.key: v.default for v in variants}
+    for key, value in choices.items():
+        if key not in by_key:
+            known = ", ".join(by_key) or "none"
+            raise GameDefinitionError(f"{game_name} has no variant {key!r} (variants: {known})")
+        spec = by_key[key]
+        value = value.strip().lower()
+        if value not in spec.values and _BOOL_WORDS.get(value) in spec.values:
+            value = _BOOL_WORDS[value]
+        if value not in spec.values:
+            raise GameDefinitionError(
+                f"variant {key} of {game_name} takes {'|'.join(spec.values)}, not {value!r}"
+            )
+        result[key] = value
+    return result
+
+
+def build_game(definition: dict[str, Any], choices: dict[str, str], source: str) -> ScorecardGame:
+    """Validate a rules definition (as loaded from TOML), apply variant choices, build the game."""
+    where = source
+    if not isinstance(definition, dict):
+        raise GameDefinitionError(f"{where}: a rules file must be a table")
+    name = definition.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
+        raise GameDefinitionError(f"{where}: 'name' must be a lower-case word (letters, digits, - or _)")
+    if definition.get("type", "scorecard") != "scorecard":
+        raise GameDefinitionError(f"{where}: unsupported game type {definition.get('type')!r}")
+    variants = _parse_variants(definition.get("variants"), where)
+    assignment = resolve_variant_choices(variants, choices, name)
+    resolved = copy.deepcopy({k: v for k, v in definition.items() if k != "variants"})
+    for spec in variants:
+        _apply_patch(resolved, spec.values[assignment[spec.key]], f"{where} variant {spec.key}")
+
+    known_top = {"name", "type", "title", "summary", "dice", "faces", "rolls", "categories",
+                 "upper_bonus", "yahtzee_bonus", "order"}
+    unknown = set(resolved) - known_top
+    if unknown:
+        raise GameDefinitionError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+    n_dice = _get_int(resolved, "dice", 1, 8, where)
+    faces = _get_int(resolved, "faces", 2, 20, where, default=6)
+    rolls = _get_int(resolved, "rolls", 1, MAX_ROLLS, where, default=3)
+    raw_cats = resolved.get("categories")
+    if not isinstance(raw_cats, list) or not raw_cats:
+        raise GameDefinitionError(f"{where}: a game needs a list of [[categories]]")
+    if len(raw_cats) > MAX_CATEGORIES:
+        raise GameDefinitionError(f"{where}: at most {MAX_CATEGORIES} categories are supported")
+    categories = tuple(make_category(c, n_dice, faces) for c in raw_cats)
+    names = [normalize_name(c.name) for c in categories]
+    if len(set(names)) != len(names):
+        raise GameDefinitionError(f"{where}: category names must be distinct")
+
+    threshold = points = 0
+    ub = resolved.get("upper_bonus")
+    if ub is not None:
+        if not isinstance(ub, dict):
+            raise GameDefinitionError(f"{where}: [upper_bonus] must be a table")
+        points = _get_int(ub, "points", 0, 10_000, f"{where} [upper_bonus]")
+        threshold = _get_int(ub, "threshold", 1, 1_000, f"{where} [upper_bonus]")
+        if points and not any(c.is_upper for c in categories):
+            raise GameDefinitionError(f"{where}: an upper bonus needs upper categories")
+        if not points:
+            threshold = 0
+
+    extra = None
+    yb = resolved.get("yahtzee_bonus")
+    if yb is not None:
+        if not isinstance(yb, dict):
+            raise GameDefinitionError(f"{where}: [yahtzee_bonus] must be a table")
+        w = f"{where} [yahtzee_bonus]"
+        enabled = yb.get("enabled", True)
+        if not isinstance(enabled, bool):
+            raise GameDefinitionError(f"{w}: enabled must be true or false")
+        cat_name = yb.get("category")
+        idx = [i for i, c in enumerate(categories) if c.name == cat_name]
+        if not idx:
+            raise GameDefinitionError(f"{w}: category {cat_name!r} is not one of the game's categories")
+        ycat = categories[idx[0]]
+        if ycat.kind not in ("yacht",) and not (ycat.kind == "n_of_a_kind" and dict(ycat.params)["n"] == n_dice):
+            raise GameDefinitionError(f"{w}: the bonus category must be an all-dice-the-same category")
+        bonus_points = _get_int(yb, "points", 0, 10_000, w, default=100)
+        joker = yb.get("joker", "none")
+        if joker not in JOKER_MODES:
+            raise GameDefinitionError(f"{w}: joker must be one of {', '.join(JOKER_MODES)}, not {joker!r}")
+        jcats = []
+        for jname in yb.get("joker_categories", []):
+            j = [i for i, c in enumerate(categories) if c.name == jname]
+            if not j or categories[j[0]].fixed_points is None or categories[j[0]].is_upper:
+                raise GameDefinitionError(f"{w}: joker category {jname!r} must be a fixed-points lower category")
+            jcats.append(j[0])
+        if enabled and (bonus_points or joker != "none"):
+            extra = ExtraYachtRule(idx[0], bonus_points, joker, tuple(jcats))
+
+    order = resolved.get("order", "free")
+    if order not in ("free", "forced"):
+        raise GameDefinitionError(f"{where}: order must be 'free' or 'forced', not {order!r}")
+
+    non_default = {k: v for k, v in sorted(assignment.items()) if v != next(s.default for s in variants if s.key == k)}
+    base = source if source.endswith(".toml") else name
+    canonical = base + ("(" + ",".join(f"{k}={v}" for k, v in non_default.items()) + ")" if non_default else "")
+    return ScorecardGame(
+        name=name,
+        title=str(resolved.get("title", name.title())),
+        summary=str(resolved.get("summary", "")),
+        n_dice=n_dice,
+        faces=faces,
+        rolls=rolls,
+        categories=categories,
+        upper_threshold=threshold,
+        upper_points=points,
+        extra_yacht=extra,
+        forced_order=order == "forced",
+        variant_specs=variants,
+        variant_values=tuple(sorted(assignment.items())),
+        source=source,
+        canonical=canonical,
+    )
