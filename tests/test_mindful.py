@@ -10,10 +10,10 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 from dicesolver.core.errors import InputError
 from dicesolver.registry import load_game
 from dicesolver.scorecard import future
-from dicesolver.scorecard import kernels as kern
 from dicesolver.scorecard.compare import compare_exact
 from dicesolver.scorecard.distribution import score_distribution
 from dicesolver.scorecard.duel import DuelModel, DuelPosition, DuelSolution, solve_subgame
+from dicesolver.scorecard.kernels.mindful import result_curve
 from dicesolver.scorecard.match import MatchSetup, play_match, summarize
 from dicesolver.scorecard.players import make_player
 from dicesolver.scorecard.players.malina import MalinaPlayer
@@ -106,7 +106,7 @@ def test_result_curve_against_brute_force(seed):
     len_arr = np.array([len(o[1]) for o in opps], dtype=np.int64)
     off = np.concatenate([[0], np.cumsum(len_arr)[:-1]]).astype(np.int64)
     curve = np.empty(int((lo_arr + len_arr - 1).max() - lo_arr.max() + 1))
-    glo = kern.result_curve(m + 1, lo_arr, len_arr, off, np.concatenate([o[1] for o in opps]), curve)
+    glo = result_curve(m + 1, lo_arr, len_arr, off, np.concatenate([o[1] for o in opps]), curve)
     dicts = [{lo + i: float(q) for i, q in enumerate(p) if q > 0} for lo, p in opps]
     for total in range(-1, 12):
         i = total - glo

@@ -1,6 +1,82 @@
-"""Numba kernels (private): arrays in, arrays out."""
+"""Numba for the kernels, with an on-disk cache that can never serve stale machine code.
 
+numba's ``cache=True`` keys a cached function by its own source file only: when a kernel calls a helper
+from another module and the helper changes, the caller's cached code still has the old helper inlined.
+So every kernel module takes ``njit`` from here, and importing this module first points numba's cache
+at a directory named after a hash of *every* kernel source of the package (and numba's and Python's
+versions): any edit to any kernel starts a fresh cache, and nothing compiled from other sources is
+ever loaded.
+
+The cache lives under ``$DICESOLVER_KERNEL_CACHE`` (or numba's own ``$NUMBA_CACHE_DIR``), else under the
+user cache directory, so ``make`` and a direct ``dicesolver`` command share one cache. The few newest
+hash directories are kept; older ones are removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Iterable
+
+import numba
 import numpy as np
+import platformdirs
+from numba import njit, prange
+
+__all__ = ["njit", "prange", "frozen", "kernel_sources", "kernel_cache_dir", "use_kernel_cache"]
+
+ENV_KERNEL_CACHE = "DICESOLVER_KERNEL_CACHE"
+PREFIX = "dicesolver-"
+KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def kernel_sources(package: Path = PACKAGE) -> list[Path]:
+    """Every kernel module of the package: ``*/kernels.py`` and ``*/kernels/*.py``, and this file."""
+    found = set(package.glob("*/kernels.py")) | set(package.glob("*/kernels/*.py")) | {Path(__file__).resolve()}
+    return sorted(found)
+
+
+def source_hash(paths: Iterable[Path]) -> str:
+    h = hashlib.sha256(f"numba {numba.__version__} python {sys.version_info[:2]}".encode())
+    for path in sorted(Path(p) for p in paths):
+        h.update("/".join(path.parts[-2:]).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_base() -> Path:
+    for var in (ENV_KERNEL_CACHE, "NUMBA_CACHE_DIR"):
+        if os.environ.get(var):
+            return Path(os.environ[var]).expanduser()
+    return Path(platformdirs.user_cache_dir("dicesolver")) / "kernels"
+
+
+def kernel_cache_dir(paths: Iterable[Path], base: Path | None = None) -> Path:
+    return (base or cache_base()) / f"{PREFIX}{source_hash(paths)}"
+
+
+def use_kernel_cache(paths: Iterable[Path], base: Path | None = None) -> Path:
+    """Point numba's cache at the directory of these sources (before their kernels are decorated)."""
+    directory = kernel_cache_dir(paths, base)
+    numba.config.CACHE_DIR = str(directory)
+    _prune(directory)
+    return directory
+
+
+def _prune(current: Path) -> None:
+    """Remove all but the newest few hash directories beside ``current`` (best effort)."""
+    with contextlib.suppress(OSError):
+        current.mkdir(parents=True, exist_ok=True)
+        os.utime(current)
+        siblings = [p for p in current.parent.glob(f"{PREFIX}*") if p.is_dir() and p != current]
+        siblings.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in siblings[KEEP_CACHES - 1:]:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def frozen(array) -> np.ndarray:
@@ -10,3 +86,6 @@ def frozen(array) -> np.ndarray:
     view = np.asarray(array).view(np.ndarray)
     view.flags.writeable = False
     return view
+
+
+CACHE_DIR = use_kernel_cache(kernel_sources())

@@ -15,7 +15,8 @@ below only. ``sign`` is +1 (normal: maximise) or -1 (misere: minimise, no Reroll
 """
 
 import numpy as np
-from numba import njit, prange
+
+from ..core.jit import njit, prange
 
 GOODS_PER_TURN = 5
 

@@ -16,7 +16,8 @@ players exactly; "optimize" takes the better action everywhere instead.
 """
 
 import numpy as np
-from numba import njit
+
+from ..core.jit import njit
 
 ALWAYS = dict(cache=True, nogil=True, inline="always")
 KERNEL = dict(cache=True, nogil=True)

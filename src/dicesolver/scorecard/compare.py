@@ -21,8 +21,9 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.jit import frozen
-from . import kernels as kern
 from .duel import DuelModel, DuelPosition, DuelSolution
+from .kernels.duel_eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, duel_eval_level
+from .kernels.strategies import set_policy_tables
 from .players import make_player
 from .players.joe import joe_tables
 from .rules import ScorecardGame
@@ -53,27 +54,27 @@ def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
     dummy_keep = np.zeros((1, 1, 1), dtype=np.int64)
     dummy_cat = np.zeros((1, 1), dtype=np.int64)
     if key == "malina":
-        return DuelStrategy(key, kern.DUEL_OPTIMAL, dummy_keep, dummy_cat)
+        return DuelStrategy(key, DUEL_OPTIMAL, dummy_keep, dummy_cat)
     if key == "random":
-        return DuelStrategy(key, kern.DUEL_RANDOM, dummy_keep, dummy_cat)
+        return DuelStrategy(key, DUEL_RANDOM, dummy_keep, dummy_cat)
     if key == "mindful":
         from .future import load_or_build
 
         table, _, _ = load_or_build(game)
         arrays = (table.data, table.offset, table.start, table.length, table.model.offset[:-1])
-        return DuelStrategy(key, kern.DUEL_MINDFUL, dummy_keep, dummy_cat, tuple(frozen(x) for x in arrays))
+        return DuelStrategy(key, DUEL_MINDFUL, dummy_keep, dummy_cat, tuple(frozen(x) for x in arrays))
     if key == "joe":
         keep, cat = joe_tables(game)
-        return DuelStrategy(key, kern.DUEL_TABLE, keep, cat)
+        return DuelStrategy(key, DUEL_TABLE, keep, cat)
     if key in ("maximus", "whatever", "greedy"):
         player = make_player("optimal" if key == "maximus" else key, game)
         dice = game.dice
         keep = np.zeros((n_sets, max(rolls - 1, 1), dice.n_rolls), dtype=np.int64)
         cat = np.zeros((n_sets, dice.n_rolls), dtype=np.int64)
         ptr, idx = dice.roll_sub_keeps
-        kern.set_policy_tables(player.mode, player.hand_values, *player.kernel_args(), dice.keep_add, *dice.keep_sub,
+        set_policy_tables(player.mode, player.hand_values, *player.kernel_args(), dice.keep_add, *dice.keep_sub,
                                dice.roll_offset, ptr, idx, dice.roll_faces, rolls, keep, cat)
-        return DuelStrategy(key, kern.DUEL_TABLE, keep, cat)
+        return DuelStrategy(key, DUEL_TABLE, keep, cat)
     raise InputError(f"unknown two-player strategy {name!r} (strategies: {', '.join(DUEL_STRATEGIES)})")
 
 
@@ -110,7 +111,7 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
     start = time.perf_counter()
     sa, sb = duel_strategy(a, game), duel_strategy(b, game)
     model = optimal.model if optimal is not None else DuelModel(game, None if filled == 0 else (filled, filled))
-    if kern.DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
+    if DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
         raise InputError("Malina needs the solved equity table")
     opt_values = frozen(optimal.values if optimal is not None else np.zeros(1, dtype=np.float32))
     no_future = tuple(frozen(np.zeros(1, dtype=t)) for t in (np.float32, np.int64, np.int32, np.int32, np.int64))
@@ -121,7 +122,7 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
     levels = list(model.levels())
     for i, sel in enumerate(levels):
         for mover, ev_self, ev_other in ((sa, ev_a, ev_b), (sb, ev_b, ev_a)):
-            kern.duel_eval_level(model.pa[sel], model.pb[sel], ev_self, ev_other, opt_values, model.pair_offset,
+            duel_eval_level(model.pa[sel], model.pb[sel], ev_self, ev_other, opt_values, model.pair_offset,
                                  model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
                                  dice.roll_probabilities, dice.roll_offset, game.rolls, mover.kind,
                                  mover.keep_table, mover.cat_table, *(mover.future or no_future))

@@ -12,7 +12,8 @@ from typing import Callable
 
 import numpy as np
 
-from . import kernels as kern
+from .kernels.distribution import group_by_target, outcome_stats, pull_histograms, turn_outcomes
+from .kernels.widget import run_widget
 from .solitaire import SolitaireSolution
 
 CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
@@ -47,7 +48,7 @@ class ScoreDistribution:
 def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int):
     """The distinct outcomes of one optimally played turn for every lane of the sets in ``chunk``
     (state rows from ``slots``): (target, points, probability, category, flags, count) arrays, as
-    kern.turn_outcomes documents. A state has at most one distinct outcome per final roll."""
+    turn_outcomes documents. A state has at most one distinct outcome per final roll."""
     game = model.game
     dice = game.dice
     cap = dice.n_rolls
@@ -58,7 +59,7 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
     out_flag = np.empty((n_states, cap), dtype=np.int64)
     out_count = np.zeros(n_states, dtype=np.int64)
     rsp, rsi = dice.roll_sub_keeps
-    kern.turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
+    turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
                        dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
                        int(game.max_scores.max()), slots, out_target, out_points, out_prob, out_cat, out_flag,
                        out_count)
@@ -119,11 +120,11 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             s0 = int(slots[start])
             src_off = off[s0:s0 + n_states].astype(np.int64)
             src_len = length[s0:s0 + n_states].astype(np.int64)
-            ptr, srcs, qs = kern.group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
-            kern.pull_histograms(hist, src_off, src_len, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
+            ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+            pull_histograms(hist, src_off, src_len, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
             # histograms are contiguous in state order: one segment per state of this chunk
             mass = np.add.reduceat(hist[src_off[0]:src_off[-1] + src_len[-1]], src_off - src_off[0])
-            kern.outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
+            outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
             start = stop
         hist, off, length = nhist, noff, nlen
         if progress:
@@ -158,6 +159,6 @@ def perfect_game_probability(solution_or_model) -> float:
                 if not (u >> c) & 1:
                     best = np.maximum(best, np.where(is_max[:, c], value[u | (1 << c)], 0.0))
             buf[dice.roll_offset:, 0] = best
-            kern.run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, 1, game.rolls - 1)
+            run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, 1, game.rolls - 1)
             value[u] = buf[0, 0]
     return float(value[0])

@@ -24,7 +24,8 @@ import numpy as np
 
 from ..core import tables
 from ..core.errors import InputError, TableError
-from . import kernels as kern
+from .kernels.duel import duel_level, duel_widget
+from .kernels.widget import expect_keeps
 from .rules import ScorecardGame
 
 ProgressCallback = Callable[[int, int], None]
@@ -95,7 +96,7 @@ class DuelModel:
         total = int(work.sum())
         done = 0
         for sel in self.levels():
-            kern.duel_level(self.pa[sel], self.pb[sel], values, self.pair_offset, self.maxsum, self.scores, self.full,
+            duel_level(self.pa[sel], self.pb[sel], values, self.pair_offset, self.maxsum, self.scores, self.full,
                             dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, self.game.rolls - 1)
             done += int(work[sel].sum())
             if progress:
@@ -154,10 +155,10 @@ class DuelSolution:
         ptr, idx = dice.keep_sub
         lanes = int(m.maxsum[pos.mover] + m.maxsum[pos.other] + 1)
         buf = np.empty((dice.n_keeps, lanes))
-        kern.duel_widget(pos.mover, pos.other, buf, self.values, m.pair_offset, m.maxsum, m.scores, m.full,
+        duel_widget(pos.mover, pos.other, buf, self.values, m.pair_offset, m.maxsum, m.scores, m.full,
                          dice.keep_add, ptr, idx, dice.roll_offset, max(rerolls_left - 1, 0))
         if rerolls_left > 0:
-            kern.expect_keeps(buf, dice.keep_add, dice.roll_offset, lanes)
+            expect_keeps(buf, dice.keep_add, dice.roll_offset, lanes)
         return buf
 
     def category_equities(self, pos: DuelPosition, roll: tuple[int, ...]) -> dict[int, float]:

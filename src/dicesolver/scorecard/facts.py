@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.dice import format_dice
-from . import kernels as kern
 from .duel import DuelPosition, DuelSolution
+from .kernels.duel_eval import duel_forward_level
 
 WORKERS = 2
 
@@ -47,7 +47,7 @@ def waive_facts(solution: DuelSolution) -> WaiveFacts:
         else:
             lo, hi = 0, 1
         next_mass = np.zeros((WORKERS, hi - lo))
-        kern.duel_forward_level(model.pa[sel], model.pb[sel], mass, solution.values, model.pair_offset, model.maxsum,
+        duel_forward_level(model.pa[sel], model.pb[sel], mass, solution.values, model.pair_offset, model.maxsum,
                                 model.scores, model.full, dice.keep_add, ptr, idx, dice.roll_probabilities,
                                 dice.roll_offset, game.rolls, lo, next_mass, waives, zeros)
         if k + 1 < len(levels):

@@ -20,8 +20,8 @@ import numpy as np
 
 from ..core import tables
 from ..core.errors import TableError
-from . import kernels as kern
 from .distribution import turn_outcome_batch
+from .kernels.future import copy_segments, future_bounds, future_convolve
 from .rules import ScorecardGame
 from .solitaire import SolitaireModel, SolitaireSolution, TurnState, load_or_solve
 
@@ -96,16 +96,16 @@ def build(solution: SolitaireSolution, progress: ProgressCallback | None = None)
                                                                                    n_states)
             lo = np.empty(n_states, dtype=np.int64)
             width = np.empty(n_states, dtype=np.int64)
-            kern.future_bounds(n_states, out_target, out_points, out_prob, out_count, start, length, lo, width)
+            future_bounds(n_states, out_target, out_points, out_prob, out_count, start, length, lo, width)
             scratch_off = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
             scratch = np.empty(int(width.sum()), dtype=np.float32)
             keep_from = np.empty(n_states, dtype=np.int64)
             keep_len = np.empty(n_states, dtype=np.int64)
-            kern.future_convolve(n_states, out_target, out_points, out_prob, out_count, src, offset, start, length,
+            future_convolve(n_states, out_target, out_points, out_prob, out_count, src, offset, start, length,
                                  lo, width, scratch_off, scratch, TAIL, keep_from, keep_len)
             dst_off = np.concatenate([[0], np.cumsum(keep_len)[:-1]]).astype(np.int64)
             piece = np.empty(int(keep_len.sum()), dtype=np.float32)
-            kern.copy_segments(scratch, scratch_off, keep_len, piece, dst_off)
+            copy_segments(scratch, scratch_off, keep_len, piece, dst_off)
             rows = np.concatenate([np.arange(model.offset[u], model.offset[u] + lanes[first + i])
                                    for i, u in enumerate(chunk)])
             offset[rows] = base + dst_off

@@ -17,7 +17,8 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.jit import frozen
-from . import kernels as kern
+from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, simulate_match
+from .kernels.strategies import OPTIMAL
 from .players import STRATEGIES, make_player
 from .rules import ScorecardGame
 
@@ -112,25 +113,25 @@ class MatchSetup:
         self.joe = (np.zeros((1, 1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
         for name in self.names:
             if name in ("optimal", "maximus"):
-                built.append(_Built(kern.OPTIMAL, zero_h))
+                built.append(_Built(OPTIMAL, zero_h))
             elif name == "mindful":
                 from .future import load_or_build
 
                 table = load_or_build(game)[0]
                 self.future = (table.data, table.offset, table.start, table.length)
-                built.append(_Built(kern.MATCH_MINDFUL, zero_h))
+                built.append(_Built(MATCH_MINDFUL, zero_h))
             elif name == "joe":
                 from .players.joe import joe_tables
 
                 self.joe = joe_tables(game)
-                built.append(_Built(kern.MATCH_TABLE, zero_h))
+                built.append(_Built(MATCH_TABLE, zero_h))
             elif name == "malina":
                 from . import duel
 
                 solution = duel.load_or_solve(game)[0]
                 m = solution.model
                 self.duel = (solution.values, m.pair_offset, m.maxsum)
-                built.append(_Built(kern.MATCH_MALINA, zero_h))
+                built.append(_Built(MATCH_MALINA, zero_h))
             else:
                 p = make_player(name, game, seed=seed)
                 h = p.hand_values if p.hand_values.shape == zero_h.shape else zero_h
@@ -152,7 +153,7 @@ class MatchSetup:
         totals = np.zeros((n_games, len(self.names)), dtype=np.int64)
         results = np.zeros((n_games, len(self.names)))
         ptr, idx = dice.roll_sub_keeps
-        kern.simulate_match(self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset, m.n_upper_lanes,
+        simulate_match(self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset, m.n_upper_lanes,
                             m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx,
                             dice.roll_faces, dice.keep_sizes, *self.tables, totals, results)
         return totals, results

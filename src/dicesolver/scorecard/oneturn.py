@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..core.dice import DiceSpace, multiset_permutations
-from .kernels import run_widget
+from .kernels.widget import run_widget
 
 
 def turn_values(dice: DiceSpace, rolls: int, final: np.ndarray) -> np.ndarray:

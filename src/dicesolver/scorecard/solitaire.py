@@ -23,7 +23,8 @@ import numpy as np
 
 from ..core import tables
 from ..core.errors import TableError
-from . import kernels as kern
+from .kernels.solitaire import category_values, solve_level, state_widget
+from .kernels.widget import expect_keeps
 from .rules import ScorecardGame
 
 ProgressCallback = Callable[[int, int], None]
@@ -134,7 +135,7 @@ class SolitaireModel:
         total = sum(work[:n])
         done = 0.0
         for k in range(n - 1, -1, -1):
-            kern.solve_level(levels[k], values, self.offset, self.n_upper_lanes, self.n_groups,
+            solve_level(levels[k], values, self.offset, self.n_upper_lanes, self.n_groups,
                              *self.rule_args(), self.keep_add, self.sub_ptr, self.sub_idx, self.roll_prob,
                              self.roll_offset, self.game.rolls - 1)
             done += work[k]
@@ -147,10 +148,10 @@ class SolitaireModel:
         """(keeps x lanes) values for one used set; roll rows hold the best value of each roll with
         ``stage_rerolls`` throws still to come, keep rows the value of each keep thrown from there."""
         buf = np.empty((self.n_keeps, self.max_lanes))
-        kern.state_widget(used, buf, values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(),
+        state_widget(used, buf, values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(),
                           self.keep_add, self.sub_ptr, self.sub_idx, self.roll_offset, stage_rerolls)
         lanes = int(self.n_upper_lanes[used] * self.n_groups[used])
-        kern.expect_keeps(buf, self.keep_add, self.roll_offset, lanes)
+        expect_keeps(buf, self.keep_add, self.roll_offset, lanes)
         return buf[:, :lanes]
 
     def category_values(self, values: np.ndarray, state: TurnState, roll_index: int) -> tuple[np.ndarray, np.ndarray]:
@@ -160,7 +161,7 @@ class SolitaireModel:
         out_points = np.empty(n, dtype=np.int64)
         lane = self.lane(state)
         lu = int(self.n_upper_lanes[state.used])
-        kern.category_values(state.used, lane // lu, lane % lu, roll_index, values, self.offset,
+        category_values(state.used, lane // lu, lane % lu, roll_index, values, self.offset,
                              self.n_upper_lanes, self.n_groups, *self.rule_args(), out_value, out_points)
         return out_value, out_points
 

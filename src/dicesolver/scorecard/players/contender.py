@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import kernels as kern
+from ..kernels.strategies import STATIC
 from ..rules import ScorecardGame
 
 _CACHE: dict[tuple, np.ndarray] = {}
@@ -32,7 +32,7 @@ def _refine(game: ScorecardGame, games_per_start: int, rounds: int, seed: int) -
     scores = game.score_table
     turns = game.n_categories - 1
     for _ in range(rounds):
-        player = KernelPlayer("contender", game, kern.STATIC, np.ascontiguousarray(h), np.zeros(1), model)
+        player = KernelPlayer("contender", game, STATIC, np.ascontiguousarray(h), np.zeros(1), model)
         throws = rng.integers(1, game.faces + 1, size=(games_per_start, turns, game.rolls, game.n_dice), dtype=np.int8)
         rand = rng.integers(0, 2**62, size=(games_per_start, turns, game.rolls), dtype=np.int64)
         new_h = np.empty_like(h)

@@ -15,8 +15,9 @@ import numpy as np
 
 from ...core.dice import Dice
 from ...core.jit import frozen
-from .. import kernels as kern
 from ..future import FutureTable, load_or_build
+from ..kernels.mindful import mindful_values, result_curve
+from ..kernels.widget import NEG
 from ..position import Position
 from ..rules import ScorecardGame
 from ..solitaire import TurnState
@@ -43,7 +44,7 @@ def opponent_curve(table: FutureTable, opponents: Sequence[Position]) -> tuple[i
     off = np.concatenate([[0], np.cumsum(len_arr)[:-1]]).astype(np.int64)
     top = int((lo_arr + len_arr - 1).max())
     curve = np.empty(top - int(lo_arr.max()) + 1)
-    glo = kern.result_curve(n_players, lo_arr, len_arr, off, np.concatenate(probs), curve)
+    glo = result_curve(n_players, lo_arr, len_arr, off, np.concatenate(probs), curve)
     return int(glo), curve
 
 
@@ -52,7 +53,7 @@ class MindfulEquities:
     """Mindful equities of one position: every keep (with ``rolls_left`` > 0) and every category."""
 
     keeps: np.ndarray  # value of each keep index (meaningful for sub-keeps of the roll)
-    categories: np.ndarray  # categories[r, c]: final roll r scored in c (kern.NEG where not allowed)
+    categories: np.ndarray  # categories[r, c]: final roll r scored in c (NEG where not allowed)
 
 
 class MindfulPlayer:
@@ -72,9 +73,9 @@ class MindfulPlayer:
         lane = model.lane(state)
         lu = int(model.n_upper_lanes[state.used])
         dice = game.dice
-        keeps = np.full(dice.n_keeps, kern.NEG)
+        keeps = np.full(dice.n_keeps, NEG)
         cats = np.empty((dice.n_rolls, game.n_categories))
-        kern.mindful_values(state.used, lane // lu, lane % lu, position.total(game), glo, curve, len(opponents) + 1,
+        mindful_values(state.used, lane // lu, lane % lu, position.total(game), glo, curve, len(opponents) + 1,
                             *self._fut, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
                             dice.keep_add, *dice.keep_sub, dice.roll_offset, position.rolls_left - 1, keeps, cats)
         return MindfulEquities(keeps, cats)
@@ -90,7 +91,7 @@ class MindfulPlayer:
     def category_values(self, position: Position, opponents: Sequence[Position] = ()) -> dict[int, float]:
         eq = self.equities(position, opponents)
         row = eq.categories[self.game.dice.roll_index(position.dice)]
-        return {c: float(v) for c, v in enumerate(row) if v > kern.NEG / 2}
+        return {c: float(v) for c, v in enumerate(row) if v > NEG / 2}
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> Dice:
         values = self.keep_values(position, opponents)

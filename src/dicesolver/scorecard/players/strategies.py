@@ -8,7 +8,17 @@ import numpy as np
 
 from ...core.dice import Dice
 from ...core.errors import InputError
-from .. import kernels as kern
+from ..kernels.strategies import (
+    OPTIMAL,
+    RANDOM,
+    SEMI_RANDOM,
+    STATIC,
+    WHATEVER,
+    decide_category,
+    decide_keep,
+    simulate_games,
+    simulate_optimal_grouped,
+)
 from ..oneturn import turn_values
 from ..position import Position
 from ..rules import ScorecardGame
@@ -30,8 +40,8 @@ STRATEGIES: dict[str, str] = {
 # set of used boxes (much faster for many games, slower for a few)
 GROUPED_MIN_GAMES = 20_000
 
-MODES = {"optimal": kern.OPTIMAL, "random": kern.RANDOM, "semi-random": kern.SEMI_RANDOM,
-         "whatever": kern.WHATEVER}
+MODES = {"optimal": OPTIMAL, "random": RANDOM, "semi-random": SEMI_RANDOM,
+         "whatever": WHATEVER}
 
 
 @dataclass
@@ -59,14 +69,14 @@ class KernelPlayer:
         u, g, t, r = self._state(position)
         dice = self.game.dice
         ptr, idx = dice.roll_sub_keeps
-        k = kern.decide_keep(self.mode, self.hand_values, u, g, t, r, position.rolls_left,
+        k = decide_keep(self.mode, self.hand_values, u, g, t, r, position.rolls_left,
                              int(rng.integers(0, 2**62)), *self.kernel_args(), dice.keep_add, *dice.keep_sub,
                              dice.roll_offset, ptr, idx, dice.roll_faces, self.game.rolls)
         return dice.keeps[k]
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
         u, g, t, r = self._state(position)
-        return int(kern.decide_category(self.mode, self.hand_values, u, g, t, r, int(rng.integers(0, 2**62)),
+        return int(decide_category(self.mode, self.hand_values, u, g, t, r, int(rng.integers(0, 2**62)),
                                         *self.kernel_args()))
 
     def play_many(self, throws: np.ndarray, rand: np.ndarray, start: tuple[int, int, int, int] = (0, 0, 0, 0)):
@@ -84,11 +94,11 @@ class KernelPlayer:
         dice = self.game.dice
         ptr, idx = dice.roll_sub_keeps
         u, t, g, score = start
-        if self.mode == kern.OPTIMAL and n >= GROUPED_MIN_GAMES:
-            kern.simulate_optimal_grouped(u, t, g, score, throws, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
+        if self.mode == OPTIMAL and n >= GROUPED_MIN_GAMES:
+            simulate_optimal_grouped(u, t, g, score, throws, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
                                           dice.roll_offset, ptr, idx, dice.keep_sizes, totals, boxes, bonus, extra)
             return totals, boxes, bonus.astype(bool), extra
-        kern.simulate_games(self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(),
+        simulate_games(self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(),
                             dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces,
                             dice.keep_sizes, totals, boxes, bonus, extra)
         return totals, boxes, bonus.astype(bool), extra
@@ -136,7 +146,7 @@ def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed
     dummy_values = np.zeros(1)
     if key == "optimal":
         solution, _ = load_or_solve(game)
-        return KernelPlayer(key, game, kern.OPTIMAL, dummy_h, solution.values, model)
+        return KernelPlayer(key, game, OPTIMAL, dummy_h, solution.values, model)
     if key in MODES:
         return KernelPlayer(key, game, MODES[key], dummy_h, dummy_values, model)
     if key == "contender":
@@ -145,4 +155,4 @@ def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed
         h = contender_values(game, games_per_start=contender_games, seed=seed)
     else:
         h = hand_values(game, key)
-    return KernelPlayer(key, game, kern.STATIC, np.ascontiguousarray(h), dummy_values, model)
+    return KernelPlayer(key, game, STATIC, np.ascontiguousarray(h), dummy_values, model)

@@ -1,0 +1,149 @@
+"""The exact score distribution of the optimal strategy by forward propagation: the distinct outcomes of
+one optimally played turn from every state, and histograms pushed along them.
+"""
+
+import numpy as np
+
+from ...core.jit import njit, prange
+from .policy import optimal_policy
+from .scoring import next_group, score_choice, upper_step
+from .widget import NEG, spread_keeps
+
+
+@njit(cache=True, parallel=True)
+def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                  yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                  keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points,
+                  slot, out_target, out_points, out_prob, out_cat, out_flag, out_count):
+    """For every lane of every set in ``us``: the distinct outcomes of one turn under optimal play.
+
+    Outcome q of the state at row slot[i] + lane: the next state's table index (out_target), the points
+    earned (out_points, box + bonuses), the category (out_cat), whether the upper bonus was reached
+    (out_flag bit 0), an extra-yacht bonus earned (bit 1) or the box scored more than 0 (bit 2), and its
+    probability (out_prob).
+    """
+    n_keeps = keep_add.shape[0]
+    n_rolls, n_cats = scores.shape
+    n_keys = n_cats * (max_points + 1) * 2
+    for i in prange(us.shape[0]):
+        u = us[i]
+        lu = n_upper_lanes[u]
+        lanes = lu * n_groups[u]
+        choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                                        threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                                        roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                                        roll_offset)
+        # forward: mass on rolls after the opening throw, then each re-throw under the best keep
+        mass = np.empty((n_keeps, lanes))
+        moved = np.empty((n_keeps, lanes))
+        for r in range(n_rolls):
+            for j in range(lanes):
+                mass[roll_offset + r, j] = roll_prob[r]
+        best_v = np.empty(lanes)
+        best_k = np.empty(lanes, dtype=np.int64)
+        for m in range(rolls - 2, -1, -1):
+            table = stages[m]
+            moved[:, :] = 0.0
+            for r in range(n_rolls):
+                full = roll_offset + r
+                for j in range(lanes):
+                    best_v[j] = NEG
+                    best_k[j] = full
+                for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+                    k = roll_sub_idx[p]
+                    row = table[k]
+                    for j in range(lanes):
+                        if row[j] > best_v[j]:
+                            best_v[j] = row[j]
+                            best_k[j] = k
+                src = mass[full]
+                for j in range(lanes):
+                    moved[best_k[j], j] += src[j]
+            spread_keeps(moved, keep_add, roll_offset, lanes)
+            mass, moved = moved, mass
+        # collapse final rolls into distinct (category, box points, extra bonus) outcomes per lane
+        where = np.full(n_keys, -1, dtype=np.int64)
+        for j in range(lanes):
+            g = j // lu
+            t = j % lu
+            s = slot[i] + j
+            count = 0
+            for r in range(n_rolls):
+                w = mass[roll_offset + r, j]
+                if w == 0.0:
+                    continue
+                c = choice[r, j]
+                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
+                q = where[key]
+                if q < 0:
+                    q = count
+                    count += 1
+                    where[key] = q
+                    nu = u | (1 << c)
+                    ln = n_upper_lanes[nu]
+                    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                    if t2 > ln - 1:
+                        t2 = ln - 1
+                    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                    out_target[s, q] = offset[nu] + ng * ln + t2
+                    out_points[s, q] = pts + gain + extra
+                    out_cat[s, q] = c
+                    out_flag[s, q] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
+                    out_prob[s, q] = 0.0
+                out_prob[s, q] += w
+            out_count[s] = count
+            where[:] = -1
+
+
+@njit(cache=True)
+def outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals):
+    """Accumulate P(box scores) per category and P(upper bonus), E[extra bonuses] into totals[0:2]."""
+    for s in range(n_states):
+        for q in range(out_count[s]):
+            w = mass[s] * out_prob[s, q]
+            f = out_flag[s, q]
+            if f & 4:
+                cat_prob[out_cat[s, q]] += w
+            if f & 1:
+                totals[0] += w
+            if f & 2:
+                totals[1] += w
+
+
+@njit(cache=True, parallel=True)
+def pull_histograms(hist_src, src_off, src_len, by_target_ptr, by_target_src, by_target_q, out_points, out_prob,
+                    hist_dst, dst_off, dst_len):
+    """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts)."""
+    for tgt in prange(by_target_ptr.shape[0] - 1):
+        o_dst = dst_off[tgt]
+        for e in range(by_target_ptr[tgt], by_target_ptr[tgt + 1]):
+            s = by_target_src[e]
+            q = by_target_q[e]
+            p = out_prob[s, q]
+            o = o_dst + out_points[s, q]
+            h = src_off[s]
+            for x in range(src_len[s]):
+                hist_dst[o + x] += p * hist_src[h + x]
+
+
+@njit(cache=True)
+def group_by_target(n_states, out_target, out_count, dst_index, n_targets):
+    """CSR of (state, outcome) pairs grouped by the next level's local state index."""
+    ptr = np.zeros(n_targets + 1, dtype=np.int64)
+    for s in range(n_states):
+        for q in range(out_count[s]):
+            ptr[dst_index[out_target[s, q]] + 1] += 1
+    for t in range(n_targets):
+        ptr[t + 1] += ptr[t]
+    fill = ptr[:-1].copy()
+    srcs = np.empty(ptr[-1], dtype=np.int64)
+    qs = np.empty(ptr[-1], dtype=np.int64)
+    for s in range(n_states):
+        for q in range(out_count[s]):
+            t = dst_index[out_target[s, q]]
+            srcs[fill[t]] = s
+            qs[fill[t]] = q
+            fill[t] += 1
+    return ptr, srcs, qs

@@ -1,0 +1,58 @@
+"""The kernels' on-disk cache is keyed by every kernel source: an edited helper in another module is
+compiled again, never served stale from numba's cache (numba alone keys a function by its own file)."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from dicesolver.core import jit
+
+PACKAGE = Path(jit.__file__).resolve().parent.parent
+
+RUN = "import kpkg.k_main as m; print(m.compute(), sum(m.compute.stats.cache_hits.values()))"
+
+
+def _run(tmp_path: Path) -> tuple[int, int]:
+    out = subprocess.run([sys.executable, "-c", RUN], cwd=tmp_path, capture_output=True, text=True, check=True,
+                         env={"KBASE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"})
+    value, hits = out.stdout.split()
+    return int(value), int(hits)
+
+
+def test_an_edited_helper_in_another_module_is_compiled_again(tmp_path):
+    pkg = tmp_path / "kpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent("""
+        import os
+        from pathlib import Path
+        from dicesolver.core.jit import use_kernel_cache
+        use_kernel_cache(sorted(Path(__file__).parent.glob("k_*.py")), base=Path(os.environ["KBASE"]))
+    """))
+    helper = pkg / "k_helper.py"
+    helper.write_text("from numba import njit\n\n@njit(cache=True)\ndef helper():\n    return 1\n")
+    (pkg / "k_main.py").write_text("from numba import njit\nfrom .k_helper import helper\n\n"
+                                   "@njit(cache=True)\ndef compute():\n    return helper() + 10\n")
+    assert _run(tmp_path) == (11, 0)  # compiled
+    assert _run(tmp_path) == (11, 1)  # loaded from the cache
+    helper.write_text("from numba import njit\n\n@njit(cache=True)\ndef helper():\n    return 2\n")
+    assert _run(tmp_path) == (12, 0)  # the caller is compiled again with the new helper
+    assert len(list((tmp_path / "cache").glob(f"{jit.PREFIX}*"))) == 2
+
+
+def test_every_module_with_kernels_keys_the_cache():
+    with_kernels = {p.resolve() for p in PACKAGE.rglob("*.py") if "@njit" in p.read_text(encoding="utf-8")}
+    assert with_kernels, "no kernels found"
+    assert with_kernels <= set(jit.kernel_sources())
+    for path in with_kernels:  # and each takes njit from core.jit, so the cache is set up before it decorates
+        text = path.read_text(encoding="utf-8")
+        assert "core.jit import njit" in text, path
+
+
+def test_the_cache_directory_follows_the_sources(tmp_path):
+    a = tmp_path / "a.py"
+    a.write_text("x = 1\n")
+    first = jit.kernel_cache_dir([a], base=tmp_path)
+    a.write_text("x = 2\n")
+    assert jit.kernel_cache_dir([a], base=tmp_path) != first
+    assert first.parent == tmp_path and first.name.startswith(jit.PREFIX)
