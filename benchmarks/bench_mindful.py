@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
 from dicesolver.scorecard import future
 from dicesolver.scorecard.match import play_match
 from dicesolver.scorecard.players.mindful import MindfulPlayer

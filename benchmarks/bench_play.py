@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
 from dicesolver.scorecard.distribution import score_distribution
 from dicesolver.scorecard.simulate import simulate
 from dicesolver.scorecard.solitaire import load_or_solve

@@ -14,9 +14,9 @@ import time
 
 from timing import best_of  # benchmarks/timing.py (run as python benchmarks/...)
 
+from dicesolver import load_game as load_any_game
 from dicesolver.pushluck.players import hold_at
 from dicesolver.pushluck.solver import PushSolution, evaluate, solve
-from dicesolver.registry import load_any_game
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
 from dicesolver.scorecard.presets import preset_names
 from dicesolver.scorecard.solitaire import SolitaireModel
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import time
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
 from dicesolver.scorecard.compare import compare_exact
 from dicesolver.scorecard.duel import load_or_solve
 from dicesolver.scorecard.facts import opening_keeps, waive_facts

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
 from dicesolver.scorecard.match import play_match
 
 

@@ -6,13 +6,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tinygames import PAIRS_GAME, tiny
 
+from dicesolver import load_game
+from dicesolver.core import registry
 from dicesolver.core.dice import dice_space
 from dicesolver.core.errors import InputError
-from dicesolver.registry import load_game
-from dicesolver.scorecard.advice import advise
 from dicesolver.scorecard.odds import exact_turn_value, one_turn_odds, turn_values
 from dicesolver.scorecard.position import Position, format_position, parse_position, start_position
-from dicesolver.scorecard.solitaire import load_or_solve
+
+
+def advise(game, position: str):
+    """The advice at a position (its text), from the game's solution."""
+    return registry.solve(game).advise(position)
+
 
 # -- one-turn odds (seed 002 and seed 000) ------------------------------------------------------------
 
@@ -64,9 +69,7 @@ ALL_BUT_ESCALERA = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30,po
     "dice,keep", [("12266", "2"), ("11466", "4"), ("12236", "23"), ("12245", "1245"), ("24456", "2456")]
 )
 def test_escalera_only_keeps(dice, keep):
-    game = load_game("generala")
-    solution, _ = load_or_solve(game)
-    advice = advise(solution, parse_position(game, f"{ALL_BUT_ESCALERA}/{dice}/2"))
+    advice = advise(load_game("generala"), f"{ALL_BUT_ESCALERA}/{dice}/2")
     assert advice.best.option == keep
     assert advice.options[1].cost > 1e-6  # a clear best, not a tie
 
@@ -75,10 +78,9 @@ def test_escalera_only_keeps(dice, keep):
 
 
 def test_advice_is_ranked_and_costs_are_against_the_best():
-    game = load_game("yahtzee")
-    solution, _ = load_or_solve(game)
-    advice = advise(solution, parse_position(game, "/13456/2"))
-    assert len(advice.options) == 32
+    advice = advise(load_game("yahtzee"), "/13456/2")
+    # every distinct keep (32, the whole roll included), and standing: scoring now in any of 13 boxes
+    assert sum(o.kind == "keep" for o in advice.options) == 32 and sum(o.kind == "score" for o in advice.options) == 13
     values = [o.value for o in advice.options]
     assert values == sorted(values, reverse=True)
     assert advice.options[0].cost == 0
@@ -89,11 +91,10 @@ def test_advice_is_ranked_and_costs_are_against_the_best():
 
 def test_turn_start_value_equals_mean_over_first_rolls():
     game = load_game("yacht-dice")
-    solution, _ = load_or_solve(game)
-    start = advise(solution, start_position(game))
+    start = advise(game, format_position(game, start_position(game)))
     assert start.value == pytest.approx(191.77436918834172, abs=1e-9)
     mean = sum(
-        p * advise(solution, Position((None,) * 12, roll, 2)).value
+        p * advise(game, format_position(game, Position((None,) * 12, roll, 2))).value
         for roll, p in zip(game.dice.rolls, game.dice.roll_probabilities)
     )
     assert mean == pytest.approx(start.value, abs=1e-9)
@@ -101,32 +102,31 @@ def test_turn_start_value_equals_mean_over_first_rolls():
 
 def test_category_choice_includes_bonuses_and_joker():
     game = load_game("yahtzee")
-    solution, _ = load_or_solve(game)
     # forced joker: fives open, so five 5s must go there (+100 bonus)
-    advice = advise(solution, parse_position(game, "aces=3,yahtzee=50/55555/0"))
+    advice = advise(game, "aces=3,yahtzee=50/55555/0")
     assert [o.option for o in advice.options] == ["fives"]
     assert advice.best.points == 125
     # fives filled: any open lower box, straights at full value
-    advice = advise(solution, parse_position(game, "aces=3,fives=25,yahtzee=50/55555/0"))
+    advice = advise(game, "aces=3,fives=25,yahtzee=50/55555/0")
     points = {o.option: o.points for o in advice.options}
     assert points["large_straight"] == 140 and points["small_straight"] == 130
     assert "twos" not in points
     # reaching the upper bonus pays it at once
-    advice = advise(solution, parse_position(game, "aces=3,twos=6,threes=9,fours=12,fives=15/66666/0"))
+    advice = advise(game, "aces=3,twos=6,threes=9,fours=12,fives=15/66666/0")
     assert {o.option: o.points for o in advice.options}["sixes"] == 30 + 35
 
 
 def test_final_roll_value_equals_score_plus_future():
     game = tiny(PAIRS_GAME)
-    solution, _ = load_or_solve(game)
-    advice = advise(solution, parse_position(game, "pair=4/223/0"))
+    solution = registry.solve(game)
+    advice = solution.advise("pair=4/223/0")
     for o in advice.options:
         c = game.category_index(o.option)
         boxes = [None] * game.n_categories
         boxes[0] = 4
         boxes[c] = o.points
         after = Position(tuple(boxes), None, game.rolls)
-        assert o.value == pytest.approx(advise(solution, after).value, abs=1e-9)
+        assert o.value == pytest.approx(solution.value(format_position(game, after)), abs=1e-9)
 
 
 # -- position notation ----------------------------------------------------------------------------------

@@ -210,11 +210,12 @@ def test_cli_solve_and_simulate(capsys, tmp_path):
     assert code == 0 and round(json.loads(out)["value"], 3) == 105.973
     code, out, _ = run("simulate", "despirala", "-n", "2000", "--json", "--plot", str(tmp_path / "h.png"))
     data = json.loads(out)
-    assert code == 0 and data["games"] == 2000 and data["model"] == "exact" and (tmp_path / "h.png").exists()
+    assert code == 0 and data[0]["games"] == 2000 and data[0]["player"] == "optimal" and (tmp_path / "h.png").exists()
+    assert data[0]["expected"] == pytest.approx(443.616, abs=5e-4)
     code, out, _ = run("rules", "despirala(misere)")
     assert "Misere" in out
     for argv, message in [(["solve", "despirala(hard)"], "misere"), (["simulate", "yacht", "--samples", "5"], "--samples"),
-                          (["odds", "despirala"], "despirala works with"),
+                          (["odds", "despirala"], "scorecard games"),
                           (["advise", "despirala", "/1/2"], "USED;GOODS;DICE")]:
         code, _, err = run(*argv)
         assert code == 2 and message in err
@@ -260,7 +261,7 @@ def test_cli_advise(capsys):
     with pytest.raises(SystemExit):
         main(["advise", "despirala", "none;5;123456", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert data["options"][0]["move"] == "Straight" and data["options"][0]["cost"] == 0
+    assert data["options"][0]["option"] == "Straight" and data["options"][0]["cost"] == 0
     assert all(o["cost"] >= 0 for o in data["options"])
     with pytest.raises(SystemExit) as info:
         main(["advise", "despirala", "none;9;123456"])

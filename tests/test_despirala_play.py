@@ -11,13 +11,16 @@ import numpy as np
 import pexpect
 import pytest
 
+from dicesolver.analysis.match import summarize
 from dicesolver.cli.app import main
 from dicesolver.core.errors import InputError
+from dicesolver.core.jsonl import read_lines
+from dicesolver.despirala.family import FAMILY, playthrough_of
 from dicesolver.despirala.match import despirala_match, play_bots
 from dicesolver.despirala.players import SCORE_GRID, CompetitivePlayer, ExpectedScorePlayer, make_despirala_player
-from dicesolver.despirala.records import DespiralaRecord, DespiralaRecordWriter
-from dicesolver.despirala.review import despirala_review, expected_final
+from dicesolver.despirala.records import DespiralaRecord, DespiralaRecordWriter, despirala_record_from_lines
 from dicesolver.despirala.rules import ALL_FREE, DespiralaGame, Move, parse_move
+from dicesolver.despirala.solution import expected_final
 from dicesolver.despirala.solver import load_or_solve, turn_options
 from dicesolver.despirala.state import (
     COLLECT,
@@ -26,16 +29,26 @@ from dicesolver.despirala.state import (
     HITS,
     THROW,
     Event,
-    apply,
     draw_event,
     legal_moves,
     parse_manual_completion,
     parse_manual_hits,
     start_state,
 )
-from dicesolver.registry import read_any_record
+from dicesolver.despirala.state import apply_event as apply
 
 NORMAL, MISERE = DespiralaGame("normal"), DespiralaGame("misere")
+
+
+def read_any_record(path, warnings=None):
+    """A Despirala record file, checked against the rules."""
+    lines = read_lines(path, 5 * 2**20, warnings)
+    game = DespiralaGame("misere" if "misere" in lines[0][1]["game"] else "normal")
+    return despirala_record_from_lines(path, lines, game)
+
+
+def despirala_review(solution, record, player):
+    return FAMILY.solve(record.game).review(playthrough_of(record), player)
 
 
 @pytest.fixture(scope="module")
@@ -200,13 +213,14 @@ def test_review_telescopes_and_the_optimal_bot_makes_no_mistakes(mode, solutions
         for player in (0, 1):
             r = despirala_review(sol, record, player)
             s = r.summary
-            assert s.complete and s.final_score == final.seats[player].final
+            assert s.complete and s.result == final.seats[player].final
             assert s.baseline == pytest.approx(sol.root_value, abs=1e-9)
-            assert s.baseline + sign * (s.luck - s.loss) == pytest.approx(s.final_score, abs=1e-6)
+            assert s.others == pytest.approx(0, abs=1e-9)  # the others' turns never change a player's score
+            assert s.baseline + sign * (s.luck - s.loss) == pytest.approx(s.result, abs=1e-6)
             assert all(d.loss >= 0 for d in r.decisions)
         assert despirala_review(sol, record, 0).summary.loss == 0
         random_review = despirala_review(sol, record, 1)
-        assert random_review.summary.loss > 10 and any(d.label == "massive blunder" for d in random_review.decisions)
+        assert random_review.summary.loss > 10 and any(d.label == "massive blunder" for d in random_review.mine())
 
 
 def test_luck_of_each_chance_event_averages_zero(solutions):
@@ -261,8 +275,10 @@ def test_match_is_reproducible_and_reports_intervals(solutions):
     sol = solutions["normal"]
     a, b = ExpectedScorePlayer("optimal", sol), RandomPlayer(3)
     m = despirala_match(NORMAL, a, b, 4, seed=2)
-    assert m.games == 4 and m.win_low <= m.win_rate <= m.win_high and m.a_mean > m.b_mean
-    assert despirala_match(NORMAL, a, b, 4, seed=2).a_mean == m.a_mean
+    pa, pb = summarize(m)
+    assert len(m.totals) == 4 and pa.mean_score > pb.mean_score and 0 <= pa.share <= 1
+    assert pa.share_by_seat[0] - pa.share_ci95_by_seat[0] <= pa.share_by_seat[0] <= 1
+    assert (despirala_match(NORMAL, a, b, 4, seed=2).totals[:, 0] == m.totals[:, 0]).all()  # the same dice
     with pytest.raises(InputError, match="2 to"):
         despirala_match(NORMAL, a, b, 1)
     final = play_bots(NORMAL, [a, make_despirala_player("competitive", NORMAL, sol)],
@@ -343,11 +359,11 @@ def test_console_game_killed_resumed_replayed_and_analyzed(tmp_path, capsys):
     code, out, _ = run(capsys, "analyze", str(path), "--json")
     review = json.loads(out)
     s = review["summary"]
-    assert s["complete"] and s["baseline"] + s["luck"] - s["loss"] == pytest.approx(s["final_score"], abs=1e-6)
+    assert s["complete"] and s["baseline"] + s["luck"] - s["loss"] == pytest.approx(s["result"], abs=1e-6)
     assert review["decisions"] and review["luck"]
     png = tmp_path / "review.png"
     code, out, _ = run(capsys, "analyze", str(path), "--player", "1", "--plot", str(png))
-    assert code == 0 and "mistakes 0.00" in out and png.stat().st_size > 10_000
+    assert code == 0 and "your loss 0.000" in out and png.stat().st_size > 10_000
 
 
 def test_manual_dice_reprompt_and_solitaire_game(tmp_path):
@@ -402,4 +418,4 @@ def test_bad_input_exits_2(capsys, argv, message):
 def test_match_command(capsys):
     code, out, _ = run(capsys, "match", "despirala", "optimal", "mc-5", "-n", "4", "--seed", "1", "--json")
     result = json.loads(out)
-    assert code == 0 and result["games"] == 4 and result["a"] == "optimal" and result["b"] == "mc-5"
+    assert code == 0 and result["games"] == 4 and [p["player"] for p in result["players"]] == ["optimal", "mc-5"]

@@ -5,9 +5,9 @@ import pytest
 from test_cli import run
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
+from dicesolver.analysis.simulate import simulate
 from dicesolver.scorecard.distribution import perfect_game_probability, score_distribution
-from dicesolver.scorecard.simulate import simulate
 from dicesolver.scorecard.solitaire import load_or_solve
 
 
@@ -30,7 +30,7 @@ def test_distribution_matches_simulation_of_the_same_strategy():
     # every score's frequency within 4.5 standard errors of its exact probability
     se = np.sqrt(dist.probabilities * (1 - dist.probabilities) / len(sim.totals)) + 1e-4
     assert np.all(np.abs(freq - dist.probabilities) < 4.5 * se)
-    assert dist.bonus_probability == pytest.approx(sim.bonus.mean(), abs=4.5 * np.sqrt(0.25 / 100_000))
+    assert dist.bonus_probability == pytest.approx(sim.details['bonus'].mean(), abs=4.5 * np.sqrt(0.25 / 100_000))
     rates = np.array([c.scored_rate for c in sim.summary.categories])
     assert np.allclose(dist.category_probabilities, rates, atol=0.01)
 

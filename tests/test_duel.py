@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from tinygames import ESSAY_TOY, PAIRS_GAME, tiny
 
+from dicesolver import load_game
 from dicesolver.core.errors import InputError
-from dicesolver.registry import load_game
 from dicesolver.scorecard.duel import DuelModel, DuelPosition, solve_subgame
 
 GENERALA = load_game("generala")
@@ -163,13 +163,17 @@ X_69 = dict(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=24, escalera=0, 
 O_87 = dict(ones=3, twos=6, threes=9, fours=12, fives=15, sixes=12, escalera=0, full=30, poker=0, generala=0)
 
 
-def test_two_player_advice_on_endgames(fresh_cache):
-    from dicesolver.scorecard.duel_advice import duel_advise
+def duel_advise(game, text):
+    from dicesolver import advise
 
+    return advise(game, text)
+
+
+def test_two_player_advice_on_endgames(fresh_cache):
     # position (A): X 69 with only Generala open, O finished at 87 (the mover's card first)
     x, o = card(**X_69), card(**O_87)
     advice = duel_advise(GENERALA, f"{x};{o}/-/3")
-    assert round(advice.value, 3) == -0.908 and advice.score_so_far == -18
+    assert round(advice.value, 3) == -0.908 and advice.details["lead"] == -18
     # with four 6s after the first throw, keeping them is best
     advice = duel_advise(GENERALA, f"{x};{o}/16666/2")
     assert advice.best.option == "6666" and advice.options[-1].cost > 0
@@ -179,13 +183,11 @@ def test_two_player_advice_on_endgames(fresh_cache):
     "text,message",
     [
         ("ones=3;ones=2,twos=4,threes=3/11111/0", "one fewer"),
-        ("ones=3/11111/0", "MOVER_CARD;OTHER_CARD"),
+        ("ones=3;;;;;;/11111/0", "1 to 6 players"),
         ("ones=9;twos=2/11111/0", "not a possible score"),
         (";/1111/0", "5 dice"),
     ],
 )
 def test_bad_two_player_positions(text, message):
-    from dicesolver.scorecard.duel_advice import duel_advise
-
     with pytest.raises(InputError, match=message):
         duel_advise(GENERALA, text)

@@ -1,8 +1,8 @@
 import pytest
 from tinygames import PAIRS_GAME, tiny
 
+from dicesolver import load_game
 from dicesolver.core.errors import InputError
-from dicesolver.registry import load_game
 from dicesolver.scorecard.compare import DUEL_STRATEGIES, compare_exact, elo
 from dicesolver.scorecard.duel import DuelModel, DuelSolution
 from dicesolver.scorecard.players.joe import category_choice, keep_choice

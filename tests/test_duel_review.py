@@ -5,12 +5,22 @@ from test_cli import run
 from test_play import TINY_RULES
 from tinygames import PAIRS_GAME, tiny
 
+from dicesolver.core.results import SolveInfo
+from dicesolver.core.review import LABELS, label
 from dicesolver.scorecard.duel import DuelModel, DuelSolution
-from dicesolver.scorecard.duel_review import DUEL_LABELS, duel_label, duel_review
+from dicesolver.scorecard.family import playthrough_of
 from dicesolver.scorecard.players.joe import JoePlayer
 from dicesolver.scorecard.players.malina import MalinaPlayer
 from dicesolver.scorecard.players.selfplay import play_match_game
 from dicesolver.scorecard.records import write_record
+from dicesolver.scorecard.solutions import DuelEquity
+
+
+def duel_review(solution, record, player):
+    """The review of one player's two-player game in exact equity."""
+    info = SolveInfo(game=solution.game.canonical, unit="equity", value=solution.first_player_equity(), solved_now=True,
+                     seconds=0.0, states=solution.model.size, table_bytes=0, table_dir="")
+    return DuelEquity(solution.game, solution, info).review(playthrough_of(record), player)
 
 
 @pytest.fixture(scope="module")
@@ -25,22 +35,23 @@ def test_malina_has_no_loss_and_the_review_telescopes(duel, seed):
     game, solution = duel
     record = play_match_game(game, [MalinaPlayer(solution), JoePlayer(game)], seed, first=seed % 2)
     mine, theirs = duel_review(solution, record, 0).summary, duel_review(solution, record, 1).summary
-    assert mine.loss == 0 and all(d.loss == 0 for d in duel_review(solution, record, 0).decisions)
+    assert mine.loss == 0 and all(d.loss == 0 for d in duel_review(solution, record, 0).mine())
     for s in (mine, theirs):
         assert s.complete and s.result in (-1.0, 0.0, 1.0)
-        assert s.baseline + s.luck - s.loss + s.opponent_loss == pytest.approx(s.result, abs=1e-5)
-    assert mine.result == -theirs.result and mine.loss == theirs.opponent_loss
+        assert s.baseline + s.luck - s.loss + s.others == pytest.approx(s.result, abs=1e-5)
+    assert mine.result == -theirs.result and mine.loss == theirs.others_loss
 
 
 def test_duel_labels():
-    assert [b for b, _ in DUEL_LABELS][:3] == [0.02, 0.05, 0.10]
-    assert duel_label(0) == "best" and duel_label(0.01) == "inaccuracy" and duel_label(0.31) == "massive blunder"
+    assert [b for b, _ in LABELS["equity"]][:3] == [0.02, 0.05, 0.10]
+    assert label(0, "equity") == "best" and label(0.01, "equity") == "inaccuracy"
+    assert label(0.31, "equity") == "massive blunder"
 
 
 def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
     rules = tmp_path / "tiny.toml"
     rules.write_text(TINY_RULES)
-    from dicesolver.registry import load_game
+    from dicesolver import load_game
 
     game = load_game(str(rules))
     model = DuelModel(game)
@@ -49,11 +60,11 @@ def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
     write_record(path, record)
     code, out, _ = run(capsys, "analyze", str(path), "--json")
     data = json.loads(out)
-    assert code == 0 and data["summary"]["opponent"] == "malina" and data["summary"]["opponent_loss"] == 0
+    assert code == 0 and data["summary"]["players"] == ["joe", "malina"] and data["summary"]["others_loss"] == 0
     code, out, _ = run(capsys, "analyze", str(path))
     assert code == 0 and "baseline" in out and "equity" in out
     code, out, _ = run(capsys, "analyze", str(path), "--points", "--json")
-    assert code == 0 and "final_score" in json.loads(out)["summary"]
+    assert code == 0 and json.loads(out)["summary"]["unit"] == "points"
 
 
 def test_exact_scratch_statistics_match_self_play(duel):

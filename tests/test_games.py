@@ -2,8 +2,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from dicesolver import load_game
 from dicesolver.core.errors import GameDefinitionError, InputError
-from dicesolver.registry import load_game
 from dicesolver.scorecard.presets import preset_names
 
 PRESETS = ["crag", "generala", "yacht", "yacht-dice", "yahtzee", "yatzy", "yazy"]

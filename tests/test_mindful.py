@@ -7,19 +7,27 @@ import numpy as np
 import pytest
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
+from dicesolver import load_game
+from dicesolver.analysis.match import match, summarize
+from dicesolver.core import registry
 from dicesolver.core.errors import InputError
-from dicesolver.registry import load_game
+from dicesolver.core.family import MatchGames
 from dicesolver.scorecard import future
 from dicesolver.scorecard.compare import compare_exact
 from dicesolver.scorecard.distribution import score_distribution
 from dicesolver.scorecard.duel import DuelModel, DuelPosition, DuelSolution, solve_subgame
 from dicesolver.scorecard.kernels.mindful import result_curve
-from dicesolver.scorecard.match import MatchSetup, play_match, summarize
+from dicesolver.scorecard.match import MatchSetup
 from dicesolver.scorecard.players import make_player
 from dicesolver.scorecard.players.malina import MalinaPlayer
 from dicesolver.scorecard.players.mindful import MindfulPlayer, opponent_curve
 from dicesolver.scorecard.position import Position, after_roll, start_position
 from dicesolver.scorecard.solitaire import load_or_solve
+
+
+def play_match(game, names, n, seed):
+    return match(game, names, n=n, seed=seed)[0]
+
 
 TINY = [tiny(BONUS_GAME), tiny(BONUS_GAME, joker="free"), tiny(BONUS_GAME, joker="none"),
         tiny(BONUS_GAME, order="forced"), tiny(PAIRS_GAME)]
@@ -220,7 +228,8 @@ def test_match_statistics_and_seating():
     # summarize: results by deal
     totals = np.array([[10, 5], [5, 10], [7, 7], [7, 7]])
     res = np.array([[1.0, -1.0], [-1.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
-    a, b = summarize(["a", "b"], totals, res, 2)
+    seats = np.array([[0, 1], [1, 0], [0, 1], [1, 0]])
+    a, b = summarize(MatchGames(["a", "b"], totals, res, seats, 2, 0.0))
     assert a.win_rate == 0.25 and a.tie_rate == 0.5 and a.points_per_game == 0.0
 
 
@@ -261,7 +270,7 @@ def test_mindful_curve_with_finished_opponents():
 
 
 def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
-    from dicesolver.scorecard.mindful_review import mindful_review
+    from dicesolver.scorecard.family import playthrough_of
     from dicesolver.scorecard.players.joe import JoePlayer
     from dicesolver.scorecard.players.selfplay import play_match_game
 
@@ -269,8 +278,9 @@ def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
     mindful = MindfulPlayer(game)
     players = [mindful, JoePlayer(game), make_player("greedy", game)]
     record = play_match_game(game, players, seed=5, first=1)
+    model = registry.solve(game, players=3, judge="mindful")
     for seat in range(3):
-        r = mindful_review(mindful, record, seat).summary
+        r = model.review(playthrough_of(record), seat).summary
         assert r.complete and r.players == ["mindful", "joe", "greedy"]
         assert r.baseline + r.luck - r.loss + r.others == pytest.approx(r.result, abs=1e-9)
         assert r.result in (2.0, 0.5, -1.0, 0.0)
@@ -279,7 +289,7 @@ def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
         else:
             assert r.loss > 0
     with pytest.raises(InputError, match="no player"):
-        mindful_review(mindful, record, 3)
+        model.review(playthrough_of(record), 3)
 
 
 def test_cli_analyze_multiplayer_record(capsys, tmp_path):

@@ -7,7 +7,7 @@ import sys
 import pexpect
 import pytest
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
 from dicesolver.scorecard.records import read_record
 from dicesolver.scorecard.solitaire import load_or_solve
 

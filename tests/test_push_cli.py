@@ -10,9 +10,10 @@ import pytest
 from test_pushluck import play_out
 
 from dicesolver.cli.app import main
+from dicesolver.core.registry import load as load_any_game
+from dicesolver.core.registry import read_record
 from dicesolver.pushluck.players import hold_at
 from dicesolver.pushluck.records import PushRecordWriter
-from dicesolver.registry import load_any_game, read_any_record
 
 
 def run(capsys, *argv):
@@ -38,7 +39,7 @@ def test_solve_chart_compare_advise(capsys, tmp_path):
     code, out, _ = run(capsys, "advise", "skunk", "0,87,32", "--json")
     advice = json.loads(out)
     assert advice["options"][0]["option"] == "throw" and advice["options"][1]["cost"] > 0
-    assert advice["thresholds"] == [33, 44, 100]
+    assert advice["details"]["thresholds"] == [33, 44, 100]
     code, out, _ = run(capsys, "games")
     assert "big-pig" in out and "skunk" in out
     code, out, _ = run(capsys, "rules", "skunk")
@@ -73,7 +74,7 @@ def test_analyze_record(capsys, tmp_path):
     data = json.loads(out)
     s = data["summary"]
     assert s["player"] == "b" and s["complete"]
-    assert s["baseline"] + s["luck"] - s["loss"] - s["opponent_luck"] + s["opponent_loss"] == pytest.approx(s["result"])
+    assert s["baseline"] + s["luck"] - s["loss"] + s["others"] == pytest.approx(s["result"])
     assert (tmp_path / "t.png").exists()
     code, out, _ = run(capsys, "analyze", str(path))
     assert code == 0 and "baseline" in out
@@ -106,14 +107,14 @@ def test_play_against_a_bot_quit_resume_and_finish(tmp_path):
     child.expect("unknown command")
     child.expect(PROMPT)
     child.sendline("hint")
-    child.expect("the other costs")
+    child.expect("cost")
     child.expect(PROMPT)
     child.sendline("h")
     child.expect(PROMPT)  # the bot's turn has been played and shown
     child.kill(signal.SIGKILL)  # killed mid-game: nothing may be lost
     child.wait()
-    before = read_any_record(path)
-    assert before.events and not before.is_over()
+    before = read_record(path)
+    assert before.steps and not before.is_over()
     child = spawn("pig(goal=20)", "--resume", "--record", str(path))
     child.expect("resuming")
     while True:
@@ -124,8 +125,8 @@ def test_play_against_a_bot_quit_resume_and_finish(tmp_path):
             break
     child.expect("baseline")
     child.expect(pexpect.EOF)
-    after = read_any_record(path)
-    assert after.is_over() and after.events[: len(before.events)] == before.events
+    after = read_record(path)
+    assert after.is_over() and after.steps[: len(before.steps)] == before.steps
 
 
 def test_play_manual_dice_reprompts(tmp_path):
@@ -141,5 +142,5 @@ def test_play_manual_dice_reprompts(tmp_path):
     child.sendline("quit")
     child.expect("saved in")
     child.expect(pexpect.EOF)
-    record = read_any_record(path)
-    assert [e.dice for e in record.events] == [(6, 6)]
+    record = read_record(path)
+    assert [s.dice for s in record.steps] == [(6, 6)]

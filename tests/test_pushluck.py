@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dicesolver import load_game
 from dicesolver.core.errors import GameDefinitionError, InputError
 from dicesolver.pushluck.chart import chart_figure, chart_rows, first_stop
-from dicesolver.pushluck.compare import compare_push
+from dicesolver.pushluck.family import FAMILY
 from dicesolver.pushluck.players import hold_at, make_push_player
-from dicesolver.pushluck.records import PushEvent, PushRecord, after_hold, after_throw, replay_push, start_state
-from dicesolver.pushluck.review import push_review
+from dicesolver.pushluck.records import PushEvent, PushRecord
 from dicesolver.pushluck.rules import parse_throw
 from dicesolver.pushluck.solver import TOLERANCE, PushSolution, evaluate, load_or_solve, solve
-from dicesolver.registry import load_any_game, load_game
+from dicesolver.pushluck.state import Hold, PushRoll, PushState, Throw
 
 TINY = ["pig(goal=10)", "pig(faces=2,goal=8)", "skunk(goal=12)", "big-pig(goal=30)", "pig(faces=3,goal=7)"]
 
@@ -71,7 +71,7 @@ def used(game):
 
 @pytest.mark.parametrize("name", TINY)
 def test_solver_matches_slow_reference(name):
-    game = load_any_game(name)
+    game = load_game(name)
     table, info = solve(game)
     ref = as_array(game, reference_tables(game)[0])
     mask = used(game)
@@ -82,7 +82,7 @@ def test_solver_matches_slow_reference(name):
 
 @pytest.mark.parametrize("name", ["skunk(goal=12)", "pig(goal=10)"])
 def test_policy_evaluation_matches_slow_reference(name):
-    game = load_any_game(name)
+    game = load_game(name)
     rng = np.random.default_rng(5)
     policies = [rng.integers(0, 2, size=(game.goal,) * 3).astype(np.int8) for _ in range(2)]
     first, second = evaluate(game, policies[0], policies[1])
@@ -94,12 +94,12 @@ def test_policy_evaluation_matches_slow_reference(name):
 
 @pytest.fixture(scope="module")
 def skunk():
-    return load_or_solve(load_any_game("skunk"))[0]
+    return load_or_solve(load_game("skunk"))[0]
 
 
 @pytest.fixture(scope="module")
 def pig():
-    return load_or_solve(load_any_game("pig"))[0]
+    return load_or_solve(load_game("pig"))[0]
 
 
 def test_skunk_first_player_oracle(skunk):
@@ -134,7 +134,7 @@ def test_pig_oracles(pig):
 
 @pytest.mark.parametrize("name", ["pig", "skunk", "big-pig", "pig(faces=2,goal=20)"])
 def test_probabilities_and_house_rule(name):
-    game = load_any_game(name)
+    game = load_game(name)
     solution = load_or_solve(game)[0]
     table = np.asarray(solution.table)
     assert np.all((table >= 0) & (table <= 1))
@@ -152,10 +152,10 @@ def test_probabilities_and_house_rule(name):
 
 
 def test_compare_and_players(pig):
-    result = compare_push(pig, "optimal", "hold-at-20")
+    result = FAMILY.compare(pig.game, "optimal", "hold-at-20")
     assert result.first > 0.5347 and result.second > 1 - 0.5347
     assert result.average == pytest.approx((result.first + result.second) / 2)
-    same = compare_push(pig, "hold-at-20", "hold-at-20")
+    same = FAMILY.compare(pig.game, "hold-at-20", "hold-at-20")
     assert same.average == pytest.approx(0.5, abs=1e-12)
     assert make_push_player("keep-pace", pig.game).throws(0, 0, 5)
     for bad in ("hold-at-0", "hold-at-101", "maximus", "hold-at-x"):
@@ -164,19 +164,19 @@ def test_compare_and_players(pig):
 
 
 def test_monte_carlo_agrees_with_exact_evaluation():
-    game = load_any_game("pig(goal=30)")
+    game = load_game("pig(goal=30)")
     a, b = hold_at(30, 8), hold_at(30, 12)
     exact = float(evaluate(game, a, b)[0][0, 0, 0])
     rng = random.Random(11)
     wins, n = 0, 20000
     for _ in range(n):
-        state = start_state(0)
+        state = game.start()
         while state.winner is None:
             policy = a if state.mover == 0 else b
-            if state.turn_total == 0 or policy[state.mine, state.theirs, state.turn_total]:
-                state = after_throw(game, state, (rng.randint(1, 6),))
+            if state.throwing:
+                state = state.apply(PushRoll((rng.randint(1, 6),)))
             else:
-                state = after_hold(state)
+                state = state.apply(Throw() if policy[state.mine, state.theirs, state.turn_total] else Hold())
         wins += state.winner == 0
     p = wins / n
     assert abs(p - exact) < 4 * (exact * (1 - exact) / n) ** 0.5
@@ -195,21 +195,19 @@ def test_chart_rows_and_figure(skunk, tmp_path):
 
 
 def test_game_strings_and_rules():
-    assert load_any_game("pig(goal=100)").canonical == "pig"
-    assert load_any_game("PIG(goal=10, faces=2)").canonical == "pig(faces=2,goal=10)"
+    assert load_game("pig(goal=100)").canonical == "pig"
+    assert load_game("PIG(goal=10, faces=2)").canonical == "pig(faces=2,goal=10)"
     for bad in ("pig(goal=1)", "pig(goal=5000)", "skunk(faces=3)", "pig(goal=ten)", "big-pig(dice=3)"):
         with pytest.raises(GameDefinitionError):
-            load_any_game(bad)
-    with pytest.raises(GameDefinitionError, match="push-your-luck"):
-        load_game("skunk")
-    game = load_any_game("big-pig")
+            load_game(bad)
+    game = load_game("big-pig")
     bust, reset, adds = game.outcomes()
     assert bust + reset + sum(adds.values()) == 1 and adds[25] * 36 == 1 and adds[24] * 36 == 1  # 66 doubled
-    assert load_any_game("skunk").effect((1, 1)) == (2, 0) and load_any_game("skunk").effect((1, 4)) == (1, 0)
+    assert load_game("skunk").effect((1, 1)) == (2, 0) and load_game("skunk").effect((1, 4)) == (1, 0)
     for bad in ("7", "1", "x", "123", ""):
         with pytest.raises(InputError):
-            parse_throw(bad, load_any_game("skunk"))
-    assert parse_throw("4 3", load_any_game("skunk")) == (3, 4)
+            parse_throw(bad, load_game("skunk"))
+    assert parse_throw("4 3", load_game("skunk")) == (3, 4)
     assert any("25" in line for line in game.describe())
 
 
@@ -217,43 +215,45 @@ def play_out(game, policies, seed):
     """A random game between two policies, as a record."""
     rng = random.Random(seed)
     record = PushRecord(game, ["a", "b"], seed, seed % 2)
-    state = start_state(record.first)
+    state = game.start()
     while state.winner is None:
-        policy = policies[state.mover]
-        if state.turn_total == 0 or policy[state.mine, state.theirs, state.turn_total]:
-            dice = tuple(rng.randint(1, game.faces) for _ in range(game.n_dice))
-            record.events.append(PushEvent("roll", state.mover, dice))
-            state = after_throw(game, state, dice)
+        player = (state.mover + record.first) % 2  # seats count from the first mover
+        policy = policies[player]
+        if state.throwing or policy[state.mine, state.theirs, state.turn_total]:
+            dice = tuple(sorted(rng.randint(1, game.faces) for _ in range(game.n_dice)))
+            record.events.append(PushEvent("roll", player, dice))
+            if not state.throwing:
+                state = state.apply(Throw())
+            state = state.apply(PushRoll(dice))
         else:
-            record.events.append(PushEvent("hold", state.mover))
-            state = after_hold(state)
+            record.events.append(PushEvent("hold", player))
+            state = state.apply(Hold())
     return record
 
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 1))
 def test_review_telescopes(seed, player):
-    game = load_any_game("skunk(goal=30)")
+    game = load_game("skunk(goal=30)")
     solution = load_or_solve(game)[0]
     record = play_out(game, [hold_at(30, 6), solution.policy], seed)
-    review = push_review(solution, record, player)
+    review = FAMILY.solve(game).review(record.playthrough(), player)
     s = review.summary
     assert s.complete and s.result in (0.0, 1.0)
-    assert s.baseline + s.luck - s.loss - s.opponent_luck + s.opponent_loss == pytest.approx(s.result, abs=1e-9)
+    assert s.baseline + s.luck - s.loss + s.others == pytest.approx(s.result, abs=1e-9)
     assert all(d.loss >= 0 for d in review.decisions)
-    optimal_seat = 1
+    optimal_seat = (1 - record.first) % 2
     assert all(d.loss == 0 for d in review.decisions if d.seat == optimal_seat)
 
 
 def test_luck_averages_to_zero():
-    game = load_any_game("skunk(goal=30)")
+    game = load_game("skunk(goal=30)")
     solution = load_or_solve(game)[0]
     for (m, o, t) in [(0, 0, 0), (10, 20, 6), (25, 3, 2), (0, 29, 15)]:
-        state = start_state(0)
-        state = type(state)((m, o), 0, t)
+        state = PushState(game, (m, o), 0, t, throwing=True)
         mean = 0.0
         for dice in itertools.product(range(1, 7), repeat=2):
-            after = after_throw(game, state, dice)
+            after = state.apply(PushRoll(tuple(sorted(dice))))
             v = 1.0 if after.winner == 0 else (solution.win(after.mine, after.theirs, after.turn_total)
                                                if after.mover == 0 else 1 - solution.win(after.mine, after.theirs))
             mean += v / 36
@@ -261,23 +261,23 @@ def test_luck_averages_to_zero():
 
 
 def test_replay_rejects_impossible_records():
-    game = load_any_game("pig(goal=10)")
+    game = load_game("pig(goal=10)")
     record = PushRecord(game, ["a", "b"], 1, 0, events=[PushEvent("hold", 0)])
-    with pytest.raises(InputError, match="nothing to hold"):
-        replay_push(record)
+    with pytest.raises(InputError, match="throw"):  # a turn starts with a throw: nothing to hold
+        record.playthrough()
     record.events = [PushEvent("roll", 1, (3,))]
     with pytest.raises(InputError, match="turn"):
-        replay_push(record)
+        record.playthrough()
     record.events = [PushEvent("roll", 0, (6,)), PushEvent("roll", 0, (6,)), PushEvent("roll", 0, (2,))]
     with pytest.raises(InputError, match="already won"):
-        replay_push(record)
+        record.playthrough()
     record.events = [PushEvent("roll", 0, (1,)), PushEvent("roll", 1, (4,)), PushEvent("hold", 1)]
-    states = replay_push(record)
-    assert states[-1].scores == (0, 4) and states[-1].mover == 0 and states[-1].turn == 3
+    final = record.playthrough().final
+    assert final.scores == (0, 4) and final.mover == 0
 
 
 def test_table_cache_rebuilds_corrupt_table(fresh_cache):
-    game = load_any_game("pig(goal=12)")
+    game = load_game("pig(goal=12)")
     solution, info = load_or_solve(game)
     assert info.built
     again, info2 = load_or_solve(game)

@@ -4,20 +4,26 @@ import numpy as np
 import pytest
 from test_cli import run
 
+from dicesolver import load_game
+from dicesolver.core import registry
 from dicesolver.core.errors import InputError
-from dicesolver.registry import load_game
+from dicesolver.core.review import LABELS, label
+from dicesolver.scorecard.family import playthrough_of
 from dicesolver.scorecard.players import make_player
 from dicesolver.scorecard.players.selfplay import play_game
 from dicesolver.scorecard.position import parse_position
 from dicesolver.scorecard.records import Event, GameRecord, RecordWriter, read_record, write_record
-from dicesolver.scorecard.review import LABELS, label, luck_of_throw, review
-from dicesolver.scorecard.solitaire import load_or_solve
+from dicesolver.scorecard.state import Keep
+
+
+def review(solution, record):
+    return solution.review(playthrough_of(record), 0)
 
 
 @pytest.fixture(scope="module")
 def yahtzee():
     game = load_game("yahtzee")
-    return game, load_or_solve(game)[0]
+    return game, registry.solve(game)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -28,7 +34,7 @@ def test_optimal_play_has_zero_loss_and_telescopes(yahtzee, seed):
     assert s.loss == 0 and all(d.loss == 0 and d.label == "best" for d in result.decisions)
     assert s.complete
     assert s.baseline == pytest.approx(solution.root_value)
-    assert s.baseline + s.luck - s.loss == pytest.approx(s.final_score, abs=1e-6)
+    assert s.baseline + s.luck - s.loss == pytest.approx(s.result, abs=1e-6)
 
 
 def test_weak_play_has_losses_and_labels(yahtzee):
@@ -38,12 +44,12 @@ def test_weak_play_has_losses_and_labels(yahtzee):
     assert s.loss > 5 and s.decisions_with_choice > 20
     assert all(d.loss >= 0 and d.skill <= 0 for d in result.decisions)
     assert all(d.loss == 0 or d.chosen != d.best for d in result.decisions)
-    assert s.baseline + s.luck - s.loss == pytest.approx(s.final_score, abs=1e-6)
+    assert s.baseline + s.luck - s.loss == pytest.approx(s.result, abs=1e-6)
     assert sum(s.labels.values()) == s.decisions
 
 
 def test_label_thresholds():
-    assert [b for b, _ in LABELS] == [1.0, 4.0, 10.0, float("inf")]
+    assert [b for b, _ in LABELS["points"]] == [1.0, 4.0, 10.0, float("inf")]
     assert label(0) == "best" and label(0.5) == "inaccuracy" and label(1.0) == "mistake"
     assert label(3.99) == "mistake" and label(4) == "blunder" and label(10) == "massive blunder"
 
@@ -51,8 +57,12 @@ def test_label_thresholds():
 def test_luck_averages_to_zero(yahtzee):
     game, solution = yahtzee
     pos = parse_position(game, "aces=3,full_house=25/13456/2")
+    state = game.parse_state("aces=3,full_house=25/13456/2")
+    assert state.position == pos
     for keep in [(), (3, 4, 5), (1, 3, 4, 5, 6), (6,)]:
-        outcomes = luck_of_throw(solution, pos, keep)
+        held = state.apply(Keep(keep))
+        before = solution.value(held)
+        outcomes = np.array([(p, solution.value(held.apply(o)) - before) for o, p in held.chance_outcomes()])
         assert np.dot(outcomes[:, 0], outcomes[:, 1]) == pytest.approx(0, abs=1e-9)
 
 
@@ -136,7 +146,7 @@ def test_cli_analyze(capsys, tmp_path, yahtzee):
     write_record(path, play_game(game, make_player("greedy", game), 5))
     code, out, _ = run(capsys, "analyze", str(path), "--json", "--plot", str(tmp_path / "t.png"))
     data = json.loads(out)
-    assert code == 0 and data["summary"]["loss"] > 0 and len(data["rolls"]) >= 13
+    assert code == 0 and data["summary"]["loss"] > 0 and len(data["luck"]) >= 13
     assert (tmp_path / "t.png").exists()
     code, out, _ = run(capsys, "analyze", str(path))
     assert code == 0 and "baseline" in out and "final score" in out

@@ -5,11 +5,12 @@ import pytest
 from test_cli import run
 from tinygames import BONUS_GAME, tiny
 
+from dicesolver import load_game
+from dicesolver.analysis.simulate import simulate
 from dicesolver.core.errors import InputError
-from dicesolver.registry import load_game
 from dicesolver.scorecard.players import STRATEGIES, Player, make_player
 from dicesolver.scorecard.position import Position
-from dicesolver.scorecard.simulate import random_numbers, simulate
+from dicesolver.scorecard.simulate import random_numbers
 from dicesolver.scorecard.solitaire import load_or_solve
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile

@@ -5,7 +5,7 @@ import pytest
 from reference import final_score_bonus, solve_reference
 from tinygames import BONUS_GAME, ESSAY_TOY, PAIRS_GAME, tiny
 
-from dicesolver.registry import load_game
+from dicesolver import load_game
 from dicesolver.scorecard.solitaire import SolitaireModel, TurnState, load_or_solve
 
 TINY_CASES = [

@@ -5,9 +5,9 @@ import os
 import numpy as np
 import pytest
 
+from dicesolver import load_game
 from dicesolver.core import tables
 from dicesolver.core.errors import TableError
-from dicesolver.registry import load_game
 from dicesolver.scorecard.solitaire import load_or_solve, table_key
 
 GAME = "yacht"  # small and quick to solve

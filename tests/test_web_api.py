@@ -47,14 +47,14 @@ def play_to_end(client, view, line="t"):
 
 def test_games_and_schema(client):
     games = client.get("/api/games").json()
-    kinds = {g["name"]: g["kind"] for g in games}
-    assert kinds["yahtzee"] == "scorecard" and kinds["skunk"] == "push" and kinds["despirala(misere)"] == "despirala"
+    kinds = {g["name"]: g["family"] for g in games}
+    assert kinds["yahtzee"] == "scorecard" and kinds["skunk"] == "pushluck" and kinds["despirala(misere)"] == "despirala"
     yacht = client.get("/api/games/yacht").json()
     assert yacht["dice"] == 5 and len(yacht["categories"]) == 12 and "optimal" in yacht["bots"]
     assert client.get("/api/games/yahtzee(upper_bonus=off)").json()["name"] == "yahtzee(upper_bonus=off)"
     schema = client.get("/openapi.json").json()
     assert {"/api/advice", "/api/play", "/api/review", "/api/explore/odds"} <= set(schema["paths"])
-    assert "AdviceResponse" in schema["components"]["schemas"]
+    assert {"Advice", "Review", "Option"} <= set(schema["components"]["schemas"])
     page = client.get("/")
     assert page.status_code == 200 and "dicesolver" in page.text
     assert client.get("/static/app.js").status_code == 200
@@ -63,7 +63,7 @@ def test_games_and_schema(client):
 def test_advice_matches_the_command_line_figures(client):
     r = settle(client, "POST", "/api/advice", json={"game": "skunk", "position": "0,87,32"})
     body = r.json()
-    assert r.status_code == 200 and body["kind"] == "push" and body["details"]["thresholds"] == [33, 44, 100]
+    assert r.status_code == 200 and body["unit"] == "p_win" and body["details"]["thresholds"] == [33, 44, 100]
     r = settle(client, "POST", "/api/advice", json={"game": "despirala", "position": "none;5;123456"})
     options = r.json()["options"]
     assert options[0]["option"] == "Straight" and round(options[0]["value"], 3) == 460.054
@@ -114,18 +114,18 @@ def test_play_a_game_then_review_it(client):
     view = r.json()
     assert "throw or hold" in view["prompt"] and not view["over"]
     hint = client.post(f"/api/play/{view['id']}/send", json={"line": "hint"}).json()
-    assert "the other costs" in hint["transcript"]
+    assert "cost" in hint["transcript"]
     view = play_to_end(client, hint)
     assert "wins" in view["transcript"] or "you win" in view["transcript"]
     review = client.get(f"/api/play/{view['id']}/review").json()
-    s = review["summary"]
-    assert review["kind"] == "push" and s["complete"] and review["plot"].startswith("data:image/png;base64,")
+    s = review["review"]["summary"]
+    assert s["unit"] == "p_win" and s["complete"] and review["plot"].startswith("data:image/png;base64,")
     ended = client.post(f"/api/play/{view['id']}/send", json={"line": "t"})
     assert ended.status_code == 400 and "ended" in ended.json()["detail"]
     records = client.get("/api/records").json()
     assert any(rec["name"] == view["record"] and rec["over"] for rec in records)
     saved = client.get(f"/api/records/{view['record']}/review").json()
-    assert saved["summary"] == s
+    assert saved["review"]["summary"] == s
 
 
 def test_play_despirala_and_scorecard_sessions(client):
@@ -164,7 +164,7 @@ def test_review_uploads_and_record_names(client, tmp_path):
     folder = Path(os.environ["DICESOLVER_CACHE_DIR"]) / "web-games"
     text = (folder / view["record"]).read_text()
     r = settle(client, "POST", "/api/review", json={"record": text, "player": 1})
-    assert r.status_code == 200 and r.json()["summary"]["player"] == "hold-at-4"
+    assert r.status_code == 200 and r.json()["review"]["summary"]["player"] == "hold-at-4"
     for record, words in [("not json at all\n", "not valid JSON"), ('{"type": "game", "format": 1, "game": "pig"}\n', "two player"),
                           ('{"type": "game", "format": 1, "game": "../x"}\n', "built-in games"),
                           ('{"type": "game", "format": 1, "game": "nope"}\n', "unknown game"), ("[]\n", "header")]:

@@ -1,68 +1,81 @@
 """dicesolver: optimal strategies for dice games.
 
-The Python API mirrors the command line::
+Every game speaks one protocol (``dicesolver.core.protocol``): load it by its game string, solve it, ask
+for the value of any position, advice on it, or a review of a recorded game. The Python API mirrors the
+command line::
 
     >>> import dicesolver as ds
-    >>> game = ds.load_game("yacht-dice")
-    >>> round(ds.solve(game).root_value, 6)          # `dicesolver solve yacht-dice`
+    >>> round(ds.solve("yacht-dice").root_value, 6)       # `dicesolver solve yacht-dice`
     191.774369
-    >>> ds.advise(game, "/13456/2").best.option      # `dicesolver advise yacht-dice /13456/2`
-    '3456'
-    >>> [round(r.p_max, 4) for r in ds.one_turn_odds(game)][-1]   # `dicesolver odds yacht-dice`
-    0.046
-    >>> round(ds.solve("skunk").win(0, 87), 7)       # push-your-luck: P(win) for the player to move
+    >>> ds.advise("yacht-dice", "/13456/2").best.action   # `dicesolver advise yacht-dice /13456/2`
+    'keep 3456'
+    >>> round(ds.solve("skunk").value("0,87"), 7)         # push-your-luck: P(win) for the player to move
     0.0661453
+    >>> round(ds.solve("despirala").root_value, 3)        # Despirala: expected final score
+    443.616
+    >>> late = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,escalera=20,full=30,poker=40"
+    >>> ds.advise("generala", f"{late};{late.replace('sixes=18', 'sixes=24')}/66666/2").best.action
+    'score generala'
+    >>> [round(r.p_max, 4) for r in ds.one_turn_odds("yacht-dice")][-1]   # `dicesolver odds yacht-dice`
+    0.046
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Callable
+
+from .core import registry
 from .core.errors import DicesolverError, GameDefinitionError, InputError, TableError
-from .pushluck.rules import PushGame
-from .registry import load_any_game, load_game
-from .scorecard.position import Position, format_position, parse_position, start_position
-from .scorecard.rules import ScorecardGame
+from .core.protocol import Game, Solution, State, Step
+from .core.results import Advice, Review, SolveInfo
+from .core.solved import SolvedGame
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "DicesolverError", "GameDefinitionError", "InputError", "TableError", "ScorecardGame", "Position",
-    "load_game", "load_any_game", "PushGame", "parse_position", "format_position", "start_position", "solve", "advise", "one_turn_odds",
-    "TurnState",
+    "DicesolverError", "GameDefinitionError", "InputError", "TableError", "Game", "State", "Step", "Solution",
+    "SolvedGame", "Advice", "Review", "SolveInfo", "load_game", "parse_state", "solve", "advise", "review",
+    "one_turn_odds", "games",
 ]
 
 
-def solve(game: str | ScorecardGame | PushGame, rebuild: bool = False):
-    """The solved table of a game, from the cache or solved now: a ``SolitaireSolution`` (expected
-    score) for scorecard games, a ``PushSolution`` (probability of winning) for pig, skunk, big-pig."""
-    g = load_any_game(game)
-    if isinstance(g, PushGame):
-        from .pushluck.solver import load_or_solve as load_push
-
-        return load_push(g, rebuild=rebuild)[0]
-    from .scorecard.solitaire import load_or_solve
-
-    return load_or_solve(g, rebuild=rebuild)[0]
+def games() -> list[dict]:
+    """Every built-in game with its family's facts (dice, variants, goal, players)."""
+    return [row for family in registry.families() for row in family.catalog()]
 
 
-def advise(game: str | ScorecardGame, position: str | Position):
-    """Every option at a position, ranked by expected final score (an ``Advice``)."""
-    from .scorecard.advice import advise as _advise
-
-    g = load_game(game)
-    pos = parse_position(g, position) if isinstance(position, str) else position
-    return _advise(solve(g), pos)
+def load_game(spec: str | Game, players: int | None = None) -> Game:
+    """A game by its game string (``yahtzee(joker=free)``, ``skunk(goal=50)``, ``./mygame.toml``)."""
+    return registry.load(spec, players)
 
 
-def one_turn_odds(game: str | ScorecardGame, exact: bool = False):
-    """Seed 002's one-turn table: expected points and P(maximum) per category."""
-    from .scorecard.odds import one_turn_odds as _odds
-
-    return _odds(load_game(game), exact=exact)
+def parse_state(spec: str | Game, position: str) -> State:
+    """A position of a game from its text (how many play follows from the text)."""
+    return registry.parse_state(spec, position)
 
 
-def __getattr__(name: str):
-    if name == "TurnState":
-        from .scorecard.solitaire import TurnState
+def solve(spec: str | Game, players: int | None = None, judge: str | None = None, rebuild: bool = False,
+          progress: Callable[[int, int], None] | None = None) -> SolvedGame:
+    """A game's solution, from the cache or solved now: ``value(position)``, ``advise(position)``,
+    ``review(record)``, ``info``. ``judge`` picks one where a game has several (``exact``, ``mindful``,
+    ``points``: see ``dicesolver analyze --help``)."""
+    return registry.solve(spec, players=players, judge=judge, progress=progress, rebuild=rebuild)
 
-        return TurnState
-    raise AttributeError(name)
+
+def advise(spec: str | Game, position: str | State) -> Advice:
+    """Every option at a position, ranked, with its value and its cost against the best."""
+    state = registry.parse_state(spec, position) if isinstance(position, str) else position
+    return registry.solution_for(state).advise(state)
+
+
+def review(record: str | Path, player: int = 0, judge: str | None = None) -> Review:
+    """Each decision's loss and each throw's luck in a recorded game (``player`` indexes its players)."""
+    playthrough = registry.read_record(record)
+    return registry.solve(playthrough.game, judge=judge).review(playthrough, player)
+
+
+def one_turn_odds(spec: str | Game, exact: bool = False):
+    """Seed 002's one-turn table of a scorecard game: expected points and P(maximum) per category."""
+    game = registry.load(spec)
+    return registry.family_of(game).odds(game, exact=exact)

@@ -20,13 +20,15 @@ import numpy as np
 
 from ..core.errors import InputError
 from .rules import COMBINATIONS, GOODS_PER_TURN, N_DICE, DespiralaGame, Move
-from .solver import DespiralaSolution, H, binomial_table, collect_values, completion_odds, pick_shape, turn_options
+from .solution import collect_state_values
+from .solver import DespiralaSolution, H, binomial_table, completion_odds, pick_shape, turn_options
 from .state import COLLECT, DECIDE, DespiralaState
 
 DESPIRALA_STRATEGIES = {
     "optimal": "maximises the expected final score (minimises it in misere play): the exact solution",
     "competitive": "plays to finish ahead of the others: the best expected rank against their simulated scores",
-    "mc-N": "a Monte Carlo model: every average over the 462 throws replaced by N sampled throws (mc-5 is weak)",
+    "mc-5": "a Monte Carlo model: every average over the 462 throws replaced by 5 sampled throws (weak); mc-N for "
+            "any N",
 }
 _MC = re.compile(r"^mc-?(\d+)$")
 SCORE_GRID = np.arange(0, 1001, dtype=np.float64)
@@ -48,16 +50,10 @@ class ExpectedScorePlayer:
         if state.phase == DECIDE:
             return turn_options(self.solution, seat.free, seat.goods, state.dice)[0][0]
         if state.phase == COLLECT:
-            values = _collect_choice_values(self.solution, state)
+            values = collect_state_values(self.solution, state)
             sign = _better(self.solution.mode)
             return Move(max(values, key=lambda k: sign * values[k]))
         raise InputError("no decision is due now")
-
-
-def _collect_choice_values(solution: DespiralaSolution, state: DespiralaState) -> dict[str, float]:
-    seat = state.seat
-    combo = COMBINATIONS[state.combination]
-    return collect_values(solution, seat.free & ~(1 << combo.index), combo.collect_face(), state.have, seat.goods)
 
 
 @dataclass
@@ -147,7 +143,7 @@ class CompetitivePlayer:
         sign = _better(self.solution.mode)
         if state.phase == COLLECT:
             combo = COMBINATIONS[state.combination]
-            values = _collect_choice_values(self.solution, state)
+            values = collect_state_values(self.solution, state)
             if curve is None:
                 return sorted(((Move(k), 0.0, 0.0, v) for k, v in values.items()), key=lambda r: -sign * r[3])
             after = seat.free & ~(1 << combo.index)

@@ -28,7 +28,7 @@ from typing import Any
 from ..core.errors import InputError
 from ..core.jsonl import RecordWriter
 from .rules import DespiralaGame, parse_move, parse_throw
-from .state import DespiralaState, Event, apply, start_state
+from .state import DespiralaState, Event, apply_event, start_state
 
 FORMAT = 1
 MAX_PLAYERS = 6
@@ -60,11 +60,11 @@ class DespiralaRecord:
 
 
 def replay_despirala(record: DespiralaRecord) -> list[DespiralaState]:
-    state = start_state(len(record.players))
+    state = start_state(len(record.players), record.game)
     states = [state]
     for i, event in enumerate(record.events):
         try:
-            state = apply(record.game, state, event)
+            state = apply_event(record.game, state, event)
         except InputError as exc:
             raise InputError(f"event {i + 1}: {exc}") from None
         states.append(state)

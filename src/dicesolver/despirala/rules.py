@@ -13,14 +13,16 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import ClassVar
 
 from ..core.errors import GameDefinitionError, InputError
 
 N_DICE = 6
 FACES = 6
 TURNS = 14
+MAX_PLAYERS = 6
 GOODS_PER_TURN = 5
 MAX_GOODS = GOODS_PER_TURN * TURNS
 
@@ -102,10 +104,31 @@ class DespiralaGame:
     mode: str = "normal"
     name: str = "despirala"
     title: str = "Despirala"
+    players: int = 1
+    family: ClassVar[str] = "despirala"
 
     @property
     def canonical(self) -> str:
         return "despirala" if self.mode == "normal" else "despirala(misere)"
+
+    @property
+    def n_players(self) -> int:
+        return self.players
+
+    def with_players(self, n: int) -> DespiralaGame:
+        if not 1 <= n <= MAX_PLAYERS:
+            raise InputError(f"Despirala is played by 1 to {MAX_PLAYERS} players, not {n}")
+        return replace(self, players=n)
+
+    def start(self):
+        from .state import start_state
+
+        return start_state(self.players, self)
+
+    def parse_state(self, text: str):
+        from .notation import parse_state
+
+        return parse_state(self, text)
 
     def describe(self) -> list[str]:
         lines = [f"{self.title} ({self.mode} play): 6 dice, 14 combinations, 14 turns; final score = points + goods left.",
@@ -145,6 +168,13 @@ class Move:
             return {"reroll": "Reroll", "continue": "Continue", "stop": "Stop", "list": "List"}[self.kind]
         combo = COMBINATIONS[self.combination]
         return " ".join([combo.name] + [str(a) for a in self.args])
+
+    @property
+    def label(self) -> str:
+        return self.text()
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 _WORDS = {"reroll": "reroll", "continue": "continue", "continue collecting": "continue", "stop": "stop",

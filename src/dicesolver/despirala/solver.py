@@ -138,9 +138,9 @@ def throw_options(mode: str = "normal") -> tuple[np.ndarray, ...]:
                 pts = c.target(args)[1]
                 key = (c.index, pick_shape(c.index, args, t))
                 best[key] = pick(best[key], pts) if key in best else pts
-        for (c, s), pts in sorted(best.items()):
-            combo.append(c)
-            shape.append(s)
+        for (index, throw_shape), pts in sorted(best.items()):
+            combo.append(index)
+            shape.append(throw_shape)
             points.append(pts)
         start.append(len(combo))
     return (np.array(probs), counts, np.array(start, dtype=np.int64), np.array(combo, dtype=np.int64),
@@ -178,7 +178,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
     q, qcum = completion_odds()
     n_shapes = q.shape[0]
     n_combos = len(COMBINATIONS)
-    levels = [[] for _ in range(n_combos + 1)]
+    levels: list[list[int]] = [[] for _ in range(n_combos + 1)]
     for mask in range(ALL_FREE + 1):
         levels[bin(mask).count("1")].append(mask)
     level_index = np.zeros(ALL_FREE + 1, dtype=np.int64)

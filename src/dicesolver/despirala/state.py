@@ -6,15 +6,21 @@ Turns go round the table (player 0, 1, ... then the next round); each player's t
     pick, nothing missing -> scored at once            pick, dice missing -> completion
     pick Collect f -> collect -> Continue -> hits -> collect ... -> Stop
 
-Events are small dicts-of-facts (``Event``); ``apply`` checks each against the rules and raises
-``InputError`` for anything impossible. The chance events can also be drawn (``draw_event``), so the
-console, the bots' matches and the web app share one engine.
+Events are small dicts-of-facts (``Event``, as records store them); ``apply_event`` checks each against
+the rules and raises ``InputError`` for anything impossible. The chance events can also be drawn
+(``draw_event``), so the console, the bots' matches and the web app share one engine.
+
+``DespiralaState`` is also the game protocol's state (``core.protocol``): its actions are the moves of the
+seed's language (``Move``), its outcomes the six dice of a throw (``SixDice``), a completion's number of
+rethrows or its failure (``Completion``) and the hits of a collect's rethrow (``Hits``); its text is
+described in ``notation.py``.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 import numpy as np
 
@@ -30,7 +36,9 @@ from .rules import (
     Throw,
     format_throw,
     missing,
+    parse_move,
     parse_throw,
+    six_dice_throws,
 )
 
 THROW, DECIDE, COMPLETE, COLLECT, HITS, OVER = "throw", "decide", "complete", "collect", "hits", "over"
@@ -64,7 +72,7 @@ class Event:
         out: dict = {"type": self.type, "player": self.player}
         if self.type == "throw":
             out["dice"] = format_throw(self.dice)
-        elif self.type == "move":
+        elif self.type == "move" and self.move is not None:
             out["move"] = self.move.text()
         elif self.type == "completion":
             out.update(rethrows=self.rethrows, completed=self.completed)
@@ -78,6 +86,52 @@ class Event:
 
 
 @dataclass(frozen=True)
+class SixDice:
+    """The six dice of a throw (sorted)."""
+
+    dice: Throw
+    kind: ClassVar[str] = "throw"
+
+    @property
+    def label(self) -> str:
+        return format_throw(self.dice)
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
+class Completion:
+    """How a picked combination's completion went: done on the ``rethrows``-th rethrow, or failed."""
+
+    rethrows: int
+    completed: bool = True
+    kind: ClassVar[str] = "completion"
+
+    @property
+    def label(self) -> str:
+        return f"done in {self.rethrows}" if self.completed else "failed"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
+class Hits:
+    """How many of a collect's rethrown dice showed the collected face."""
+
+    hits: int
+    kind: ClassVar[str] = "hits"
+
+    @property
+    def label(self) -> str:
+        return f"{self.hits} hit{'s' if self.hits != 1 else ''}"
+
+    def __str__(self) -> str:
+        return self.label
+
+
+@dataclass(frozen=True)
 class DespiralaState:
     seats: tuple[Seat, ...]
     mover: int = 0
@@ -87,10 +141,116 @@ class DespiralaState:
     combination: int = -1  # the combination being completed or collected
     args: tuple[int, ...] = ()
     have: int = 0  # collecting: dice of the face collected so far
+    game: DespiralaGame = field(default=DespiralaGame(), repr=False)
+
+    def __post_init__(self) -> None:
+        if self.game.players != len(self.seats):
+            object.__setattr__(self, "game", self.game.with_players(len(self.seats)))
 
     @property
     def seat(self) -> Seat:
         return self.seats[self.mover]
+
+    # -- the game protocol ---------------------------------------------------------------------------
+    @property
+    def player(self) -> int | None:
+        return None if self.phase == OVER else self.mover
+
+    def to_move(self) -> int | None:
+        return self.mover if self.phase in (DECIDE, COLLECT) else None
+
+    def is_chance(self) -> bool:
+        return self.phase in (THROW, COMPLETE, HITS)
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self) -> list[Move]:
+        return legal_moves(self.game, self)
+
+    def chance_outcomes(self) -> list[tuple[SixDice | Completion | Hits, float]]:
+        from .solver import binomial_table, completion_odds, pick_shape
+
+        if self.phase == THROW:
+            throws, probs = six_dice_throws()
+            return [(SixDice(t), p) for t, p in zip(throws, probs)]
+        if self.phase == HITS:
+            n = N_DICE - self.have
+            return [(Hits(j), float(p)) for j, p in enumerate(binomial_table()[n, :n + 1])]
+        if self.phase == COMPLETE:
+            goods = self.seat.goods
+            q, qcum = completion_odds()
+            s = pick_shape(self.combination, self.args, self.dice)
+            out: list[tuple[SixDice | Completion | Hits, float]] = [
+                (Completion(t), float(q[s, t])) for t in range(1, goods + 1) if q[s, t] > 0]
+            fail = 1.0 - float(qcum[s, goods])
+            if fail > 0:
+                out.append((Completion(goods, False), fail))
+            return out
+        return []
+
+    def event(self, step) -> Event:
+        """The record's event for an action or an outcome here."""
+        p = self.mover
+        if isinstance(step, Move):
+            return Event("move", p, move=step)
+        if isinstance(step, SixDice):
+            return Event("throw", p, dice=tuple(sorted(step.dice)))
+        if isinstance(step, Completion):
+            return Event("completion", p, rethrows=step.rethrows, completed=step.completed)
+        if isinstance(step, Hits):
+            return Event("hits", p, hits=step.hits)
+        raise InputError(f"{step!r} is not a step of Despirala")
+
+    def apply(self, step) -> DespiralaState:
+        return apply_event(self.game, self, self.event(step))
+
+    def returns(self) -> tuple[float, ...]:
+        if self.phase != OVER:
+            raise InputError("the game is not over")
+        return tuple(float(seat.final) for seat in self.seats)
+
+    def parse_step(self, text: str) -> Move | SixDice | Completion | Hits:
+        step: Move | SixDice | Completion | Hits
+        if self.phase == THROW:
+            step = SixDice(parse_throw(text))
+        elif self.phase == COMPLETE:
+            t = str(text).strip().lower()
+            t = t[len("done in"):] if t.startswith("done in") else t
+            event = parse_manual_completion(t, self.mover, self.seat.goods)
+            step = Completion(event.rethrows, event.completed)
+        elif self.phase == HITS:
+            t = str(text).strip().lower()
+            t = t.removesuffix("hits").removesuffix("hit")
+            step = Hits(parse_manual_hits(t, self.mover, self).hits)
+        else:
+            move = parse_move(text)
+            if move.kind == "list":
+                raise InputError("List is not a move")
+            step = move
+        self.apply(step)
+        return step
+
+    def turn_key(self) -> tuple | None:
+        return None if self.phase == OVER else (self.mover, self.round)
+
+    def brief(self) -> str:
+        if self.phase == OVER:
+            return "game over"
+        goods = f"goods {self.seat.goods}"
+        if self.phase == THROW:
+            return f"round {self.round}, throw due, {goods}"
+        if self.phase in (COLLECT, HITS):
+            face = COMBINATIONS[self.combination].collect_face()
+            return f"collecting {face}s: {self.have}, {goods}"
+        if self.phase == COMPLETE:
+            return f"completing {Move('pick', self.combination, self.args).text()}, {goods}"
+        return f"dice {format_throw(self.dice)}, {goods}"
+
+    def __str__(self) -> str:
+        from .notation import state_text
+
+        return state_text(self)
 
     @property
     def over(self) -> bool:
@@ -106,12 +266,12 @@ class DespiralaState:
         return COMBINATIONS[self.combination].extra_dice
 
 
-def start_state(players: int) -> DespiralaState:
+def start_state(players: int, game: DespiralaGame | None = None) -> DespiralaState:
     if not 1 <= players <= 6:
         raise InputError("Despirala is played by 1 to 6 players")
     seats = [Seat() for _ in range(players)]
     seats[0] = Seat(goods=GOODS_PER_TURN)
-    return DespiralaState(tuple(seats))
+    return DespiralaState(tuple(seats), game=game or DespiralaGame())
 
 
 def _with_seat(state: DespiralaState, seat: Seat, **changes) -> DespiralaState:
@@ -128,10 +288,10 @@ def _end_turn(state: DespiralaState, seat: Seat, points: int) -> DespiralaState:
     mover = (state.mover + 1) % len(seats)
     round_ = state.round + (mover == 0)
     if round_ > TURNS:
-        return DespiralaState(tuple(seats), 0, TURNS, OVER)
+        return DespiralaState(tuple(seats), 0, TURNS, OVER, game=state.game)
     nxt = seats[mover]
     seats[mover] = Seat(nxt.free, nxt.goods + GOODS_PER_TURN, nxt.points)
-    return DespiralaState(tuple(seats), mover, round_, THROW)
+    return DespiralaState(tuple(seats), mover, round_, THROW, game=state.game)
 
 
 def legal_moves(game: DespiralaGame, state: DespiralaState) -> list[Move]:
@@ -184,7 +344,7 @@ def check_move(game: DespiralaGame, state: DespiralaState, move: Move) -> None:
         raise InputError(f"{combo.name} cannot take {' '.join(map(str, move.args)) or 'no arguments'}")
 
 
-def apply(game: DespiralaGame, state: DespiralaState, event: Event) -> DespiralaState:
+def apply_event(game: DespiralaGame, state: DespiralaState, event: Event) -> DespiralaState:
     """The state after ``event`` (InputError when the event is impossible here)."""
     if state.over:
         raise InputError("the game is over")
@@ -200,6 +360,8 @@ def apply(game: DespiralaGame, state: DespiralaState, event: Event) -> Despirala
         return replace(state, phase=DECIDE, dice=tuple(sorted(event.dice)))
     if event.type == "move":
         move = event.move
+        if move is None:
+            raise InputError("a move event names its move")
         check_move(game, state, move)
         if move.kind == "reroll":
             return _with_seat(state, replace(seat, goods=seat.goods - 1), phase=THROW, dice=())
@@ -263,7 +425,7 @@ def draw_event(state: DespiralaState, rng: np.random.Generator) -> Event:
         return Event("hits", p, dice=dice, hits=dice.count(face))
     if state.phase == COMPLETE:
         left = Counter(state.target_missing())
-        rolls = []
+        rolls: list[Throw] = []
         while left and len(rolls) < state.seat.goods:
             roll = tuple(sorted(int(d) for d in rng.integers(1, 7, sum(left.values()) + state.extra_dice())))
             rolls.append(roll)

@@ -72,20 +72,3 @@ def chart_figure(solution: PushSolution) -> Figure:
     ax3.imshow(region, origin="lower", cmap=ListedColormap(["#d9534f", "#5cb85c"]), aspect="auto", vmin=0, vmax=1)
     ax3.set(title="my score 0: throw (green) or hold (red)", xlabel="opponent's score", ylabel="turn total")
     return fig
-
-
-def push_advice(solution: PushSolution, mine: int, theirs: int, total: int) -> dict:
-    """Throw and hold ranked by the mover's probability of winning, with costs and this turn's plan."""
-    game = solution.game
-    options = []
-    if mine + total >= game.goal:
-        options.append({"option": "hold", "value": 1.0, "cost": 0.0})
-    else:
-        options.append({"option": "throw", "value": solution.roll_value(mine, theirs, total)})
-        if total > 0:
-            options.append({"option": "hold", "value": solution.hold_value(mine, theirs, total)})
-        options.sort(key=lambda o: -o["value"])
-        for o in options:
-            o["cost"] = options[0]["value"] - o["value"]
-    return {"game": game.canonical, "mine": mine, "theirs": theirs, "turn_total": total,
-            "win": solution.win(mine, theirs, total), "options": options, "thresholds": solution.thresholds(mine, theirs)}

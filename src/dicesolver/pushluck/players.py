@@ -15,7 +15,7 @@ from .solver import PushSolution
 
 PUSH_STRATEGIES = {
     "optimal": "maximises the probability of winning (the exact solution)",
-    "hold-at-N": "throws until the turn total reaches N (or the goal), then holds: hold-at-20 is the classic",
+    "hold-at-20": "throws until the turn total reaches 20 (or the goal), then holds: the classic; hold-at-N for any N",
     "keep-pace": "Neller & Presser's 'keep pace and end race': goes for the goal when either score is past 71% of "
                  "it, else holds at 21% of the goal plus an eighth of the deficit",
 }

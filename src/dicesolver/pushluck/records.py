@@ -10,9 +10,9 @@ then one line per event (``player`` indexes ``players``)::
     {"type": "roll", "player": 0, "dice": "34"}     a throw: the dice showing
     {"type": "hold", "player": 0}                   banking the turn total
 
-A record is replayed through the rules: an event by the player who is not to move, a hold with nothing
-at risk, or anything after the game is won is reported with its line number. Reaching the goal wins at
-once (no hold needed).
+A record is replayed through the rules (``PushState``): an event by the player who is not to move, a hold
+with nothing at risk, or anything after the game is won is reported with its line number. Reaching the
+goal wins at once (no hold needed).
 """
 
 from __future__ import annotations
@@ -23,55 +23,12 @@ from typing import Any
 
 from ..core.errors import InputError
 from ..core.jsonl import RecordWriter
-from .rules import ADD, BUST, PushGame, format_throw, parse_throw
+from ..core.playthrough import Playthrough
+from .rules import PushGame, format_throw, parse_throw
+from .state import Hold, PushRoll, Throw
 
 FORMAT = 1
 MAX_RECORD_BYTES = 5 * 2**20
-
-
-@dataclass(frozen=True)
-class PushState:
-    """Whose turn it is, both banked scores, the turn total at risk, and the winner once there is one."""
-
-    scores: tuple[int, int]
-    mover: int
-    turn_total: int = 0
-    turn: int = 1  # counts every turn of the game from 1
-    winner: int | None = None
-
-    @property
-    def mine(self) -> int:
-        return self.scores[self.mover]
-
-    @property
-    def theirs(self) -> int:
-        return self.scores[1 - self.mover]
-
-
-def start_state(first: int = 0) -> PushState:
-    return PushState((0, 0), first)
-
-
-def after_throw(game: PushGame, state: PushState, dice: tuple[int, ...]) -> PushState:
-    kind, points = game.effect(dice)
-    scores = list(state.scores)
-    if kind == ADD:
-        total = state.turn_total + points
-        if state.mine + total >= game.goal:
-            scores[state.mover] = state.mine + total
-            return PushState(tuple(scores), state.mover, 0, state.turn, winner=state.mover)
-        return PushState(state.scores, state.mover, total, state.turn)
-    if kind != BUST:  # reset
-        scores[state.mover] = 0
-    return PushState(tuple(scores), 1 - state.mover, 0, state.turn + 1)
-
-
-def after_hold(state: PushState) -> PushState:
-    if state.turn_total <= 0:
-        raise InputError("nothing to hold: a turn starts with a throw")
-    scores = list(state.scores)
-    scores[state.mover] += state.turn_total
-    return PushState(tuple(scores), 1 - state.mover, 0, state.turn + 1)
 
 
 @dataclass
@@ -101,37 +58,27 @@ class PushRecord:
         return {"type": "game", "format": FORMAT, "game": self.game.canonical, "seed": self.seed,
                 "players": self.players, "first": self.first, "manual_dice": self.manual_dice, **self.extra}
 
-    def states(self) -> list[PushState]:
-        """The state before each event, and the state now (one more than there are events)."""
-        return replay_push(self)
-
-    def state(self) -> PushState:
-        return self.states()[-1]
-
-    def is_over(self) -> bool:
-        return self.state().winner is not None
-
-
-def replay_push(record: PushRecord) -> list[PushState]:
-    state = start_state(record.first)
-    states = [state]
-    for i, event in enumerate(record.events):
-        where = f"event {i + 1}"
-        if state.winner is not None:
-            raise InputError(f"{where}: the game is already won")
-        if event.player != state.mover:
-            raise InputError(f"{where}: it is {record.players[state.mover]}'s turn, not player {event.player}'s")
-        try:
-            if event.type == "roll":
-                state = after_throw(record.game, state, event.dice)
-            elif event.type == "hold":
-                state = after_hold(state)
-            else:
-                raise InputError(f"unknown event type {event.type!r}")
-        except InputError as exc:
-            raise InputError(f"{where}: {exc}") from None
-        states.append(state)
-    return states
+    def playthrough(self) -> Playthrough:
+        """The record as protocol steps, checked against the rules (a roll at a decision is a throw, then its
+        dice)."""
+        state = self.game.start()
+        steps: list[Any] = []
+        for i, e in enumerate(self.events):
+            seat = (e.player - self.first) % 2
+            if state.winner is not None:
+                raise InputError(f"event {i + 1}: the game is already won")
+            if state.player != seat:
+                raise InputError(f"event {i + 1}: it is {self.players[(state.player + self.first) % 2]}'s turn, "
+                                 f"not player {e.player}'s")
+            todo: list[Any] = [Hold()] if e.type == "hold" else ([] if state.throwing else [Throw()]) + [PushRoll(e.dice or ())]
+            for step in todo:
+                try:
+                    state = state.apply(step)
+                except InputError as exc:
+                    raise InputError(f"event {i + 1}: {exc}") from None
+                steps.append(step)
+        details = {"manual_dice": self.manual_dice, **self.extra}
+        return Playthrough(self.game, list(self.players), steps, self.first, self.seed, details)
 
 
 def _event(game: PushGame, data: Any, where: str) -> PushEvent:
@@ -171,7 +118,7 @@ def push_record_from_lines(path: Path, lines: list[tuple[int, Any]], game: PushG
                         extra={k: v for k, v in header.items() if k not in known})
     record.events = [_event(game, data, f"{path}, line {n}") for n, data in lines[1:]]
     try:
-        replay_push(record)
+        record.playthrough()
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
     return record

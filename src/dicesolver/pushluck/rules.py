@@ -18,6 +18,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 from ..core.errors import GameDefinitionError, InputError
 
@@ -38,6 +39,24 @@ class PushGame:
     n_dice: int
     faces: int
     canonical: str = field(compare=False)
+    family: ClassVar[str] = "pushluck"
+    n_players: ClassVar[int] = 2
+
+    # -- the game protocol -------------------------------------------------------------------------
+    def with_players(self, n: int) -> PushGame:
+        if n != 2:
+            raise InputError(f"{self.name} is a game for two: you and one bot (one --vs), not {n} players")
+        return self
+
+    def start(self):
+        from .state import start_state
+
+        return start_state(self)
+
+    def parse_state(self, text: str):
+        from .state import parse_state
+
+        return parse_state(self, text)
 
     # -- the dice ---------------------------------------------------------------------------------
     def effect(self, dice: tuple[int, ...]) -> tuple[int, int]:
@@ -122,10 +141,8 @@ def parse_throw(text: str, game: PushGame) -> tuple[int, ...]:
     cleaned = "".join(str(text).split()).replace(",", "")
     if not cleaned.isdigit() or not cleaned:
         raise InputError(f"a throw is written as its faces, like {'5' if game.n_dice == 1 else '34'}; not {text!r}")
-    if game.faces >= 10 and game.n_dice == 1:
-        dice = (int(cleaned),)
-    else:
-        dice = tuple(int(c) for c in cleaned)
+    one_number = game.faces >= 10 and game.n_dice == 1
+    dice = (int(cleaned),) if one_number else tuple(int(c) for c in cleaned)
     game.effect(dice)  # validates
     return tuple(sorted(dice)) if game.n_dice > 1 else dice
 

@@ -148,9 +148,9 @@ class PushSolution:
             holds[:, :, t] = shifted
         policy = (self.rolls > holds).astype(np.int8)
         policy[:, :, 0] = 1
-        m = np.arange(goal)[:, None, None]
-        t = np.arange(goal)[None, None, :]
-        policy[np.broadcast_to(m + t >= goal, policy.shape)] = 0
+        mine = np.arange(goal)[:, None, None]
+        turn = np.arange(goal)[None, None, :]
+        policy[np.broadcast_to(mine + turn >= goal, policy.shape)] = 0
         return policy
 
     def thresholds(self, mine: int, theirs: int) -> list[int]:

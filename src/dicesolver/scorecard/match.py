@@ -2,20 +2,20 @@
 
 Every deal of dice is played once per rotation of the seating order (player i sits in seat (i + r) mod n
 in rotation r), and the dice belong to the seats: each player throws every seat's dice once per deal
-(common random numbers), which removes most of the luck from the comparison. Results follow RULES.md
-(win n - 1, k tied leaders (n - k) / k each, loss -1); confidence intervals are computed over deals,
-the independent unit.
+(common random numbers), which removes most of the luck from the comparison. Results follow the rules
+(win n - 1, k tied leaders (n - k) / k each, loss -1); ``analysis.match`` summarises them.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.family import MatchGames
 from ..core.jit import frozen
 from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, simulate_match
 from .kernels.strategies import OPTIMAL
@@ -24,7 +24,6 @@ from .rules import ScorecardGame
 
 MAX_PLAYERS = 6
 CHUNK_DEALS = 20_000
-Z95 = 1.959963984540054
 
 MATCH_STRATEGIES: dict[str, str] = {
     **{k: v for k, v in STRATEGIES.items()},
@@ -33,30 +32,6 @@ MATCH_STRATEGIES: dict[str, str] = {
     "joe": "the human-like closest-pattern player of the Generala essay",
     "malina": "two-player Generala's optimal strategy, played against the most dangerous opponent",
 }
-
-
-@dataclass(frozen=True)
-class PlayerResult:
-    player: str
-    points_per_game: float  # mean result: win n - 1, tie shared, loss -1
-    points_ci95: float  # half-width of the 95% confidence interval
-    win_rate: float  # finished first alone
-    win_ci95: float
-    tie_rate: float  # shared first place
-    mean_score: float
-    score_sd: float
-
-
-@dataclass(frozen=True)
-class MatchSummary:
-    game: str
-    players: list[PlayerResult]
-    games: int
-    deals: int
-    rotations: int
-    seed: int
-    seconds: float
-    totals: list = field(default_factory=list, repr=False, compare=False)  # per player, for plots
 
 
 @dataclass
@@ -167,26 +142,8 @@ def deal_numbers(game: ScorecardGame, deals: int, seats: int, rng: np.random.Gen
     return throws, rand
 
 
-def summarize(labels: list[str], totals: np.ndarray, results: np.ndarray, rotations: int) -> list[PlayerResult]:
-    n_games = totals.shape[0]
-    deals = n_games // rotations
-    out = []
-    top = totals.max(axis=1, keepdims=True)
-    leaders = (totals == top).sum(axis=1)
-    for p, label in enumerate(labels):
-        per_deal = results[:, p].reshape(deals, rotations).mean(axis=1)
-        win = (totals[:, p] == top[:, 0]) & (leaders == 1)
-        tie = (totals[:, p] == top[:, 0]) & (leaders > 1)
-        win_deal = win.reshape(deals, rotations).mean(axis=1)
-        se = float(per_deal.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("nan")
-        se_win = float(win_deal.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("nan")
-        out.append(PlayerResult(label, float(results[:, p].mean()), Z95 * se, float(win.mean()), Z95 * se_win,
-                                float(tie.mean()), float(totals[:, p].mean()), float(totals[:, p].std())))
-    return out
-
-
 def play_match(game: ScorecardGame, names: list[str], n: int = 10_000, seed: int = 0,
-               progress: Callable[[int, int], None] | None = None) -> MatchSummary:
+               progress: Callable[[int, int], None] | None = None) -> MatchGames:
     """About ``n`` games (rounded up to whole deals: one game per seating rotation)."""
     if n < 1:
         raise InputError("the number of games must be at least 1")
@@ -208,6 +165,8 @@ def play_match(game: ScorecardGame, names: list[str], n: int = 10_000, seed: int
         if progress:
             progress(done * rot, deals * rot)
     totals, results = np.concatenate(parts_t), np.concatenate(parts_r)
-    players = summarize(setup.labels, totals, results, rot)
-    return MatchSummary(game.canonical, players, len(totals), deals, rot, seed, time.perf_counter() - start,
-                        [totals[:, p] for p in range(len(names))])
+    # game i = deal * rot + r; player p sits in seat (p + r) mod n in rotation r
+    players = len(names)
+    r = np.arange(len(totals)) % rot
+    seats = (np.arange(players)[None, :] + r[:, None]) % players
+    return MatchGames(setup.labels, totals, results, seats, rot, time.perf_counter() - start)

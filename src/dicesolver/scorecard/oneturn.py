@@ -34,15 +34,12 @@ def exact_turn_value(dice: DiceSpace, rolls: int, final: list[Fraction]) -> Frac
 
     for _ in range(rolls - 1):
         keep_cache: dict = {}
-        new_values = {}
+        new_values: dict[tuple[int, ...], Fraction] = {}
         for roll in dice.rolls:
-            best = None
             for keep in dice.sub_keeps(roll):
                 if keep not in keep_cache:
                     keep_cache[keep] = keep_value(keep)
-                if best is None or keep_cache[keep] > best:
-                    best = keep_cache[keep]
-            new_values[roll] = best
+            new_values[roll] = max(keep_cache[keep] for keep in dice.sub_keeps(roll))
         values = new_values
     return keep_value(())
 

@@ -37,6 +37,13 @@ class Position:
     extra_bonus: int = 0  # extra-yacht bonus points earned so far
 
     @property
+    def showing(self) -> Dice:
+        """The dice showing (InputError before the first throw of the turn)."""
+        if self.dice is None:
+            raise InputError("no dice are showing yet")
+        return self.dice
+
+    @property
     def used(self) -> int:
         return sum(1 << c for c, v in enumerate(self.boxes) if v is not None)
 
@@ -53,6 +60,11 @@ class Position:
         if game.has_upper_bonus and self.upper_total(game) >= game.upper_threshold:
             total += game.upper_points
         return total
+
+    @property
+    def filled(self) -> int:
+        """How many boxes are filled."""
+        return sum(v is not None for v in self.boxes)
 
     def is_over(self) -> bool:
         return all(v is not None for v in self.boxes)
@@ -71,7 +83,7 @@ def format_position(game: ScorecardGame, position: Position) -> str:
     return f"{card}/{dice}/{position.rolls_left}"
 
 
-def _parse_int(text: str, what: str) -> int:
+def parse_int(text: str, what: str) -> int:
     text = text.strip()
     if not text.lstrip("-").isdigit():
         raise InputError(f"{what} must be a whole number, not {text!r}")
@@ -92,12 +104,12 @@ def parse_card(game: ScorecardGame, text: str) -> tuple[tuple[int | None, ...], 
         if not sep:
             raise InputError(f"write each filled box as name=points, not {item!r}")
         if name.strip().lower() == BONUS_KEY:
-            extra = _parse_int(value, "the bonus")
+            extra = parse_int(value, "the bonus")
             continue
         c = game.category_index(name)
         if boxes[c] is not None:
             raise InputError(f"box {game.categories[c].name} is given twice")
-        boxes[c] = _parse_int(value, f"the points of {game.categories[c].name}")
+        boxes[c] = parse_int(value, f"the points of {game.categories[c].name}")
     return tuple(boxes), extra
 
 
@@ -152,7 +164,7 @@ def parse_position(game: ScorecardGame, text: str) -> Position:
     dice_text = parts[1].strip()
     dice = None if dice_text in ("", "-") else parse_dice(dice_text, game.faces)
     if len(parts) == 3:
-        rolls_left = _parse_int(parts[2], "rolls left")
+        rolls_left = parse_int(parts[2], "rolls left")
     elif dice is None:
         rolls_left = game.rolls
     else:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core import jsonl
 from ..core.dice import Dice, format_dice, is_sub_multiset, parse_dice
@@ -44,16 +44,38 @@ class Event:
     category: int | None = None  # score: the category index
     points: int | None = None
 
+    # the field each type of event carries (InputError when it is missing)
+    @property
+    def rolled(self) -> Dice:
+        return _given(self.dice, "a roll event's dice")
+
+    @property
+    def kept(self) -> Dice:
+        return _given(self.keep, "a keep event's dice")
+
+    @property
+    def scored(self) -> int:
+        return _given(self.category, "a score event's category")
+
     def to_json(self, game: ScorecardGame) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "player": self.player, "turn": self.turn}
         if self.type == "roll":
-            out["dice"] = format_dice(self.dice, game.faces)
+            out["dice"] = format_dice(self.rolled, game.faces)
         elif self.type == "keep":
-            out["keep"] = format_dice(self.keep, game.faces)
+            out["keep"] = format_dice(self.kept, game.faces)
         else:
-            out["category"] = game.categories[self.category].name
+            out["category"] = game.categories[self.scored].name
             out["points"] = self.points
         return out
+
+
+T = TypeVar("T")
+
+
+def _given(value: T | None, what: str) -> T:
+    if value is None:
+        raise InputError(f"{what} is missing")
+    return value
 
 
 @dataclass
@@ -97,33 +119,34 @@ def replay(record: GameRecord) -> tuple[list[Position], list[Position]]:
         if pos.is_over():
             raise InputError(f"{where}: the player's card is already full")
         if event.type == "roll":
-            if len(event.dice) != game.n_dice:
+            if len(event.rolled) != game.n_dice:
                 raise InputError(f"{where}: a roll needs {game.n_dice} dice")
             if pos.dice is not None and held[p] is None:
                 raise InputError(f"{where}: a re-throw must follow a keep")
-            if held[p] is not None and not is_sub_multiset(held[p], event.dice):
+            if (held_dice := held[p]) is not None and not is_sub_multiset(held_dice, event.rolled):
                 raise InputError(f"{where}: the re-throw changed a held die")
             if pos.rolls_left <= 0:
                 raise InputError(f"{where}: no throws left this turn")
-            positions[p] = after_roll(pos, event.dice)
+            positions[p] = after_roll(pos, event.rolled)
             held[p] = None
         elif event.type == "keep":
             if pos.dice is None or pos.rolls_left == 0 or held[p] is not None:
                 raise InputError(f"{where}: a keep needs fresh dice showing and a throw left")
-            if not is_sub_multiset(event.keep, pos.dice):
-                raise InputError(f"{where}: cannot keep {format_dice(event.keep, game.faces)} "
+            if not is_sub_multiset(event.kept, pos.dice):
+                raise InputError(f"{where}: cannot keep {format_dice(event.kept, game.faces)} "
                                  f"from {format_dice(pos.dice, game.faces)}")
-            held[p] = event.keep
+            held[p] = event.kept
         elif event.type == "score":
             if pos.dice is None:
                 raise InputError(f"{where}: scoring needs dice showing")
+            category = event.scored
             try:
-                new = after_score(game, pos, event.category)
+                new = after_score(game, pos, category)
             except InputError as exc:
                 raise InputError(f"{where}: {exc}") from None
-            if event.points is not None and new.boxes[event.category] != event.points:
-                raise InputError(f"{where}: {game.categories[event.category].name} scores "
-                                 f"{new.boxes[event.category]} here, not {event.points}")
+            if event.points is not None and new.boxes[category] != event.points:
+                raise InputError(f"{where}: {game.categories[category].name} scores "
+                                 f"{new.boxes[category]} here, not {event.points}")
             positions[p] = new
             held[p] = None
         else:
@@ -159,7 +182,11 @@ def _event_from_json(game: ScorecardGame, data: Any, where: str) -> Event:
 def read_record(path: str | Path, warnings: list[str] | None = None) -> GameRecord:
     """Read and check a record file (see the module doc for the format)."""
     path = Path(path)
-    records = read_lines(path, MAX_RECORD_BYTES, warnings)
+    return record_from_lines(path, read_lines(path, MAX_RECORD_BYTES, warnings))
+
+
+def record_from_lines(path: Path, records: list[tuple[int, Any]]) -> GameRecord:
+    """A record from its parsed lines (the header first), checked against the rules."""
     number, header = records[0]
     if not isinstance(header, dict) or header.get("type") != "game":
         raise InputError(f"{path}, line {number}: the first line must be the game header")
@@ -167,14 +194,17 @@ def read_record(path: str | Path, warnings: list[str] | None = None) -> GameReco
         raise InputError(f"{path}: unsupported record format {header.get('format')!r}")
     game = load_scorecard_game(*parse_game_string(str(header.get("game", ""))))
     players = header.get("players") or ["player"]
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise InputError(f"{path}: players must be a list of names")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) > 6:
+        raise InputError(f"{path}: players must be a list of 1 to 6 names")
     seed = header.get("seed")
     if seed is not None and not isinstance(seed, int):
         raise InputError(f"{path}: seed must be a number")
     known = {"type", "format", "game", "seed", "players", "manual_dice"}
     record = GameRecord(game, players, seed, bool(header.get("manual_dice", False)),
                         extra={k: v for k, v in header.items() if k not in known})
+    first = record.extra.get("first", 0)
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(players):
+        raise InputError(f"{path}: first must be a player's index")
     record.events = [_event_from_json(game, data, f"{path}, line {number}") for number, data in records[1:]]
     try:
         replay(record)

@@ -12,9 +12,9 @@ import copy
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -68,6 +68,35 @@ class ScorecardGame:
     variant_values: tuple[tuple[str, str], ...] = ()
     source: str = ""  # preset name, or the path of the rules file
     canonical: str = field(default="", compare=False)
+    players: int = 1
+    family: ClassVar[str] = "scorecard"
+
+    # -- the game protocol -------------------------------------------------------------------------
+    @property
+    def n_players(self) -> int:
+        return self.players
+
+    def with_players(self, n: int) -> ScorecardGame:
+        from .state import check_players
+
+        check_players(n)
+        if n == self.players:
+            return self
+        game = replace(self, players=n)
+        for name in ("score_table", "max_scores", "fingerprint"):  # the same rules: share what was computed
+            if name in self.__dict__:
+                game.__dict__[name] = self.__dict__[name]
+        return game
+
+    def start(self):
+        from .state import start_state
+
+        return start_state(self, self.players)
+
+    def parse_state(self, text: str):
+        from .state import parse_state
+
+        return parse_state(self, text)
 
     # -- basic facts -------------------------------------------------------------------------------
     @property
@@ -157,7 +186,7 @@ class ScorecardGame:
     def legal_scores(self, boxes: tuple, dice: tuple) -> list[tuple[int, int, int]]:
         """(category, points in the box, extra-yacht bonus) for every legal way to score ``dice``.
 
-        Follows RULES.md directly (the kernels implement the same rules on arrays; tests compare them).
+        Follows docs/RULES.md directly (the kernels implement the same rules on arrays; tests compare them).
         """
         open_cats = [c for c, v in enumerate(boxes) if v is None]
         if self.forced_order:
@@ -174,7 +203,8 @@ class ScorecardGame:
             return [(c, natural[c], extra) for c in open_cats]
 
         def joker_points(c: int) -> int:
-            return self.categories[c].fixed_points if c in x.joker_categories else natural[c]
+            fixed = self.categories[c].fixed_points
+            return fixed if c in x.joker_categories and fixed is not None else natural[c]
 
         if x.joker == "forced":
             if matching_open and matching[0] in open_cats:

@@ -1,55 +1,20 @@
-"""Simulation of scorecard strategies: many games, reproducible from a seed, with statistics.
-
-All players in one call see the same dice (common random numbers): the dice of game i are the same
-for every strategy, which makes their comparison much sharper than independent runs.
-"""
+"""Simulation of scorecard strategies in the numba kernels: many games from pre-drawn dice, the same dice
+for every strategy of one call (common random numbers), with each game's boxes and bonuses."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+import time
 
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.family import Progress, Simulated
+from ..core.results import CategoryStats
 from .players import KernelPlayer, make_player
 from .rules import ScorecardGame
+from .solitaire import TurnState
 
 CHUNK = 200_000  # games per batch of pre-drawn dice (about 100 MB for 5 dice, 13 turns)
-PERCENTILES = (5, 25, 50, 75, 95)
-
-
-@dataclass(frozen=True)
-class CategoryStats:
-    category: str
-    scored_rate: float  # fraction of games in which the box got more than 0 points
-    mean: float  # mean points in the box
-
-
-@dataclass(frozen=True)
-class SimulationSummary:
-    game: str
-    player: str
-    games: int
-    seed: int
-    mean: float
-    sd: float
-    stderr: float
-    percentiles: dict[str, float]
-    mode: int
-    min: int
-    max: int
-    bonus_rate: float | None  # upper bonus, where the game has one
-    extra_bonus_mean: float | None  # extra-yacht bonuses per game, where the game has them
-    categories: list[CategoryStats] = field(default_factory=list)
-
-
-@dataclass
-class SimulationRun:
-    summary: SimulationSummary
-    totals: np.ndarray
-    boxes: np.ndarray
-    bonus: np.ndarray
 
 
 def random_numbers(game: ScorecardGame, n: int, rng: np.random.Generator, turns: int | None = None):
@@ -60,39 +25,20 @@ def random_numbers(game: ScorecardGame, n: int, rng: np.random.Generator, turns:
     return throws, rand
 
 
-def summarize(game: ScorecardGame, player: str, seed: int, totals, boxes, bonus, extra) -> SimulationSummary:
-    n = len(totals)
-    values, counts = np.unique(totals, return_counts=True)
-    cats = [
-        CategoryStats(cat.name, float(np.mean(boxes[:, c] > 0)), float(np.mean(boxes[:, c])))
-        for c, cat in enumerate(game.categories)
-    ]
-    sd = float(np.std(totals, ddof=1)) if n > 1 else 0.0
-    return SimulationSummary(
-        game=game.canonical,
-        player=player,
-        games=n,
-        seed=seed,
-        mean=float(np.mean(totals)),
-        sd=sd,
-        stderr=sd / np.sqrt(n) if n else 0.0,
-        percentiles={str(p): float(np.percentile(totals, p)) for p in PERCENTILES},
-        mode=int(values[np.argmax(counts)]),
-        min=int(totals.min()),
-        max=int(totals.max()),
-        bonus_rate=float(np.mean(bonus)) if game.has_upper_bonus else None,
-        extra_bonus_mean=float(np.mean(extra)) if game.tracks_yacht_flag else None,
-        categories=cats,
-    )
+def facts(game: ScorecardGame, player: KernelPlayer, boxes: np.ndarray, bonus: np.ndarray, extra: np.ndarray) -> dict:
+    """What the summary says besides the scores: each box's scoring rate and mean, the bonuses, and the
+    optimal strategy's exact expected score."""
+    return {
+        "categories": [CategoryStats(category=cat.name, scored_rate=float(np.mean(boxes[:, c] > 0)),
+                                     mean=float(np.mean(boxes[:, c]))) for c, cat in enumerate(game.categories)],
+        "bonus_rate": float(np.mean(bonus)) if game.has_upper_bonus else None,
+        "extra_bonus_mean": float(np.mean(extra)) if game.tracks_yacht_flag else None,
+        "expected": float(player.values[player.model.index(TurnState(0))]) if player.name == "optimal" else None,
+    }
 
 
-def simulate(
-    game: ScorecardGame,
-    players: list[str],
-    n: int = 10_000,
-    seed: int = 0,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[SimulationRun]:
+def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int = 0,
+             progress: Progress | None = None) -> list[Simulated]:
     """Play ``n`` games with each named strategy (same dice for all); one run per strategy."""
     if n < 1:
         raise InputError("the number of games must be at least 1")
@@ -101,17 +47,21 @@ def simulate(
     built: list[KernelPlayer] = [make_player(p, game, seed=seed) for p in players]
     rng = np.random.default_rng(seed)
     parts: list[list[tuple]] = [[] for _ in built]
+    seconds = [0.0 for _ in built]
     done = 0
     while done < n:
         size = min(CHUNK, n - done)
         throws, rand = random_numbers(game, size, rng)
         for i, player in enumerate(built):
+            t0 = time.perf_counter()
             parts[i].append(player.play_many(throws, rand))
+            seconds[i] += time.perf_counter() - t0
             if progress:
                 progress(done * len(built) + (i + 1) * size, n * len(built))
         done += size
     runs = []
-    for player, chunks in zip(built, parts):
+    for player, chunks, secs in zip(built, parts, seconds):
         totals, boxes, bonus, extra = (np.concatenate([c[j] for c in chunks]) for j in range(4))
-        runs.append(SimulationRun(summarize(game, player.name, seed, totals, boxes, bonus, extra), totals, boxes, bonus))
+        runs.append(Simulated(player.name, totals, facts(game, player, boxes, bonus, extra),
+                              {"boxes": boxes, "bonus": bonus}, secs))
     return runs

@@ -62,7 +62,7 @@ class SolitaireModel:
         else:
             lanes = np.ones(self.n_sets, dtype=np.int64)
         groups = np.ones(self.n_sets, dtype=np.int64)
-        if game.tracks_yacht_flag:
+        if game.tracks_yacht_flag and game.extra_yacht is not None:
             groups[((masks >> game.extra_yacht.category) & 1).astype(bool)] = 2
         self.n_upper_lanes = lanes.astype(np.int32)
         self.n_groups = groups.astype(np.int32)
@@ -83,7 +83,7 @@ class SolitaireModel:
         self.joker_pts = np.full(n, -1, dtype=np.int64)
         if x:
             for c in x.joker_categories:
-                self.joker_pts[c] = game.categories[c].fixed_points
+                self.joker_pts[c] = game.categories[c].fixed_points or 0
         counts = dice.counts
         self.roll_yacht_face = np.zeros(dice.n_rolls, dtype=np.int64)
         for r in range(dice.n_rolls):

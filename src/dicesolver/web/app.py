@@ -1,14 +1,15 @@
 """``dicesolver serve``: the local web app (advisor, play, review, explore) and its JSON API under /api.
 
-Every user mistake (an unknown game, a wrong die, an impossible scorecard, a malformed record) is a
-4xx with one clear ``detail``; a table still being solved is a 202 with the job to poll; files are only
-written inside the cache directory (web games in ``<cache>/web-games``).
+Every game is served the same way: the registry finds it, its family answers through the protocol, and
+results are the ``core.results`` models (the command line's ``--json``). Every user mistake (an unknown
+game, a wrong die, an impossible scorecard, a malformed record) is a 4xx with one clear ``detail``; a
+table still being solved is a 202 with the job to poll; files are only written inside the cache
+directory (web games in ``<cache>/web-games``).
 """
 
 from __future__ import annotations
 
 import base64
-import dataclasses
 import io
 import re
 import secrets
@@ -23,34 +24,24 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..core import tables
+from ..core import registry, tables
 from ..core.errors import DicesolverError, InputError
-from ..despirala.rules import DespiralaGame
-from ..pushluck.rules import PushGame
-from ..registry import load_any_game, push_game_names
-from ..scorecard.presets import preset_names
-from ..scorecard.rules import ScorecardGame
+from ..core.protocol import Game
+from ..core.results import Advice, OddsRow
 from . import models
 from .sessions import SessionStore
 from .solutions import NotReady, SolutionStore
 
 MAX_BODY_BYTES = 2 * 2**20
 ADVICE_CACHE = 20_000
-RECORD_NAME = re.compile(r"^[A-Za-z0-9_.()-]{1,120}\.jsonl$")
-SCORECARD_BOTS = ["optimal", "mindful", "joe", "greedy", "malina"]
-PUSH_BOTS = ["optimal", "hold-at-20", "keep-pace"]
-DESPIRALA_BOTS = ["optimal", "competitive", "mc-5"]
+RECORD_NAME = re.compile(r"^[A-Za-z0-9_.()=,-]{1,120}\.jsonl$")
 
 
-def _game(text: str):
+def _game(text: str, players: int | None = None) -> Game:
     """A built-in game or variant; rules files are not read through the web (a path is refused)."""
     if any(ch in text for ch in "/\\") or text.strip().lower().endswith(".toml") or "\x00" in text:
         raise InputError("the web app plays the built-in games and their variants (rules files: use the command line)")
-    return load_any_game(text)
-
-
-def _kind(game) -> str:
-    return "push" if isinstance(game, PushGame) else "despirala" if isinstance(game, DespiralaGame) else "scorecard"
+    return registry.load(text, players)
 
 
 def _png(fig) -> bytes:
@@ -66,74 +57,31 @@ def _job(job) -> models.JobView:
     return models.JobView(id=job.id, label=job.label, state=job.state, done=job.done, total=job.total, error=job.error)
 
 
-def game_info(game) -> models.GameInfo:
-    kind = _kind(game)
-    info = models.GameInfo(name=game.canonical, title=game.title, kind=kind, rules=list(game.describe()))
-    if isinstance(game, ScorecardGame):
-        info.dice, info.faces, info.rolls = game.n_dice, game.faces, game.rolls
-        info.categories = [models.CategoryInfo(name=c.name, title=c.title, max_points=max(game.possible_scores(i)))
-                           for i, c in enumerate(game.categories)]
-        info.bots = SCORECARD_BOTS
-    elif isinstance(game, PushGame):
-        info.dice, info.faces, info.goal, info.bots = game.n_dice, game.faces, game.goal, PUSH_BOTS
-    else:
-        from ..despirala.rules import COMBINATIONS
-
-        info.dice, info.combinations, info.bots = 6, [c.name for c in COMBINATIONS], DESPIRALA_BOTS
-    return info
+def game_info(game: Game) -> models.GameInfo:
+    family = registry.family_of(game)
+    return models.GameInfo(name=game.canonical, title=game.title, family=family.name, rules=list(game.describe()),
+                           bots=list(family.players(game)), **family.facts(game))
 
 
-def advice(game, position: str, get_solution) -> models.AdviceResponse:
-    """Every option of a position ranked (the same figures as ``dicesolver advise``); the position is
-    checked before ``get_solution()`` is asked for the table."""
-    if isinstance(game, PushGame):
-        from ..pushluck.chart import push_advice
-        from ..pushluck.rules import parse_push_position
-
-        mine, theirs, total = parse_push_position(position, game)
-        result = push_advice(get_solution(), mine, theirs, total)
-        return models.AdviceResponse(
-            game=game.canonical, kind="push", position=f"{mine},{theirs},{total}", value=result["win"],
-            unit="probability of winning", options=[models.AdviceOption(kind="turn", **o) for o in result["options"]],
-            details={"thresholds": result["thresholds"]})
-    if isinstance(game, DespiralaGame):
-        from ..despirala.rules import parse_decision_point
-        from ..despirala.solver import turn_options
-
-        point = parse_decision_point(position)
-        options = turn_options(get_solution(), point.free, point.goods, point.dice)
-        best = options[0][1]
-        return models.AdviceResponse(
-            game=game.canonical, kind="despirala", position=point.text(), value=best, unit="expected final score",
-            higher_is_better=game.mode == "normal",
-            options=[models.AdviceOption(option=m.text(), kind=m.kind, value=v, cost=abs(best - v)) for m, v in options])
-    from ..scorecard.advice import advise
-    from ..scorecard.position import parse_position
-
-    if ";" in position:
-        raise InputError("the web advisor gives solitaire advice: write CARD/DICE/ROLLS (two players: dicesolver advise)")
-    checked = parse_position(game, position)
-    result = advise(get_solution(), checked)
-    return models.AdviceResponse(
-        game=game.canonical, kind="scorecard", position=result.position, value=result.value, unit="expected final score",
-        options=[models.AdviceOption(**dataclasses.asdict(o)) for o in result.options],
-        details={"score_so_far": result.score_so_far, "rolls_left": result.rolls_left})
+def advice(game: Game, position: str, store: SolutionStore) -> Advice:
+    """Every option of a position ranked (the same figures as ``dicesolver advise``); the position is checked
+    before the table is asked for."""
+    state = game.parse_state(position)
+    return store.get(state.game).advise(state)
 
 
-def review_response(kind: str, result) -> models.ReviewResponse:
-    from ..analysis.review_any import REVIEW_EVENTS, review_figure_for
+def review_response(solution, playthrough, player: int) -> models.ReviewResponse:
+    from ..analysis.plots import review_figure
 
-    events = getattr(result, REVIEW_EVENTS.get(kind, "rolls"))
-    plot = "data:image/png;base64," + base64.b64encode(_png(review_figure_for(kind, result))).decode()
-    return models.ReviewResponse(kind=kind, summary=dataclasses.asdict(result.summary),
-                                 decisions=[dataclasses.asdict(d) for d in result.decisions],
-                                 events=[dataclasses.asdict(e) for e in events],
-                                 timeline=[[float(x) for x in t] for t in result.timeline], plot=plot)
+    review = solution.review(playthrough, player)
+    plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review))).decode()
+    return models.ReviewResponse(review=review, plot=plot)
 
 
 def create_app(wait_seconds: float = 3.0) -> FastAPI:
     app = FastAPI(title="dicesolver", version="0.1.0",
-                  description="Optimal strategies for dice games: advice, play against bots, game review.")
+                  description="Optimal strategies for dice games: advice, play against bots, game review. Results "
+                              "are the same models as the command line's --json ('dicesolver schema').")
     store = SolutionStore(wait_seconds)
     games_folder = tables.cache_dir() / "web-games"
     sessions = SessionStore(games_folder)
@@ -164,8 +112,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
     # -- games and jobs -----------------------------------------------------------------------------
     @app.get("/api/games", response_model=list[models.GameInfo], summary="Every built-in game")
     def list_games():
-        names = preset_names() + push_game_names() + ["despirala", "despirala(misere)"]
-        return [game_info(_game(n)) for n in names]
+        return [game_info(_game(name)) for family in registry.families() for name in family.featured()]
 
     @app.get("/api/games/{game}", response_model=models.GameInfo, summary="One game (any game string)")
     def one_game(game: str):
@@ -181,7 +128,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
     # -- advice ------------------------------------------------------------------------------------------
     answers: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # recent advice, as sent (LRU)
 
-    @app.post("/api/advice", response_model=models.AdviceResponse,
+    @app.post("/api/advice", response_model=Advice,
               responses={202: {"model": models.Pending}, 400: {"description": "a position that cannot be"}})
     async def post_advice(request: models.AdviceRequest):
         # Positions repeat (every player of a game starts from the same ones): a recent answer is sent
@@ -190,10 +137,11 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         body = answers.get(key)
         if body is None:
             game = _game(request.game)
-            if store.ready(game):  # a millisecond's work: done here, without a thread switch
-                result = advice(game, request.position, lambda: store.get(game))
+            state = game.parse_state(request.position)
+            if store.ready(state.game):  # a millisecond's work: done here, without a thread switch
+                result = advice(game, request.position, store)
             else:
-                result = await run_in_threadpool(advice, game, request.position, lambda: store.get(game))
+                result = await run_in_threadpool(advice, game, request.position, store)
             body = result.model_dump_json().encode()
             answers[key] = body
             if len(answers) > ADVICE_CACHE:
@@ -210,23 +158,28 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         return session
 
     def view(session) -> models.SessionResponse:
+        import dataclasses
+
         return models.SessionResponse(**dataclasses.asdict(session.view()))
 
     @app.post("/api/play", response_model=models.SessionResponse, responses={202: {"model": models.Pending}})
     def new_game(request: models.PlayRequest):
+        from ..play.session import Session
+        from ..terminal.console import play
+
         game = _game(request.game)
-        solution = store.get(game)
-        seed = request.seed if request.seed is not None else secrets.randbits(31)
-        games_folder.mkdir(parents=True, exist_ok=True)
-        path = games_folder / f"{game.name}-{seed}-{secrets.token_hex(4)}.jsonl"
         opponents = [o.strip().lower()[:40] for o in request.opponents]
-        start = _starter(game, solution, opponents, seed, request.manual_dice, request.first, path)
-        session = sessions.new(game.canonical, start, path)
+        games_folder.mkdir(parents=True, exist_ok=True)
+        seed = request.seed if request.seed is not None else secrets.randbits(31)
+        path = games_folder / f"{re.sub(r'[^A-Za-z0-9._=,-]+', '_', game.canonical)}-{seed}-{secrets.token_hex(4)}.jsonl"
+        players, _ = Session.seating(game, opponents, request.first)
+        solution = store.get(players)  # 202 while the hints' table is solved; nothing is written before
+        table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first, path=path)
+        session = sessions.new(game.canonical, lambda console, ask: (table.playthrough, play(table, solution, console,
+                                                                                                 ask)), path)
         session.wait(5.0)
         if session.error:
-            detail = session.error
-            path.unlink(missing_ok=True)
-            raise InputError(detail)
+            raise InputError(session.error)
         return view(session)
 
     @app.get("/api/play/{session_id}", response_model=models.SessionResponse)
@@ -244,42 +197,34 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
 
     @app.get("/api/play/{session_id}/review", response_model=models.ReviewResponse)
     def session_review(session_id: str):
-        from ..analysis.review_any import review_kind
+        from ..analysis.plots import review_figure
 
         session = session_or_404(session_id)
         if session.result is None:
             raise InputError("the game is not over yet")
-        record, result = session.result
-        return review_response(review_kind(record), result)
+        _, review = session.result
+        plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review))).decode()
+        return models.ReviewResponse(review=review, plot=plot)
 
     # -- review -------------------------------------------------------------------------------------------
     @app.get("/api/records", response_model=list[models.RecordInfo], summary="Games played in the web app")
     def records():
-        from ..registry import read_any_record
-
         out = []
         if games_folder.exists():
             for path in sorted(games_folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)[:200]:
                 try:
-                    record = read_any_record(path)
+                    playthrough = registry.read_record(path)
                 except DicesolverError:
                     continue
-                out.append(models.RecordInfo(name=path.name, game=record.game.canonical, players=record.players,
-                                             over=record.is_over()))
+                out.append(models.RecordInfo(name=path.name, game=playthrough.game.canonical,
+                                             players=playthrough.players, over=playthrough.is_over()))
         return out
 
     def review_file(path: Path, player: int) -> models.ReviewResponse:
-        from ..analysis.review_any import review_kind, review_record
-        from ..registry import read_any_record
-
         _check_record_game(path)
-        record = read_any_record(path)
-        kind = review_kind(record)
-        if kind in ("duel", "mindful") and not _ready_for(record):  # tables that can take minutes to build
-            raise InputError(f"reviewing this record needs the {kind} tables of {record.game.canonical}: "
-                             "build them once with 'dicesolver analyze' in a terminal")
-        store.get(record.game)  # 202 while the table is solved
-        return review_response(*review_record(record, player))
+        playthrough = registry.read_record(path)
+        playthrough.seat(player)  # a player the record has, before any table is asked for
+        return review_response(store.get(playthrough.game), playthrough, player)
 
     @app.get("/api/records/{name}/review", response_model=models.ReviewResponse)
     def review_saved(name: str, player: int = Query(0, ge=0, le=5)):
@@ -306,36 +251,29 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
     @app.get("/api/explore/distribution.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
     def distribution_png(game: str = Query(..., max_length=200)):
         g = _game(game)
-        if not isinstance(g, ScorecardGame):
-            raise InputError("score distributions are for scorecard games (Despirala: dicesolver simulate --plot)")
-        return Response(_distribution_png(g, store.get(g)), media_type="image/png")
+        store.get(g)
+        return Response(_figure(g, "distribution"), media_type="image/png")
 
     @app.get("/api/explore/chart.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
     def chart_png(game: str = Query(..., max_length=200)):
-        from ..pushluck.chart import chart_figure
-
         g = _game(game)
-        if not isinstance(g, PushGame):
-            raise InputError("the strategy chart is for pig, skunk and big-pig")
-        return Response(_png(chart_figure(store.get(g))), media_type="image/png")
-
-    @app.get("/api/explore/despirala.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
-    def despirala_png(game: str = Query("despirala", max_length=200)):
-        g = _game(game)
-        if not isinstance(g, DespiralaGame):
-            raise InputError("this histogram is for despirala and despirala(misere)")
         store.get(g)
-        return Response(_despirala_png(g), media_type="image/png")
+        return Response(_figure(g, "chart"), media_type="image/png")
 
-    @app.get("/api/explore/odds", response_model=list[models.OddsRow], summary="One-turn odds of each category")
-    def odds(game: str = Query(..., max_length=200)):
-        from ..scorecard.odds import one_turn_odds
-
+    @app.get("/api/explore/simulation.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
+    def simulation_png(game: str = Query(..., max_length=200)):
         g = _game(game)
-        if not isinstance(g, ScorecardGame):
-            raise InputError("the one-turn odds table is for scorecard games")
-        return [models.OddsRow(category=r.category, max_points=r.max_points, expected_points=r.expected_points,
-                               p_max=r.p_max) for r in one_turn_odds(g)]
+        store.get(g)
+        return Response(_figure(g, "simulation"), media_type="image/png")
+
+    @app.get("/api/explore/despirala.png", response_class=Response, include_in_schema=False)
+    def despirala_png(game: str = Query("despirala", max_length=200)):
+        return simulation_png(game)
+
+    @app.get("/api/explore/odds", response_model=list[OddsRow], summary="One-turn odds of each category")
+    def odds(game: str = Query(..., max_length=200)):
+        g = _game(game)
+        return registry.family_of(g).odds(g)
 
     # -- the page --------------------------------------------------------------------------------------------
     static = resources.files("dicesolver.web") / "static"
@@ -370,86 +308,32 @@ def _check_record_game(path: Path) -> None:
         _game(header["game"])
 
 
-def _ready_for(record) -> bool:
-    """Whether a multi-player review's tables are in the cache already (they can take minutes to build)."""
-    from ..scorecard import duel, future
-
-    try:
-        key = duel.table_key(record.game) if len(record.players) == 2 else future.table_key(record.game)
-        tables.load(key, verify=False)
-        return True
-    except Exception:
-        return False
+_figures: dict[tuple[str, str], bytes] = {}
 
 
-_distributions: dict[str, bytes] = {}
+def _figure(game: Game, what: str) -> bytes:
+    """A game's explore figure (made once): the exact score distribution, the strategy chart, or the score
+    histogram of 100,000 games of the expected-score strategy (seed 1)."""
+    key = (game.canonical, what)
+    if key not in _figures:
+        from ..analysis import plots
 
+        family = registry.family_of(game)
+        if what == "distribution":
+            fig = plots.distribution_figure(family.distribution(game))
+        elif what == "chart":
+            fig = family.chart_figure(game)
+        else:
+            from ..analysis.simulate import simulate
 
-def _distribution_png(game: ScorecardGame, solution) -> bytes:
-    if game.canonical not in _distributions:
-        from ..analysis.plots import distribution_figure
-        from ..scorecard.distribution import score_distribution
-
-        _distributions[game.canonical] = _png(distribution_figure(game, score_distribution(solution)))
-    return _distributions[game.canonical]
-
-
-def _despirala_png(game: DespiralaGame) -> bytes:
-    """The final-score histogram of 100,000 simulated games of the exact model (seed 1)."""
-    key = game.canonical
-    if key not in _distributions:
-        from ..analysis.plots import despirala_figure
-        from ..despirala.simulate import simulate_despirala
-
-        stats, scores = simulate_despirala(game.mode, 100_000, 1)
-        _distributions[key] = _png(despirala_figure(stats, scores))
-    return _distributions[key]
-
-
-def _starter(game, solution, opponents: list[str], seed: int, manual_dice: bool, first: str, path: Path):
-    """The function that plays this game in a session's thread (the terminal front end of its kind)."""
-    if isinstance(game, PushGame):
-        from ..pushluck.console import play_push
-
-        if len(opponents) > 1:
-            raise InputError(f"{game.name} is a two-player game: one bot")
-        from ..pushluck.players import make_push_player
-
-        make_push_player(opponents[0] if opponents else "optimal", game, solution)  # a bad name fails now
-        return lambda console, ask: play_push(game, solution, console, ask, seed=seed, manual_dice=manual_dice,
-                                              record_path=str(path), opponent=opponents[0] if opponents else None,
-                                              first=first)
-    if isinstance(game, DespiralaGame):
-        from ..despirala.console import play_despirala
-
-        return lambda console, ask: play_despirala(game, solution, console, ask, seed=seed, manual_dice=manual_dice,
-                                                   record_path=str(path), opponents=opponents, first=first)
-    from ..scorecard.console import make_bot, play
-
-    for name in opponents:
-        if name != "malina":
-            make_bot(name, game)  # a bad name fails now
-    if "malina" in opponents or len(opponents) == 1:
-        from ..scorecard.duel import check_duel_game
-
-        if "malina" in opponents:
-            check_duel_game(game)
-
-    def duel_loader():
-        from ..scorecard.duel import check_duel_game, load_or_solve
-
-        try:
-            check_duel_game(game)
-        except InputError:
-            return None
-        return load_or_solve(game)[0]
-
-    return lambda console, ask: play(game, solution, console, ask, seed=seed, manual_dice=manual_dice,
-                                     record_path=str(path), opponent=opponents, first=first, duel_loader=duel_loader)
+            fig = plots.simulation_figure(game, simulate(game, ["optimal"], n=100_000, seed=1))
+        _figures[key] = _png(fig)
+    return _figures[key]
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     import gc
+    import importlib
 
     import uvicorn
 
@@ -457,13 +341,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     # The libraries' long-lived objects (imported now rather than by the first requests) are frozen out
     # of the cycle collector, whose full passes over them would otherwise pause requests now and then;
     # the young generation is collected less often for the same reason.
-    import importlib
-
-    for module in ("scorecard.advice", "pushluck.chart", "despirala.solver", "pushluck.solver", "scorecard.solitaire"):
+    registry.families()
+    for module in ("core.advice", "core.review", "analysis.plots"):
         importlib.import_module(f"dicesolver.{module}")
-
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 50)
     uvicorn.run(app, host=host, port=port, log_level="warning")
-

@@ -1,10 +1,13 @@
-"""The JSON API's request and response models (the same fields as the command line's ``--json``)."""
+"""The JSON API's requests, and the responses only the web app has (games, jobs, play sessions). Results
+(advice, reviews, odds...) are ``core.results``: the same JSON as the command line's ``--json``."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Literal, Optional
 
 from pydantic import BaseModel, Field
+
+from ..core.results import Review
 
 GameName = Field(..., min_length=1, max_length=200, description="a game string, e.g. yahtzee, yacht(dice=6), skunk, despirala")
 
@@ -18,8 +21,9 @@ class CategoryInfo(BaseModel):
 class GameInfo(BaseModel):
     name: str
     title: str
-    kind: Literal["scorecard", "push", "despirala"]
+    family: str = Field(..., description="scorecard, pushluck or despirala")
     rules: list[str] = []
+    players: str = Field("", description="how many can play: 1-6, 2")
     dice: int = 0
     faces: int = 6
     rolls: int = 0
@@ -52,25 +56,6 @@ class AdviceRequest(BaseModel):
         "despirala: USED;GOODS;DICE (e.g. 'none;5;113456')"))
 
 
-class AdviceOption(BaseModel):
-    option: str
-    kind: str = ""
-    value: float
-    cost: float
-    points: Optional[int] = None
-
-
-class AdviceResponse(BaseModel):
-    game: str
-    kind: Literal["scorecard", "push", "despirala"]
-    position: str
-    value: Optional[float] = Field(None, description="the value with best play from here")
-    unit: str = Field(..., description="what values are: expected final score, or probability of winning")
-    higher_is_better: bool = True
-    options: list[AdviceOption]
-    details: dict[str, Any] = {}
-
-
 class PlayRequest(BaseModel):
     game: str = GameName
     opponents: list[str] = Field([], max_length=5, description="bots by name (see GET /api/games)")
@@ -101,11 +86,7 @@ class ReviewRequest(BaseModel):
 
 
 class ReviewResponse(BaseModel):
-    kind: Literal["push", "despirala", "duel", "mindful", "solitaire"]
-    summary: dict[str, Any]
-    decisions: list[dict[str, Any]]
-    events: list[dict[str, Any]]
-    timeline: list[list[float]]
+    review: Review = Field(..., description="the same JSON as 'dicesolver analyze --json'")
     plot: str = Field(..., description="the timeline as a PNG data URL")
 
 
@@ -114,10 +95,3 @@ class RecordInfo(BaseModel):
     game: str
     players: list[str]
     over: bool
-
-
-class OddsRow(BaseModel):
-    category: str
-    max_points: int
-    expected_points: float
-    p_max: float

@@ -21,7 +21,7 @@ from typing import Any, Callable
 from rich.console import Console
 
 from ..core.errors import DicesolverError
-from ..scorecard.console import QuitGame
+from ..terminal.console import QuitGame
 
 IDLE_SECONDS = 30 * 60
 MAX_SESSIONS = 32
@@ -43,7 +43,7 @@ class SessionView:
 
 
 class PlaySession:
-    """One game in its own thread. ``start(console, ask)`` plays it and returns (record, review, path)."""
+    """One game in its own thread. ``start(console, ask)`` plays it and returns (playthrough, review)."""
 
     def __init__(self, game: str, start: Callable[[Console, Callable[[str], str]], Any], record_path: Path):
         self.id = uuid.uuid4().hex[:16]
@@ -58,15 +58,14 @@ class PlaySession:
         self.over = False
         self.stopped = False
         self.error = ""
-        self.result: tuple | None = None  # (record, review) once the game is over
+        self.result: tuple | None = None  # (playthrough, review) once the game is over
         self.last_used = time.time()
         self._thread = threading.Thread(target=self._run, args=(start,), daemon=True)
         self._thread.start()
 
     def _run(self, start) -> None:
         try:
-            record, review, _ = start(self.console, self._ask)
-            self.result = (record, review)
+            self.result = start(self.console, self._ask)
             self.over = True
         except QuitGame:
             self.stopped = True

@@ -12,11 +12,10 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
+from ..core import registry
 from ..core.errors import DicesolverError
-from ..despirala.rules import DespiralaGame
-from ..pushluck.rules import PushGame
 
 
 @dataclass
@@ -39,20 +38,6 @@ class NotReady(Exception):
         self.job = job
 
 
-def _solver(game) -> Callable[[Callable[[int, int], None]], Any]:
-    if isinstance(game, PushGame):
-        from ..pushluck import solver as pushluck
-
-        return lambda progress: pushluck.load_or_solve(game)[0]
-    if isinstance(game, DespiralaGame):
-        from ..despirala import solver as despirala
-
-        return lambda progress: despirala.load_or_solve(game.mode, progress=progress)[0]
-    from ..scorecard import solitaire
-
-    return lambda progress: solitaire.load_or_solve(game, progress=progress)[0]
-
-
 class SolutionStore:
     def __init__(self, wait_seconds: float = 3.0):
         self.wait_seconds = wait_seconds
@@ -64,17 +49,22 @@ class SolutionStore:
     def job(self, job_id: str) -> Job | None:
         return self._jobs.get(job_id)
 
+    @staticmethod
+    def key(game) -> str:
+        return f"{game.canonical}#{game.n_players}"
+
     def ready(self, game) -> bool:
-        return game.canonical in self._solutions
+        return self.key(game) in self._solutions
 
     def get(self, game, wait: float | None = None):
-        key = game.canonical
+        """The game's solution (for its number of players), or NotReady while a job builds it."""
+        key = self.key(game)
         with self._lock:
             if key in self._solutions:
                 return self._solutions[key]
             job = self._job_by_game.get(key)
             if job is None or job.state == "failed":
-                job = Job(uuid.uuid4().hex[:12], f"solving {key}")
+                job = Job(uuid.uuid4().hex[:12], f"solving {game.canonical}")
                 self._jobs[job.id] = job
                 self._job_by_game[key] = job
                 threading.Thread(target=self._run, args=(game, job), daemon=True).start()
@@ -90,9 +80,9 @@ class SolutionStore:
 
     def _run(self, game, job: Job) -> None:
         try:
-            solution = _solver(game)(job.progress)
+            solution = registry.family_of(game).solve(game, progress=job.progress)
             with self._lock:
-                self._solutions[game.canonical] = solution
+                self._solutions[self.key(game)] = solution
             job.state = "done"
         except Exception as exc:  # reported to the page through the job; the server carries on
             job.error = str(exc) or type(exc).__name__

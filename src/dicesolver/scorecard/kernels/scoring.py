@@ -1,4 +1,4 @@
-"""Scoring a final roll on arrays: the rules of RULES.md (jokers, forced order, the upper bonus, the
+"""Scoring a final roll on arrays: the rules of docs/RULES.md (jokers, forced order, the upper bonus, the
 extra-yacht flag) as the kernels apply them; ``ScorecardGame.legal_scores`` states the same rules in
 Python and the tests compare the two.
 """

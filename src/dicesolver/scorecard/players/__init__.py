@@ -14,7 +14,13 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ...core.dice import Dice
+from ...core.errors import InputError
+from ..kernels.strategies import OPTIMAL, STATIC
 from ..position import Position
+from ..rules import ScorecardGame
+from ..solitaire import load_or_solve
+from .contender import contender_values
+from .strategies import MODES, STRATEGIES, KernelPlayer, _model, hand_values
 
 
 @runtime_checkable
@@ -28,6 +34,24 @@ class Player(Protocol):
         """The index of the category to score ``position.dice`` in (``position.rolls_left == 0``)."""
 
 
-from .strategies import STRATEGIES, KernelPlayer, make_player  # noqa: E402
+def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed: int = 0) -> KernelPlayer:
+    """A built-in strategy by name (see ``STRATEGIES``)."""
+    key = name.strip().lower().replace("_", "-")
+    if key not in STRATEGIES:
+        raise InputError(f"unknown player {name!r} (players: {', '.join(STRATEGIES)})")
+    model = _model(game)
+    dummy_h = np.zeros((1, 1))
+    dummy_values = np.zeros(1)
+    if key == "optimal":
+        solution, _ = load_or_solve(game)
+        return KernelPlayer(key, game, OPTIMAL, dummy_h, solution.values, model)
+    if key in MODES:
+        return KernelPlayer(key, game, MODES[key], dummy_h, dummy_values, model)
+    if key == "contender":
+        h = contender_values(game, games_per_start=contender_games, seed=seed)
+    else:
+        h = hand_values(game, key)
+    return KernelPlayer(key, game, STATIC, np.ascontiguousarray(h), dummy_values, model)
+
 
 __all__ = ["Player", "KernelPlayer", "STRATEGIES", "make_player"]

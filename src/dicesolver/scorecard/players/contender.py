@@ -12,6 +12,7 @@ import numpy as np
 
 from ..kernels.strategies import STATIC
 from ..rules import ScorecardGame
+from .strategies import KernelPlayer, _model, hand_values
 
 _CACHE: dict[tuple, np.ndarray] = {}
 
@@ -24,8 +25,6 @@ def contender_values(game: ScorecardGame, games_per_start: int = 400, rounds: in
 
 
 def _refine(game: ScorecardGame, games_per_start: int, rounds: int, seed: int) -> np.ndarray:
-    from .strategies import KernelPlayer, _model, hand_values
-
     model = _model(game)
     h = hand_values(game, "ev")
     rng = np.random.default_rng(seed)

@@ -51,28 +51,23 @@ def _pattern(game: ScorecardGame, c: int, roll: Dice) -> tuple[int, Dice]:
         face = max(counts, key=lambda f: (counts[f], f))
         return max(0, need - counts[face]), (face,) * counts[face]
     if cat.kind == "full_house":
-        best = None
         if params.get("five_of_a_kind", False):
             face = max(counts, key=lambda f: (counts[f], f))
             if counts[face] == n:
                 return 0, roll
-        for x in range(1, game.faces + 1):
-            for y in range(1, game.faces + 1):
-                if x == y:
-                    continue
-                dist = max(0, 3 - counts[x]) + max(0, 2 - counts[y])
-                key = (dist, -x, -y)
-                if best is None or key < best[0]:
-                    best = (key, (x,) * min(3, counts[x]) + (y,) * min(2, counts[y]))
-        return best[0][0], tuple(sorted(best[1]))
+        # the nearest pair of faces (three of x, two of y); ties go to the higher x, then the higher y
+        dist, x, y = min((max(0, 3 - counts[x]) + max(0, 2 - counts[y]), -x, -y)
+                         for x in range(1, game.faces + 1) for y in range(1, game.faces + 1) if x != y)
+        x, y = -x, -y
+        return dist, tuple(sorted((x,) * min(3, counts[x]) + (y,) * min(2, counts[y])))
     if cat.kind == "straight":
         if "length" in params:
             length = params["length"]
             targets = [tuple(range(s, s + length)) for s in range(1, game.faces - length + 2)]
         else:
             targets = [tuple(t) for t in params["faces"]] if isinstance(params["faces"][0], tuple) else [params["faces"]]
-        best = min(targets, key=lambda t: (sum(1 for f in t if not counts[f]), -max(t)))
-        return sum(1 for f in best if not counts[f]), tuple(f for f in best if counts[f])
+        target = min(targets, key=lambda t: (sum(1 for f in t if not counts[f]), -max(t)))
+        return sum(1 for f in target if not counts[f]), tuple(f for f in target if counts[f])
     if cat.kind == "chance":
         return 0, tuple(d for d in roll if d >= (game.faces + 1) * 2 // 3)
     scores_now = cat.score(tuple(counts[f] for f in range(1, game.faces + 1)))
@@ -155,7 +150,7 @@ class JoePlayer:
     name: str = "joe"
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
-        return keep_choice(self.game, position.used, position.dice)
+        return keep_choice(self.game, position.used, position.showing)
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
-        return category_choice(self.game, position.used, position.dice)
+        return category_choice(self.game, position.used, position.showing)

@@ -37,11 +37,11 @@ class MalinaPlayer:
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> Dice:
         pos = self._duel_position(position, opponents)
-        equities = self.solution.keep_equities(pos, position.dice, position.rolls_left)
+        equities = self.solution.keep_equities(pos, position.showing, position.rolls_left)
         # the best equity; ties go to keeping more dice (fewer changes), then to the smaller keep
         return max(equities, key=lambda k: (equities[k], len(k), [-d for d in k]))
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> int:
         pos = self._duel_position(position, opponents)
-        equities = self.solution.category_equities(pos, position.dice)
+        equities = self.solution.category_equities(pos, position.showing)
         return max(equities, key=lambda c: (equities[c], -c))

@@ -80,31 +80,31 @@ class MindfulPlayer:
                             dice.keep_add, *dice.keep_sub, dice.roll_offset, position.rolls_left - 1, keeps, cats)
         return MindfulEquities(keeps, cats)
 
+    def finished_value(self, total: int, opponents: Sequence[Position]) -> float:
+        """The expected result of a finished card's total against opponents at the start of a turn."""
+        glo, curve = opponent_curve(self.table, opponents)
+        i = total - glo
+        if i < 0:
+            return -1.0
+        return float(curve[i]) if i < len(curve) else float(len(opponents))
+
     def keep_values(self, position: Position, opponents: Sequence[Position] = ()) -> dict[Dice, float]:
         """Equity of every keep from the current roll (``rolls_left`` > 0), in the order tried."""
         dice = self.game.dice
         eq = self.equities(position, opponents)
-        r = dice.roll_index(position.dice)
+        r = dice.roll_index(position.showing)
         ptr, idx = dice.roll_sub_keeps
         return {dice.keeps[int(k)]: float(eq.keeps[k]) for k in idx[ptr[r]:ptr[r + 1]]}
 
     def category_values(self, position: Position, opponents: Sequence[Position] = ()) -> dict[int, float]:
         eq = self.equities(position, opponents)
-        row = eq.categories[self.game.dice.roll_index(position.dice)]
+        row = eq.categories[self.game.dice.roll_index(position.showing)]
         return {c: float(v) for c, v in enumerate(row) if v > NEG / 2}
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> Dice:
         values = self.keep_values(position, opponents)
-        best = None
-        for keep, v in values.items():  # the first strictly best, as the match kernel decides
-            if best is None or v > values[best]:
-                best = keep
-        return best
+        return max(values, key=values.__getitem__)  # the first of the best, as the match kernel decides
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> int:
         values = self.category_values(position, opponents)
-        best = None
-        for c, v in values.items():
-            if best is None or v > values[best]:
-                best = c
-        return best
+        return max(values, key=values.__getitem__)  # the first of the best

@@ -12,7 +12,6 @@ from ..kernels.strategies import (
     OPTIMAL,
     RANDOM,
     SEMI_RANDOM,
-    STATIC,
     WHATEVER,
     decide_category,
     decide_keep,
@@ -22,7 +21,7 @@ from ..kernels.strategies import (
 from ..oneturn import turn_values
 from ..position import Position
 from ..rules import ScorecardGame
-from ..solitaire import SolitaireModel, load_or_solve
+from ..solitaire import SolitaireModel
 
 STRATEGIES: dict[str, str] = {
     "optimal": "maximises the expected final score (the exact solitaire solution)",
@@ -59,7 +58,7 @@ class KernelPlayer:
         u = position.used
         t = min(position.upper_total(self.game), self.model.threshold) if self.model.threshold else 0
         g = 1 if (position.yacht_flag(self.game) and self.model.n_groups[u] == 2) else 0
-        return u, g, t, self.game.dice.roll_index(position.dice)
+        return u, g, t, self.game.dice.roll_index(position.showing)
 
     def kernel_args(self) -> tuple:
         m = self.model
@@ -134,25 +133,3 @@ def _model(game: ScorecardGame) -> SolitaireModel:
     if game.fingerprint not in _MODELS:
         _MODELS[game.fingerprint] = SolitaireModel(game)
     return _MODELS[game.fingerprint]
-
-
-def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed: int = 0) -> KernelPlayer:
-    """A built-in strategy by name (see ``STRATEGIES``)."""
-    key = name.strip().lower().replace("_", "-")
-    if key not in STRATEGIES:
-        raise InputError(f"unknown player {name!r} (players: {', '.join(STRATEGIES)})")
-    model = _model(game)
-    dummy_h = np.zeros((1, 1))
-    dummy_values = np.zeros(1)
-    if key == "optimal":
-        solution, _ = load_or_solve(game)
-        return KernelPlayer(key, game, OPTIMAL, dummy_h, solution.values, model)
-    if key in MODES:
-        return KernelPlayer(key, game, MODES[key], dummy_h, dummy_values, model)
-    if key == "contender":
-        from .contender import contender_values
-
-        h = contender_values(game, games_per_start=contender_games, seed=seed)
-    else:
-        h = hand_values(game, key)
-    return KernelPlayer(key, game, STATIC, np.ascontiguousarray(h), dummy_values, model)

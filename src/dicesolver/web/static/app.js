@@ -79,11 +79,11 @@ function advisorGame() { return state.games[$("advisor-game").value]; }
 
 function setupAdvisor() {
   const g = advisorGame();
-  $("advisor-scorecard").hidden = g.kind !== "scorecard";
-  $("advisor-push").hidden = g.kind !== "push";
-  $("advisor-despirala").hidden = g.kind !== "despirala";
+  $("advisor-scorecard").hidden = g.family !== "scorecard";
+  $("advisor-push").hidden = g.family !== "pushluck";
+  $("advisor-despirala").hidden = g.family !== "despirala";
   $("advice").innerHTML = "";
-  if (g.kind === "scorecard") {
+  if (g.family === "scorecard") {
     state.card = g.categories.map(() => null);
     state.dice = [];
     state.kept = 0;
@@ -93,7 +93,7 @@ function setupAdvisor() {
       `<button type="button" class="die" data-face="${i + 1}" title="add a ${i + 1}">${i + 1}</button>`).join("");
     renderCard();
     renderTray();
-  } else if (g.kind === "despirala") {
+  } else if (g.family === "despirala") {
     $("combos").innerHTML = g.combinations.map((c, i) =>
       `<label><input type="checkbox" data-combo="${i}"> ${esc(c)} used</label>`).join("");
     state.ddice = [];
@@ -124,10 +124,10 @@ function renderDespiralaTray() {
 
 function positionText() {
   const g = advisorGame();
-  if (g.kind === "push") {
+  if (g.family === "pushluck") {
     return `${$("push-mine").value || 0},${$("push-theirs").value || 0},${$("push-total").value || 0}`;
   }
-  if (g.kind === "despirala") {
+  if (g.family === "despirala") {
     const used = [...document.querySelectorAll("#combos input:checked")].map((b) => g.combinations[+b.dataset.combo]);
     return `${used.join(",") || "none"};${$("goods").value || 0};${[...state.ddice].sort().join("")}`;
   }
@@ -142,22 +142,22 @@ async function advise() {
   const g = advisorGame();
   const result = await api("POST", "/api/advice", { game: g.name, position: positionText() });
   const better = result.higher_is_better ? "higher is better" : "lower is better";
-  const rows = result.options.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${g.kind === "scorecard" ? "clickable" : ""}"
+  const rows = result.options.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${g.family === "scorecard" ? "clickable" : ""}"
       data-index="${i}"><td class="num">${i + 1}</td><td>${esc(describeOption(o))}</td>
       <td class="num">${o.points ?? ""}</td><td class="num">${o.value.toFixed(4)}</td><td class="num">${o.cost.toFixed(4)}</td></tr>`);
   const value = result.value === null ? "" : ` · value with best play <b>${result.value.toFixed(4)}</b>`;
-  $("advice").innerHTML = `<p>${esc(result.unit)} (${better})${value}</p>` + (result.options.length ?
+  $("advice").innerHTML = `<p>${esc(UNITS[result.unit])} (${better})${value}</p>` + (result.options.length ?
     `<table id="advice-table"><tr><th>#</th><th>option</th><th class="num">points</th><th class="num">value</th>
      <th class="num">cost</th></tr>${rows.join("")}</table>` : "<p>Throw the dice first.</p>") +
-    (g.kind === "scorecard" && result.options.length ? "<p class='hint'>Click an option to apply it.</p>" : "") +
-    (result.details.thresholds ? `<p>This turn's stop/go turn totals: ${result.details.thresholds.join(" ")}</p>` : "");
+    (g.family === "scorecard" && result.options.length ? "<p class='hint'>Click an option to apply it.</p>" : "") +
+    result.notes.map((n) => `<p>${esc(n)}</p>`).join("");
   state.advice = result;
 }
 
+const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning" };
+
 function describeOption(o) {
-  if (o.kind === "keep") return o.option === "-" ? "reroll everything" : `keep ${o.option}`;
-  if (o.kind === "category") return `score ${o.option}`;
-  return o.option;
+  return o.action === "keep none" ? "reroll everything" : o.action;
 }
 
 function applyOption(index) {
@@ -215,7 +215,7 @@ $("advice").addEventListener("click", (e) => {
 
 // -- play ---------------------------------------------------------------------------------------------------------
 const QUICK = {
-  push: ["throw", "hold", "hint", "score"],
+  pushluck: ["throw", "hold", "hint", "score"],
   despirala: ["List", "hint", "Reroll", "Continue", "Stop", "score"],
   scorecard: ["", "all", "none", "hint", "card"],
 };
@@ -223,7 +223,7 @@ const QUICK = {
 function setupPlay() {
   const g = state.games[$("play-game").value];
   $("play-bots").innerHTML = g.bots.map((b, i) => `<option ${i === 0 ? "selected" : ""}>${esc(b)}</option>`).join("");
-  $("play-bots").multiple = g.kind !== "push";
+  $("play-bots").multiple = g.family !== "pushluck";
 }
 
 function renderSession(s) {
@@ -236,7 +236,7 @@ function renderSession(s) {
   $("line").disabled = $("send").disabled = !s.prompt;
   if (s.error) showMessage(s.error);
   const g = state.games[s.game] || state.games[$("play-game").value];
-  $("quick").innerHTML = s.prompt ? (QUICK[g.kind] || []).map((q) =>
+  $("quick").innerHTML = s.prompt ? (QUICK[g.family] || []).map((q) =>
     `<button type="button" data-line="${esc(q)}">${q === "" ? "throw (Enter)" : esc(q)}</button>`).join("") +
     '<button type="button" data-line="quit">quit</button>' : "";
   if (s.prompt) $("line").focus();
@@ -281,31 +281,24 @@ $("quick").addEventListener("click", (e) => {
 // -- review ---------------------------------------------------------------------------------------------------------
 function fmt(x, digits = 3) { return typeof x === "number" ? x.toFixed(digits) : esc(x ?? ""); }
 
-function renderReview(r) {
+function renderReview(response) {
+  const r = response.review;
   const s = r.summary;
-  const sign = r.kind === "despirala" && String(s.game).endsWith("(misere)") ? -1 : 1;
-  let summary;
-  if (r.kind === "push") {
-    summary = `baseline ${fmt(s.baseline)} + luck ${fmt(s.luck)} − loss ${fmt(s.loss)} − ${esc(s.opponent)}'s luck ${fmt(s.opponent_luck)} + their loss ${fmt(s.opponent_loss)} = ${fmt(s.result)}`;
-  } else if (r.kind === "duel" || r.kind === "mindful") {
-    summary = `baseline ${fmt(s.baseline)} + luck ${fmt(s.luck)} − loss ${fmt(s.loss)} … = result ${fmt(s.result)}`;
-  } else {
-    summary = sign > 0 ? `baseline ${fmt(s.baseline, 2)} + luck ${fmt(s.luck, 2)} − mistakes ${fmt(s.loss, 2)} = ${fmt(s.final_score, 2)}`
-      : `baseline ${fmt(s.baseline, 2)} − luck ${fmt(s.luck, 2)} + mistakes ${fmt(s.loss, 2)} = ${fmt(s.final_score, 2)}`;
-  }
-  const decisions = r.decisions.filter((d) => d.options === undefined || d.options > 1);
+  const up = s.higher_is_better;
+  const terms = `luck ${fmt(s.luck)} − loss ${fmt(s.loss)}` + (s.players.length > 1 ? ` + the others' turns ${fmt(s.others)}` : "");
+  const summary = up ? `baseline ${fmt(s.baseline)} + ${terms} = ${fmt(s.result)}`
+    : `baseline ${fmt(s.baseline)} − (${terms}) = ${fmt(s.result)} (lower is better)`;
+  const decisions = r.decisions.filter((d) => d.seat === s.seat && d.options > 1);
   const rows = decisions.map((d) => {
     const label = d.loss > 0 ? d.label : "";
-    const where = d.position ?? `${d.mine}-${d.theirs} (${d.turn_total})`;
-    const chosen = d.chosen_value ?? (d.chosen === "throw" ? d.throw_value : d.hold_value);
-    return `<tr class="${esc(label).replace(" ", "-")}"><td>${esc(d.turn ?? d.round)}</td><td>${esc(where)}</td>
-      <td>${esc(d.chosen)}</td><td class="num">${fmt(chosen)}</td><td>${d.chosen === d.best ? "" : esc(d.best)}</td>
+    return `<tr class="${esc(label).replace(" ", "-")}"><td>${esc(d.turn)}</td><td>${esc(d.brief)}</td>
+      <td>${esc(d.chosen)}</td><td class="num">${fmt(d.chosen_value)}</td><td>${d.chosen === d.best ? "" : esc(d.best)}</td>
       <td class="num">${d.loss > 0 ? fmt(d.loss) : ""}</td><td>${esc(label)}</td></tr>`;
   });
-  const labels = Object.entries(s.labels || {}).map(([k, v]) => `${esc(k)}: ${v}`).join(", ") || "no mistakes";
-  return `<h3>Review of ${esc(s.player)}'s game</h3><p class="summary">${summary}</p><p>${labels}</p>
-    <img class="plot" alt="timeline of luck and loss" src="${r.plot}">
-    <table class="review-table"><tr><th>turn</th><th>position</th><th>choice</th><th class="num">value</th>
+  const labels = Object.entries(s.labels || {}).map(([k, v]) => `${esc(k)}: ${v}`).join(", ");
+  return `<h3>Review of ${esc(s.player)}'s game (${esc(s.judge)})</h3><p class="summary">${summary}</p><p>${labels}</p>
+    <img class="plot" alt="timeline of value, luck and loss" src="${response.plot}">
+    <table class="review-table"><tr><th>turn</th><th>moment</th><th>choice</th><th class="num">value</th>
     <th>best instead</th><th class="num">loss</th><th></th></tr>${rows.join("")}</table>`;
 }
 
@@ -336,7 +329,7 @@ async function explore() {
   const g = state.games[$("explore-game").value];
   const out = $("explore-out");
   const name = encodeURIComponent(g.name);
-  if (g.kind === "scorecard") {
+  if (g.family === "scorecard") {
     const odds = await api("GET", `/api/explore/odds?game=${name}`);
     await api("POST", "/api/advice", { game: g.name, position: "/-" }).catch(() => null); // solve first (progress shown)
     out.innerHTML = `<h3>Final-score distribution of optimal play</h3>
@@ -344,13 +337,13 @@ async function explore() {
       <h3>One-turn odds: a whole turn played for one box</h3><table><tr><th>box</th><th class="num">max</th>
       <th class="num">expected points</th><th class="num">P(max)</th></tr>${odds.map((r) => `<tr><td>${esc(r.category)}</td>
       <td class="num">${r.max_points}</td><td class="num">${r.expected_points.toFixed(3)}</td><td class="num">${r.p_max.toFixed(4)}</td></tr>`).join("")}</table>`;
-  } else if (g.kind === "push") {
+  } else if (g.family === "pushluck") {
     await api("POST", "/api/advice", { game: g.name, position: "0,0,0" });
     out.innerHTML = `<h3>Strategy chart</h3><img class="plot" alt="strategy chart" src="/api/explore/chart.png?game=${name}">`;
   } else {
     await api("POST", "/api/advice", { game: g.name, position: "none;5;123456" });
     out.innerHTML = `<h3>Final scores of 100,000 games played by the exact model</h3>
-      <img class="plot" alt="score histogram" src="/api/explore/despirala.png?game=${name}">`;
+      <img class="plot" alt="score histogram" src="/api/explore/simulation.png?game=${name}">`;
   }
 }
 $("explore-go").addEventListener("click", () => guarded(explore));

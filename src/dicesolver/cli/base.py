@@ -1,0 +1,54 @@
+"""What every command shares: the Typer app they register on, the consoles, JSON output, warnings and the
+progress bar."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any, Callable, Iterator
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+app = typer.Typer(
+    help="Optimal strategies for dice games: solve, advise, play, analyze, compare.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+GAME_HELP = ("a game: a name with optional variants, e.g. 'yahtzee(joker=free)', 'skunk(goal=50)', 'despirala', "
+             "or a .toml rules file (see 'dicesolver games')")
+JSON_HELP = "print JSON (the models of 'dicesolver schema')"
+
+
+def emit(obj: Any) -> None:
+    """Print a result (a model, or a list or dict of them) as JSON."""
+    def plain(x: Any) -> Any:
+        if isinstance(x, BaseModel):
+            return x.model_dump(mode="json")
+        if isinstance(x, (list, tuple)):
+            return [plain(v) for v in x]
+        if isinstance(x, dict):
+            return {k: plain(v) for k, v in x.items()}
+        return x
+
+    print(json.dumps(plain(obj), indent=2))
+
+
+def warn(message: str) -> None:
+    err.print(Text.assemble(("warning: ", "yellow"), message))
+
+
+@contextlib.contextmanager
+def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on the terminal (none when quiet or not a terminal) and its (done, total) callback."""
+    with Progress(TextColumn(label.replace("[", "\\[")), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                  TimeElapsedColumn(), console=err, transient=True, disable=quiet or not err.is_terminal) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)

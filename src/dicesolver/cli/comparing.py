@@ -1,0 +1,91 @@
+"""Commands that pit strategies against each other: simulate, compare, match."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from ..analysis.match import match as play_match
+from ..analysis.simulate import simulate as run_simulation
+from ..core import registry
+from ..core.errors import InputError
+from ..terminal import render
+from .base import GAME_HELP, JSON_HELP, app, emit, out, progress
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    player: list[str] = typer.Option(["optimal"], "--player", "-p", help="a strategy (repeat to compare); "
+                                     "see 'dicesolver players GAME'"),
+    n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games per player"),
+    seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write a histogram figure (.png/.svg/.pdf)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+    samples: int = typer.Option(0, "--samples", min=0, max=100_000, help="despirala: play a Monte Carlo model that "
+                                "averages N sampled throws per state instead of all of them (0: the exact model)"),
+) -> None:
+    """Play many one-player games with one or more strategies (the same dice for all) and summarise the
+    scores. Despirala: the exact model, or a Monte Carlo one with --samples N."""
+    g = registry.load(game)
+    with progress(f"simulating {g.canonical}", quiet=json_output) as update:
+        runs = run_simulation(g, player, n=n, seed=seed, samples=samples, progress=update)
+    if plot:
+        from ..analysis.plots import save_figure, simulation_figure
+
+        save_figure(simulation_figure(g, runs), plot)
+    if json_output:
+        emit([r.summary for r in runs])
+        return
+    render.simulation(out, [r.summary for r in runs], f"{g.canonical}: {n:,} games per player, seed {seed}")
+    if plot:
+        render.say(out, f"plot written to {plot}")
+
+
+@app.command()
+def compare(
+    game: str = typer.Argument(..., help="a two-player game: generala, yacht, a rules file without bonuses, or pig, "
+                               "skunk, big-pig"),
+    a: str = typer.Argument(..., help="strategy A (see 'dicesolver players GAME')"),
+    b: str = typer.Argument(..., help="strategy B"),
+    exact: bool = typer.Option(True, "--exact/--no-exact", help="exact evaluation over every position"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Two players: A's exact expected result against B (equity: +1 win, 0 draw, -1 loss; or probability of
+    winning), going first and second, with Elo equivalents."""
+    if not exact:
+        raise InputError("only the exact comparison is available for two players (use --exact)")
+    g = registry.load(game)
+    with progress(f"{a} against {b}", quiet=json_output) as update:
+        result = registry.family_of(g).compare(g, a, b, progress=update)
+    if json_output:
+        emit(result)
+        return
+    render.comparison(out, result)
+
+
+@app.command()
+def match(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    players: list[str] = typer.Argument(..., help="2 to 6 strategies (see 'dicesolver players GAME'); repeats allowed"),
+    n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games (rounded up to whole rotations)"),
+    seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write a figure (.png/.svg/.pdf)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Many games between 2-6 bots, every seating order in turn and the same dice for each seat (common random
+    numbers): points per game (win n-1, tie shared, loss -1), wins and games won by seat, with 95% intervals."""
+    g = registry.load(game)
+    with progress(f"playing {g.canonical}", quiet=json_output) as update:
+        result, games = play_match(g, players, n=n, seed=seed, progress=update)
+    if plot:
+        from ..analysis.plots import match_figure, save_figure
+
+        save_figure(match_figure(result, games), plot)
+    if json_output:
+        emit(result)
+        return
+    render.match(out, result)
+    if plot:
+        render.say(out, f"plot written to {plot}")

@@ -1,0 +1,221 @@
+"""Commands that look at a game: games, rules, players, solve, advise, odds, distribution, chart, schema."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from ..core import registry
+from ..core.errors import InputError
+from ..terminal import render
+from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, warn
+
+
+@app.command()
+def games(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -> None:
+    """List the games, their variants and parameters."""
+    rows = [(f, row) for f in registry.families() for row in f.catalog()]
+    if json_output:
+        emit([row for _, row in rows])
+        return
+    for family in registry.families():
+        table = Table(title=family.title)
+        for col in ("game", "dice", "players", "variants (default first) or parameters"):
+            table.add_column(col)
+        for f, row in rows:
+            if f is not family:
+                continue
+            variants = "; ".join(f"{k}={'|'.join([v['default']] + [x for x in v['values'] if x != v['default']])}"
+                                 for k, v in row.get("variants", {}).items())
+            table.add_row(row["name"], f"{row['dice']}d{row['faces']}", row["players"],
+                          variants or row.get("parameters", "") or "-")
+        out.print(table)
+    render.say(out, "Any of them, or a .toml rules file, wherever GAME is asked.")
+
+
+@app.command()
+def rules(game: str = typer.Argument(..., help=GAME_HELP)) -> None:
+    """Show the rules of a game in words."""
+    g = registry.load(game)
+    out.print(Text(g.canonical, style="bold"))
+    for line in g.describe():
+        render.say(out, line)
+
+
+@app.command()
+def players(game: Optional[str] = typer.Argument(None, help="only this game's bots")) -> None:
+    """List the bots each game can be played against (play --vs, simulate -p, compare, match)."""
+    families = [registry.family_of(registry.load(game))] if game else list(registry.families())
+    for family in families:
+        g = registry.load(game) if game else registry.load(family.names()[0])
+        table = Table(title=f"{family.title}: bots")
+        table.add_column("name")
+        table.add_column("plays")
+        for name, text in family.players(g).items():
+            table.add_row(name, text)
+        out.print(table)
+
+
+@app.command()
+def solve(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    players_: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the game's "
+                                           "usual number); two-player scorecard games without bonuses are solved "
+                                           "exactly"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (key 'value': the start's value)"),
+    rebuild: bool = typer.Option(False, "--rebuild", help="solve again even if a sound table is cached"),
+) -> None:
+    """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
+    player: the expected final score, the equity, or the probability of winning."""
+    g = registry.load(game, players_)
+    with progress(f"solving {g.canonical} (once; cached)", quiet=json_output) as update:
+        solution = registry.family_of(g).solve(g, progress=update, rebuild=rebuild, on_problem=warn)
+    if json_output:
+        emit(solution.info)
+        return
+    render.solve_info(out, solution.info, solution.headline())
+
+
+@app.command()
+def advise(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    position: str = typer.Argument(..., help="scorecard games: CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1' or "
+                                   "'/-/3', several players MOVER;OTHER;.../DICE/ROLLS; pig, skunk, big-pig: "
+                                   "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see README)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+    top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
+) -> None:
+    """Rank every option at a position with its value and its cost against the best (expected final score,
+    equity or probability of winning, as the game is solved)."""
+    state = registry.parse_state(game, position)
+    with progress(f"solving {state.game.canonical} (once; cached)", quiet=json_output) as update:
+        solution = registry.solution_for(state, progress=update)
+    result = solution.advise(state)
+    if json_output:
+        emit(result)
+        return
+    render.advice(out, result, state.brief(), top)
+
+
+def _pick_category(rows, category: str):
+    """The row of one category, matched forgivingly (case, spaces and dashes ignored; a unique prefix)."""
+    def key(text: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", text.lower())
+
+    exact = [r for r in rows if key(r.category) == key(category)]
+    prefix = [r for r in rows if key(r.category).startswith(key(category))] if key(category) else []
+    found = exact or (prefix if len(prefix) == 1 else [])
+    if not found:
+        raise InputError(f"{category!r} is not a category (categories: {', '.join(r.category for r in rows)})")
+    return found
+
+
+@app.command()
+def odds(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    category: Optional[str] = typer.Option(None, "--category", "-c", help="only this category"),
+    exact: bool = typer.Option(False, "--exact", help="also give the probability of the maximum as a fraction"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """One-turn odds of a scorecard game: for each category, the expected points and the chance of its
+    maximum when a whole turn is played only for it."""
+    g = registry.load(game)
+    rows = registry.family_of(g).odds(g, exact=exact)
+    if category is not None:
+        rows = _pick_category(rows, category)
+    if json_output:
+        emit(rows)
+        return
+    render.odds(out, rows, f"{g.canonical}: one turn played only for each category", exact)
+
+
+@app.command()
+def distribution(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write the distribution's histogram (.png/.svg/.pdf)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (with every score's probability)"),
+) -> None:
+    """The exact final-score distribution of optimal play in a scorecard game (no simulation): mean, SD,
+    percentiles, P(upper bonus), P(each box scores) and the best probability of a perfect game."""
+    g = registry.load(game)
+    with progress(f"propagating {g.canonical}", quiet=json_output) as update:
+        d = registry.family_of(g).distribution(g, progress=update)
+    if plot:
+        from ..analysis.plots import distribution_figure, save_figure
+
+        save_figure(distribution_figure(d), plot)
+    if json_output:
+        emit(d)
+        return
+    out.print(Text.assemble((d.game, "bold"), ": exact final-score distribution of optimal play"))
+    render.say(out, f"mean {d.mean:.6f}  sd {d.sd:.4f}  mode {d.mode}  range {d.min}..{d.max}")
+    render.say(out, "percentiles: " + "  ".join(f"p{q} {v}" for q, v in d.percentiles.items()))
+    if d.bonus_probability is not None:
+        render.say(out, f"P(upper bonus) {d.bonus_probability:.4f}")
+    if d.extra_bonus_mean is not None:
+        render.say(out, f"extra-yacht bonuses per game {d.extra_bonus_mean:.4f}")
+    table = Table(title="P(box scores more than 0)")
+    table.add_column("category")
+    table.add_column("probability", justify="right")
+    for name, x in d.category_probabilities.items():
+        table.add_row(name, f"{x:.4f}")
+    out.print(table)
+    render.say(out, f"best probability of a perfect game (every box at its maximum): {d.perfect_game_probability:.6g} "
+                    f"= 1 in {d.perfect_game_one_in:.4g}")
+    if plot:
+        render.say(out, f"plot written to {plot}")
+
+
+@app.command()
+def chart(
+    game: str = typer.Argument(..., help="pig, skunk or big-pig (with goal=N / faces=N)"),
+    me: Optional[int] = typer.Option(None, "--me", help="only the rows with this score of mine"),
+    them: Optional[int] = typer.Option(None, "--them", help="only the rows with this opponent's score"),
+    png: Optional[str] = typer.Option(None, "--png", help="also draw the chart (win probability, hold totals, "
+                                      "throw/hold regions) to this .png/.svg/.pdf"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """The strategy chart of a push-your-luck game (seed 003): for each (my score, opponent's score) the
+    probability of winning at the start of my turn and the turn totals where the best action switches."""
+    g = registry.load(game)
+    family = registry.family_of(g)
+    rows = family.chart(g, me, them)
+    if png:
+        from ..analysis.plots import save_figure
+
+        save_figure(family.chart_figure(g), png)
+    if json_output:
+        emit(rows)
+        return
+    if me is None and them is None:
+        render.say(out, f"# {g.canonical}: (my score, opponent's score) P(win) at the start of my turn - turn totals "
+                        "where the best action switches: throw below the first, hold from it, throw again from the "
+                        "second...")
+    render.chart(out, rows)
+    if png:
+        render.say(out, f"picture written to {png}")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON schema of every result (the --json output, the web API and the Python API share it)."""
+    from ..core import results
+
+    emit(results.json_schema())
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (default: this machine only)"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="port"),
+) -> None:
+    """Serve the web app (advisor, play, review, explore) and its JSON API (schema at /docs)."""
+    from ..web.app import serve as run_server
+
+    render.say(out, f"dicesolver at http://{host}:{port}/ (API schema at /docs); Ctrl-C stops")
+    run_server(host, port)
+

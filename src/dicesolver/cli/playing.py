@@ -1,0 +1,140 @@
+"""Commands around a game played: play (in the terminal), replay and analyze a record."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+from rich.text import Text
+
+from ..core import registry
+from ..core.errors import InputError
+from ..core.protocol import seat_on_turn
+from ..core.solved import SolvedGame
+from ..play.session import Session
+from ..terminal import render
+from ..terminal.console import QuitGame
+from ..terminal.console import play as play_console
+from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, warn
+
+
+def judge_of(points: bool, mindful: bool, judge: Optional[str]) -> Optional[str]:
+    if sum(map(bool, (points, mindful, judge))) > 1:
+        raise InputError("choose one of --points, --mindful and --judge")
+    return "points" if points else "mindful" if mindful else judge
+
+
+def solution_of(game, judge: Optional[str] = None, quiet: bool = False) -> SolvedGame:
+    """A game's solution, with a progress bar while its tables are built."""
+    with progress(f"solving {game.canonical} for {game.n_players} (once; cached)", quiet=quiet) as update:
+        return registry.family_of(game).solve(game, judge=judge, progress=update, on_problem=warn)
+
+
+@app.command()
+def analyze(
+    record: str = typer.Argument(..., help="a game record (.jsonl), as written by 'dicesolver play'"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+    player: int = typer.Option(0, "--player", min=0, help="which player of the record (0 = the first listed)"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write the timeline: value, cumulative luck and loss"),
+    points: bool = typer.Option(False, "--points", help="several players: judge each by expected points alone"),
+    mindful: bool = typer.Option(False, "--mindful", help="two players: judge by the mindful model instead of the "
+                                 "exact table"),
+    judge: Optional[str] = typer.Option(None, "--judge", help="the solution that judges (exact, mindful, points)"),
+) -> None:
+    """Review a recorded game: each decision's loss (with a label) and each throw's luck, in the value of the
+    game's solution: expected final score (one player), exact equity (two players of a game without
+    bonuses), the mindful model's expected result (more players), or the probability of winning."""
+    warnings: list[str] = []
+    playthrough = registry.read_record(record, warnings)
+    for w in warnings:
+        warn(w)
+    solution = solution_of(playthrough.game, judge_of(points, mindful, judge), quiet=json_output)
+    result = solution.review(playthrough, player)
+    if plot:
+        from ..analysis.plots import review_figure, save_figure
+
+        save_figure(review_figure(result), plot)
+    if json_output:
+        emit(result)
+        return
+    render.review(out, result)
+    if plot:
+        render.say(out, f"plot written to {plot}")
+
+
+@app.command()
+def replay(
+    record: str = typer.Argument(..., help="a game record (.jsonl), as written by 'dicesolver play'"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Retell a recorded game step by step (checked against the rules), with the scores at the end."""
+    warnings: list[str] = []
+    playthrough = registry.read_record(record, warnings)
+    for w in warnings:
+        warn(w)
+    family = registry.family_of(playthrough.game)
+    states = playthrough.states
+    names = [playthrough.name(s) for s in range(playthrough.game.n_players)]
+    lines, shown = [], []  # the steps told, and with each new turn's heading (for the terminal)
+    turn = None
+    for i, step in enumerate(playthrough.steps):
+        before, after = states[i], states[i + 1]
+        if before.turn_key() != turn:
+            turn = before.turn_key()
+            shown += family.announce(before, names)
+        lines.append(family.narrate(before, step, after, playthrough.name(seat_on_turn(before))))
+        shown.append("  " + lines[-1])
+    final = states[-1]
+    scores = dict(zip(names, family.totals(final)))
+    over = final.is_terminal()
+    if json_output:
+        emit({"game": playthrough.game.canonical, "players": playthrough.players, "over": over, "events": lines,
+              "scores": scores})
+        return
+    for line in shown:
+        render.say(out, line)
+    render.say(out, ("final scores: " if over else "scores so far (unfinished): ")
+               + ", ".join(f"{n} {v}" for n, v in scores.items()))
+
+
+def terminal_ask(prompt: str) -> str:
+    """A line typed at the terminal; the end of input stops the game (it is saved)."""
+    try:
+        return out.input(Text(prompt))
+    except EOFError:
+        raise QuitGame from None
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice (default: random, recorded)"),
+    manual_dice: bool = typer.Option(False, "--manual-dice", help="type the dice you roll at a real table"),
+    resume: bool = typer.Option(False, "--resume", help="continue the latest unfinished game (or --record FILE)"),
+    record: Optional[str] = typer.Option(None, "--record", help="the game record file to write or resume"),
+    vs: Optional[list[str]] = typer.Option(None, "--vs", help="play against a bot (repeat for up to five bots; two "
+                                           "in all for pig, skunk, big-pig); 'dicesolver players GAME' lists them"),
+    first: str = typer.Option("random", "--first", help="who moves first against bots: you, bot (the first bot) "
+                              "or random"),
+) -> None:
+    """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
+    g = registry.load(game)
+    if resume:
+        warnings: list[str] = []
+        session = Session.resume(g, record, warnings)
+        for w in warnings:
+            warn(w)
+        render.say(out, f"resuming {session.path}")
+    else:
+        session = Session.new(g, list(vs or []), seed=seed, manual_dice=manual_dice, first=first, path=record)
+        render.say(out, f"recording to {session.path} (seed {session.playthrough.seed}); type help for the commands")
+    solution = solution_of(session.game)
+    try:
+        result = play_console(session, solution, out, terminal_ask)
+    except QuitGame:
+        canonical = session.game.canonical
+        render.say(out, f"saved in {session.path}; continue with: dicesolver play '{canonical}' --resume"
+                        + (f" --record {record}" if record else ""))
+        return
+    render.say(out, f"the game is recorded in {session.path}")
+    render.review(out, result)

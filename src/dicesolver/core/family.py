@@ -1,0 +1,211 @@
+"""What a family of games offers the front ends, behind one interface: its games by name, their solutions,
+its players (bots), its records, and the capabilities only some families have (exact comparison of two
+strategies, matches, simulation, charts). A front end asks the registry for a game's family and calls
+these; a capability a family lacks answers with one clear ``InputError``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, cast, runtime_checkable
+
+import numpy as np
+
+from .errors import InputError
+from .playthrough import Playthrough
+from .protocol import Game, State, Step
+from .results import Board, ChartRow, Comparison, Distribution, OddsRow
+from .solved import SolvedGame
+
+Progress = Callable[[int, int], None]
+G = TypeVar("G", bound=Game)
+S = TypeVar("S", bound=State)
+S_contra = TypeVar("S_contra", bound=State, contravariant=True)
+
+
+@dataclass
+class Simulated:
+    """One strategy's simulated games, as a family's engine plays them."""
+
+    player: str
+    totals: np.ndarray  # every game's final score
+    facts: dict[str, Any] = field(default_factory=dict)  # SimulationSummary fields the family knows
+    details: dict[str, Any] = field(default_factory=dict)  # raw data for figures (box points per game, ...)
+    seconds: float = 0.0
+
+
+@dataclass
+class MatchGames:
+    """Many games between bots: each deal of dice played in ``rotations`` seating orders."""
+
+    labels: list[str]
+    totals: np.ndarray  # [game, player] final scores
+    results: np.ndarray  # [game, player] results: win n - 1, k tied leaders (n - k) / k, loss -1
+    seats: np.ndarray  # [game, player] the player's seat (0 moves first)
+    rotations: int
+    seconds: float
+    higher_is_better: bool = True
+
+
+@runtime_checkable
+class Player(Protocol[S_contra]):
+    """A bot: picks an action at a decision of the seat it plays."""
+
+    @property
+    def name(self) -> str: ...
+
+    def choose(self, state: S_contra, rng: np.random.Generator) -> Step: ...
+
+
+class Family(ABC, Generic[G, S]):
+    """A family of games: ``G`` its games, ``S`` their states."""
+
+    name: str  # "scorecard", "pushluck", "despirala"
+    title: str  # a few words for lists
+
+    # -- games ---------------------------------------------------------------------------------------
+    @abstractmethod
+    def names(self) -> list[str]:
+        """The built-in games' names."""
+
+    def featured(self) -> list[str]:
+        """The game strings pages offer in their lists (the games, and variants worth a line of their own)."""
+        return self.names()
+
+    def owns(self, base: str) -> bool:
+        """Whether a game string's name (before any variants) is one of this family's games."""
+        return base.strip().lower() in self.names()
+
+    @abstractmethod
+    def load(self, base: str, choices: dict[str, str]) -> G:
+        """The game named ``base`` with these variant choices (GameDefinitionError when it cannot be)."""
+
+    @abstractmethod
+    def catalog(self) -> list[dict[str, Any]]:
+        """One row per built-in game: name, title, dice, and the family's facts (variants, goal, ...)."""
+
+    @abstractmethod
+    def facts(self, game: G) -> dict[str, Any]:
+        """A game's facts for pages and lists: players, dice, faces, and the family's own (boxes, goal...)."""
+
+    # -- solutions -----------------------------------------------------------------------------------
+    def judges(self, game: G) -> dict[str, str]:
+        """The solutions a game can be judged by, the default first: name -> what it measures."""
+        return {"exact": "the exact solution"}
+
+    @abstractmethod
+    def solve(self, game: G, judge: str | None = None, progress: Progress | None = None, rebuild: bool = False,
+              on_problem: Callable[[str], None] | None = None) -> SolvedGame:
+        """The solution of a game (loaded from the cache, or solved now and cached)."""
+
+    def solution_for(self, state: S, progress: Progress | None = None) -> SolvedGame:
+        """The cheapest solution that values ``state`` (a whole table by default)."""
+        return self.solve(cast(G, state.game), progress=progress)
+
+    # -- players -------------------------------------------------------------------------------------
+    @abstractmethod
+    def players(self, game: G) -> dict[str, str]:
+        """The bots of a game: name -> how it plays."""
+
+    @abstractmethod
+    def player(self, game: G, name: str, seed: int = 0) -> Player[S]:
+        """A bot by name (InputError naming the choices for an unknown one)."""
+
+    def check_player(self, game: G, name: str) -> None:
+        """InputError naming the choices when ``name`` is not one of the game's bots (a family whose bots
+        take long to build checks the name alone)."""
+        self.player(game, name)
+
+    def default_opponents(self, game: G) -> list[str]:
+        """The bots you play when you name none (nobody, in games you can play alone)."""
+        return []
+
+    # -- records and the table -----------------------------------------------------------------------
+    @abstractmethod
+    def read_record(self, path: Path, lines: list[tuple[int, Any]], game: G) -> Playthrough:
+        """A record file's lines (header first) as a playthrough (InputError naming the bad line)."""
+
+    @abstractmethod
+    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
+        """The header line of a record."""
+
+    @abstractmethod
+    def record_events(self, before: S, step: Step, seat: int) -> list[dict[str, Any]]:
+        """The record lines of one step (some steps are implied by the next one's line: none)."""
+
+    @abstractmethod
+    def board(self, state: S, names: Sequence[str]) -> Board:
+        """Everyone's sheet, as a table for the terminal and the web page."""
+
+    @abstractmethod
+    def totals(self, state: S) -> list[int]:
+        """Every seat's points so far (the final scores at the end)."""
+
+    def narrate(self, before: S, step: Step, after: S, name: str) -> str:
+        """One line telling what a step did."""
+        return f"{name}: {step}"
+
+    def prompt(self, state: S, name: str) -> str:
+        """The question at a decision (or, with dice typed by hand, before a throw)."""
+        if state.is_chance():
+            return f"{name}, the dice thrown: "
+        return f"{name} ({state.brief()}): "
+
+    # what the terminal shows around the prompts (the defaults suit most games)
+    board_at_turn_start = False  # show the sheet when the person's turn starts
+
+    def announce(self, state: S, names: Sequence[str]) -> list[str]:
+        """Lines shown when a player's turn starts."""
+        return []
+
+    def legal_summary(self, state: S) -> list[str]:
+        """The legal moves in a few lines."""
+        return ["legal moves: " + ", ".join(str(a) for a in state.legal_actions())]
+
+    def stand_prompt(self, state: S) -> str | None:
+        """The question after "stand" (keep every die), in games where standing is a thing."""
+        return None
+
+    def pause_before_throw(self, state: S) -> bool:
+        """Whether the person presses Enter before this throw (a moment to take back the last move)."""
+        return False
+
+    def game_over(self, state: S, names: Sequence[str], seat: int) -> list[str]:
+        """The last words: who won (``seat`` is the person at the table)."""
+        returns = state.returns()
+        if len(returns) == 1:
+            return [f"Game over: {returns[0]:g}."]
+        return ["Game over: " + ", ".join(f"{n} {r:g}" for n, r in zip(names, returns))]
+
+    # -- capabilities some families have -------------------------------------------------------------
+    def compare(self, game: G, a: str, b: str, progress: Progress | None = None) -> Comparison:
+        """A against B exactly (two-player games)."""
+        raise InputError(f"{game.canonical} has no exact comparison of strategies")
+
+    def match(self, game: G, names: list[str], n: int, seed: int, progress: Progress | None = None) -> MatchGames:
+        """About ``n`` games between bots, every seating order, the same dice for every seat."""
+        raise InputError(f"{game.canonical} has no matches between bots")
+
+    def odds(self, game: G, exact: bool = False) -> list[OddsRow]:
+        """One turn played for each box alone: expected points and the chance of the maximum."""
+        raise InputError(f"one-turn odds are for scorecard games, not for {self.title} ({game.canonical})")
+
+    def distribution(self, game: G, progress: Progress | None = None) -> Distribution:
+        """The exact final-score distribution of optimal play."""
+        raise InputError(f"the exact score distribution is for scorecard games, not for {self.title} "
+                         f"({game.canonical})")
+
+    def chart(self, game: G, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:
+        """The strategy chart: the turn totals where the best action switches, for each pair of scores."""
+        raise InputError(f"the strategy chart is for push-your-luck games (pig, skunk, big-pig), not {game.canonical}")
+
+    def chart_figure(self, game: G):
+        """The strategy chart drawn (a matplotlib Figure)."""
+        raise InputError(f"the strategy chart is for push-your-luck games (pig, skunk, big-pig), not {game.canonical}")
+
+    def simulate(self, game: G, names: list[str], n: int, seed: int, samples: int = 0,
+                 progress: Progress | None = None) -> list[Simulated]:
+        """``n`` games of each one-player strategy (the same dice for all)."""
+        raise InputError(f"{game.canonical} has no simulation (try match)")

@@ -1,0 +1,81 @@
+"""One registry: every game string finds its family, and through it its rules, solutions, players and
+records.
+
+A game string is ``NAME`` or ``NAME(key=value,...)``: a built-in game (``dicesolver games``) or the path of
+a rules file (``./mygame.toml``). The families are listed once, in ``FAMILY_MODULES``, and imported when
+first asked for: core code never imports a family, and a new family is one module name here (its package
+provides ``FAMILY``, a ``core.family.Family``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from .errors import GameDefinitionError, InputError
+from .family import Family, Progress
+from .gamestring import parse_game_string
+from .jsonl import read_lines
+from .playthrough import Playthrough
+from .protocol import Game, State
+from .solved import SolvedGame
+
+FAMILY_MODULES = ("dicesolver.scorecard.family", "dicesolver.pushluck.family", "dicesolver.despirala.family")
+MAX_RECORD_BYTES = 5 * 2**20
+
+
+@lru_cache(maxsize=None)
+def families() -> tuple[Family, ...]:
+    return tuple(importlib.import_module(name).FAMILY for name in FAMILY_MODULES)
+
+
+def family_of(game: Game) -> Family:
+    return next(f for f in families() if f.name == game.family)
+
+
+def game_names() -> list[str]:
+    return [name for f in families() for name in f.names()]
+
+
+def load(spec: str | Game, players: int | None = None) -> Game:
+    """A game from its game string (any family), for ``players`` players (its usual number by default)."""
+    if not isinstance(spec, str):
+        game = spec
+    else:
+        base, choices = parse_game_string(spec)
+        owner = next((f for f in families() if f.owns(base)), None)
+        if owner is None:
+            raise GameDefinitionError(f"unknown game {base.strip()!r} (games: {', '.join(game_names())}; "
+                                      "or a path to a .toml rules file)")
+        game = owner.load(base, choices)
+    return game if players is None else game.with_players(players)
+
+
+def parse_state(spec: str | Game, position: str) -> State:
+    """A position of a game; how many players play follows from the position's text."""
+    return load(spec).parse_state(position)
+
+
+def solve(spec: str | Game, players: int | None = None, judge: str | None = None, progress: Progress | None = None,
+          rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> SolvedGame:
+    """A game's solution (cached tables are loaded; missing ones are solved and cached)."""
+    game = load(spec, players)
+    return family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem)
+
+
+def solution_for(state: State, progress: Progress | None = None) -> SolvedGame:
+    """The cheapest solution that values a position (a two-player endgame is solved as a sub-game)."""
+    return family_of(state.game).solution_for(state, progress=progress)
+
+
+def read_record(path: str | Path, warnings: list[str] | None = None) -> Playthrough:
+    """A game record of any game, checked against its rules."""
+    path = Path(path)
+    lines = read_lines(path, MAX_RECORD_BYTES, warnings)
+    number, header = lines[0]
+    if not isinstance(header, dict) or header.get("type") != "game":
+        raise InputError(f"{path}, line {number}: the first line must be the game header")
+    game = load(str(header.get("game", "")))
+    return family_of(game).read_record(path, lines, game)

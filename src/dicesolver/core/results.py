@@ -1,0 +1,305 @@
+"""What dicesolver answers, as typed models: the same objects from the library, the same JSON from
+``--json`` and from the web API, and one JSON schema for all of them (``dicesolver schema``, the web's
+/docs).
+
+Values are in the game's *unit*: ``points`` (expected final score), ``equity`` (expected result: +1 win,
+0 draw, -1 loss; with n players the k tied leaders get (n - k)/k, everyone else -1) or ``p_win``
+(probability of winning). Where lower is better (Despirala's misere play) ``higher_is_better`` is
+false, and costs, losses and luck are still counted from the player's side: positive luck is good luck,
+a cost or a loss is how much worse a choice is.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Unit = Literal["points", "equity", "p_win"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# -- solving -------------------------------------------------------------------------------------------
+
+
+class SolveInfo(_Model):
+    """How a game's table was obtained: solved now, or loaded from the cache."""
+
+    game: str
+    unit: Unit
+    value: float = Field(description="the value of the start of the game for the first player")
+    solved_now: bool
+    seconds: float
+    states: int = Field(description="entries of the table")
+    table_bytes: int
+    table_dir: str
+    details: dict[str, Any] = Field(default_factory=dict, description="family facts (a push game's sweeps, ...)")
+
+
+# -- advice ---------------------------------------------------------------------------------------------
+
+
+class Option(_Model):
+    """One legal choice at a decision with its value."""
+
+    action: str = Field(description="the action's text, as typed to play it (keep 3456, score fives, hold, Collect 3)")
+    option: str = Field(description="its short name (3456, fives, hold, Collect 3)")
+    kind: str = Field(description="keep, score, throw, hold, pick, reroll, continue or stop")
+    value: float = Field(description="the value after this choice, with best play from then on")
+    cost: float = Field(ge=0, description="how much worse than the best choice (0 for the best)")
+    points: Optional[int] = Field(None, description="points scored now, for a scoring choice")
+
+
+class Advice(_Model):
+    """Every option at a position, best first."""
+
+    game: str
+    position: str = Field(description="the position's canonical text")
+    player: Optional[int] = Field(description="the seat on turn (0 moves first); null at the end")
+    unit: Unit
+    higher_is_better: bool = True
+    value: float = Field(description="the position's value for the player on turn, with best play")
+    options: list[Option] = Field(description="empty before a throw (value: the throw's expectation) and at the end")
+    notes: list[str] = Field(default_factory=list, description="remarks on the position in words")
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def best(self) -> Option | None:
+        return self.options[0] if self.options else None
+
+
+# -- review ---------------------------------------------------------------------------------------------
+
+
+class Decision(_Model):
+    """One decision of a recorded game, judged."""
+
+    event: int = Field(description="index of the step in the record")
+    seat: int
+    player: str
+    turn: int
+    position: str
+    brief: str = Field(description="the moment in a few words (dice showing, throws left)")
+    kind: str
+    chosen: str
+    chosen_value: float
+    best: str
+    best_value: float
+    loss: float = Field(ge=0, description="best value minus chosen, from the player's side")
+    skill: float = Field(le=0, description="minus the loss")
+    label: str = Field(description="best, inaccuracy, mistake, blunder or massive blunder")
+    options: int = Field(description="distinct options (1: no real choice)")
+
+
+class Luck(_Model):
+    """One throw (chance event) of a recorded game: how much it helped its player."""
+
+    event: int
+    seat: int
+    player: str
+    turn: int
+    throw: int = Field(description="the throw's number in its turn (1: the turn's first)")
+    kind: str
+    outcome: str = Field(description="what it showed")
+    before: float = Field(description="the player's value before the throw: the mean over its outcomes")
+    after: float = Field(description="the player's value after it, with best play")
+    luck: float = Field(description="after minus before, from the player's side (positive: good luck)")
+
+
+class ReviewSummary(_Model):
+    """The reviewed player's game in one line: result = baseline + luck - loss + others (in the player's
+    favour; where lower is better the values move the other way: result = baseline - (luck - loss + others))."""
+
+    game: str
+    unit: Unit
+    higher_is_better: bool = True
+    judge: str = Field(description="what the values are (the solution or model that judged the game)")
+    seat: int = Field(description="the reviewed player's seat (0 moved first)")
+    player: str
+    index: int = Field(description="the reviewed player's index in players (the record's order)")
+    players: list[str]
+    complete: bool
+    baseline: float = Field(description="the player's value at the start")
+    luck: float = Field(description="the player's own throws")
+    loss: float = Field(description="the player's own decisions")
+    others: float = Field(description="what happened on the other players' turns, in the player's value")
+    others_luck: float = Field(description="the other players' throws, each in its own player's value")
+    others_loss: float = Field(description="the other players' decision losses, each in its own player's value")
+    result: float = Field(description="the final result (or the value now, for an unfinished game)")
+    decisions: int
+    decisions_with_choice: int
+    mean_loss: float = Field(description="loss per decision that had a choice")
+    labels: dict[str, int] = Field(default_factory=dict)
+
+
+class TimelinePoint(_Model):
+    event: int
+    value: float = Field(description="the player's value after the event")
+    luck: float = Field(description="cumulative luck")
+    loss: float = Field(description="cumulative loss")
+
+
+class Review(_Model):
+    summary: ReviewSummary
+    decisions: list[Decision] = Field(description="every decision of every player, judged in its player's value")
+    luck: list[Luck] = Field(description="every throw of every player")
+    timeline: list[TimelinePoint] = Field(description="the reviewed player's value after each of their events")
+
+    def mine(self) -> list[Decision]:
+        return [d for d in self.decisions if d.seat == self.summary.seat]
+
+
+# -- comparing strategies ------------------------------------------------------------------------------
+
+
+def elo(value: float, unit: str) -> float:
+    """The Elo difference of an expected result (equity e: p = 1/2 + e/2) or a probability of winning p:
+    400 log10(p / (1 - p))."""
+    p = value if unit == "p_win" else 0.5 + value / 2
+    if p <= 0:
+        return -math.inf
+    if p >= 1:
+        return math.inf
+    return 400 * math.log10(p / (1 - p))
+
+
+class Comparison(_Model):
+    """Strategy A against strategy B in a two-player game, exactly (every position evaluated)."""
+
+    game: str
+    a: str
+    b: str
+    unit: Unit
+    first: float = Field(description="A's expected result (or probability of winning) moving first")
+    second: float = Field(description="... moving second")
+    average: float = Field(description="with the first move decided by a coin")
+    elo_first: float
+    elo_second: float
+    elo: float
+    seconds: float
+
+    @classmethod
+    def of(cls, game: str, a: str, b: str, unit: Unit, first: float, second: float, seconds: float) -> "Comparison":
+        average = (first + second) / 2
+        return cls(game=game, a=a, b=b, unit=unit, first=first, second=second, average=average,
+                   elo_first=elo(first, unit), elo_second=elo(second, unit), elo=elo(average, unit), seconds=seconds)
+
+
+class PlayerResult(_Model):
+    player: str
+    points_per_game: float = Field(description="mean result: win n - 1, k tied leaders (n - k)/k, loss -1")
+    points_ci95: float = Field(description="half-width of the 95% interval")
+    win_rate: float = Field(description="finished first alone")
+    win_ci95: float
+    tie_rate: float = Field(description="shared first place")
+    share: float = Field(description="games won, a tie among k counting 1/k")
+    share_by_seat: list[float] = Field(description="the same by seat (0: moving first)")
+    share_ci95_by_seat: list[float]
+    mean_score: float
+    score_sd: float
+
+
+class MatchResult(_Model):
+    """Many games between 2..6 strategies, every seating order in turn, the same dice for every seat."""
+
+    game: str
+    players: list[PlayerResult]
+    games: int
+    deals: int
+    rotations: int
+    seed: int
+    seconds: float
+
+
+class CategoryStats(_Model):
+    category: str
+    scored_rate: float = Field(description="games in which the box got more than 0 points")
+    mean: float = Field(description="mean points in the box")
+
+
+class SimulationSummary(_Model):
+    game: str
+    player: str
+    games: int
+    seed: int
+    mean: float
+    sd: float
+    stderr: float
+    percentiles: dict[str, float]
+    mode: int
+    min: int
+    max: int
+    expected: Optional[float] = Field(None, description="the strategy's exact expected score, where known")
+    bonus_rate: Optional[float] = Field(None, description="games reaching the upper bonus, where the game has one")
+    extra_bonus_mean: Optional[float] = Field(None, description="extra-yacht bonuses per game, where the game has them")
+    categories: list[CategoryStats] = Field(default_factory=list)
+    seconds: float = 0.0
+
+
+# -- the table -----------------------------------------------------------------------------------------
+
+
+class Board(_Model):
+    """Everyone's sheet as a table of text (the terminal draws it; so can a web page)."""
+
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    strong: list[int] = Field(default_factory=list, description="rows to show in bold (totals)")
+    faint: list[int] = Field(default_factory=list, description="rows to show dimmed (running sums)")
+    lines: list[str] = Field(default_factory=list, description="words below the table")
+
+
+# -- family views ------------------------------------------------------------------------------------
+
+
+class OddsRow(_Model):
+    """One box of a scorecard game, a whole turn played only for it."""
+
+    category: str
+    max_points: int
+    expected_points: float
+    p_max: float
+    p_max_exact: Optional[str] = Field(None, description="P(max) as a fraction, when asked for")
+
+
+class ChartRow(_Model):
+    """A push-your-luck strategy chart's line: (my score, opponent's) at the start of my turn."""
+
+    mine: int
+    theirs: int
+    win: float
+    thresholds: list[int] = Field(description="turn totals where the best action switches, starting with a stop")
+
+
+class Distribution(_Model):
+    """The exact final-score distribution of optimal (max expected score) play, with its facts."""
+
+    game: str
+    mean: float
+    sd: float
+    percentiles: dict[str, int]
+    mode: int
+    min: int
+    max: int
+    bonus_probability: Optional[float] = None
+    extra_bonus_mean: Optional[float] = None
+    category_probabilities: dict[str, float] = Field(default_factory=dict, description="P(the box scores more than 0)")
+    perfect_game_probability: float = Field(description="the best probability of every box at its maximum")
+    perfect_game_one_in: float
+    probabilities: dict[int, float] = Field(description="every final score's probability")
+
+
+RESULTS = (SolveInfo, Advice, Review, Comparison, MatchResult, SimulationSummary, Board, OddsRow, ChartRow, Distribution)
+
+
+def json_schema() -> dict[str, Any]:
+    """One JSON schema document holding every result model (under ``$defs``)."""
+    from pydantic.json_schema import models_json_schema
+
+    _, schema = models_json_schema([(m, "serialization") for m in RESULTS], title="dicesolver results")
+    return schema

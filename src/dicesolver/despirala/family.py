@@ -1,0 +1,231 @@
+"""Despirala (seed 001) behind ``core.family``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.family import Family, MatchGames, Progress, Simulated
+from ..core.playthrough import Playthrough
+from ..core.results import Board, SolveInfo
+from .players import DESPIRALA_STRATEGIES, make_despirala_player
+from .records import DespiralaRecord, despirala_record_from_lines
+from .rules import COMBINATIONS, DespiralaGame, Move, format_throw, make_despirala
+from .solution import ExpectedFinalScore
+from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
+
+
+class DespiralaBot:
+    """A Despirala strategy (``choose(game, state)``) as a protocol player."""
+
+    def __init__(self, strategy: Any):
+        self.name = strategy.name
+        self.strategy = strategy
+
+    def choose(self, state: DespiralaState, rng: np.random.Generator) -> Move:
+        return self.strategy.choose(state.game, state)
+
+
+class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
+    name = "despirala"
+    title = "Despirala (seed 001)"
+
+    def names(self) -> list[str]:
+        return ["despirala"]
+
+    def featured(self) -> list[str]:
+        return ["despirala", "despirala(misere)"]
+
+    def load(self, base: str, choices: dict[str, str]) -> DespiralaGame:
+        return make_despirala(choices)
+
+    def catalog(self) -> list[dict[str, Any]]:
+        return [{"name": "despirala", "title": "Despirala", "family": self.name, "dice": 6, "faces": 6,
+                 "players": "1-6", "variants": {"play": {"values": ["normal", "misere"], "default": "normal",
+                                                         "help": "misere: the lowest final score wins, no Reroll"}}}]
+
+    def facts(self, game: DespiralaGame) -> dict[str, Any]:
+        return {"players": "1-6", "dice": 6, "faces": 6, "combinations": [c.name for c in COMBINATIONS]}
+
+    def judges(self, game: DespiralaGame) -> dict[str, str]:
+        return {"points": "expected final score (each player's own)"}
+
+    def solve(self, game: DespiralaGame, judge: str | None = None, progress: Progress | None = None,
+              rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> ExpectedFinalScore:
+        from .solver import load_or_solve
+
+        if judge not in (None, "points"):
+            raise InputError(f"Despirala is judged by expected final score, not by {judge!r}")
+        table, li = load_or_solve(game.mode, rebuild=rebuild, progress=progress, on_problem=on_problem)
+        info = SolveInfo(game=game.canonical, unit="points", value=table.root_value, solved_now=li.built,
+                         seconds=li.seconds, states=int(table.W.shape[0] * table.W.shape[1]),
+                         table_bytes=li.table_bytes, table_dir=li.directory)
+        return ExpectedFinalScore(game, table, info)
+
+    def players(self, game: DespiralaGame) -> dict[str, str]:
+        return dict(DESPIRALA_STRATEGIES)
+
+    def player(self, game: DespiralaGame, name: str, seed: int = 0) -> DespiralaBot:
+        return DespiralaBot(make_despirala_player(name, game, self.solve(game).table, seed=seed))
+
+    # -- records and the table -----------------------------------------------------------------------
+    def read_record(self, path: Path, lines: list[tuple[int, Any]], game: DespiralaGame) -> Playthrough:
+        return playthrough_of(despirala_record_from_lines(path, lines, game))
+
+    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
+        bots = playthrough.details.get("bots", {})
+        strategies = [bots.get(str(i)) for i in range(len(playthrough.players))]
+        return {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
+                "players": playthrough.players, "strategies": strategies,
+                "manual_dice": bool(playthrough.details.get("manual_dice")),
+                **{k: v for k, v in playthrough.details.items() if k not in ("manual_dice", "bots")}}
+
+    def record_events(self, before: DespiralaState, step: Any, player: int) -> list[dict[str, Any]]:
+        event = before.event(step)
+        return [Event(event.type, player, event.dice, event.move, event.rethrows, event.completed, event.rolls,
+                      event.hits).to_json()]
+
+    def board(self, state: DespiralaState, names: Sequence[str]) -> Board:
+        rows = []
+        for i, seat in enumerate(state.seats):
+            left = ", ".join(c.name for c in COMBINATIONS if seat.free & (1 << c.index))
+            rows.append([names[i], str(seat.points), str(seat.goods), left or "-"])
+        strong = [state.mover] if not state.over else []
+        return Board(title=f"round {state.round} of 14", columns=["player", "points", "goods", "combinations left"],
+                     rows=rows, strong=strong)
+
+    def totals(self, state: DespiralaState) -> list[int]:
+        return [s.final if state.over else s.points for s in state.seats]
+
+    def narrate(self, before: DespiralaState, step: Any, after: DespiralaState, name: str) -> str:
+        return describe_event(name, before, before.event(step), after)
+
+    def prompt(self, state: DespiralaState, name: str) -> str:
+        if state.is_chance():
+            if isinstance(state.chance_outcomes()[0][0], SixDice):
+                return "the six dice you threw: "
+            if state.phase == COMPLETE:
+                missing = "".join(map(str, state.target_missing()))
+                return f"rethrows it took to complete (missing {missing}; 1-{state.seat.goods}), or 'failed': "
+            face = COMBINATIONS[state.combination].collect_face()
+            return f"how many of the {6 - state.have} rethrown dice show {face}? "
+        where = (f"collecting {COMBINATIONS[state.combination].collect_face()}s: {state.have}"
+                 if state.phase == COLLECT else f"dice {''.join(map(str, state.dice))}")
+        return f"{name} ({where}, goods {state.seat.goods}): "
+
+
+    # -- capabilities --------------------------------------------------------------------------------
+    def simulate(self, game: DespiralaGame, names: list[str], n: int, seed: int, samples: int = 0,
+                 progress: Progress | None = None) -> list[Simulated]:
+        from .simulate import simulate_despirala
+
+        if names not in ([], ["optimal"]):
+            raise InputError("Despirala simulates its expected-score table (optimal; --samples N for a Monte Carlo "
+                             "model); for its other bots use match")
+        stats, scores = simulate_despirala(game.mode, n, seed, samples)
+        label = "optimal" if not samples else f"mc-{samples}"
+        return [Simulated(label, scores, {"expected": stats.expected}, {"model": stats.model}, stats.seconds)]
+
+    def match(self, game: DespiralaGame, names: list[str], n: int, seed: int,
+              progress: Progress | None = None) -> MatchGames:
+        from .match import despirala_match
+
+        if len(names) != 2:
+            raise InputError("a Despirala match is between two strategies, e.g. competitive optimal")
+        table = self.solve(game).table
+        a, b = (make_despirala_player(p, game, table, seed=seed) for p in names)
+        if a.name == b.name:
+            b.name = f"{b.name} (2)"
+        return despirala_match(game, a, b, n, seed, progress=progress)
+
+    def announce(self, state: DespiralaState, names: Sequence[str]) -> list[str]:
+        seat = state.seat
+        return [f"round {state.round} · {names[state.mover]}: {seat.points} points, {seat.goods} goods"]
+
+    def legal_summary(self, state: DespiralaState) -> list[str]:
+        moves = state.legal_actions()
+        lines = ["legal moves: " + ", ".join(m.text() for m in moves
+                                             if m.kind != "pick" or not COMBINATIONS[m.combination].n_args)]
+        with_args = sorted({COMBINATIONS[m.combination].name for m in moves
+                            if m.kind == "pick" and COMBINATIONS[m.combination].n_args})
+        if with_args:
+            blanks = {"Three pairs": " X Y Z", "Two triples": " X Y"}
+            lines.append("with faces: " + ", ".join(f"{n}{blanks.get(n, ' X')}" for n in with_args))
+        return lines
+
+    def game_over(self, state: DespiralaState, names: Sequence[str], seat: int) -> list[str]:
+        finals = [s.final for s in state.seats]
+        order = sorted(range(len(finals)), key=lambda i: -finals[i] if state.game.mode == "normal" else finals[i])
+        return ["final scores: " + ", ".join(f"{names[i]} {finals[i]}" for i in order)]
+
+
+def describe_event(name: str, before: DespiralaState, event: Event, after: DespiralaState) -> str:
+    """One line telling what ``name``'s event did."""
+    seat_after = after.seats[event.player]
+
+    def does(verb: str) -> str:
+        return f"{name} {verb}" if name == "you" else f"{name} {verb}s"
+
+    if event.type == "throw":
+        return f"{does('throw')} {format_throw(event.dice)}"
+    if event.type == "hits":
+        face = COMBINATIONS[before.combination].collect_face()
+        dice = f" ({format_throw(event.dice)})" if event.dice else ""
+        return f"{does('rethrow')}{dice}: {event.hits} more {face}{'s' if event.hits != 1 else ''}, {after.have} collected"
+    if event.type == "completion":
+        combo = COMBINATIONS[before.combination]
+        rolls = f" ({', '.join(format_throw(r) for r in event.rolls)})" if event.rolls else ""
+        if event.completed:
+            pts = combo.target(before.args)[1]
+            return (f"{does('complete')} {combo.name} in {event.rethrows} rethrow{'s' if event.rethrows != 1 else ''}"
+                    f"{rolls}: +{pts} (points {seat_after.points}, goods {seat_after.goods})")
+        return f"{does('fail')} {combo.name}{rolls}: 0 points and every good lost (points {seat_after.points})"
+    move = event.move
+    assert move is not None  # the events left are moves
+    if move.kind == "reroll":
+        return f"{does('reroll')} (goods {after.seats[event.player].goods})"
+    if move.kind == "continue":
+        return f"{does('continue')} collecting (goods {after.seats[event.player].goods})"
+    if move.kind == "stop":
+        face = COMBINATIONS[before.combination].collect_face()
+        return f"{does('stop')} with {before.have} × {face}: +{face * before.have} (points {seat_after.points})"
+    combo = COMBINATIONS[move.combination]
+    if after.phase == COMPLETE or after.phase == COLLECT:
+        extra = (f": {after.have} collected" if after.phase == COLLECT else
+                 f": missing {format_throw(after.target_missing())}")
+        return f"{does('pick')} {move.text()}{extra}"
+    return f"{does('score')} {move.text()} at once: +{combo.target(move.args)[1]} (points {seat_after.points})"
+
+
+def playthrough_of(record: DespiralaRecord) -> Playthrough:
+    """A Despirala record's events as protocol steps (seats are the record's players in order)."""
+    from .state import Completion, Hits
+
+    state = record.game.with_players(len(record.players)).start()
+    steps: list[Any] = []
+    for i, e in enumerate(record.events):
+        if e.type == "move":
+            step: Any = e.move
+        elif e.type == "throw":
+            step = SixDice(tuple(sorted(e.dice)))
+        elif e.type == "completion":
+            step = Completion(e.rethrows, e.completed)
+        else:
+            step = Hits(e.hits)
+        if state.player != e.player:
+            raise InputError(f"event {i + 1}: it is {record.players[state.player]}'s turn")
+        try:
+            state = state.apply(step)
+        except InputError as exc:
+            raise InputError(f"event {i + 1}: {exc}") from None
+        steps.append(step)
+    bots = {str(i): s for i, s in enumerate(record.strategies) if s is not None}
+    details = {"manual_dice": record.manual_dice, "bots": bots, **record.extra}
+    game = record.game.with_players(len(record.players))
+    return Playthrough(game, list(record.players), steps, 0, record.seed, details)
+
+
+FAMILY = DespiralaFamily()

@@ -1,0 +1,92 @@
+"""Despirala's solution behind the protocol: every player's expected final score (normal play: higher is
+better; misere: lower)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import InputError
+from ..core.results import SolveInfo
+from ..core.solved import SolvedGame
+from .kernels import _pick_value
+from .rules import COMBINATIONS, DespiralaGame, Move
+from .solver import DespiralaSolution, collect_values, completion_odds, pick_shape, turn_options
+from .state import COLLECT, COMPLETE, DECIDE, HITS, THROW, DespiralaState
+
+
+def _sign(solution: DespiralaSolution) -> float:
+    return 1.0 if solution.mode == "normal" else -1.0
+
+
+def collect_state_values(solution: DespiralaSolution, state: DespiralaState) -> dict[str, float]:
+    seat = state.seat
+    combo = COMBINATIONS[state.combination]
+    return collect_values(solution, seat.free & ~(1 << combo.index), combo.collect_face(), state.have, seat.goods)
+
+
+def pick_value(solution: DespiralaSolution, state: DespiralaState) -> float:
+    """The value of completing the combination being completed (its points when it succeeds included)."""
+    seat = state.seat
+    combo = COMBINATIONS[state.combination]
+    pts = combo.target(state.args)[1]
+    s = pick_shape(combo.index, state.args, state.dice)
+    q, qcum = completion_odds()
+    return float(_pick_value(solution.W, seat.free & ~(1 << combo.index), s, seat.goods, float(pts), q, qcum))
+
+
+def expected_final(solution: DespiralaSolution, state: DespiralaState, seat: int) -> float:
+    """``seat``'s expected final score in ``state`` (expected-score play from then on)."""
+    me = state.seats[seat]
+    if state.over:
+        return float(me.final)
+    if state.mover != seat:
+        return me.points + solution.end_value(me.free, me.goods)
+    sign = _sign(solution)
+    if state.phase == THROW:
+        return me.points + float(solution.W[me.free, me.goods])
+    if state.phase == DECIDE:
+        return me.points + turn_options(solution, me.free, me.goods, state.dice)[0][1]
+    if state.phase == COLLECT:
+        values = collect_state_values(solution, state)
+        return me.points + (max(values.values()) if sign > 0 else min(values.values()))
+    if state.phase == COMPLETE:
+        return me.points + pick_value(solution, state)
+    if state.phase == HITS:  # the good for this rethrow is paid already
+        combo = COMBINATIONS[state.combination]
+        return me.points + collect_values(solution, me.free & ~(1 << combo.index), combo.collect_face(), state.have,
+                                          me.goods + 1)["continue"]
+    raise InputError(f"unknown phase {state.phase!r}")
+
+
+class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
+    """Expected final score (points + goods left) with expected-score play from here, for any seat."""
+
+    unit = "points"
+    tie = 1e-9
+
+    def __init__(self, game: DespiralaGame, table: DespiralaSolution, info: SolveInfo):
+        self.game = game
+        self.table = table
+        self._info = info
+        self.higher_is_better = table.mode == "normal"
+
+    def headline(self) -> str:
+        goal = "highest" if self.higher_is_better else "lowest"
+        return f"expected final score {self.root_value:.3f} playing for the {goal} score"
+
+    @property
+    def info(self) -> SolveInfo:
+        return self._info
+
+    def state_value(self, state: DespiralaState, seat: int | None = None) -> float:
+        seat = state.mover if seat is None else seat
+        return expected_final(self.table, state, seat)
+
+    def action_values(self, state: DespiralaState) -> list[tuple[Any, float]]:
+        seat = state.seat
+        if state.phase == DECIDE:
+            return [(m, seat.points + v) for m, v in turn_options(self.table, seat.free, seat.goods, state.dice)]
+        if state.phase == COLLECT:
+            values = collect_state_values(self.table, state)
+            return [(Move(k), seat.points + v) for k, v in values.items()]
+        raise InputError("no decision is due now")

@@ -1,0 +1,167 @@
+"""The push-your-luck family (Pig, Skunk, Big Pig) behind ``core.family``."""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.family import Family, Progress
+from ..core.playthrough import Playthrough
+from ..core.results import Board, ChartRow, Comparison, SolveInfo
+from .players import PUSH_STRATEGIES, PushPlayer, make_push_player
+from .records import PushEvent, push_record_from_lines
+from .rules import ADD, BUST, PUSH_GAMES, PushGame, format_throw, make_push_game
+from .solution import WinProbability
+from .state import Hold, PushState, Throw
+
+
+class PushBot:
+    """A push-your-luck strategy (a fixed throw/hold policy) as a protocol player."""
+
+    def __init__(self, player: PushPlayer):
+        self.name = player.name
+        self.policy = player
+
+    def choose(self, state: PushState, rng: np.random.Generator) -> Throw | Hold:
+        return Throw() if self.policy.throws(state.mine, state.theirs, state.turn_total) else Hold()
+
+
+@lru_cache(maxsize=64)
+def _load(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> PushGame:
+    return make_push_game(base, dict(frozen_choices))
+
+
+class PushLuckFamily(Family[PushGame, PushState]):
+    name = "pushluck"
+    title = "push-your-luck games for two"
+
+    def names(self) -> list[str]:
+        return list(PUSH_GAMES)
+
+    def load(self, base: str, choices: dict[str, str]) -> PushGame:
+        return _load(base.strip().lower(), tuple(sorted(choices.items())))
+
+    def catalog(self) -> list[dict[str, Any]]:
+        rows = []
+        for name in PUSH_GAMES:
+            g = self.load(name, {})
+            rows.append({"name": name, "title": g.title, "family": self.name, "dice": g.n_dice, "faces": g.faces,
+                         "goal": g.goal, "players": "2",
+                         "parameters": "goal=N" + (", faces=N (faces=2: piglet, a coin)" if name == "pig" else "")})
+        return rows
+
+    def facts(self, game: PushGame) -> dict[str, Any]:
+        return {"players": "2", "dice": game.n_dice, "faces": game.faces, "goal": game.goal}
+
+    def judges(self, game: PushGame) -> dict[str, str]:
+        return {"exact": "probability of winning under optimal play by both"}
+
+    def solve(self, game: PushGame, judge: str | None = None, progress: Progress | None = None,
+              rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> WinProbability:
+        from .solver import load_or_solve
+
+        if judge not in (None, "exact"):
+            raise InputError(f"{game.canonical} is judged exactly (probability of winning), not by {judge!r}")
+        table, li = load_or_solve(game, rebuild=rebuild, on_problem=on_problem)
+        states = game.goal * (game.goal + 1) * game.goal // 2
+        info = SolveInfo(game=game.canonical, unit="p_win", value=table.root_value, solved_now=li.built,
+                         seconds=li.seconds, states=states, table_bytes=li.table_bytes, table_dir=li.directory,
+                         details={"sweeps": li.sweeps})
+        return WinProbability(game, table, info)
+
+    def players(self, game: PushGame) -> dict[str, str]:
+        return dict(PUSH_STRATEGIES)
+
+    def default_opponents(self, game: PushGame) -> list[str]:
+        return ["optimal"]
+
+    def player(self, game: PushGame, name: str, seed: int = 0) -> PushBot:
+        key = str(name).strip().lower()
+        table = self.solve(game).table if key in ("optimal", "opt") else None
+        return PushBot(make_push_player(name, game, table))
+
+    # -- records and the table -----------------------------------------------------------------------
+    def read_record(self, path: Path, lines: list[tuple[int, Any]], game: PushGame) -> Playthrough:
+        return push_record_from_lines(path, lines, game).playthrough()
+
+    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
+        return {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
+                "players": playthrough.players, "first": playthrough.first,
+                "manual_dice": bool(playthrough.details.get("manual_dice")),
+                **{k: v for k, v in playthrough.details.items() if k != "manual_dice"}}
+
+    def record_events(self, before: PushState, step: Any, player: int) -> list[dict[str, Any]]:
+        if isinstance(step, Throw):
+            return []  # implied by the roll line that follows
+        if isinstance(step, Hold):
+            return [PushEvent("hold", player).to_json()]
+        return [PushEvent("roll", player, tuple(step.dice)).to_json()]
+
+    def board(self, state: PushState, names: Sequence[str]) -> Board:
+        rows = [[names[s], str(state.scores[s])] for s in (0, 1)]
+        lines = [f"goal {state.game.goal}"]
+        if state.winner is None:
+            lines.append(f"{names[state.mover]} to play, {state.turn_total} at risk")
+        return Board(title=state.game.title, columns=["player", "banked"], rows=rows, lines=lines)
+
+    def totals(self, state: PushState) -> list[int]:
+        return list(state.scores)
+
+    def narrate(self, before: PushState, step: Any, after: PushState, name: str) -> str:
+        s = "" if name == "you" else "s"
+        if isinstance(step, Throw):
+            return f"{name} throw{s} again"
+        if isinstance(step, Hold):
+            return f"{name} hold{s}: {before.mine} + {before.turn_total} = {before.mine + before.turn_total}"
+        kind, points = before.game.effect(step.dice)
+        if after.winner is not None:
+            what = f"+{points}: {after.scores[before.mover]} reaches the goal"
+        elif kind == ADD:
+            what = f"+{points} (turn total {after.turn_total})"
+        elif kind == BUST:
+            what = f"a 1: the turn total of {before.turn_total} is lost"
+        else:
+            what = f"double 1s: the turn total and the banked {before.mine} are lost"
+        return f"{name} throw{s} {format_throw(step.dice)}: {what}"
+
+    def prompt(self, state: PushState, name: str) -> str:
+        if state.is_chance():
+            return "the dice you threw: "
+        return f"turn total {state.turn_total} (bank → {state.mine + state.turn_total}): throw or hold? "
+
+    def announce(self, state: PushState, names: Sequence[str]) -> list[str]:
+        return [f"{names[0]} {state.scores[0]} · {names[1]} {state.scores[1]} (goal {state.game.goal})"]
+
+    def game_over(self, state: PushState, names: Sequence[str], seat: int) -> list[str]:
+        winner = "you win" if state.winner == seat else f"{names[state.winner or 0]} wins"
+        return [f"{winner}, {state.scores[0]} to {state.scores[1]}"]
+
+    # -- capabilities --------------------------------------------------------------------------------
+    def compare(self, game: PushGame, a: str, b: str, progress: Progress | None = None) -> Comparison:
+        from .solver import evaluate
+
+        start = time.perf_counter()
+        table = self.solve(game).table
+        pa, pb = make_push_player(a, game, table), make_push_player(b, game, table)
+        a_moving, b_moving = evaluate(game, pa.policy, pb.policy)
+        first, second = float(a_moving[0, 0, 0]), 1.0 - float(b_moving[0, 0, 0])
+        return Comparison.of(game.canonical, pa.name, pb.name, "p_win", first, second, time.perf_counter() - start)
+
+    def chart_figure(self, game: PushGame):
+        from .chart import chart_figure
+
+        return chart_figure(self.solve(game).table)
+
+    def chart(self, game: PushGame, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:
+        from .chart import chart_rows
+
+        return [ChartRow(mine=r.mine, theirs=r.theirs, win=r.win, thresholds=r.thresholds)
+                for r in chart_rows(self.solve(game).table, mine, theirs)]
+
+
+FAMILY = PushLuckFamily()

@@ -1,0 +1,424 @@
+"""The scorecard family (the Yahtzee family and games described in rules files) behind ``core.family``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..core.dice import format_dice
+from ..core.errors import InputError
+from ..core.family import Family, MatchGames, Progress, Simulated
+from ..core.playthrough import Playthrough
+from ..core.protocol import Unit
+from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo
+from ..core.solved import SolvedGame
+from .duel import check_duel_game
+from .presets import load_scorecard_game, looks_like_path, preset_names
+from .records import Event, GameRecord, record_from_lines
+from .rules import ScorecardGame
+from .solutions import DuelEquity, ExpectedScore, MindfulModel
+from .state import Keep, Roll, Score, ScorecardState
+
+EXACT_BY_DEFAULT_CATEGORIES = 10  # bigger two-player games are judged exactly only when asked or already solved
+SUBGAME_LIMIT = 5_000_000  # lanes: below this, an uncached two-player position is solved as a sub-game
+
+BOTS: dict[str, str] = {
+    "optimal": "maximises the expected final score (the exact solitaire solution); also 'maximus'",
+    "greedy": "keeps for, and scores, the most points this turn (seed 002's greedy agent)",
+    "random": "random keeps (each die kept with probability 1/2) and a random open category",
+    "semi-random": "random keeps, then the category scoring the most points now",
+    "whatever": "never re-rolls and scores the most points now",
+    "ev": "seed 002's expected-value agent: hand value = points minus the category's one-turn expectation",
+    "bonus": "seed 002's bonus agent: upper boxes worth +100 with three or more dice of the face, -100 with fewer",
+    "perfect": "seed 002's perfect-game agent: plays only for each category's maximum",
+    "contender": "seed 002's contender: static hand values refined by simulation (a few seconds to build)",
+    "joe": "the Generala essay's human-like player: goes for the pattern he is closest to",
+    "mindful": "Mindful Maximus: the best expected result, assuming every player plays Maximus from here on",
+    "malina": "the exact two-player strategy (games without bonuses); with more players, against the most "
+              "dangerous opponent",
+}
+ALIASES = {"maximus": "optimal"}
+
+
+def _info(game: ScorecardGame, unit: Unit, value: float, built: bool, seconds: float, states: int, nbytes: int,
+          directory: str, **details: Any) -> SolveInfo:
+    return SolveInfo(game=game.canonical, unit=unit, value=value, solved_now=built, seconds=seconds, states=states,
+                     table_bytes=nbytes, table_dir=directory, details=details)
+
+
+class ScorecardBot:
+    """A scorecard strategy (``choose_keep``/``choose_category`` on positions) as a protocol player."""
+
+    def __init__(self, name: str, strategy: Any):
+        self.name = name
+        self.strategy = strategy
+
+    def choose(self, state: ScorecardState, rng: np.random.Generator) -> Keep | Score:
+        game = state.game
+        seat = state.player
+        pos = state.position
+        others = [c for s, c in enumerate(state.cards) if s != seat]  # seat order, as the match kernel
+        if pos.rolls_left > 0:
+            keep = tuple(sorted(self.strategy.choose_keep(pos, rng, others)))
+            if len(keep) < game.n_dice:
+                return Keep(keep, game.faces)
+        c = self.strategy.choose_category(pos, rng, others)
+        return next(a for a in state.legal_actions() if isinstance(a, Score) and a.category == c)
+
+
+class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
+    name = "scorecard"
+    title = "scorecard games (the Yahtzee family, and your own rules files)"
+
+    # -- games ---------------------------------------------------------------------------------------
+    def names(self) -> list[str]:
+        return preset_names()
+
+    def owns(self, base: str) -> bool:
+        return looks_like_path(base) or base.strip().lower() in self.names()
+
+    def load(self, base: str, choices: dict[str, str]) -> ScorecardGame:
+        return load_scorecard_game(base, choices)
+
+    def catalog(self) -> list[dict[str, Any]]:
+        rows = []
+        for name in preset_names():
+            game = load_scorecard_game(name, {})
+            rows.append({"name": name, "title": game.title, "family": self.name, "dice": game.n_dice,
+                         "faces": game.faces, "rolls": game.rolls, "categories": game.n_categories,
+                         "players": "1-6",
+                         "variants": {v.key: {"values": list(v.values), "default": v.default, "help": v.help}
+                                      for v in game.variant_specs}})
+        return rows
+
+    # -- solutions -----------------------------------------------------------------------------------
+    def facts(self, game: ScorecardGame) -> dict[str, Any]:
+        return {"players": "1-6", "dice": game.n_dice, "faces": game.faces, "rolls": game.rolls,
+                "categories": [{"name": c.name, "title": c.title, "max_points": max(game.possible_scores(i))}
+                               for i, c in enumerate(game.categories)]}
+
+    def judges(self, game: ScorecardGame) -> dict[str, str]:
+        if game.players == 1:
+            return {"points": "expected final score"}
+        out = {}
+        if game.players == 2 and _duel_capable(game):
+            out["exact"] = "exact equity of the two-player table"
+        out["mindful"] = "expected result when everyone plays Maximus from then on (Mindful Maximus)"
+        out["points"] = "each player's expected final score, ignoring the others"
+        return out
+
+    def solve(self, game: ScorecardGame, judge: str | None = None, progress: Progress | None = None,
+              rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> SolvedGame:
+        judges = self.judges(game)
+        judge = judge or _default_judge(game, judges)
+        if judge not in judges:
+            raise InputError(f"{game.canonical} with {game.players} player(s) is judged by "
+                             f"{', '.join(judges)}, not {judge!r}")
+        if judge == "points":
+            return self._expected_score(game, progress, rebuild, on_problem)
+        if judge == "exact":
+            from . import duel
+
+            single = game.with_players(1)
+            table, seconds, built = duel.load_or_solve(single, progress=progress, rebuild=rebuild,
+                                                       on_problem=on_problem)
+            info = _info(game, "equity", table.first_player_equity(), built, seconds, int(table.values.shape[0]),
+                         int(table.values.nbytes), str(duel.table_key(single).directory))
+            return DuelEquity(game, table, info)
+        return self._mindful(game, progress, rebuild, on_problem)
+
+    def _expected_score(self, game, progress, rebuild, on_problem) -> ExpectedScore:
+        from .solitaire import load_or_solve
+
+        table, si = load_or_solve(game.with_players(1), progress=progress, rebuild=rebuild, on_problem=on_problem)
+        info = _info(game, "points", table.root_value, si.built, si.seconds, int(table.values.shape[0]),
+                     si.table_bytes, si.directory)
+        return ExpectedScore(game, table, info)
+
+    def _mindful(self, game, progress, rebuild, on_problem) -> MindfulModel:
+        from .future import load_or_build, table_key
+        from .players.mindful import MindfulPlayer
+
+        table, built, seconds = load_or_build(game.with_players(1), progress=progress, rebuild=rebuild,
+                                              on_problem=on_problem)
+        player = MindfulPlayer(game.with_players(1), table)
+        result = MindfulModel(game, player, _info(game, "equity", 0.0, built, seconds, int(table.offset.shape[0]),
+                                                  table.nbytes, str(table_key(game).directory)))
+        value = result.value(game.start(), 0)
+        result._info = result.info.model_copy(update={"value": value})
+        return result
+
+    def solution_for(self, state: ScorecardState, progress: Progress | None = None) -> SolvedGame:
+        game = state.game
+        if game.players != 2 or not _duel_capable(game):
+            return self.solve(game, progress=progress)
+        from ..core import tables
+        from ..core.errors import TableError
+        from . import duel
+
+        try:
+            loaded = tables.load(duel.table_key(game))
+            table = duel.DuelSolution(duel.DuelModel(game), loaded.arrays["values"])
+            info = _info(game, "equity", table.first_player_equity(), False, 0.0, int(table.values.shape[0]),
+                         int(table.values.nbytes), str(loaded.directory))
+            return DuelEquity(game, table, info)
+        except TableError:
+            pass
+        me, other = state.card, state.opponents()[0]
+        sub = duel.DuelModel(game, (me.used, other.used))
+        if sub.size > SUBGAME_LIMIT:
+            return self.solve(game, progress=progress)
+        values = sub.solve()
+        info = _info(game, "equity", float("nan"), True, 0.0, sub.size, int(values.nbytes), "",
+                     subgame=str(state))
+        return DuelEquity(game, duel.DuelSolution(sub, values), info)
+
+    # -- players -------------------------------------------------------------------------------------
+    def players(self, game: ScorecardGame) -> dict[str, str]:
+        return dict(BOTS)
+
+    def check_player(self, game: ScorecardGame, name: str) -> None:
+        if _bot_key(name) == "malina":
+            check_duel_game(game.with_players(1))
+
+    def player(self, game: ScorecardGame, name: str, seed: int = 0) -> ScorecardBot:
+        key = _bot_key(name)
+        single = game.with_players(1)
+        if key == "joe":
+            from .players.joe import JoePlayer
+
+            return ScorecardBot(key, JoePlayer(single))
+        if key == "mindful":
+            from .players.mindful import MindfulPlayer
+
+            return ScorecardBot(key, MindfulPlayer(single))
+        if key == "malina":
+            from . import duel
+            from .players.malina import MalinaPlayer
+
+            check_duel_game(single)
+            return ScorecardBot(key, MalinaPlayer(duel.load_or_solve(single)[0]))
+        from .players import make_player
+
+        return ScorecardBot(key, make_player(key, single, seed=seed))
+
+    # -- records and the table -----------------------------------------------------------------------
+    def read_record(self, path: Path, lines: list[tuple[int, Any]], game: ScorecardGame) -> Playthrough:
+        record = record_from_lines(path, lines)
+        return playthrough_of(record)
+
+    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
+        header = {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
+                  "players": playthrough.players, "manual_dice": bool(playthrough.details.get("manual_dice"))}
+        extra = {k: v for k, v in playthrough.details.items() if k != "manual_dice"}
+        if len(playthrough.players) > 1:
+            extra["first"] = playthrough.first
+        return {**header, **extra}
+
+    def record_events(self, before: ScorecardState, step: Any, player: int) -> list[dict[str, Any]]:
+        game = before.game
+        seat = before.mover
+        turn = before.cards[seat].filled + 1
+        if isinstance(step, Roll):
+            event = Event("roll", player, turn, dice=tuple(sorted(step.dice)))
+        elif isinstance(step, Keep):
+            event = Event("keep", player, turn, keep=tuple(sorted(step.dice)))
+        else:
+            after = before.apply(step)
+            event = Event("score", player, turn, category=step.category, points=after.cards[seat].boxes[step.category])
+        return [event.to_json(game)]
+
+    def board(self, state: ScorecardState, names: Sequence[str]) -> Board:
+        g = state.game
+        cards = state.cards
+        rows, faint = [], []
+        last_upper = max((i for i, k in enumerate(g.categories) if k.is_upper), default=-1)
+        for c, cat in enumerate(g.categories):
+            rows.append([cat.name] + ["·" if p.boxes[c] is None else str(p.boxes[c]) for p in cards])
+            if c == last_upper and g.has_upper_bonus:
+                cells = []
+                for p in cards:
+                    up = p.upper_total(g)
+                    cells.append(f"{up}/{g.upper_threshold} +{g.upper_points if up >= g.upper_threshold else 0}")
+                faint.append(len(rows))
+                rows.append(["upper (bonus)"] + cells)
+        if any(p.extra_bonus for p in cards):
+            rows.append(["extra bonus"] + [str(p.extra_bonus) for p in cards])
+        rows.append(["total"] + [str(p.total(g)) for p in cards])
+        lines = []
+        if len(cards) == 2:
+            diff = cards[0].total(g) - cards[1].total(g)
+            lines.append(f"{names[0]} {'lead' if diff > 0 else 'trail' if diff < 0 else 'are level'}"
+                         + (f" by {abs(diff)}" if diff else "") if names[0] == "you" else
+                         f"{names[0]} {diff:+d} against {names[1]}")
+        return Board(title=f"{g.title} ({g.canonical})", columns=["box"] + list(names), rows=rows,
+                     strong=[len(rows) - 1], faint=faint, lines=lines)
+
+    def totals(self, state: ScorecardState) -> list[int]:
+        return [c.total(state.game) for c in state.cards]
+
+    def narrate(self, before: ScorecardState, step: Any, after: ScorecardState, name: str) -> str:
+        faces = before.game.faces
+        if isinstance(step, Roll):
+            return f"{name} throws {format_dice(step.dice, faces)}" if name != "you" else \
+                f"you throw {format_dice(step.dice, faces)}"
+        if isinstance(step, Keep):
+            kept = format_dice(step.dice, faces) if step.dice else "nothing"
+            return f"{name} keep{'s' if name != 'you' else ''} {kept}"
+        seat = before.mover
+        points = after.cards[seat].boxes[step.category]
+        dice = format_dice(before.showing, faces)
+        return f"{name} score{'s' if name != 'you' else 'd'} {dice} in {step.name} for {points}"
+
+    def prompt(self, state: ScorecardState, name: str) -> str:
+        g = state.game
+        if state.is_chance():
+            if state.held or state.rolls_left < g.rolls:
+                count = g.n_dice - len(state.held)
+                held = format_dice(state.held, g.faces) if state.held else "nothing"
+                return f"the {count} dice you threw (holding {held}): "
+            return "the dice you rolled: "
+        dice = format_dice(state.showing, g.faces)
+        if state.rolls_left > 0:
+            return f"[{dice}] {state.rolls_left} throw{'s' if state.rolls_left > 1 else ''} left - keep? "
+        return f"[{dice}] score in which box? "
+
+    board_at_turn_start = True
+
+    def stand_prompt(self, state: ScorecardState) -> str | None:
+        if state.dice is None or state.rolls_left == 0:
+            return None
+        return f"[{format_dice(state.dice, state.game.faces)}] score in which box? "
+
+    def pause_before_throw(self, state: ScorecardState) -> bool:
+        return not state.held and state.rolls_left == state.game.rolls
+
+    def legal_summary(self, state: ScorecardState) -> list[str]:
+        scores = [a.name for a in state.legal_actions() if isinstance(a, Score)]
+        lines = []
+        if state.rolls_left > 0:
+            lines.append("keep any of the dice showing and throw the others (e.g. keep 113, keep none), or score now:")
+        return lines + ["score in: " + ", ".join(scores)]
+
+    def game_over(self, state: ScorecardState, names: Sequence[str], seat: int) -> list[str]:
+        totals = [c.total(state.game) for c in state.cards]
+        if len(totals) == 1:
+            return [f"Game over: {totals[0]} points."]
+        me = totals[seat]
+        best = max(t for s, t in enumerate(totals) if s != seat)
+        verdict = "you win" if me > best else "a draw" if me == best else "you lose"
+        return [f"Game over: {me} to {best}, {verdict}."]
+
+    # -- capabilities --------------------------------------------------------------------------------
+    def compare(self, game: ScorecardGame, a: str, b: str, progress: Progress | None = None) -> Comparison:
+        from . import duel
+        from .compare import compare_exact, duel_strategy
+
+        single = game.with_players(1)
+        check_duel_game(single)
+        duel_strategy(a, single), duel_strategy(b, single)  # unknown names fail before any long work
+        optimal = None
+        if "malina" in (a.strip().lower(), b.strip().lower()):
+            optimal = duel.load_or_solve(single, progress=progress)[0]
+        r = compare_exact(optimal, single, a, b, progress=progress)
+        return Comparison.of(r.game, r.a, r.b, "equity", r.first, r.second, r.seconds)
+
+    def match(self, game: ScorecardGame, names: list[str], n: int, seed: int,
+              progress: Progress | None = None) -> MatchGames:
+        from .match import MatchSetup, play_match
+
+        single = game.with_players(1)
+        MatchSetup.check_names(single, names)
+        return play_match(single, names, n=n, seed=seed, progress=progress)
+
+    def simulate(self, game: ScorecardGame, names: list[str], n: int, seed: int, samples: int = 0,
+                 progress: Progress | None = None) -> list[Simulated]:
+        from .simulate import simulate
+
+        if samples:
+            raise InputError("--samples is for despirala")
+        return simulate(game.with_players(1), [ALIASES.get(p.strip().lower(), p) for p in names], n=n, seed=seed,
+                        progress=progress)
+
+    def distribution(self, game: ScorecardGame, progress: Progress | None = None) -> Distribution:
+        from .distribution import perfect_game_probability, score_distribution
+
+        table = self._expected_score(game.with_players(1), progress, False, None).table
+        dist = score_distribution(table, progress=progress)
+        perfect = perfect_game_probability(table)
+        p = dist.probabilities
+        support = np.nonzero(p > 0)[0]
+        return Distribution(
+            game=game.canonical, mean=dist.mean, sd=dist.sd,
+            percentiles={str(q): dist.percentile(q) for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)}, mode=dist.mode,
+            min=int(support[0]), max=int(support[-1]), bonus_probability=dist.bonus_probability,
+            extra_bonus_mean=dist.extra_bonus_mean,
+            category_probabilities={c.name: float(x) for c, x in zip(game.categories, dist.category_probabilities)},
+            perfect_game_probability=perfect, perfect_game_one_in=1 / perfect if perfect > 0 else float("inf"),
+            probabilities={int(s): float(p[s]) for s in support})
+
+    def odds(self, game: ScorecardGame, exact: bool = False) -> list[OddsRow]:
+        from .odds import one_turn_odds
+
+        return [OddsRow(category=r.category, max_points=r.max_points, expected_points=r.expected_points, p_max=r.p_max,
+                        p_max_exact=r.p_max_exact) for r in one_turn_odds(game, exact=exact)]
+
+
+def _default_judge(game: ScorecardGame, judges: dict[str, str]) -> str:
+    """The exact two-player table, where it is on disk or quick to build (Generala: under a minute on two
+    cores); Mindful Maximus for bigger games (two-person Yacht's table takes the better part of an hour)."""
+    if "exact" in judges and game.n_categories > EXACT_BY_DEFAULT_CATEGORIES:
+        from . import duel
+
+        if not (duel.table_key(game.with_players(1)).directory / "manifest.json").exists():
+            return next(j for j in judges if j != "exact")
+    return next(iter(judges))
+
+
+def _bot_key(name: str) -> str:
+    key = str(name).strip().lower().replace("_", "-")
+    key = ALIASES.get(key, key)
+    if key not in BOTS:
+        raise InputError(f"unknown player {name!r} (players: {', '.join(BOTS)})")
+    return key
+
+
+def _duel_capable(game: ScorecardGame) -> bool:
+    try:
+        check_duel_game(game)
+        return True
+    except InputError:
+        return False
+
+
+def playthrough_of(record: GameRecord) -> Playthrough:
+    """A scorecard record's events as protocol steps (with the seats it implies)."""
+    game = record.game.with_players(len(record.players))
+    first = int(record.extra.get("first", 0))
+    n = len(record.players)
+    state = game.start()
+    steps: list[Any] = []
+    for i, e in enumerate(record.events):
+        seat = (e.player - first) % n
+        if state.mover != seat:
+            raise InputError(f"event {i + 1}: it is {record.players[(state.mover + first) % n]}'s turn")
+        if e.type == "roll":
+            step: Any = Roll(e.rolled, game.faces)
+        elif e.type == "keep":
+            step = Keep(e.kept, game.faces)
+        else:
+            step = next((a for a in state.legal_actions() if isinstance(a, Score) and a.category == e.scored), None)
+            if step is None:
+                raise InputError(f"event {i + 1}: {game.categories[e.scored].name} cannot be scored here")
+        try:
+            state = state.apply(step)
+        except InputError as exc:
+            raise InputError(f"event {i + 1}: {exc}") from None
+        steps.append(step)
+    details = {"manual_dice": record.manual_dice, **{k: v for k, v in record.extra.items() if k != "first"}}
+    return Playthrough(game, list(record.players), steps, first, record.seed, details)
+
+
+FAMILY = ScorecardFamily()

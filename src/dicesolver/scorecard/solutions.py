@@ -1,0 +1,215 @@
+"""Scorecard games' solutions behind the protocol (``core.solved.SolvedGame``): values of any state.
+
+* ``ExpectedScore``: the solitaire table (expected final score with best play). With several players it
+  judges each player by their own card alone (a review "in points").
+* ``DuelEquity``: the exact two-player table of a game without bonuses (equity of the player to move).
+* ``MindfulModel``: any number of players, every game: the expected result (win n - 1, k tied leaders
+  (n - k)/k, loss -1) of each option when everyone plays Maximus from then on (the future-score
+  distribution tables).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import InputError
+from ..core.results import SolveInfo
+from ..core.solved import SolvedGame
+from .duel import DuelPosition, DuelSolution
+from .players.mindful import MindfulPlayer
+from .position import Position
+from .rules import ScorecardGame
+from .solitaire import SolitaireSolution, TurnState
+from .state import Keep, Score, ScorecardState
+
+
+def _turn_state(game: ScorecardGame, card: Position) -> TurnState:
+    return TurnState(card.used, card.upper_total(game), card.yacht_flag(game))
+
+
+def _at_turn_start(state: ScorecardState) -> bool:
+    return state.dice is None and not state.held and state.rolls_left == state.game.rolls
+
+
+class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
+    """Expected final score under optimal play of the player's own card (the solitaire table)."""
+
+    unit = "points"
+    tie = 1e-9
+
+    def __init__(self, game: ScorecardGame, table: SolitaireSolution, info: SolveInfo):
+        self.game = game
+        self.table = table
+        self._info = info
+
+    def headline(self) -> str:
+        return f"optimal expected score {self.root_value:.6f}"
+
+    @property
+    def info(self) -> SolveInfo:
+        return self._info
+
+    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
+        seat = state.player if seat is None else seat
+        if seat is None:
+            seat = 0
+        game = self.game
+        card = state.cards[seat]
+        total = card.total(game)
+        if card.is_over():
+            return float(total)
+        if seat != state.player or _at_turn_start(state):
+            return total + self.table.value(_turn_state(game, card))
+        if state.dice is None:  # a re-throw holding state.held
+            model = self.table.model
+            buf = model.keep_buffer(self.table.values, card.used, state.rolls_left - 1)
+            return total + float(buf[game.dice.keep_index(state.held), model.lane(_turn_state(game, card))])
+        return max(v for _, v in self.action_values(state))
+
+    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
+        game, model = self.game, self.table.model
+        pos = state.position
+        ts = _turn_state(game, pos)
+        now = pos.total(game)
+        actions = state.legal_actions()
+        out: list[tuple[Any, float]] = []
+        if pos.rolls_left > 0:
+            buf = model.keep_buffer(self.table.values, pos.used, pos.rolls_left - 1)
+            lane = model.lane(ts)
+            out += [(a, now + float(buf[game.dice.keep_index(a.dice), lane])) for a in actions if isinstance(a, Keep)]
+        values, _ = model.category_values(self.table.values, ts, game.dice.roll_index(pos.showing))
+        out += [(a, now + float(values[a.category])) for a in actions if isinstance(a, Score)]
+        return _in_order(actions, out)
+
+    def details(self, state: ScorecardState) -> dict[str, Any]:
+        if state.player is None:
+            return {"score_so_far": state.cards[0].total(self.game)}
+        return {"score_so_far": state.card.total(self.game), "rolls_left": state.rolls_left}
+
+
+class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
+    """The exact equity of the player to move in a two-player game without bonuses (+1 win, 0 draw, -1
+    loss), from the full table or a sub-game's (every position reachable from some position)."""
+
+    unit = "equity"
+    tie = 1e-7  # the full table is float32
+
+    def __init__(self, game: ScorecardGame, table: DuelSolution, info: SolveInfo):
+        self.game = game.with_players(2)
+        self.table = table
+        self._info = info
+        if table.values.dtype == np.float64:
+            self.tie = 1e-9
+
+    def headline(self) -> str:
+        return (f"the first player's equity under optimal play by both is {self.root_value:+.6f} "
+                "(+1 win, 0 draw, -1 loss)")
+
+    @property
+    def info(self) -> SolveInfo:
+        return self._info
+
+    def _position(self, state: ScorecardState) -> DuelPosition:
+        me, other = state.card, state.opponents()[0]
+        return DuelPosition(me.used, other.used, me.total(self.game) - other.total(self.game))
+
+    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
+        if state.is_terminal():
+            totals = [c.total(self.game) for c in state.cards]
+            d = totals[seat or 0] - totals[1 - (seat or 0)]
+            return float(np.sign(d))
+        mover = state.player
+        v = self._mover_value(state)
+        return v if seat is None or seat == mover else -v
+
+    def _mover_value(self, state: ScorecardState) -> float:
+        pos = self._position(state)
+        if _at_turn_start(state):
+            return self.table.equity(pos)
+        if state.dice is None:
+            buf = self.table.within_turn(pos, state.rolls_left)
+            lane = pos.diff + int(self.table.model.maxsum[pos.other])
+            return float(buf[self.game.dice.keep_index(state.held), lane])
+        return max(v for _, v in self.action_values(state))
+
+    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
+        pos = self._position(state)
+        actions = state.legal_actions()
+        out: list[tuple[Any, float]] = []
+        if state.rolls_left > 0:
+            keeps = self.table.keep_equities(pos, state.showing, state.rolls_left)
+            out += [(a, keeps[a.dice]) for a in actions if isinstance(a, Keep)]
+        cats = self.table.category_equities(pos, state.showing)
+        out += [(a, cats[a.category]) for a in actions if isinstance(a, Score)]
+        return _in_order(actions, out)
+
+    def details(self, state: ScorecardState) -> dict[str, Any]:
+        if state.player is None:
+            return {}
+        pos = self._position(state)
+        return {"lead": pos.diff, "rolls_left": state.rolls_left}
+
+
+class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
+    """Any number of players: each option's expected result when every player plays Maximus from then on."""
+
+    unit = "equity"
+    tie = 1e-9
+    exact = False  # a model of the others' play, not a solution of the game
+    unit_words = "expected result in the mindful model (win n - 1, tie shared, loss -1; everyone playing Maximus after)"
+
+    def __init__(self, game: ScorecardGame, player: MindfulPlayer, info: SolveInfo):
+        self.game = game
+        self.model = player
+        self._info = info
+
+    def headline(self) -> str:
+        return f"the first player's expected result in the mindful model: {self.root_value:+.6f}"
+
+    @property
+    def info(self) -> SolveInfo:
+        return self._info
+
+    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
+        if state.is_terminal():
+            return state.returns()[seat or 0]
+        mover = state.mover
+        seat = mover if seat is None else seat
+        game = self.game
+        card = state.cards[seat]
+        others = state.opponents(seat)
+        if seat != mover:
+            if not _at_turn_start(state):
+                raise InputError("the mindful model values the player on turn, or anyone at the start of a turn")
+            if card.is_over():
+                return self.model.finished_value(card.total(game), others)
+        if seat != mover or _at_turn_start(state):
+            start = Position(card.boxes, None, game.rolls, card.extra_bonus)
+            return float(self.model.equities(start, others).keeps[0])
+        if state.dice is None:
+            moment = Position(card.boxes, None, state.rolls_left, card.extra_bonus)
+            return float(self.model.equities(moment, others).keeps[game.dice.keep_index(state.held)])
+        return max(v for _, v in self.action_values(state))
+
+    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
+        pos, others = state.position, state.opponents()
+        actions = state.legal_actions()
+        out: list[tuple[Any, float]] = []
+        if pos.rolls_left > 0:
+            keeps = self.model.keep_values(pos, others)
+            out += [(a, keeps[a.dice]) for a in actions if isinstance(a, Keep)]
+        cats = self.model.category_values(pos, others)
+        out += [(a, cats[a.category]) for a in actions if isinstance(a, Score)]
+        return _in_order(actions, out)
+
+    def notes(self, state: ScorecardState) -> list[str]:
+        n = len(state.cards)
+        return [f"win {n - 1}, loss -1; everyone playing Maximus after"]
+
+
+def _in_order(actions: list[Any], values: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    """The values in the order of ``legal_actions`` (advice keeps that order among equal values)."""
+    by_action = dict(values)
+    return [(a, by_action[a]) for a in actions]

@@ -1,0 +1,232 @@
+"""The result objects drawn for a terminal with rich: one drawing per result type, for every game.
+
+User text (names, positions, messages) is always printed as text, never read as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ..core.protocol import UNIT_WORDS
+from ..core.results import (
+    Advice,
+    Board,
+    ChartRow,
+    Comparison,
+    MatchResult,
+    OddsRow,
+    Review,
+    SimulationSummary,
+    SolveInfo,
+)
+
+# how a decision's label is shown in the review tables
+LABEL_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
+VALUE_HEADERS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)"}
+
+
+def fmt(value: float, unit: str) -> str:
+    """A value as the unit is usually read: points with 4 decimals, equity signed, probabilities with 6."""
+    if unit == "equity":
+        return f"{value:+.4f}"
+    if unit == "p_win":
+        return f"{value:.6f}"
+    return f"{value:.4f}"
+
+
+def fmt_short(value: float, unit: str) -> str:
+    if unit == "equity":
+        return f"{value:+.3f}"
+    if unit == "p_win":
+        return f"{value:.3f}"
+    return f"{value:.2f}"
+
+
+def say(console: Console, text: str, style: str | None = None) -> None:
+    """Print plain text (brackets in it are text, not markup)."""
+    console.print(Text(text, style=style or ""), soft_wrap=True)
+
+
+def solve_info(console: Console, info: SolveInfo, headline: str) -> None:
+    console.print(Text.assemble((info.game, "bold"), ": ", headline))
+    how = f"solved in {info.seconds:.2f} s" if info.solved_now else f"loaded from cache in {info.seconds:.2f} s"
+    extra = f" ({info.details['sweeps']} sweeps)" if info.solved_now and "sweeps" in info.details else ""
+    say(console, f"{how}{extra}; table {info.states:,} states, {info.table_bytes / 2**20:.1f} MiB at {info.table_dir}")
+
+
+def advice(console: Console, advice: Advice, brief: str, top: int = 0) -> None:
+    console.print(Text.assemble((advice.game, "bold"), f"  {advice.position}  ({brief})"), soft_wrap=True)
+    if not advice.options:
+        word = UNIT_WORDS[advice.unit]
+        if advice.player is None:
+            say(console, f"The game is over: {word} {fmt(advice.value, advice.unit)}.")
+        else:
+            say(console, f"The dice are to be thrown. {word[0].upper() + word[1:]} with best play: "
+                         f"{fmt(advice.value, advice.unit)}")
+    else:
+        table = options_table(advice, top)
+        console.print(table)
+        if top and len(advice.options) > top:
+            say(console, f"({len(advice.options) - top} more options; --top 0 shows all)")
+    for note in advice.notes:
+        say(console, note)
+
+
+def options_table(advice: Advice, top: int = 0, title: str | None = None) -> Table:
+    table = Table(title=title)
+    with_points = any(o.points is not None for o in advice.options)
+    table.add_column("#", justify="right")
+    table.add_column("option")
+    if with_points:
+        table.add_column("points", justify="right")
+    table.add_column(VALUE_HEADERS[advice.unit] + ("" if advice.higher_is_better else " (lower is better)"),
+                     justify="right")
+    table.add_column("cost", justify="right")
+    shown = advice.options[:top] if top else advice.options
+    for i, o in enumerate(shown, 1):
+        cells = [str(i), o.action + (" (reroll all)" if o.action == "keep none" else "")]
+        if with_points:
+            cells.append("" if o.points is None else str(o.points))
+        cells += [fmt(o.value, advice.unit), fmt(o.cost, advice.unit if advice.unit != "equity" else "points")]
+        table.add_row(*(Text(c) for c in cells), style="bold green" if i == 1 else None)
+    return table
+
+
+def board(console: Console, b: Board) -> None:
+    table = Table(title=b.title, box=None, padding=(0, 2), show_header=len(b.columns) > 2 or b.columns[0] != "box")
+    for i, col in enumerate(b.columns):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    for r, row in enumerate(b.rows):
+        style = "bold" if r in b.strong else "dim" if r in b.faint else None
+        table.add_row(*(Text(c) for c in row), style=style)
+    console.print(table)
+    for line in b.lines:
+        say(console, line)
+
+
+def review(console: Console, result: Review) -> None:
+    s = result.summary
+    unit = s.unit
+    others = [p for k, p in enumerate(s.players) if k != s.index]
+    against = f" against {', '.join(others)}" if others else ""
+    word = {"points": "expected final score", "equity": "equity", "p_win": "probability of winning"}[unit]
+    whose = "your" if s.player == "you" else f"{s.player}'s"
+    say(console, f"{s.game}: review of {whose} game{against} ({s.judge})", "bold")
+    table = Table()
+    for col in ("turn", "moment", "choice", "value", "best instead", "loss", ""):
+        table.add_column(col, justify="right" if col in ("turn", "value", "loss") else "left")
+    for d in result.mine():
+        if d.options <= 1:
+            continue
+        best = "" if d.chosen == d.best else f"{d.best} ({fmt_short(d.best_value, unit)})"
+        table.add_row(str(d.turn), Text(d.brief), Text(d.chosen), fmt_short(d.chosen_value, unit), Text(best),
+                      f"{d.loss:.3f}" if d.loss else "", d.label if d.loss else "", style=LABEL_STYLES.get(d.label))
+    console.print(table)
+    mine = [x for x in result.luck if x.seat == s.seat]
+    if mine:
+        worst = min(mine, key=lambda x: x.luck)
+        best_ = max(mine, key=lambda x: x.luck)
+        say(console, f"unluckiest throw: turn {worst.turn} {worst.outcome} ({worst.luck:+.3f}); "
+                     f"luckiest: turn {best_.turn} {best_.outcome} ({best_.luck:+.3f})")
+    ended = {"points": "final score", "equity": "result", "p_win": "result"}[unit]
+    outcome = ended if s.complete else f"{word} now (unfinished game)"
+    sign = "+" if s.higher_is_better else "-"
+    terms = f"luck {s.luck:+.3f} - your loss {s.loss:.3f}" + (f" + the others' turns {s.others:+.3f}" if others else "")
+    say(console, f"baseline {fmt_short(s.baseline, unit)} {sign} ({terms}) = {outcome} {fmt_short(s.result, unit)}"
+        if not s.higher_is_better else f"baseline {fmt_short(s.baseline, unit)} + {terms} = {outcome} "
+                                       f"{fmt_short(s.result, unit)}")
+    if not s.higher_is_better:
+        say(console, "(lower is better here: good luck lowers the score)")
+    if others:
+        losses: dict[str, float] = {}
+        for d in result.decisions:
+            if d.seat != s.seat:
+                losses[d.player] = losses.get(d.player, 0.0) + d.loss
+        say(console, "the others' decisions: " + ", ".join(f"{name}'s loss {v:.3f}" for name, v in losses.items()))
+    counts = ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items()))
+    say(console, f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; {counts}")
+
+
+def comparison(console: Console, c: Comparison) -> None:
+    what = "exactly" if c.unit == "equity" else f"exactly (probability that {c.a} wins)"
+    console.print(Text.assemble((c.game, "bold"), f": {c.a} against {c.b}, {what}"))
+    for label, value, e in (("going first: ", c.first, c.elo_first), ("going second:", c.second, c.elo_second),
+                            ("average:     ", c.average, c.elo)):
+        say(console, f"  {label} {fmt(value, c.unit)}  (Elo {e:+.1f})")
+    say(console, f"  {c.seconds:.1f} s")
+
+
+def match(console: Console, m: MatchResult) -> None:
+    table = Table(title=f"{m.game}: {m.games:,} games ({m.deals:,} deals x {m.rotations} seating orders), seed {m.seed}")
+    for col in ("player", "points/game", "±95%", "wins", "±95%", "ties", "won (ties shared)", "mean score", "sd"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    for p in m.players:
+        table.add_row(Text(p.player), f"{p.points_per_game:+.4f}", f"{p.points_ci95:.4f}", f"{100 * p.win_rate:.2f}%",
+                      f"{100 * p.win_ci95:.2f}%", f"{100 * p.tie_rate:.2f}%", f"{100 * p.share:.1f}%",
+                      f"{p.mean_score:.2f}", f"{p.score_sd:.2f}")
+    console.print(table)
+    if m.rotations > 1:
+        seats = Table(title="won (ties shared) by seat: 1 moves first", box=None)
+        seats.add_column("player")
+        for k in range(m.rotations):
+            seats.add_column(f"seat {k + 1}", justify="right")
+        for p in m.players:
+            seats.add_row(Text(p.player), *(f"{100 * v:.1f}% ± {100 * ci:.1f}" for v, ci in
+                                             zip(p.share_by_seat, p.share_ci95_by_seat)))
+        console.print(seats)
+
+
+def simulation(console: Console, runs: Sequence[SimulationSummary], title: str) -> None:
+    table = Table(title=title)
+    with_bonus = any(r.bonus_rate is not None for r in runs)
+    with_expected = any(r.expected is not None for r in runs)
+    for col in ("player", "mean", "sd", "±95%", "p5", "p25", "median", "p75", "p95", "mode"):
+        table.add_column(col, justify="left" if col == "player" else "right")
+    if with_expected:
+        table.add_column("expected", justify="right")
+    if with_bonus:
+        table.add_column("bonus", justify="right")
+    for s in runs:
+        row: list[Text | str] = [Text(s.player), f"{s.mean:.2f}", f"{s.sd:.2f}", f"{1.96 * s.stderr:.2f}"]
+        row += [f"{s.percentiles[str(p)]:.0f}" for p in (5, 25, 50, 75, 95)] + [str(s.mode)]
+        if with_expected:
+            row.append("" if s.expected is None else f"{s.expected:.3f}")
+        if with_bonus:
+            row.append("" if s.bonus_rate is None else f"{100 * s.bonus_rate:.1f}%")
+        table.add_row(*row)
+    console.print(table)
+    if any(r.categories for r in runs):
+        cats = Table(title="categories: how often each scores (mean points)")
+        cats.add_column("category")
+        for r in runs:
+            cats.add_column(Text(r.player), justify="right")
+        for k, c in enumerate(runs[0].categories):
+            cats.add_row(c.category, *[f"{100 * r.categories[k].scored_rate:.1f}% ({r.categories[k].mean:.2f})"
+                                       for r in runs])
+        console.print(cats)
+
+
+def odds(console: Console, rows: Sequence[OddsRow], title: str, exact: bool) -> None:
+    table = Table(title=title)
+    for col in ("category", "expected points", "max", "P(max)") + (("P(max) exactly",) if exact else ()):
+        table.add_column(col, justify="left" if col == "category" else "right")
+    for r in rows:
+        cells = [r.category, f"{r.expected_points:.4f}", str(r.max_points), f"{r.p_max:.6f}"]
+        if exact:
+            cells.append(r.p_max_exact or "")
+        table.add_row(*cells)
+    console.print(table)
+
+
+def chart(console: Console, rows: Sequence[ChartRow]) -> None:
+    for r in rows:
+        say(console, f"({r.mine},{r.theirs}) {r.win:.7f} - {' '.join(map(str, r.thresholds))}")
+
+
+__all__ = ["LABEL_STYLES", "fmt", "say", "escape", "solve_info", "advice", "options_table", "board", "review",
+           "comparison", "match", "simulation", "odds", "chart"]

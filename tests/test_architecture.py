@@ -1,0 +1,47 @@
+"""The architecture holds: import-linter's contracts (pyproject.toml, [tool.importlinter]) and mypy."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+    if path is None:
+        pytest.fail(f"{name} is not installed (it is in the dev extras: pip install -e '.[dev]')")
+    return path
+
+
+def test_import_contracts_are_kept():
+    done = subprocess.run([_tool("lint-imports"), "--no-cache"], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 kept, 0 broken" in done.stdout
+
+
+def test_the_package_type_checks():
+    done = subprocess.run([_tool("mypy"), "--no-incremental"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_front_ends_never_ask_for_a_family():
+    """No comparison with a family's name in the front ends (they cannot import a family's classes at all:
+    the contracts above forbid it, so no ``isinstance`` on them either)."""
+    families = {"scorecard", "pushluck", "despirala"}
+    offenders = []
+    for folder in ("cli", "web", "terminal", "play", "analysis"):
+        for path in (ROOT / "src" / "dicesolver" / folder).glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Compare):
+                    names = [n.value for n in [node.left, *node.comparators] if isinstance(n, ast.Constant)]
+                    if families & set(names):
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not offenders, offenders
