@@ -51,6 +51,11 @@ def test_games_and_schema(client):
     assert kinds["yahtzee"] == "scorecard" and kinds["skunk"] == "pushluck" and kinds["despirala(misere)"] == "despirala"
     yacht = client.get("/api/games/yacht").json()
     assert yacht["dice"] == 5 and len(yacht["categories"]) == 12 and "optimal" in yacht["bots"]
+    pages = {g["name"]: g["page"] for g in games}  # what the page offers comes from the family, per game
+    assert pages["skunk"]["max_opponents"] == 1 and "hold" in pages["skunk"]["quick"]
+    assert pages["yacht"]["explore_odds"] and pages["despirala"]["explore"][0]["image"] == "simulation.png"
+    for page in pages.values():  # every start position is one the advisor accepts
+        assert page["start_position"] and page["quick"]
     assert client.get("/api/games/yahtzee(upper_bonus=off)").json()["name"] == "yahtzee(upper_bonus=off)"
     schema = client.get("/openapi.json").json()
     assert {"/api/advice", "/api/play", "/api/review", "/api/explore/odds"} <= set(schema["paths"])

@@ -90,6 +90,14 @@ class Family(ABC, Generic[G, S]):
     def facts(self, game: G) -> dict[str, Any]:
         """A game's facts for pages and lists: players, dice, faces, and the family's own (boxes, goal...)."""
 
+    def page(self, game: G) -> dict[str, Any]:
+        """What the web pages offer for a game: ``quick`` (the Play page's buttons, each a line typed at the
+        prompt), ``max_opponents``, ``explore`` (figures: title and image path under /api/explore),
+        ``explore_odds`` (whether the one-turn odds table applies) and ``start_position`` (solved first, so
+        that the page shows the solve's progress)."""
+        return {"quick": ["hint"], "max_opponents": 5, "explore": [], "explore_odds": False,
+                "start_position": str(game.start())}
+
     # -- solutions -----------------------------------------------------------------------------------
     def judges(self, game: G) -> dict[str, str]:
         """The solutions a game can be judged by, the default first: name -> what it measures."""

@@ -50,6 +50,12 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     def facts(self, game: DespiralaGame) -> dict[str, Any]:
         return {"players": "1-6", "dice": 6, "faces": 6, "combinations": [c.name for c in COMBINATIONS]}
 
+    def page(self, game: DespiralaGame) -> dict[str, Any]:
+        return {"quick": ["List", "hint", "Reroll", "Continue", "Stop", "score"], "max_opponents": 5,
+                "explore_odds": False, "start_position": "none;5;123456",
+                "explore": [{"title": "Final scores of 100,000 games played by the exact model",
+                             "image": "simulation.png"}]}
+
     def judges(self, game: DespiralaGame) -> dict[str, str]:
         return {"points": "expected final score (each player's own)"}
 

@@ -58,6 +58,10 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def facts(self, game: PushGame) -> dict[str, Any]:
         return {"players": "2", "dice": game.n_dice, "faces": game.faces, "goal": game.goal}
 
+    def page(self, game: PushGame) -> dict[str, Any]:
+        return {"quick": ["throw", "hold", "hint", "score"], "max_opponents": 1, "explore_odds": False,
+                "explore": [{"title": "Strategy chart", "image": "chart.png"}], "start_position": "0,0,0"}
+
     def judges(self, game: PushGame) -> dict[str, str]:
         return {"exact": "probability of winning under optimal play by both"}
 

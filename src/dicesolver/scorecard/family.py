@@ -15,6 +15,7 @@ from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo
 from ..core.solved import SolvedGame
 from .duel import check_duel_game
+from .players import ALIASES, BOTS
 from .presets import load_scorecard_game, looks_like_path, preset_names
 from .records import Event, GameRecord, record_from_lines
 from .rules import ScorecardGame
@@ -24,22 +25,6 @@ from .state import Keep, Roll, Score, ScorecardState
 EXACT_BY_DEFAULT_CATEGORIES = 10  # bigger two-player games are judged exactly only when asked or already solved
 SUBGAME_LIMIT = 5_000_000  # lanes: below this, an uncached two-player position is solved as a sub-game
 
-BOTS: dict[str, str] = {
-    "optimal": "maximises the expected final score (the exact solitaire solution); also 'maximus'",
-    "greedy": "keeps for, and scores, the most points this turn (seed 002's greedy agent)",
-    "random": "random keeps (each die kept with probability 1/2) and a random open category",
-    "semi-random": "random keeps, then the category scoring the most points now",
-    "whatever": "never re-rolls and scores the most points now",
-    "ev": "seed 002's expected-value agent: hand value = points minus the category's one-turn expectation",
-    "bonus": "seed 002's bonus agent: upper boxes worth +100 with three or more dice of the face, -100 with fewer",
-    "perfect": "seed 002's perfect-game agent: plays only for each category's maximum",
-    "contender": "seed 002's contender: static hand values refined by simulation (a few seconds to build)",
-    "joe": "the Generala essay's human-like player: goes for the pattern he is closest to",
-    "mindful": "Mindful Maximus: the best expected result, assuming every player plays Maximus from here on",
-    "malina": "the exact two-player strategy (games without bonuses); with more players, against the most "
-              "dangerous opponent",
-}
-ALIASES = {"maximus": "optimal"}
 
 
 def _info(game: ScorecardGame, unit: Unit, value: float, built: bool, seconds: float, states: int, nbytes: int,
@@ -92,6 +77,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                          "variants": {v.key: {"values": list(v.values), "default": v.default, "help": v.help}
                                       for v in game.variant_specs}})
         return rows
+
+    def page(self, game: ScorecardGame) -> dict[str, Any]:
+        return {"quick": ["", "all", "none", "hint", "card"], "max_opponents": 5, "explore_odds": True,
+                "explore": [{"title": "Final-score distribution of optimal play", "image": "distribution.png"}],
+                "start_position": "/-"}
 
     # -- solutions -----------------------------------------------------------------------------------
     def facts(self, game: ScorecardGame) -> dict[str, Any]:

@@ -19,20 +19,11 @@ from ..core.family import MatchGames
 from ..core.jit import frozen
 from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, simulate_match
 from .kernels.strategies import OPTIMAL
-from .players import STRATEGIES, make_player
+from .players import ALIASES, BOTS, make_player
 from .rules import ScorecardGame
 
 MAX_PLAYERS = 6
 CHUNK_DEALS = 20_000
-
-MATCH_STRATEGIES: dict[str, str] = {
-    **{k: v for k, v in STRATEGIES.items()},
-    "maximus": "the same as optimal: maximises his own expected score, ignoring the others",
-    "mindful": "Mindful Maximus: the best expected result, assuming every player plays Maximus from here on",
-    "joe": "the human-like closest-pattern player of the Generala essay",
-    "malina": "two-player Generala's optimal strategy, played against the most dangerous opponent",
-}
-
 
 @dataclass
 class _Built:
@@ -62,8 +53,8 @@ class MatchSetup:
             raise InputError(f"a match needs 2 to {MAX_PLAYERS} players (got {len(names)})")
         keys = [n.strip().lower().replace("_", "-") for n in names]
         for n in keys:
-            if n not in MATCH_STRATEGIES:
-                raise InputError(f"unknown player {n!r} (players: {', '.join(MATCH_STRATEGIES)})")
+            if n not in BOTS and n not in ALIASES:
+                raise InputError(f"unknown player {n!r} (players: {', '.join(BOTS)})")
         if "malina" in keys:
             from .duel import check_duel_game
 

@@ -18,6 +18,19 @@ class CategoryInfo(BaseModel):
     max_points: int
 
 
+class ExploreImage(BaseModel):
+    title: str
+    image: str = Field(..., description="a path under /api/explore, with ?game=NAME")
+
+
+class PageInfo(BaseModel):
+    quick: list[str] = Field([], description="the Play page's buttons: lines typed at the prompt ('' = Enter)")
+    max_opponents: int = 5
+    explore: list[ExploreImage] = []
+    explore_odds: bool = False
+    start_position: str = Field("", description="a position whose advice needs the game's table (solved first)")
+
+
 class GameInfo(BaseModel):
     name: str
     title: str
@@ -31,6 +44,7 @@ class GameInfo(BaseModel):
     categories: list[CategoryInfo] = []
     combinations: list[str] = []
     bots: list[str] = []
+    page: PageInfo = PageInfo()
 
 
 class JobView(BaseModel):

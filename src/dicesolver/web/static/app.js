@@ -77,29 +77,61 @@ async function loadGames() {
 // -- advisor ---------------------------------------------------------------------------------------------------
 function advisorGame() { return state.games[$("advisor-game").value]; }
 
+// One position editor per family, the page's only per-family code: its panel, how it starts, the position
+// it describes (in the game's position language) and whether an advised option can be applied to it.
+const EDITORS = {
+  scorecard: {
+    panel: "advisor-scorecard",
+    applies: true,
+    setup(g) {
+      state.card = g.categories.map(() => null);
+      state.dice = [];
+      state.kept = 0;
+      $("rolls-left").innerHTML = Array.from({ length: g.rolls }, (_, i) => `<option>${i}</option>`).join("");
+      $("rolls-left").value = String(g.rolls - 1);
+      $("faces").innerHTML = Array.from({ length: g.faces }, (_, i) =>
+        `<button type="button" class="die" data-face="${i + 1}" title="add a ${i + 1}">${i + 1}</button>`).join("");
+      renderCard();
+      renderTray();
+    },
+    position(g) {
+      const card = g.categories.map((c, i) => (state.card[i] === null ? null : `${c.name}=${state.card[i]}`)).filter(Boolean);
+      const dice = [...state.dice].sort((a, b) => a - b).join("");
+      return `${card.join(",")}/${dice || "-"}/${dice ? $("rolls-left").value : g.rolls}`;
+    },
+  },
+  pushluck: {
+    panel: "advisor-push",
+    applies: false,
+    setup() {},
+    position() {
+      return `${$("push-mine").value || 0},${$("push-theirs").value || 0},${$("push-total").value || 0}`;
+    },
+  },
+  despirala: {
+    panel: "advisor-despirala",
+    applies: false,
+    setup(g) {
+      $("combos").innerHTML = g.combinations.map((c, i) =>
+        `<label><input type="checkbox" data-combo="${i}"> ${esc(c)} used</label>`).join("");
+      state.ddice = [];
+      $("dfaces").innerHTML = [1, 2, 3, 4, 5, 6].map((f) => `<button type="button" class="die" data-face="${f}">${f}</button>`).join("");
+      renderDespiralaTray();
+    },
+    position(g) {
+      const used = [...document.querySelectorAll("#combos input:checked")].map((b) => g.combinations[+b.dataset.combo]);
+      return `${used.join(",") || "none"};${$("goods").value || 0};${[...state.ddice].sort().join("")}`;
+    },
+  },
+};
+
+function editorOf(g) { return EDITORS[g.family]; }
+
 function setupAdvisor() {
   const g = advisorGame();
-  $("advisor-scorecard").hidden = g.family !== "scorecard";
-  $("advisor-push").hidden = g.family !== "pushluck";
-  $("advisor-despirala").hidden = g.family !== "despirala";
+  for (const editor of Object.values(EDITORS)) $(editor.panel).hidden = editor !== editorOf(g);
   $("advice").innerHTML = "";
-  if (g.family === "scorecard") {
-    state.card = g.categories.map(() => null);
-    state.dice = [];
-    state.kept = 0;
-    $("rolls-left").innerHTML = Array.from({ length: g.rolls }, (_, i) => `<option>${i}</option>`).join("");
-    $("rolls-left").value = String(g.rolls - 1);
-    $("faces").innerHTML = Array.from({ length: g.faces }, (_, i) =>
-      `<button type="button" class="die" data-face="${i + 1}" title="add a ${i + 1}">${i + 1}</button>`).join("");
-    renderCard();
-    renderTray();
-  } else if (g.family === "despirala") {
-    $("combos").innerHTML = g.combinations.map((c, i) =>
-      `<label><input type="checkbox" data-combo="${i}"> ${esc(c)} used</label>`).join("");
-    state.ddice = [];
-    $("dfaces").innerHTML = [1, 2, 3, 4, 5, 6].map((f) => `<button type="button" class="die" data-face="${f}">${f}</button>`).join("");
-    renderDespiralaTray();
-  }
+  editorOf(g).setup(g);
   updatePositionText();
 }
 
@@ -124,16 +156,7 @@ function renderDespiralaTray() {
 
 function positionText() {
   const g = advisorGame();
-  if (g.family === "pushluck") {
-    return `${$("push-mine").value || 0},${$("push-theirs").value || 0},${$("push-total").value || 0}`;
-  }
-  if (g.family === "despirala") {
-    const used = [...document.querySelectorAll("#combos input:checked")].map((b) => g.combinations[+b.dataset.combo]);
-    return `${used.join(",") || "none"};${$("goods").value || 0};${[...state.ddice].sort().join("")}`;
-  }
-  const card = g.categories.map((c, i) => (state.card[i] === null ? null : `${c.name}=${state.card[i]}`)).filter(Boolean);
-  const dice = [...state.dice].sort((a, b) => a - b).join("");
-  return `${card.join(",")}/${dice || "-"}/${dice ? $("rolls-left").value : g.rolls}`;
+  return editorOf(g).position(g);
 }
 
 function updatePositionText() { $("position-text").textContent = positionText(); }
@@ -142,14 +165,14 @@ async function advise() {
   const g = advisorGame();
   const result = await api("POST", "/api/advice", { game: g.name, position: positionText() });
   const better = result.higher_is_better ? "higher is better" : "lower is better";
-  const rows = result.options.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${g.family === "scorecard" ? "clickable" : ""}"
+  const rows = result.options.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${editorOf(g).applies ? "clickable" : ""}"
       data-index="${i}"><td class="num">${i + 1}</td><td>${esc(describeOption(o))}</td>
       <td class="num">${o.points ?? ""}</td><td class="num">${o.value.toFixed(4)}</td><td class="num">${o.cost.toFixed(4)}</td></tr>`);
   const value = result.value === null ? "" : ` · value with best play <b>${result.value.toFixed(4)}</b>`;
   $("advice").innerHTML = `<p>${esc(UNITS[result.unit])} (${better})${value}</p>` + (result.options.length ?
     `<table id="advice-table"><tr><th>#</th><th>option</th><th class="num">points</th><th class="num">value</th>
      <th class="num">cost</th></tr>${rows.join("")}</table>` : "<p>Throw the dice first.</p>") +
-    (g.family === "scorecard" && result.options.length ? "<p class='hint'>Click an option to apply it.</p>" : "") +
+    (editorOf(g).applies && result.options.length ? "<p class='hint'>Click an option to apply it.</p>" : "") +
     result.notes.map((n) => `<p>${esc(n)}</p>`).join("");
   state.advice = result;
 }
@@ -214,16 +237,10 @@ $("advice").addEventListener("click", (e) => {
 });
 
 // -- play ---------------------------------------------------------------------------------------------------------
-const QUICK = {
-  pushluck: ["throw", "hold", "hint", "score"],
-  despirala: ["List", "hint", "Reroll", "Continue", "Stop", "score"],
-  scorecard: ["", "all", "none", "hint", "card"],
-};
-
 function setupPlay() {
   const g = state.games[$("play-game").value];
   $("play-bots").innerHTML = g.bots.map((b, i) => `<option ${i === 0 ? "selected" : ""}>${esc(b)}</option>`).join("");
-  $("play-bots").multiple = g.family !== "pushluck";
+  $("play-bots").multiple = g.page.max_opponents > 1;
 }
 
 function renderSession(s) {
@@ -236,7 +253,7 @@ function renderSession(s) {
   $("line").disabled = $("send").disabled = !s.prompt;
   if (s.error) showMessage(s.error);
   const g = state.games[s.game] || state.games[$("play-game").value];
-  $("quick").innerHTML = s.prompt ? (QUICK[g.family] || []).map((q) =>
+  $("quick").innerHTML = s.prompt ? g.page.quick.map((q) =>
     `<button type="button" data-line="${esc(q)}">${q === "" ? "throw (Enter)" : esc(q)}</button>`).join("") +
     '<button type="button" data-line="quit">quit</button>' : "";
   if (s.prompt) $("line").focus();
@@ -329,22 +346,13 @@ async function explore() {
   const g = state.games[$("explore-game").value];
   const out = $("explore-out");
   const name = encodeURIComponent(g.name);
-  if (g.family === "scorecard") {
-    const odds = await api("GET", `/api/explore/odds?game=${name}`);
-    await api("POST", "/api/advice", { game: g.name, position: "/-" }).catch(() => null); // solve first (progress shown)
-    out.innerHTML = `<h3>Final-score distribution of optimal play</h3>
-      <img class="plot" alt="score distribution" src="/api/explore/distribution.png?game=${name}">
-      <h3>One-turn odds: a whole turn played for one box</h3><table><tr><th>box</th><th class="num">max</th>
+  const odds = g.page.explore_odds ? await api("GET", `/api/explore/odds?game=${name}`) : null;
+  await api("POST", "/api/advice", { game: g.name, position: g.page.start_position }).catch(() => null); // solve first (progress shown)
+  out.innerHTML = g.page.explore.map((x) => `<h3>${esc(x.title)}</h3>
+      <img class="plot" alt="${esc(x.title)}" src="/api/explore/${esc(x.image)}?game=${name}">`).join("") +
+    (odds ? `<h3>One-turn odds: a whole turn played for one box</h3><table><tr><th>box</th><th class="num">max</th>
       <th class="num">expected points</th><th class="num">P(max)</th></tr>${odds.map((r) => `<tr><td>${esc(r.category)}</td>
-      <td class="num">${r.max_points}</td><td class="num">${r.expected_points.toFixed(3)}</td><td class="num">${r.p_max.toFixed(4)}</td></tr>`).join("")}</table>`;
-  } else if (g.family === "pushluck") {
-    await api("POST", "/api/advice", { game: g.name, position: "0,0,0" });
-    out.innerHTML = `<h3>Strategy chart</h3><img class="plot" alt="strategy chart" src="/api/explore/chart.png?game=${name}">`;
-  } else {
-    await api("POST", "/api/advice", { game: g.name, position: "none;5;123456" });
-    out.innerHTML = `<h3>Final scores of 100,000 games played by the exact model</h3>
-      <img class="plot" alt="score histogram" src="/api/explore/simulation.png?game=${name}">`;
-  }
+      <td class="num">${r.max_points}</td><td class="num">${r.expected_points.toFixed(3)}</td><td class="num">${r.p_max.toFixed(4)}</td></tr>`).join("")}</table>` : "");
 }
 $("explore-go").addEventListener("click", () => guarded(explore));
 
