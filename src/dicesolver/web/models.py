@@ -44,7 +44,7 @@ class GameInfo(BaseModel):
     categories: list[CategoryInfo] = []
     combinations: list[str] = []
     bots: list[str] = []
-    page: PageInfo = Field(default_factory=PageInfo)
+    page: PageInfo = PageInfo()
 
 
 class JobView(BaseModel):
