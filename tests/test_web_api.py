@@ -236,3 +236,24 @@ def test_hostile_requests_never_5xx_nor_write_outside_the_cache(tmp_path, monkey
             r = c.post("/api/advice", content=body, headers={"Content-Type": "application/json"})
             assert 400 <= r.status_code < 500
     assert not any(home.rglob("*")) and not any(work.rglob("*"))
+
+
+LATE = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,escalera=20,full=30,poker=40"
+
+
+@pytest.mark.parametrize("game, position", [
+    ("yacht-dice", "fives=20/13456/1"), ("skunk", "0,87,20"), ("despirala", "none;5;113456"),
+    ("generala", f"{LATE};{LATE.replace('sixes=18', 'sixes=24')}/66666/2"),
+])
+def test_the_same_advice_json_from_the_library_the_cli_and_the_web(client, capsys, game, position):
+    import dicesolver as ds
+    from dicesolver.cli.app import main
+
+    library = ds.advise(game, position).model_dump(mode="json")
+    with pytest.raises(SystemExit) as done:
+        main(["advise", game, position, "--json"])
+    assert done.value.code in (0, None)
+    cli = json.loads(capsys.readouterr().out)
+    web = settle(client, "POST", "/api/advice", json={"game": game, "position": position})
+    assert web.status_code == 200 and library == cli == web.json()
+
