@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -41,6 +42,42 @@ def read_lines(path: str | Path, max_bytes: int, warnings: list[str] | None = No
     if not parsed:
         raise InputError(f"{path}: empty {what}")
     return parsed
+
+
+RECORD_FORMAT = 1
+HEADER_KEYS = {"type", "format", "game", "seed", "players", "manual_dice"}
+
+
+@dataclass
+class RecordHeader:
+    """The fields every record's header line has, checked; ``extra`` holds the family's own."""
+
+    players: list[str]
+    seed: int | None
+    manual_dice: bool
+    extra: dict[str, Any]
+
+
+def read_header(path: str | Path, header: Any, players: tuple[int, int], default_players: list[str] | None = None,
+                known: Iterable[str] = ()) -> RecordHeader:
+    """A record's header line checked (InputError naming the file): the format, ``players[0]`` to
+    ``players[1]`` names of at most 40 characters, the seed; the keys not in ``known`` go to ``extra``."""
+    if not isinstance(header, dict) or header.get("type") != "game":
+        raise InputError(f"{path}: the first line must be the game header")
+    if header.get("format") != RECORD_FORMAT:
+        raise InputError(f"{path}: unsupported record format {header.get('format')!r}")
+    names = header.get("players") or default_players
+    low, high = players
+    if (not isinstance(names, list) or not low <= len(names) <= high
+            or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in names)):
+        count = f"{low} to {high}" if low != high else {1: "one", 2: "two"}.get(low, str(low))
+        raise InputError(f"{path}: a record of this game needs {count} player names")
+    seed = header.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise InputError(f"{path}: seed must be a number")
+    skip = HEADER_KEYS | set(known)
+    return RecordHeader(list(names), seed, bool(header.get("manual_dice", False)),
+                        {k: v for k, v in header.items() if k not in skip})
 
 
 def append_line(path: str | Path, obj: dict[str, Any], mode: str = "a") -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from .errors import GameDefinitionError, InputError
 from .family import Family, Progress
@@ -27,12 +27,21 @@ MAX_RECORD_BYTES = 5 * 2**20
 
 
 @lru_cache(maxsize=None)
+def _family(module: str) -> Family:
+    return importlib.import_module(module).FAMILY
+
+
+def _each_family() -> Iterator[Family]:
+    """The families in order, each imported only when reached (a command about one game loads one family)."""
+    return (_family(name) for name in FAMILY_MODULES)
+
+
 def families() -> tuple[Family, ...]:
-    return tuple(importlib.import_module(name).FAMILY for name in FAMILY_MODULES)
+    return tuple(_each_family())
 
 
 def family_of(game: Game) -> Family:
-    return next(f for f in families() if f.name == game.family)
+    return next(f for f in _each_family() if f.name == game.family)
 
 
 def game_names() -> list[str]:
@@ -45,7 +54,7 @@ def load(spec: str | Game, players: int | None = None) -> Game:
         game = spec
     else:
         base, choices = parse_game_string(spec)
-        owner = next((f for f in families() if f.owns(base)), None)
+        owner = next((f for f in _each_family() if f.owns(base)), None)
         if owner is None:
             raise GameDefinitionError(f"unknown game {base.strip()!r} (games: {', '.join(game_names())}; "
                                       "or a path to a .toml rules file)")

@@ -20,7 +20,7 @@ Unit = Literal["points", "equity", "p_win"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built when first used: a quicker start
 
 
 # -- solving -------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -11,11 +11,12 @@ from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated
 from ..core.playthrough import Playthrough
 from ..core.results import Board, SolveInfo
-from .players import DESPIRALA_STRATEGIES, make_despirala_player
 from .records import DespiralaRecord, despirala_record_from_lines
 from .rules import COMBINATIONS, DespiralaGame, Move, format_throw, make_despirala
-from .solution import ExpectedFinalScore
 from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
+
+if TYPE_CHECKING:  # the solver and the players load numba kernels: imported when first needed
+    from .solution import ExpectedFinalScore
 
 
 class DespiralaBot:
@@ -61,6 +62,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
 
     def solve(self, game: DespiralaGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> ExpectedFinalScore:
+        from .solution import ExpectedFinalScore
         from .solver import load_or_solve
 
         if judge not in (None, "points"):
@@ -72,9 +74,13 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         return ExpectedFinalScore(game, table, info)
 
     def players(self, game: DespiralaGame) -> dict[str, str]:
+        from .players import DESPIRALA_STRATEGIES
+
         return dict(DESPIRALA_STRATEGIES)
 
     def player(self, game: DespiralaGame, name: str, seed: int = 0) -> DespiralaBot:
+        from .players import make_despirala_player
+
         return DespiralaBot(make_despirala_player(name, game, self.solve(game).table, seed=seed))
 
     # -- records and the table -----------------------------------------------------------------------
@@ -142,6 +148,8 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         if len(names) != 2:
             raise InputError("a Despirala match is between two strategies, e.g. competitive optimal")
         table = self.solve(game).table
+        from .players import make_despirala_player
+
         a, b = (make_despirala_player(p, game, table, seed=seed) for p in names)
         if a.name == b.name:
             b.name = f"{b.name} (2)"

@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.jsonl import RecordWriter
+from ..core.jsonl import RECORD_FORMAT, RecordWriter, read_header
 from .rules import DespiralaGame, parse_move, parse_throw
 from .state import DespiralaState, Event, apply_event, start_state
 
-FORMAT = 1
+FORMAT = RECORD_FORMAT
 MAX_PLAYERS = 6
 
 
@@ -110,23 +110,13 @@ def event_from_json(data: Any, players: int, where: str) -> Event:
 
 
 def despirala_record_from_lines(path: Path, lines: list[tuple[int, Any]], game: DespiralaGame) -> DespiralaRecord:
-    _, header = lines[0]
-    if header.get("format") != FORMAT:
-        raise InputError(f"{path}: unsupported record format {header.get('format')!r}")
-    players = header.get("players")
-    if (not isinstance(players, list) or not 1 <= len(players) <= MAX_PLAYERS
-            or not all(isinstance(p, str) and 0 < len(p) <= 40 for p in players)):
-        raise InputError(f"{path}: a Despirala record needs 1 to {MAX_PLAYERS} player names")
-    strategies = header.get("strategies", [None] * len(players))
+    head = read_header(path, lines[0][1], players=(1, MAX_PLAYERS), known={"strategies"})
+    players = head.players
+    strategies = lines[0][1].get("strategies", [None] * len(players))
     if (not isinstance(strategies, list) or len(strategies) != len(players)
             or not all(s is None or isinstance(s, str) for s in strategies)):
         raise InputError(f"{path}: 'strategies' must name each seat's bot (null for a person)")
-    seed = header.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InputError(f"{path}: seed must be a number")
-    known = {"type", "format", "game", "seed", "players", "strategies", "manual_dice"}
-    record = DespiralaRecord(game, players, strategies, seed, bool(header.get("manual_dice", False)),
-                             extra={k: v for k, v in header.items() if k not in known})
+    record = DespiralaRecord(game, players, strategies, head.seed, head.manual_dice, extra=head.extra)
     record.events = [event_from_json(data, len(players), f"{path}, line {n}") for n, data in lines[1:]]
     try:
         replay_despirala(record)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -13,11 +13,13 @@ from ..core.errors import InputError
 from ..core.family import Family, Progress
 from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, Comparison, SolveInfo
-from .players import PUSH_STRATEGIES, PushPlayer, make_push_player
 from .records import PushEvent, push_record_from_lines
 from .rules import ADD, BUST, PUSH_GAMES, PushGame, format_throw, make_push_game
-from .solution import WinProbability
 from .state import Hold, PushState, Throw
+
+if TYPE_CHECKING:  # the solver and the players load numba kernels: imported when first needed
+    from .players import PushPlayer
+    from .solution import WinProbability
 
 
 class PushBot:
@@ -67,6 +69,7 @@ class PushLuckFamily(Family[PushGame, PushState]):
 
     def solve(self, game: PushGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> WinProbability:
+        from .solution import WinProbability
         from .solver import load_or_solve
 
         if judge not in (None, "exact"):
@@ -79,6 +82,8 @@ class PushLuckFamily(Family[PushGame, PushState]):
         return WinProbability(game, table, info)
 
     def players(self, game: PushGame) -> dict[str, str]:
+        from .players import PUSH_STRATEGIES
+
         return dict(PUSH_STRATEGIES)
 
     def default_opponents(self, game: PushGame) -> list[str]:
@@ -87,6 +92,8 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def player(self, game: PushGame, name: str, seed: int = 0) -> PushBot:
         key = str(name).strip().lower()
         table = self.solve(game).table if key in ("optimal", "opt") else None
+        from .players import make_push_player
+
         return PushBot(make_push_player(name, game, table))
 
     # -- records and the table -----------------------------------------------------------------------
@@ -151,6 +158,8 @@ class PushLuckFamily(Family[PushGame, PushState]):
 
         start = time.perf_counter()
         table = self.solve(game).table
+        from .players import make_push_player
+
         pa, pb = make_push_player(a, game, table), make_push_player(b, game, table)
         a_moving, b_moving = evaluate(game, pa.policy, pb.policy)
         first, second = float(a_moving[0, 0, 0]), 1.0 - float(b_moving[0, 0, 0])

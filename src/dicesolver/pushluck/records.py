@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.jsonl import RecordWriter
+from ..core.jsonl import RECORD_FORMAT, RecordWriter, read_header
 from ..core.playthrough import Playthrough
 from .rules import PushGame, format_throw, parse_throw
 from .state import Hold, PushRoll, Throw
 
-FORMAT = 1
+FORMAT = RECORD_FORMAT
 MAX_RECORD_BYTES = 5 * 2**20
 
 
@@ -101,21 +101,11 @@ def _event(game: PushGame, data: Any, where: str) -> PushEvent:
 
 
 def push_record_from_lines(path: Path, lines: list[tuple[int, Any]], game: PushGame) -> PushRecord:
-    number, header = lines[0]
-    if header.get("format") != FORMAT:
-        raise InputError(f"{path}: unsupported record format {header.get('format')!r}")
-    players = header.get("players")
-    if not isinstance(players, list) or len(players) != 2 or not all(isinstance(p, str) for p in players):
-        raise InputError(f"{path}: a push-your-luck record needs two player names")
-    seed = header.get("seed")
-    first = header.get("first", 0)
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InputError(f"{path}: seed must be a number")
+    head = read_header(path, lines[0][1], players=(2, 2), known={"first"})
+    first = lines[0][1].get("first", 0)
     if first not in (0, 1) or isinstance(first, bool):
         raise InputError(f"{path}: first must be 0 or 1")
-    known = {"type", "format", "game", "seed", "players", "first", "manual_dice"}
-    record = PushRecord(game, players, seed, first, bool(header.get("manual_dice", False)),
-                        extra={k: v for k, v in header.items() if k not in known})
+    record = PushRecord(game, head.players, head.seed, first, head.manual_dice, extra=head.extra)
     record.events = [_event(game, data, f"{path}, line {n}") for n, data in lines[1:]]
     try:
         record.playthrough()

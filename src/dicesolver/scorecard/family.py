@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
@@ -14,13 +14,14 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo
 from ..core.solved import SolvedGame
-from .duel import check_duel_game
-from .players import ALIASES, BOTS
+from .bots import ALIASES, BOTS
 from .presets import load_scorecard_game, looks_like_path, preset_names
 from .records import Event, GameRecord, record_from_lines
 from .rules import ScorecardGame
-from .solutions import DuelEquity, ExpectedScore, MindfulModel
 from .state import Keep, Roll, Score, ScorecardState
+
+if TYPE_CHECKING:  # the solvers load numba kernels: imported when first needed
+    from .solutions import ExpectedScore, MindfulModel
 
 EXACT_BY_DEFAULT_CATEGORIES = 10  # bigger two-player games are judged exactly only when asked or already solved
 SUBGAME_LIMIT = 5_000_000  # lanes: below this, an uncached two-player position is solved as a sub-game
@@ -110,6 +111,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             return self._expected_score(game, progress, rebuild, on_problem)
         if judge == "exact":
             from . import duel
+            from .solutions import DuelEquity
 
             single = game.with_players(1)
             table, seconds, built = duel.load_or_solve(single, progress=progress, rebuild=rebuild,
@@ -121,6 +123,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     def _expected_score(self, game, progress, rebuild, on_problem) -> ExpectedScore:
         from .solitaire import load_or_solve
+        from .solutions import ExpectedScore
 
         table, si = load_or_solve(game.with_players(1), progress=progress, rebuild=rebuild, on_problem=on_problem)
         info = _info(game, "points", table.root_value, si.built, si.seconds, int(table.values.shape[0]),
@@ -130,6 +133,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     def _mindful(self, game, progress, rebuild, on_problem) -> MindfulModel:
         from .future import load_or_build, table_key
         from .players.mindful import MindfulPlayer
+        from .solutions import MindfulModel
 
         table, built, seconds = load_or_build(game.with_players(1), progress=progress, rebuild=rebuild,
                                               on_problem=on_problem)
@@ -147,6 +151,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         from ..core import tables
         from ..core.errors import TableError
         from . import duel
+        from .solutions import DuelEquity
 
         try:
             loaded = tables.load(duel.table_key(game))
@@ -354,6 +359,13 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
         return [OddsRow(category=r.category, max_points=r.max_points, expected_points=r.expected_points, p_max=r.p_max,
                         p_max_exact=r.p_max_exact) for r in one_turn_odds(game, exact=exact)]
+
+
+def check_duel_game(game: ScorecardGame) -> None:
+    """InputError where the exact two-player solver cannot play the game (the solver's kernels load only then)."""
+    from .duel import check_duel_game as check
+
+    check(game)
 
 
 def _default_judge(game: ScorecardGame, judges: dict[str, str]) -> str:

@@ -25,12 +25,12 @@ from ..core import jsonl
 from ..core.dice import Dice, format_dice, is_sub_multiset, parse_dice
 from ..core.errors import InputError
 from ..core.gamestring import parse_game_string
-from ..core.jsonl import read_lines
+from ..core.jsonl import RECORD_FORMAT, read_header, read_lines
 from .position import Position, after_roll, after_score, start_position
 from .presets import load_scorecard_game
 from .rules import ScorecardGame
 
-FORMAT = 1
+FORMAT = RECORD_FORMAT
 MAX_RECORD_BYTES = 5 * 2**20
 
 
@@ -187,21 +187,11 @@ def read_record(path: str | Path, warnings: list[str] | None = None) -> GameReco
 
 def record_from_lines(path: Path, records: list[tuple[int, Any]]) -> GameRecord:
     """A record from its parsed lines (the header first), checked against the rules."""
-    number, header = records[0]
-    if not isinstance(header, dict) or header.get("type") != "game":
-        raise InputError(f"{path}, line {number}: the first line must be the game header")
-    if header.get("format") != FORMAT:
-        raise InputError(f"{path}: unsupported record format {header.get('format')!r}")
+    header = records[0][1]
+    head = read_header(path, header, players=(1, 6), default_players=["player"])
     game = load_scorecard_game(*parse_game_string(str(header.get("game", ""))))
-    players = header.get("players") or ["player"]
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) > 6:
-        raise InputError(f"{path}: players must be a list of 1 to 6 names")
-    seed = header.get("seed")
-    if seed is not None and not isinstance(seed, int):
-        raise InputError(f"{path}: seed must be a number")
-    known = {"type", "format", "game", "seed", "players", "manual_dice"}
-    record = GameRecord(game, players, seed, bool(header.get("manual_dice", False)),
-                        extra={k: v for k, v in header.items() if k not in known})
+    players = head.players
+    record = GameRecord(game, players, head.seed, head.manual_dice, extra=head.extra)
     first = record.extra.get("first", 0)
     if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < len(players):
         raise InputError(f"{path}: first must be a player's index")

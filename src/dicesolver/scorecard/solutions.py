@@ -10,19 +10,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core.errors import InputError
 from ..core.results import SolveInfo
 from ..core.solved import SolvedGame
-from .duel import DuelPosition, DuelSolution
-from .players.mindful import MindfulPlayer
 from .position import Position
 from .rules import ScorecardGame
 from .solitaire import SolitaireSolution, TurnState
 from .state import Keep, Score, ScorecardState
+
+if TYPE_CHECKING:  # each loads its own kernels: the one-player solution should not wait for them
+    from .duel import DuelPosition, DuelSolution
+    from .players.mindful import MindfulPlayer
 
 
 def _turn_state(game: ScorecardGame, card: Position) -> TurnState:
@@ -112,6 +114,8 @@ class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
         return self._info
 
     def _position(self, state: ScorecardState) -> DuelPosition:
+        from .duel import DuelPosition
+
         me, other = state.card, state.opponents()[0]
         return DuelPosition(me.used, other.used, me.total(self.game) - other.total(self.game))
 

@@ -159,9 +159,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         return session
 
     def view(session) -> models.SessionResponse:
-        import dataclasses
-
-        return models.SessionResponse(**dataclasses.asdict(session.view()))
+        return session.view()
 
     @app.post("/api/play", response_model=models.SessionResponse, responses={202: {"model": models.Pending}})
     def new_game(request: models.PlayRequest):

@@ -14,7 +14,6 @@ import queue
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,24 +21,12 @@ from rich.console import Console
 
 from ..core.errors import DicesolverError
 from ..terminal.console import QuitGame
+from .models import SessionResponse
 
 IDLE_SECONDS = 30 * 60
 MAX_SESSIONS = 32
 MAX_TRANSCRIPT = 400_000  # characters kept (the oldest are dropped)
 _STOP = object()
-
-
-@dataclass
-class SessionView:
-    id: str
-    game: str
-    transcript: str
-    prompt: str
-    busy: bool
-    over: bool
-    stopped: bool
-    error: str
-    record: str
 
 
 class PlaySession:
@@ -107,13 +94,14 @@ class PlaySession:
     def stop(self) -> None:
         self._inbox.put(_STOP)
 
-    def view(self) -> SessionView:
+    def view(self) -> SessionResponse:
         text = self._buffer.getvalue()
         if len(text) > MAX_TRANSCRIPT:
             text = text[-MAX_TRANSCRIPT:]
         ended = self.over or self.stopped or bool(self.error)
-        return SessionView(self.id, self.game, text, self.prompt, not ended and not self._waiting.is_set(),
-                           self.over, self.stopped, self.error, self.record_path.name)
+        return SessionResponse(id=self.id, game=self.game, transcript=text, prompt=self.prompt,
+                               busy=not ended and not self._waiting.is_set(), over=self.over, stopped=self.stopped,
+                               error=self.error, record=self.record_path.name)
 
 
 class SessionStore:

@@ -15,12 +15,13 @@ import numpy as np
 
 from ...core.dice import Dice
 from ...core.errors import InputError
+from ..bots import ALIASES, BOTS, STRATEGIES
 from ..kernels.strategies import OPTIMAL, STATIC
 from ..position import Position
 from ..rules import ScorecardGame
 from ..solitaire import load_or_solve
 from .contender import contender_values
-from .strategies import MODES, STRATEGIES, KernelPlayer, _model, hand_values
+from .strategies import MODES, KernelPlayer, _model, hand_values
 
 
 @runtime_checkable
@@ -54,15 +55,5 @@ def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed
     return KernelPlayer(key, game, STATIC, np.ascontiguousarray(h), dummy_values, model)
 
 
-# every scorecard bot a user can name (the CLI, the web, matches and tests all read this one list): the
-# solitaire strategies, then those that look at the other players
-BOTS: dict[str, str] = {
-    **{name: (text + "; also 'maximus'" if name == "optimal" else text) for name, text in STRATEGIES.items()},
-    "joe": "the Generala essay's human-like player: goes for the pattern he is closest to",
-    "mindful": "Mindful Maximus: the best expected result, assuming every player plays Maximus from here on",
-    "malina": "the exact two-player strategy (games without bonuses); with more players, against the most "
-              "dangerous opponent",
-}
-ALIASES = {"maximus": "optimal"}
 
 __all__ = ["Player", "KernelPlayer", "STRATEGIES", "BOTS", "ALIASES", "make_player"]

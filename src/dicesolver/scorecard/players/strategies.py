@@ -23,18 +23,6 @@ from ..position import Position
 from ..rules import ScorecardGame
 from ..solitaire import SolitaireModel
 
-STRATEGIES: dict[str, str] = {
-    "optimal": "maximises the expected final score (the exact solitaire solution)",
-    "greedy": "keeps for, and scores, the most points this turn (seed 002's greedy agent)",
-    "random": "random keeps (each die kept with probability 1/2) and a random open category",
-    "semi-random": "random keeps, then the category scoring the most points now",
-    "whatever": "never re-rolls and scores the most points now",
-    "ev": "seed 002's expected-value agent: hand value = points minus the category's one-turn expectation",
-    "bonus": "seed 002's bonus agent: upper boxes worth +100 with three or more dice of the face, -100 with fewer",
-    "perfect": "seed 002's perfect-game agent: plays only for each category's maximum",
-    "contender": "seed 002's contender: static hand values refined by simulation (a few seconds to build)",
-}
-
 # from this many games on, the optimal player's games are played in groups sharing one widget run per
 # set of used boxes (much faster for many games, slower for a few)
 GROUPED_MIN_GAMES = 20_000
