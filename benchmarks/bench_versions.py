@@ -64,12 +64,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--old", type=Path, required=True, help="the other version's checkout (its src/ is used)")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", default="", help="only the commands containing this text (e.g. simulate)")
     args = parser.parse_args()
+    chosen = [argv for argv in COMMANDS if args.only in " ".join(argv)]
     trees = {"new": HERE / "src", "old": args.old.resolve() / "src"}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         record = make_record(folder)
-        commands = [[str(record) if a == "{record}" else a for a in argv] for argv in COMMANDS]
+        commands = [[str(record) if a == "{record}" else a for a in argv] for argv in chosen]
         caches = {name: folder / name for name in trees}
         for argv in commands:  # warm: kernels compiled and tables solved once, in each version's own caches
             for name, src in trees.items():
@@ -81,7 +83,7 @@ def main() -> None:
                     t = run(src, caches[name], argv)
                     best[name, i] = min(best.get((name, i), float("inf")), t)
     print("| command | old (s) | new (s) | new / old |\n|---|---:|---:|---:|")
-    for i, argv in enumerate(COMMANDS):
+    for i, argv in enumerate(chosen):
         old, new = best["old", i], best["new", i]
         print(f"| `dicesolver {' '.join(argv)}` | {old:.3f} | {new:.3f} | {new / old:.2f} |")
 
