@@ -108,9 +108,13 @@ class Family(ABC, Generic[G, S]):
               on_problem: Callable[[str], None] | None = None) -> SolvedGame:
         """The solution of a game (loaded from the cache, or solved now and cached)."""
 
+    def quick_solution(self, state: S) -> SolvedGame | None:
+        """A solution that values ``state`` at once (a table on disk, a small sub-game), if there is one."""
+        return None
+
     def solution_for(self, state: S, progress: Progress | None = None) -> SolvedGame:
-        """The cheapest solution that values ``state`` (a whole table by default)."""
-        return self.solve(cast(G, state.game), progress=progress)
+        """The cheapest solution that values ``state``: a quick one, else the whole game's."""
+        return self.quick_solution(state) or self.solve(cast(G, state.game), progress=progress)
 
     # -- players -------------------------------------------------------------------------------------
     @abstractmethod

@@ -144,10 +144,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         result._info = result.info.model_copy(update={"value": value})
         return result
 
-    def solution_for(self, state: ScorecardState, progress: Progress | None = None) -> SolvedGame:
+    def quick_solution(self, state: ScorecardState) -> SolvedGame | None:
+        """Two players: the exact table when it is on disk, else the sub-game below a late position."""
         game = state.game
         if game.players != 2 or not _duel_capable(game):
-            return self.solve(game, progress=progress)
+            return None
         from ..core import tables
         from ..core.errors import TableError
         from . import duel
@@ -164,7 +165,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         me, other = state.card, state.opponents()[0]
         sub = duel.DuelModel(game, (me.used, other.used))
         if sub.size > SUBGAME_LIMIT:
-            return self.solve(game, progress=progress)
+            return None
         values = sub.solve()
         info = _info(game, "equity", float("nan"), True, 0.0, sub.size, int(values.nbytes), "",
                      subgame=str(state))

@@ -68,7 +68,8 @@ def advice(game: Game, position: str, store: SolutionStore) -> Advice:
     """Every option of a position ranked (the same figures as ``dicesolver advise``); the position is checked
     before the table is asked for."""
     state = game.parse_state(position)
-    return store.get(state.game).advise(state)
+    solution = registry.family_of(state.game).quick_solution(state) or store.get(state.game)
+    return solution.advise(state)
 
 
 def review_response(solution, playthrough, player: int) -> models.ReviewResponse:
