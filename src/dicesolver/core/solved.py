@@ -28,10 +28,9 @@ class SolvedGame(ABC, Generic[G, S]):
     tie: float = 1e-9  # values closer than this are equal (the table's precision)
     exact: bool = True  # False for a model (the values are not those of optimal play by everyone)
 
-    @property
-    @abstractmethod
-    def info(self) -> SolveInfo:
-        """How the table was obtained."""
+    def __init__(self, game: G, info: SolveInfo):
+        self.game = game
+        self.info = info  # how the table was obtained
 
     @abstractmethod
     def state_value(self, state: S, seat: int | None = None) -> float:

@@ -65,18 +65,14 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
     tie = 1e-9
 
     def __init__(self, game: DespiralaGame, table: DespiralaSolution, info: SolveInfo):
-        self.game = game
+        super().__init__(game, info)
         self.table = table
-        self._info = info
         self.higher_is_better = table.mode == "normal"
 
     def headline(self) -> str:
         goal = "highest" if self.higher_is_better else "lowest"
         return f"expected final score {self.root_value:.3f} playing for the {goal} score"
 
-    @property
-    def info(self) -> SolveInfo:
-        return self._info
 
     def state_value(self, state: DespiralaState, seat: int | None = None) -> float:
         seat = state.mover if seat is None else seat

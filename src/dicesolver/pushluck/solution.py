@@ -18,16 +18,12 @@ class WinProbability(SolvedGame[PushGame, PushState]):
     tie = 1e-12
 
     def __init__(self, game: PushGame, table: PushSolution, info: SolveInfo):
-        self.game = game
+        super().__init__(game, info)
         self.table = table
-        self._info = info
 
     def headline(self) -> str:
         return f"the first player wins with probability {self.root_value:.7f} under optimal play by both"
 
-    @property
-    def info(self) -> SolveInfo:
-        return self._info
 
     def state_value(self, state: PushState, seat: int | None = None) -> float:
         if state.winner is not None:

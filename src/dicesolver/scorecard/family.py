@@ -141,7 +141,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         result = MindfulModel(game, player, _info(game, "equity", 0.0, built, seconds, int(table.offset.shape[0]),
                                                   table.nbytes, str(table_key(game).directory)))
         value = result.value(game.start(), 0)
-        result._info = result.info.model_copy(update={"value": value})
+        result.info = result.info.model_copy(update={"value": value})
         return result
 
     def quick_solution(self, state: ScorecardState) -> SolvedGame | None:

@@ -27,6 +27,13 @@ from .rules import ScorecardGame
 BONUS_KEY = "bonus"
 
 
+def showing(dice: Dice | None) -> Dice:
+    """Dice that must be showing (InputError before a throw)."""
+    if dice is None:
+        raise InputError("no dice are showing yet")
+    return dice
+
+
 @dataclass(frozen=True)
 class Position:
     """A moment in one player's game: the boxes filled so far, the dice showing, throws left."""
@@ -39,9 +46,7 @@ class Position:
     @property
     def showing(self) -> Dice:
         """The dice showing (InputError before the first throw of the turn)."""
-        if self.dice is None:
-            raise InputError("no dice are showing yet")
-        return self.dice
+        return showing(self.dice)
 
     @property
     def used(self) -> int:

@@ -42,16 +42,12 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
     tie = 1e-9
 
     def __init__(self, game: ScorecardGame, table: SolitaireSolution, info: SolveInfo):
-        self.game = game
+        super().__init__(game, info)
         self.table = table
-        self._info = info
 
     def headline(self) -> str:
         return f"optimal expected score {self.root_value:.6f}"
 
-    @property
-    def info(self) -> SolveInfo:
-        return self._info
 
     def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
         seat = state.player if seat is None else seat
@@ -99,9 +95,8 @@ class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
     tie = 1e-7  # the full table is float32
 
     def __init__(self, game: ScorecardGame, table: DuelSolution, info: SolveInfo):
-        self.game = game.with_players(2)
+        super().__init__(game.with_players(2), info)
         self.table = table
-        self._info = info
         if table.values.dtype == np.float64:
             self.tie = 1e-9
 
@@ -109,9 +104,6 @@ class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
         return (f"the first player's equity under optimal play by both is {self.root_value:+.6f} "
                 "(+1 win, 0 draw, -1 loss)")
 
-    @property
-    def info(self) -> SolveInfo:
-        return self._info
 
     def _position(self, state: ScorecardState) -> DuelPosition:
         from .duel import DuelPosition
@@ -165,16 +157,12 @@ class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
     unit_words = "expected result in the mindful model (win n - 1, tie shared, loss -1; everyone playing Maximus after)"
 
     def __init__(self, game: ScorecardGame, player: MindfulPlayer, info: SolveInfo):
-        self.game = game
+        super().__init__(game, info)
         self.model = player
-        self._info = info
 
     def headline(self) -> str:
         return f"the first player's expected result in the mindful model: {self.root_value:+.6f}"
 
-    @property
-    def info(self) -> SolveInfo:
-        return self._info
 
     def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
         if state.is_terminal():

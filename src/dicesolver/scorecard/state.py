@@ -25,7 +25,7 @@ from typing import ClassVar
 from ..core.dice import Dice, format_dice, is_sub_multiset, parse_dice
 from ..core.errors import InputError
 from ..core.protocol import seat_on_turn
-from .position import BONUS_KEY, Position, after_score, parse_card, parse_int, validate
+from .position import BONUS_KEY, Position, after_score, parse_card, parse_int, showing, validate
 from .rules import ScorecardGame
 
 MAX_PLAYERS = 6
@@ -135,9 +135,7 @@ class ScorecardState:
     @property
     def showing(self) -> Dice:
         """The dice showing (InputError before a throw)."""
-        if self.dice is None:
-            raise InputError("no dice are showing yet")
-        return self.dice
+        return showing(self.dice)
 
     @property
     def card(self) -> Position:
