@@ -20,6 +20,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .errors import InputError
+from .numbers import is_digits
 
 Dice = tuple[int, ...]
 
@@ -224,8 +225,8 @@ def parse_dice(text: str, faces: int, allow_empty: bool = False) -> Dice:
         tokens = list(cleaned) if faces <= 9 else [cleaned]
     dice = []
     for token in tokens:
-        if not token.isdigit():
-            raise InputError(f"{token!r} is not a die in {text!r} (dice are numbers 1..{faces})")
+        if not is_digits(token) or len(token) > 3:
+            raise InputError(f"{token[:20]!r} is not a die in {text[:60]!r} (dice are numbers 1..{faces})")
         value = int(token)
         if not 1 <= value <= faces:
             raise InputError(f"{value} is not a face of a {faces}-sided die (in {text!r})")

@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
+from ..core.numbers import is_digits
 from .rules import (
     ALL_FREE,
     COMBINATIONS,
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from .state import DespiralaState, Seat
 
 SEPARATOR = " | "
-_COLLECTING = re.compile(r"^collecting\s+([1-6])s?\s*:\s*(\d)\s*(,\s*rethrowing)?$")
+_COLLECTING = re.compile(r"^collecting\s+([1-6])s?\s*:\s*([0-9])\s*(,\s*rethrowing)?$")
 
 
 def used_text(free: int) -> str:
@@ -90,7 +91,7 @@ def state_text(state: DespiralaState) -> str:
 
 def _int(text: str, what: str) -> int:
     t = text.strip()
-    if not t.isascii() or not t.isdigit() or len(t) > 6:
+    if not is_digits(t) or len(t) > 6:
         raise InputError(f"{what} must be a whole number, not {text!r}")
     return int(t)
 

@@ -30,7 +30,7 @@ DESPIRALA_STRATEGIES = {
     "mc-5": "a Monte Carlo model: every average over the 462 throws replaced by 5 sampled throws (weak); mc-N for "
             "any N",
 }
-_MC = re.compile(r"^mc-?(\d+)$")
+_MC = re.compile(r"^mc-?([0-9]{1,7})$")
 SCORE_GRID = np.arange(0, 1001, dtype=np.float64)
 
 

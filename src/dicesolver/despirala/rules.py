@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from ..core.errors import GameDefinitionError, InputError
+from ..core.numbers import is_digits, parse_int
 
 N_DICE = 6
 FACES = 6
@@ -87,7 +88,7 @@ def format_throw(throw) -> str:
 def parse_throw(text: str, count: int | None = N_DICE) -> Throw:
     """``"113456"`` (spaces and commas allowed) into sorted faces; ``count`` dice exactly, when given."""
     cleaned = "".join(str(text).replace(",", " ").split())
-    if not cleaned.isdigit() and cleaned not in ("", "-"):
+    if not is_digits(cleaned) and cleaned not in ("", "-"):
         raise InputError(f"dice are written as their faces 1-6, like 113456; not {text!r}")
     faces = tuple(sorted(int(c) for c in cleaned if c != "-"))
     if any(not 1 <= f <= FACES for f in faces):
@@ -192,12 +193,12 @@ def parse_move(text: str) -> Move:
     joined = " ".join(words)
     if joined in _WORDS:
         return Move(_WORDS[joined])
-    names = [w for w in words if not re.fullmatch(r"-?\d+", w)]
-    numbers = [w for w in words if re.fullmatch(r"-?\d+", w)]
+    names = [w for w in words if not re.fullmatch(r"-?[0-9]+", w)]
+    numbers = [w for w in words if re.fullmatch(r"-?[0-9]+", w)]
     if words[: len(names)] != names:
         raise InputError(f"cannot read {text!r}: the name comes first, then its numbers")
     name = " ".join(names)
-    args = tuple(int(n) for n in numbers)
+    args = tuple(parse_int(n, "a move's number") for n in numbers)
     if name == "collect":
         if len(args) != 1 or not 1 <= args[0] <= FACES:
             raise InputError("Collect takes one face from 1 to 6, e.g. Collect 3")
@@ -267,10 +268,7 @@ def parse_decision_point(text: str) -> DecisionPoint:
             free &= ~(1 << c.index)
     if free == 0:
         raise InputError("every combination is used: the game is over")
-    try:
-        goods = int(goods_text)
-    except ValueError:
-        raise InputError(f"goods must be a whole number, not {goods_text!r}") from None
+    goods = parse_int(goods_text, "goods")
     turns_played = TURNS - bin(free).count("1")
     most = GOODS_PER_TURN * (turns_played + 1)
     if not 0 <= goods <= most:

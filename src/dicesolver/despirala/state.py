@@ -25,6 +25,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.numbers import is_digits
 from .rules import (
     ALL_FREE,
     COMBINATIONS,
@@ -440,7 +441,7 @@ def parse_manual_completion(text: str, player: int, goods: int) -> Event:
     t = str(text).strip().lower()
     if t in ("failed", "fail", "x", "-", "no"):
         return Event("completion", player, rethrows=goods, completed=False)
-    if not t.isdigit():
+    if not is_digits(t) or len(t) > 3:
         raise InputError(f"type how many rethrows completed it (1-{goods}), or 'failed'")
     return Event("completion", player, rethrows=int(t), completed=True)
 
@@ -450,9 +451,9 @@ def parse_manual_hits(text: str, player: int, state: DespiralaState) -> Event:
     n = N_DICE - state.have
     face = COMBINATIONS[state.combination].collect_face()
     t = "".join(str(text).split())
-    if t.isdigit() and len(t) == n and n > 1:
+    if is_digits(t) and len(t) == n and n > 1:
         dice = parse_throw(t, n)
         return Event("hits", player, dice=dice, hits=dice.count(face))
-    if t.isdigit() and len(t) <= 1:
+    if is_digits(t) and len(t) <= 1:
         return Event("hits", player, hits=int(t))
     raise InputError(f"type how many of the {n} rethrown dice show {face} (0-{n}), or the {n} dice")

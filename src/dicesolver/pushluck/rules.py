@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import ClassVar
 
 from ..core.errors import GameDefinitionError, InputError
+from ..core.numbers import is_digits, parse_int
 
 MAX_GOAL = 200  # the solver stores goal**3 float64 values: 64 MB at 200
 MAX_FACES = 20
@@ -139,7 +140,7 @@ def format_throw(dice) -> str:
 def parse_throw(text: str, game: PushGame) -> tuple[int, ...]:
     """``"34"`` or ``"3 4"`` into a throw of ``game`` (checked)."""
     cleaned = "".join(str(text).split()).replace(",", "")
-    if not cleaned.isdigit() or not cleaned:
+    if not is_digits(cleaned) or len(cleaned) > 4:
         raise InputError(f"a throw is written as its faces, like {'5' if game.n_dice == 1 else '34'}; not {text!r}")
     one_number = game.faces >= 10 and game.n_dice == 1
     dice = (int(cleaned),) if one_number else tuple(int(c) for c in cleaned)
@@ -160,8 +161,8 @@ def make_push_game(name: str, choices: dict[str, str]) -> PushGame:
         if text is None:
             return default
         try:
-            value = int(text)
-        except ValueError:
+            value = parse_int(text, key)
+        except InputError:
             raise GameDefinitionError(f"{name}: {key} must be a whole number, not {text!r}") from None
         if not low <= value <= high:
             raise GameDefinitionError(f"{name}: {key} must be between {low} and {high}, not {value}")
@@ -174,7 +175,7 @@ def make_push_game(name: str, choices: dict[str, str]) -> PushGame:
     return PushGame(name, title, goal, n_dice, faces, canonical=canonical)
 
 
-_POSITION = re.compile(r"^\s*(\d{1,4})\s*[,/ ]\s*(\d{1,4})\s*(?:[,/ ]\s*(\d{1,4}))?\s*$")
+_POSITION = re.compile(r"^\s*([0-9]{1,4})\s*[,/ ]\s*([0-9]{1,4})\s*(?:[,/ ]\s*([0-9]{1,4}))?\s*$")
 
 
 def parse_push_position(text: str, game: PushGame) -> tuple[int, int, int]:

@@ -169,7 +169,7 @@ class PushState:
         return f"{self.mine},{self.theirs},{self.turn_total}{due}{seat}"
 
 
-_STATE = re.compile(r"^\s*(\d{1,4})\s*[,/ ]\s*(\d{1,4})\s*(?:[,/ ]\s*(\d{1,4}|won)\s*(\+)?)?\s*(?:@\s*(\d))?\s*$")
+_STATE = re.compile(r"^\s*([0-9]{1,4})\s*[,/ ]\s*([0-9]{1,4})\s*(?:[,/ ]\s*([0-9]{1,4}|won)\s*(\+)?)?\s*(?:@\s*([0-9]))?\s*$")
 
 
 def start_state(game: PushGame) -> PushState:

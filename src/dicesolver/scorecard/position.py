@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core import numbers
 from ..core.dice import Dice, format_dice, parse_dice
 from ..core.errors import InputError
 from .rules import ScorecardGame
@@ -89,10 +90,7 @@ def format_position(game: ScorecardGame, position: Position) -> str:
 
 
 def parse_int(text: str, what: str) -> int:
-    text = text.strip()
-    if not text.lstrip("-").isdigit():
-        raise InputError(f"{what} must be a whole number, not {text!r}")
-    return int(text)
+    return numbers.parse_int(text, what)
 
 
 def parse_card(game: ScorecardGame, text: str) -> tuple[tuple[int | None, ...], int]:

@@ -52,7 +52,10 @@ def _load_preset(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> Scor
 def load_scorecard_game(base: str, choices: dict[str, str]) -> ScorecardGame:
     """A preset (by name) or a rules file (by path), with variant choices."""
     if looks_like_path(base):
-        path = Path(base).expanduser()
+        try:
+            path = Path(base).expanduser()
+        except RuntimeError:  # ~user of a user this machine does not have
+            raise GameDefinitionError(f"no home directory for {base.split('/')[0]!r} (in {base!r})") from None
         return build_game(read_rules_file(path), choices, str(path))
     key = base.strip().lower()
     if key not in preset_names():

@@ -24,6 +24,7 @@ from typing import ClassVar
 
 from ..core.dice import Dice, format_dice, is_sub_multiset, parse_dice
 from ..core.errors import InputError
+from ..core.numbers import is_digits
 from ..core.protocol import seat_on_turn
 from .position import BONUS_KEY, Position, after_score, parse_card, parse_int, showing, validate
 from .rules import ScorecardGame
@@ -237,7 +238,7 @@ class ScorecardState:
         words = low.split(maxsplit=1)
         verb = words[0] if words else ""
         rest = words[1] if len(words) > 1 else ""
-        if verb == "keep" or (low and (low[0].isdigit() or low in ("none", "-", "nothing"))):
+        if verb == "keep" or (low and (is_digits(low[0]) or low in ("none", "-", "nothing"))):
             keep = game.dice.parse_keep(rest if verb == "keep" else t, roll=self.dice)
             step = Keep(keep, game.faces)
         else:

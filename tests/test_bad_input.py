@@ -1,0 +1,80 @@
+"""Issue 17's reproducers: bad input gets one clear line and exit 2 (the CLI) or a 4xx (the web), never a
+traceback. Each case is one the audit found crashing, or one of its class."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dicesolver.cli.app import main
+from dicesolver.core.errors import InputError
+from dicesolver.core.numbers import parse_int
+
+LONG = "9" * 5_000  # beyond Python's 4,300-digit limit for int()
+
+CASES = [
+    # rich markup in user text (printed escaped, not interpreted)
+    (["rules", "[/x]"], "[/x]"),
+    (["advise", "yahtzee", "[/x]=3/-/3"], "[/x]"),
+    (["advise", "pig", "[/x]"], "[/x]"),
+    (["odds", "yahtzee", "-c", "[/x]"], "[/x]"),
+    # numbers: superscripts, doubled signs, too many digits, non-ASCII digits
+    (["advise", "yahtzee", "aces=²/-/3"], "whole number"),
+    (["advise", "yahtzee", "/13456/--1"], "whole number"),
+    (["advise", "yahtzee", "bonus=--100/-/3"], "whole number"),
+    (["advise", "yahtzee", f"/13456/{LONG}"], "whole number"),
+    (["advise", "yacht", "/1²345/2"], "not a die"),
+    (["advise", "despirala", "none;0;²²²²²²"], "faces 1-6"),
+    (["advise", "despirala", f"none;{LONG};123456"], "whole number"),
+    (["advise", "skunk", "٣,٣,٣"], "position"),
+    (["solve", "pig(goal=²)"], "whole number"),
+    (["advise", "generala", "aces=1/123;45/2"], "not a die"),  # a ';' after the first '/'
+    (["rules", "~nouser/x.toml"], "no home directory"),
+]
+
+
+@pytest.mark.parametrize("argv, words", CASES, ids=[" ".join(a)[:40] for a, _ in CASES])
+def test_one_line_and_exit_2(capsys, argv, words):
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert done.value.code == 2, (out, err)
+    assert err.startswith("error: ") and words in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_numbers_are_read_one_way():
+    assert parse_int(" 12 ", "x") == 12 and parse_int("-3", "x") == -3
+    for bad in ["²", "--3", "+3", "1e3", "٣", "", "-", LONG, "3.0"]:
+        with pytest.raises(InputError, match="whole number"):
+            parse_int(bad, "x")
+    with pytest.raises(InputError, match="from 0 to 5"):
+        parse_int("6", "x", 0, 5)
+
+
+@pytest.mark.parametrize("game, position", [
+    ("yahtzee", "aces=²/-/3"), ("yahtzee", "/13456/--1"), ("yahtzee", f"/13456/{LONG[:150]}"),
+    ("despirala", "none;0;²²²²²²"), ("generala", "aces=1/123;45/2"), ("pig", "[/x]"),
+])
+def test_the_web_answers_400(game, position):
+    from dicesolver.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        r = client.post("/api/advice", json={"game": game, "position": position})
+    assert r.status_code == 400 and r.json()["detail"]
+
+
+@pytest.mark.parametrize("game, position, typed", [
+    ("skunk", "0,0,0", "²"),  # a throw typed at `play skunk --manual-dice`
+    ("skunk", "0,0,0", LONG),
+    ("despirala", "none;5;113456", "four of a kind " + LONG),  # a move typed at `play despirala`
+    ("yacht", "/11345/2", "keep ²"),
+])
+def test_typed_steps_are_refused_with_one_error(game, position, typed):
+    import dicesolver as ds
+
+    state = ds.parse_state(game, position)
+    if game == "skunk":
+        state = state.apply(state.parse_step("throw")) if not state.is_chance() else state
+    with pytest.raises(InputError):
+        state.parse_step(typed)
