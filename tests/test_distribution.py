@@ -21,6 +21,23 @@ def test_distribution_sums_to_one_and_has_the_solved_mean(make):
     assert dist.mean == pytest.approx(solution.root_value, abs=1e-9)
 
 
+@pytest.mark.parametrize("make", [lambda: tiny(BONUS_GAME), lambda: load_game("yacht-dice")])
+def test_distribution_is_the_same_on_one_thread_and_on_several(make):
+    """The parallel gather writes only inside its own target's histogram (issue 17: it used to write past
+    it when an outcome crossed the upper bonus and scored the box's maximum at once, racing another thread)."""
+    import numba
+
+    solution, _ = load_or_solve(make())
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = score_distribution(solution).probabilities
+    finally:
+        numba.set_num_threads(threads)
+    several = score_distribution(solution).probabilities
+    assert np.array_equal(one, several) and one.sum() == pytest.approx(1.0, abs=1e-12)
+
+
 def test_distribution_matches_simulation_of_the_same_strategy():
     game = tiny(BONUS_GAME)
     solution, _ = load_or_solve(game)

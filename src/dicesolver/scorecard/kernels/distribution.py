@@ -124,7 +124,10 @@ def pull_histograms(hist_src, src_off, src_len, by_target_ptr, by_target_src, by
             p = out_prob[s, q]
             o = o_dst + out_points[s, q]
             h = src_off[s]
-            for x in range(src_len[s]):
+            # within the target's own segment: past it the source's tail can only hold zeros (a target's
+            # range bounds every score it can reach), and writing there would race with the next target
+            n = min(src_len[s], dst_len[tgt] - out_points[s, q])
+            for x in range(n):
                 hist_dst[o + x] += p * hist_src[h + x]
 
 
