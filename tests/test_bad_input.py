@@ -30,6 +30,11 @@ CASES = [
     (["solve", "pig(goal=²)"], "whole number"),
     (["advise", "generala", "aces=1/123;45/2"], "not a die"),  # a ';' after the first '/'
     (["rules", "~nouser/x.toml"], "no home directory"),
+    # impossible scorecards: the extra Yahtzees must fit the boxes (forced joker, and the free joker)
+    (["advise", "yahtzee", "yahtzee=50,aces=3,bonus=100/-/3"], "do not fit"),
+    (["advise", "yahtzee", "yahtzee=50,chance=7,bonus=100/-/3"], "do not fit"),
+    (["advise", "yahtzee", "yahtzee=50,small_straight=30,bonus=100/-/3"], "do not fit"),
+    (["advise", "yahtzee(joker=free)", "yahtzee=50,small_straight=30,bonus=100/-/3"], "do not fit"),
 ]
 
 
@@ -78,3 +83,14 @@ def test_typed_steps_are_refused_with_one_error(game, position, typed):
         state = state.apply(state.parse_step("throw")) if not state.is_chance() else state
     with pytest.raises(InputError):
         state.parse_step(typed)
+
+
+@pytest.mark.parametrize("card", ["yahtzee=50,aces=5,bonus=100", "yahtzee=50,sixes=30,chance=30,bonus=200",
+                                  "yahtzee=50,fives=25,small_straight=30,bonus=200",
+                                  "yahtzee=50,aces=3,twos=6,threes=9,fours=12,fives=15,sixes=18,"
+                                  "large_straight=40,bonus=100"])
+def test_cards_where_the_extra_yahtzees_fit_are_accepted(card):
+    import dicesolver as ds
+
+    assert str(ds.parse_state("yahtzee", f"{card}/-/3"))
+

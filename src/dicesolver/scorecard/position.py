@@ -12,7 +12,7 @@ Notation: ``CARD/DICE/ROLLS``
   Before the first roll it is the game's rolls per turn and may be left out.
 
 Examples (yahtzee): ``/-/3`` (start of the game), ``aces=3,full_house=25/11345/1``,
-``yahtzee=50,bonus=100,sixes=24/66666/0``. ``format_position`` writes the canonical form (boxes in card
+``yahtzee=50,bonus=100,sixes=30/66666/0``. ``format_position`` writes the canonical form (boxes in card
 order, canonical names), and ``parse_position(format_position(p)) == p``.
 """
 
@@ -116,6 +116,24 @@ def parse_card(game: ScorecardGame, text: str) -> tuple[tuple[int | None, ...], 
     return tuple(boxes), extra
 
 
+def _boxes_for_extra_yachts(game: ScorecardGame, boxes: tuple[int | None, ...]) -> int:
+    """How many filled boxes (besides the yacht box) hold a score that a five of a kind could have earned
+    there under the game's joker rules. Each extra yacht was scored in one of them; judging each box
+    against the rest of the card as it is now never refuses a card that could happen (filling more boxes
+    only opens more places to a joker)."""
+    x = game.extra_yacht
+    assert x is not None
+    count = 0
+    for c, v in enumerate(boxes):
+        if c == x.category or v is None:
+            continue
+        before = boxes[:c] + (None,) + boxes[c + 1:]
+        if any((c, v) in {(k, points) for k, points, _ in game.legal_scores(before, (f,) * game.n_dice)}
+               for f in range(1, game.faces + 1)):
+            count += 1
+    return count
+
+
 def validate(game: ScorecardGame, position: Position) -> Position:
     """Check that a position could happen in this game; raise InputError naming what is wrong."""
     if len(position.boxes) != game.n_categories:
@@ -140,6 +158,9 @@ def validate(game: ScorecardGame, position: Position) -> Position:
         filled = sum(v is not None for v in position.boxes)
         if position.extra_bonus // x.points > filled - 1:
             raise InputError("more bonuses than turns played")
+        if position.extra_bonus // x.points > _boxes_for_extra_yachts(game, position.boxes):
+            raise InputError(f"{position.extra_bonus // x.points} extra {game.categories[x.category].name}s "
+                             "do not fit this card: too few boxes hold what a five of a kind could have scored there")
     if game.forced_order:
         used = [v is not None for v in position.boxes]
         if any(used[c + 1] and not used[c] for c in range(len(used) - 1)):
