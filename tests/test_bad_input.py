@@ -94,3 +94,20 @@ def test_cards_where_the_extra_yahtzees_fit_are_accepted(card):
 
     assert str(ds.parse_state("yahtzee", f"{card}/-/3"))
 
+
+
+def test_a_full_disk_still_gives_the_solved_value(capsys, fresh_cache, monkeypatch):
+    import errno
+
+    from dicesolver.core import tables
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tables, "save", full)
+    with pytest.raises(SystemExit) as done:
+        main(["solve", "yacht-dice"])
+    out, err = capsys.readouterr()
+    assert done.value.code in (0, None) and "191.774369" in out
+    assert "could not save the table" in err and "No space left on device" in err and "Traceback" not in err
+    assert not any(fresh_cache.rglob("manifest.json"))  # nothing half-written

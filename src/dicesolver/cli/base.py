@@ -42,7 +42,7 @@ def emit(obj: Any) -> None:
 
 
 def warn(message: str) -> None:
-    err.print(Text.assemble(("warning: ", "yellow"), message))
+    err.print(Text.assemble(("warning: ", "yellow"), message), soft_wrap=True)  # one line, paths unbroken
 
 
 @contextlib.contextmanager

@@ -175,8 +175,13 @@ def load(key: TableKey, verify: bool = True) -> LoadedTable:
 def lock(key: TableKey) -> Iterator[None]:
     """Exclusive per-table lock (released automatically if the process dies)."""
     path = key.directory.with_name(key.directory.name + ".lock")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as fh:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(path, "a+b")
+    except OSError:  # a cache we cannot write to: nothing will be saved there, so there is nothing to guard
+        yield
+        return
+    with fh:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
         try:
             yield
@@ -223,5 +228,14 @@ def load_or_build(
             except TableError:
                 pass
         arrays, root, extra = build()
-        save(key, arrays, root, extra)
+        try:
+            save(key, arrays, root, extra)
+        except OSError as exc:  # a full disk, a read-only cache: the solve is still good, just not kept
+            if on_problem:
+                needed = sum(int(a.nbytes) for a in arrays.values())
+                on_problem(f"could not save the table in {key.directory.parent} ({exc.strerror or exc}; it needs "
+                           f"about {needed / 2**20:.1f} MiB): it is used now and solved again next time")
+            manifest = {"format_version": FORMAT_VERSION, "kind": key.kind, "game": key.game,
+                        "fingerprint": key.fingerprint, "root_value": float(root), **extra}
+            return LoadedTable(dict(arrays), manifest, key.directory), True
     return load(key), True
