@@ -111,3 +111,23 @@ def test_a_full_disk_still_gives_the_solved_value(capsys, fresh_cache, monkeypat
     assert done.value.code in (0, None) and "191.774369" in out
     assert "could not save the table" in err and "No space left on device" in err and "Traceback" not in err
     assert not any(fresh_cache.rglob("manifest.json"))  # nothing half-written
+
+
+def test_deeply_nested_files_are_refused_in_one_line(capsys, tmp_path):
+    rules = tmp_path / "deep.toml"
+    rules.write_text("x = " + "[" * 20_000 + "]" * 20_000 + "\n")
+    record = tmp_path / "deep.jsonl"
+    record.write_text("[" * 50_000 + "\n")
+    for argv, words in [(["rules", str(rules)], "nested too deeply"), (["analyze", str(record)], "nested too deeply")]:
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        err = capsys.readouterr().err
+        assert done.value.code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_the_web_refuses_a_deeply_nested_record():
+    from dicesolver.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        r = client.post("/api/review", json={"record": "[" * 50_000})
+    assert r.status_code == 400 and "nested too deeply" in r.json()["detail"]

@@ -33,6 +33,8 @@ def read_lines(path: str | Path, max_bytes: int, warnings: list[str] | None = No
             continue
         try:
             parsed.append((number, json.loads(line)))
+        except RecursionError:
+            raise InputError(f"{path}, line {number}: nested too deeply to be a record line") from None
         except json.JSONDecodeError:
             if number == len(lines) and not complete and parsed:
                 if warnings is not None:

@@ -34,6 +34,8 @@ def read_rules_file(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise GameDefinitionError(f"{path}: not valid TOML ({exc})") from None
+    except RecursionError:
+        raise GameDefinitionError(f"{path}: nested too deeply to be a rules file") from None
     except UnicodeDecodeError:
         raise GameDefinitionError(f"{path}: not a text file") from None
     except OSError as exc:

@@ -302,7 +302,7 @@ def _check_record_game(path: Path) -> None:
     try:
         with open(path, encoding="utf-8", errors="replace") as fh:
             header = json.loads(fh.readline() or "null")
-    except ValueError:
+    except (ValueError, RecursionError):
         return  # reading the record reports it
     if isinstance(header, dict) and isinstance(header.get("game"), str):
         _game(header["game"])
