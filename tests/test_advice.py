@@ -11,7 +11,13 @@ from dicesolver.core import registry
 from dicesolver.core.dice import dice_space
 from dicesolver.core.errors import InputError
 from dicesolver.scorecard.odds import exact_turn_value, one_turn_odds, turn_values
-from dicesolver.scorecard.position import Position, format_position, parse_position, start_position
+from dicesolver.scorecard.position import (
+    Position,
+    boxes_for_extra_yachts,
+    format_position,
+    parse_position,
+    start_position,
+)
 
 
 def advise(game, position: str):
@@ -143,8 +149,8 @@ def positions(draw, game_name):
     x = game.extra_yacht
     extra = 0
     if x and boxes[x.category]:
-        filled = sum(b is not None for b in boxes)
-        extra = x.points * draw(st.integers(0, filled - 1))
+        filled = sum(b is not None for b in boxes)  # every extra yacht needs a box it could have scored in
+        extra = x.points * draw(st.integers(0, min(filled - 1, boxes_for_extra_yachts(game, tuple(boxes)))))
     if draw(st.booleans()):
         return game, Position(tuple(boxes), None, game.rolls, extra)
     dice = tuple(sorted(draw(st.lists(st.integers(1, game.faces), min_size=game.n_dice, max_size=game.n_dice))))

@@ -93,6 +93,8 @@ def test_cards_where_the_extra_yahtzees_fit_are_accepted(card):
     import dicesolver as ds
 
     assert str(ds.parse_state("yahtzee", f"{card}/-/3"))
+    # the free joker: a five of a kind of twos in the small straight scores 0 while the twos are open
+    assert str(ds.parse_state("yahtzee(joker=free)", "yahtzee=50,aces=5,twos=10,small_straight=0,bonus=200/-/3"))
 
 
 

@@ -116,22 +116,26 @@ def parse_card(game: ScorecardGame, text: str) -> tuple[tuple[int | None, ...], 
     return tuple(boxes), extra
 
 
-def _boxes_for_extra_yachts(game: ScorecardGame, boxes: tuple[int | None, ...]) -> int:
+def boxes_for_extra_yachts(game: ScorecardGame, boxes: tuple[int | None, ...]) -> int:
     """How many filled boxes (besides the yacht box) hold a score that a five of a kind could have earned
-    there under the game's joker rules. Each extra yacht was scored in one of them; judging each box
-    against the rest of the card as it is now never refuses a card that could happen (filling more boxes
-    only opens more places to a joker)."""
+    there under the game's joker rules. Each extra yacht was scored in one of them. Each box is judged
+    against the rest of the card as it is now, and again with the face's upper box still open, so that a
+    card that could happen is never refused (the other boxes only fill up as a game goes on)."""
     x = game.extra_yacht
     assert x is not None
-    count = 0
-    for c, v in enumerate(boxes):
-        if c == x.category or v is None:
-            continue
+    upper = {cat.face: k for k, cat in enumerate(game.categories) if cat.is_upper}
+
+    def could_score(c: int, v: int, face: int) -> bool:
         before = boxes[:c] + (None,) + boxes[c + 1:]
-        if any((c, v) in {(k, points) for k, points, _ in game.legal_scores(before, (f,) * game.n_dice)}
-               for f in range(1, game.faces + 1)):
-            count += 1
-    return count
+        cards = [before]
+        if face in upper and upper[face] != c and before[upper[face]] is not None:
+            # the face's upper box may have been filled only later (it decides what a joker scores)
+            cards.append(before[:upper[face]] + (None,) + before[upper[face] + 1:])
+        dice = (face,) * game.n_dice
+        return any((c, v) in {(k, points) for k, points, _ in game.legal_scores(card, dice)} for card in cards)
+
+    return sum(1 for c, v in enumerate(boxes) if c != x.category and v is not None
+               and any(could_score(c, v, f) for f in range(1, game.faces + 1)))
 
 
 def validate(game: ScorecardGame, position: Position) -> Position:
@@ -158,7 +162,7 @@ def validate(game: ScorecardGame, position: Position) -> Position:
         filled = sum(v is not None for v in position.boxes)
         if position.extra_bonus // x.points > filled - 1:
             raise InputError("more bonuses than turns played")
-        if position.extra_bonus // x.points > _boxes_for_extra_yachts(game, position.boxes):
+        if position.extra_bonus // x.points > boxes_for_extra_yachts(game, position.boxes):
             raise InputError(f"{position.extra_bonus // x.points} extra {game.categories[x.category].name}s "
                              "do not fit this card: too few boxes hold what a five of a kind could have scored there")
     if game.forced_order:
