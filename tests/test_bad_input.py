@@ -30,6 +30,8 @@ CASES = [
     (["solve", "pig(goal=²)"], "whole number"),
     (["advise", "generala", "aces=1/123;45/2"], "not a die"),  # a ';' after the first '/'
     (["rules", "~nouser/x.toml"], "no home directory"),
+    (["solve", "despirala(misere,normal)"], "played one way"),  # the last option used to win silently
+    (["solve", "despirala(misere,play=misere)"], "played one way"),
     # impossible scorecards: the extra Yahtzees must fit the boxes (forced joker, and the free joker)
     (["advise", "yahtzee", "yahtzee=50,aces=3,bonus=100/-/3"], "do not fit"),
     (["advise", "yahtzee", "yahtzee=50,chance=7,bonus=100/-/3"], "do not fit"),

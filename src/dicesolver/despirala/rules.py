@@ -145,15 +145,17 @@ class DespiralaGame:
 
 
 def make_despirala(choices: dict[str, str]) -> DespiralaGame:
-    mode = "normal"
+    modes = []
     for key, value in choices.items():
         if key in ("misere", "normal") and value == "on":
-            mode = key
+            modes.append(key)
         elif key in ("play", "mode") and value.lower() in ("normal", "misere"):
-            mode = value.lower()
+            modes.append(value.lower())
         else:
             raise GameDefinitionError(f"despirala takes 'misere' (or play=normal|misere), not {key}={value}")
-    return DespiralaGame(mode)
+    if len(modes) > 1:
+        raise GameDefinitionError(f"despirala is played one way: {' and '.join(modes)} were both given")
+    return DespiralaGame(modes[0] if modes else "normal")
 
 
 # -- the move language -------------------------------------------------------------------------------
