@@ -52,3 +52,19 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
                   TimeElapsedColumn(), console=err, transient=True, disable=quiet or not err.is_terminal) as bar:
         task = bar.add_task(label, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def report(result: Any, draw: Callable[[], None], json_output: bool, plot: str | None = None,
+           figure: Callable[[], Any] | None = None) -> None:
+    """A command's result: its figure written first (``--plot``), then the result as JSON or drawn."""
+    if plot and figure is not None:
+        from ..analysis.plots import save_figure
+
+        save_figure(figure(), plot)
+    if json_output:
+        emit(result)
+        return
+    draw()
+    if plot:
+        out.print(Text(f"plot written to {plot}"), soft_wrap=True)
+

@@ -11,7 +11,7 @@ from ..analysis.simulate import simulate as run_simulation
 from ..core import registry
 from ..core.errors import InputError
 from ..terminal import render
-from .base import GAME_HELP, JSON_HELP, app, emit, out, progress
+from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report
 
 
 @app.command()
@@ -31,16 +31,11 @@ def simulate(
     g = registry.load(game)
     with progress(f"simulating {g.canonical}", quiet=json_output) as update:
         runs = run_simulation(g, player, n=n, seed=seed, samples=samples, progress=update)
-    if plot:
-        from ..analysis.plots import save_figure, simulation_figure
+    from ..analysis.plots import simulation_figure
 
-        save_figure(simulation_figure(g, runs), plot)
-    if json_output:
-        emit([r.summary for r in runs])
-        return
-    render.simulation(out, [r.summary for r in runs], f"{g.canonical}: {n:,} games per player, seed {seed}")
-    if plot:
-        render.say(out, f"plot written to {plot}")
+    summaries = [r.summary for r in runs]
+    report(summaries, lambda: render.simulation(out, summaries, f"{g.canonical}: {n:,} games per player, seed {seed}"),
+           json_output, plot, lambda: simulation_figure(g, runs))
 
 
 @app.command()
@@ -79,13 +74,6 @@ def match(
     g = registry.load(game)
     with progress(f"playing {g.canonical}", quiet=json_output) as update:
         result, games = play_match(g, players, n=n, seed=seed, progress=update)
-    if plot:
-        from ..analysis.plots import match_figure, save_figure
+    from ..analysis.plots import match_figure
 
-        save_figure(match_figure(result, games), plot)
-    if json_output:
-        emit(result)
-        return
-    render.match(out, result)
-    if plot:
-        render.say(out, f"plot written to {plot}")
+    report(result, lambda: render.match(out, result), json_output, plot, lambda: match_figure(result, games))

@@ -12,7 +12,7 @@ from rich.text import Text
 from ..core import registry
 from ..core.errors import InputError
 from ..terminal import render
-from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, warn
+from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report, warn
 
 
 @app.command()
@@ -144,30 +144,9 @@ def distribution(
     g = registry.load(game)
     with progress(f"propagating {g.canonical}", quiet=json_output) as update:
         d = registry.family_of(g).distribution(g, progress=update)
-    if plot:
-        from ..analysis.plots import distribution_figure, save_figure
+    from ..analysis.plots import distribution_figure
 
-        save_figure(distribution_figure(d), plot)
-    if json_output:
-        emit(d)
-        return
-    out.print(Text.assemble((d.game, "bold"), ": exact final-score distribution of optimal play"))
-    render.say(out, f"mean {d.mean:.6f}  sd {d.sd:.4f}  mode {d.mode}  range {d.min}..{d.max}")
-    render.say(out, "percentiles: " + "  ".join(f"p{q} {v}" for q, v in d.percentiles.items()))
-    if d.bonus_probability is not None:
-        render.say(out, f"P(upper bonus) {d.bonus_probability:.4f}")
-    if d.extra_bonus_mean is not None:
-        render.say(out, f"extra-yacht bonuses per game {d.extra_bonus_mean:.4f}")
-    table = Table(title="P(box scores more than 0)")
-    table.add_column("category")
-    table.add_column("probability", justify="right")
-    for name, x in d.category_probabilities.items():
-        table.add_row(name, f"{x:.4f}")
-    out.print(table)
-    render.say(out, f"best probability of a perfect game (every box at its maximum): {d.perfect_game_probability:.6g} "
-                    f"= 1 in {d.perfect_game_one_in:.4g}")
-    if plot:
-        render.say(out, f"plot written to {plot}")
+    report(d, lambda: render.distribution(out, d), json_output, plot, lambda: distribution_figure(d))
 
 
 @app.command()

@@ -15,7 +15,7 @@ from ..play.session import Session
 from ..terminal import render
 from ..terminal.console import QuitGame
 from ..terminal.console import play as play_console
-from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, warn
+from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report, warn
 
 
 def judge_of(points: bool, mindful: bool, judge: Optional[str]) -> Optional[str]:
@@ -50,16 +50,9 @@ def analyze(
         warn(w)
     solution = solution_of(playthrough.game, judge_of(points, mindful, judge), quiet=json_output)
     result = solution.review(playthrough, player)
-    if plot:
-        from ..analysis.plots import review_figure, save_figure
+    from ..analysis.plots import review_figure
 
-        save_figure(review_figure(result), plot)
-    if json_output:
-        emit(result)
-        return
-    render.review(out, result)
-    if plot:
-        render.say(out, f"plot written to {plot}")
+    report(result, lambda: render.review(out, result), json_output, plot, lambda: review_figure(result))
 
 
 @app.command()

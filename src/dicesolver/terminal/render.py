@@ -18,6 +18,7 @@ from ..core.results import (
     Board,
     ChartRow,
     Comparison,
+    Distribution,
     MatchResult,
     OddsRow,
     Review,
@@ -152,6 +153,24 @@ def review(console: Console, result: Review) -> None:
     say(console, f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; {counts}")
 
 
+def distribution(console: Console, d: Distribution) -> None:
+    console.print(Text.assemble((d.game, "bold"), ": exact final-score distribution of optimal play"))
+    say(console, f"mean {d.mean:.6f}  sd {d.sd:.4f}  mode {d.mode}  range {d.min}..{d.max}")
+    say(console, "percentiles: " + "  ".join(f"p{q} {v}" for q, v in d.percentiles.items()))
+    if d.bonus_probability is not None:
+        say(console, f"P(upper bonus) {d.bonus_probability:.4f}")
+    if d.extra_bonus_mean is not None:
+        say(console, f"extra-yacht bonuses per game {d.extra_bonus_mean:.4f}")
+    table = Table(title="P(box scores more than 0)")
+    table.add_column("category")
+    table.add_column("probability", justify="right")
+    for name, x in d.category_probabilities.items():
+        table.add_row(name, f"{x:.4f}")
+    console.print(table)
+    say(console, f"best probability of a perfect game (every box at its maximum): {d.perfect_game_probability:.6g} "
+                 f"= 1 in {d.perfect_game_one_in:.4g}")
+
+
 def comparison(console: Console, c: Comparison) -> None:
     what = "exactly" if c.unit == "equity" else f"exactly (probability that {c.a} wins)"
     console.print(Text.assemble((c.game, "bold"), f": {c.a} against {c.b}, {what}"))
@@ -229,4 +248,4 @@ def chart(console: Console, rows: Sequence[ChartRow]) -> None:
 
 
 __all__ = ["LABEL_STYLES", "fmt", "say", "escape", "solve_info", "advice", "options_table", "board", "review",
-           "comparison", "match", "simulation", "odds", "chart"]
+           "comparison", "distribution", "match", "simulation", "odds", "chart"]
