@@ -135,3 +135,59 @@ def test_the_web_refuses_a_deeply_nested_record():
     with TestClient(create_app()) as client:
         r = client.post("/api/review", json={"record": "[" * 50_000})
     assert r.status_code == 400 and "nested too deeply" in r.json()["detail"]
+
+
+GOOD_HEAD = "name = 'x'\ndice = 5\n"
+CHANCE = "[[categories]]\nname = 'a'\nkind = 'chance'\n"
+YACHT = "[[categories]]\nname = 'y'\nkind = 'yacht'\n"
+
+
+@pytest.mark.parametrize("text, words", [
+    # issue 17, item 4: wrong types, out of range, a table where a list belongs, a number too big for the kernels
+    (GOOD_HEAD + "[yahtzee_bonus]\ncategory = 'y'\njoker_categories = 5\n" + YACHT,
+     "yahtzee_bonus.joker_categories: should be a valid list (got 5)"),
+    (GOOD_HEAD + "[categories]\nx = 1\n[variants.v]\nvalues.a = { 'categories.x.y' = 1 }\n",
+     "categories: should be a valid list"),
+    (GOOD_HEAD + "[[categories]]\nname = 'a'\nkind = 'yacht'\npoints = 3000000000\n",
+     "categories[0] 'a'.points: should be less than or equal to 10000"),
+    (GOOD_HEAD + CHANCE + "[upper_bonus]\nthreshold = 63\npoints = -1\n", "upper_bonus.points"),
+    (GOOD_HEAD + CHANCE + "rolls = 2.5\n", "categories[0] 'a'.rolls: unknown key"),
+    ("name = 'x'\ndice = 5\nrolls = 2.5\n" + CHANCE, "rolls: should be a valid integer"),
+    ("name = 'x'\ndice = true\n" + CHANCE, "dice: should be a valid integer"),
+    # item 11: boxes that could never be named, or two boxes one name; flags and faces of the wrong type
+    (GOOD_HEAD + "[[categories]]\nname = '!!!'\nkind = 'chance'\n", "categories[0] '!!!'.name: should be a lower-case"),
+    (GOOD_HEAD + CHANCE + "aliases = ['y']\n" + YACHT, "'y' would name both 'a' and 'y'"),
+    (GOOD_HEAD + CHANCE + "title = 'Y'\n" + YACHT, "would name both"),
+    (GOOD_HEAD + "[[categories]]\nname = 's'\nkind = 'straight'\npoints = 20\nfaces = [true, 2]\n",
+     "categories[0] 's'.faces[0]: should be a valid integer"),
+    (GOOD_HEAD + "[[categories]]\nname = 'c'\nkind = 'sum_equals'\ntotal = 13\npoints = 50\nneeds_pair = 'yes'\n",
+     "needs_pair: should be a valid boolean (got 'yes')"),
+    (GOOD_HEAD + CHANCE + "[variants.v]\nvalues.a = {}\nvalues.b = { name = 'z' }\n", "cannot change"),
+    (GOOD_HEAD + CHANCE + "[variants.v]\nvalues.a = {}\nvalues.b = { 'type' = 'pig' }\n", "cannot change"),
+    (GOOD_HEAD + CHANCE + "[variants.v]\ndefault = 'c'\nvalues.a = {}\n", "default 'c' is not one of its values"),
+    (GOOD_HEAD + CHANCE + "[variants.v]\nvalues.a = {}\nvalues.b = { 'categories.a.kind' = 'pair' }\n",
+     "cannot change"),
+    # what the parser itself cannot bear: a key of thousands of parts (quadratic), a file past the size cap
+    (".".join(["k"] * 30_000) + " = 1\n", "more than 64 parts"),
+    ("summary = '" + "x" * 300_000 + "'\n", "at most 262144 bytes"),
+])
+def test_rules_files_are_checked_key_by_key(capsys, tmp_path, text, words):
+    rules = tmp_path / "bad.toml"
+    rules.write_text(text)
+    with pytest.raises(SystemExit) as done:
+        main(["rules", str(rules)])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_variant_is_checked_like_the_file(capsys, tmp_path):
+    """A variant may only patch in what the file could have said itself; the message names the choice."""
+    rules = tmp_path / "v.toml"
+    rules.write_text(GOOD_HEAD + CHANCE + "[variants.v]\nvalues.a = {}\nvalues.b = { rolls = 99 }\n")
+    with pytest.raises(SystemExit) as done:
+        main(["rules", str(rules)])  # the default variant is a fine game
+    assert done.value.code in (0, None) and "v=a|b" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["rules", f"{rules}(v=b)"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and "(v=b): rolls: should be less than or equal to 6 (got 99)" in err, err

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.errors import GameDefinitionError
 from .rules import ScorecardGame, build_game
+from .rules_file import check_toml_text
 
 MAX_RULES_FILE_BYTES = 256 * 1024
 
@@ -31,7 +32,9 @@ def read_rules_file(path: Path) -> dict[str, Any]:
             raise GameDefinitionError(f"no rules file at {str(path)!r}")
         if path.stat().st_size > MAX_RULES_FILE_BYTES:
             raise GameDefinitionError(f"{path}: a rules file may be at most {MAX_RULES_FILE_BYTES} bytes")
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        check_toml_text(text, str(path))
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise GameDefinitionError(f"{path}: not valid TOML ({exc})") from None
     except RecursionError:

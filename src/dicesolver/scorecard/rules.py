@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
@@ -20,11 +19,9 @@ import numpy as np
 
 from ..core.dice import DiceSpace, dice_space
 from ..core.errors import GameDefinitionError, InputError
+from .rules_file import YahtzeeBonus, check_rules, normalize_name
 from .scoring import Category, make_category
 
-MAX_CATEGORIES = 16
-MAX_ROLLS = 6
-JOKER_MODES = ("none", "forced", "free")
 
 
 @dataclass(frozen=True)
@@ -45,10 +42,6 @@ class ExtraYachtRule:
     points: int  # bonus per extra yacht (0: none)
     joker: str  # "none", "forced" or "free"
     joker_categories: tuple[int, ...]  # lower boxes that score their fixed points under the joker
-
-
-def normalize_name(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 @dataclass(frozen=True)
@@ -259,20 +252,12 @@ class ScorecardGame:
             current = dict(self.variant_values)
             for v in self.variant_specs:
                 values = "|".join(v.values)
-                lines.append(f"  {v.key}={values} (now {current.get(v.key, v.default)}, default {v.default}): {v.help}")
+                help = f": {v.help}" if v.help else ""
+                lines.append(f"  {v.key}={values} (now {current.get(v.key, v.default)}, default {v.default}){help}")
         return lines
 
 
 # -- building a game from a definition ------------------------------------------------------------
-
-
-def _get_int(d: dict, key: str, lo: int, hi: int, where: str, default: int | None = None) -> int:
-    value = d.get(key, default)
-    if value is None:
-        raise GameDefinitionError(f"{where}: missing {key!r}")
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise GameDefinitionError(f"{where}: {key} must be a whole number {lo}..{hi}, not {value!r}")
-    return value
 
 
 def _apply_patch(definition: dict[str, Any], patch: dict[str, Any], where: str) -> None:
@@ -294,23 +279,13 @@ def _apply_patch(definition: dict[str, Any], patch: dict[str, Any], where: str) 
         node[parts[-1]] = copy.deepcopy(value)
 
 
-def _parse_variants(raw: Any, where: str) -> tuple[Variant, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        raise GameDefinitionError(f"{where}: [variants] must be a table")
+def _parse_variants(raw: dict[str, Any] | None) -> tuple[Variant, ...]:
+    """The variants of a rules file the schema has accepted (rules_file.Variant)."""
     result = []
-    for key, spec in sorted(raw.items()):
-        if not isinstance(spec, dict) or not isinstance(spec.get("values"), dict) or not spec["values"]:
-            raise GameDefinitionError(f"{where}: variant {key!r} needs a table of values")
-        values = {str(k): v for k, v in spec["values"].items()}
-        for v, patch in values.items():
-            if not isinstance(patch, dict):
-                raise GameDefinitionError(f"{where}: variant {key}={v} must be a table of patches")
-        default = str(spec.get("default", next(iter(values))))
-        if default not in values:
-            raise GameDefinitionError(f"{where}: variant {key!r} default {default!r} is not one of its values")
-        result.append(Variant(key=key, default=default, values=values, help=str(spec.get("help", ""))))
+    for key, spec in sorted((raw or {}).items()):
+        values = dict(spec["values"])
+        default = spec.get("default", next(iter(values)))
+        result.append(Variant(key=key, default=default, values=values, help=spec.get("help", "")))
     return tuple(result)
 
 
@@ -340,101 +315,71 @@ def resolve_variant_choices(
 
 
 def build_game(definition: dict[str, Any], choices: dict[str, str], source: str) -> ScorecardGame:
-    """Validate a rules definition (as loaded from TOML), apply variant choices, build the game."""
+    """Validate a rules definition (as loaded from TOML), apply variant choices, build the game.
+
+    The schema (rules_file.py) is checked twice: on the file as written, and on the rules the chosen
+    variants make, so that a variant cannot patch in what the file could not say.
+    """
     where = source
-    if not isinstance(definition, dict):
-        raise GameDefinitionError(f"{where}: a rules file must be a table")
-    name = definition.get("name")
-    if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]*", name):
-        raise GameDefinitionError(f"{where}: 'name' must be a lower-case word (letters, digits, - or _)")
-    if definition.get("type", "scorecard") != "scorecard":
-        raise GameDefinitionError(f"{where}: unsupported game type {definition.get('type')!r}")
-    variants = _parse_variants(definition.get("variants"), where)
+    rules = check_rules(definition, where)
+    name = rules.name
+    variants = _parse_variants(definition.get("variants"))
     assignment = resolve_variant_choices(variants, choices, name)
     resolved = copy.deepcopy({k: v for k, v in definition.items() if k != "variants"})
     for spec in variants:
         _apply_patch(resolved, spec.values[assignment[spec.key]], f"{where} variant {spec.key}")
+    if resolved != {k: v for k, v in definition.items() if k != "variants"}:
+        rules = check_rules(resolved, f"{where} ({', '.join(f'{k}={v}' for k, v in sorted(assignment.items()))})")
 
-    known_top = {"name", "type", "title", "summary", "dice", "faces", "rolls", "categories",
-                 "upper_bonus", "yahtzee_bonus", "order"}
-    unknown = set(resolved) - known_top
-    if unknown:
-        raise GameDefinitionError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-    n_dice = _get_int(resolved, "dice", 1, 8, where)
-    faces = _get_int(resolved, "faces", 2, 20, where, default=6)
-    rolls = _get_int(resolved, "rolls", 1, MAX_ROLLS, where, default=3)
-    raw_cats = resolved.get("categories")
-    if not isinstance(raw_cats, list) or not raw_cats:
-        raise GameDefinitionError(f"{where}: a game needs a list of [[categories]]")
-    if len(raw_cats) > MAX_CATEGORIES:
-        raise GameDefinitionError(f"{where}: at most {MAX_CATEGORIES} categories are supported")
-    categories = tuple(make_category(c, n_dice, faces) for c in raw_cats)
-    names = [normalize_name(c.name) for c in categories]
-    if len(set(names)) != len(names):
-        raise GameDefinitionError(f"{where}: category names must be distinct")
-
+    n_dice, faces = rules.dice, rules.faces
+    try:
+        categories = tuple(make_category(c, n_dice, faces) for c in resolved["categories"])
+    except GameDefinitionError as exc:
+        raise GameDefinitionError(f"{where}: {exc}") from None
     threshold = points = 0
-    ub = resolved.get("upper_bonus")
-    if ub is not None:
-        if not isinstance(ub, dict):
-            raise GameDefinitionError(f"{where}: [upper_bonus] must be a table")
-        points = _get_int(ub, "points", 0, 10_000, f"{where} [upper_bonus]")
-        threshold = _get_int(ub, "threshold", 1, 1_000, f"{where} [upper_bonus]")
-        if points and not any(c.is_upper for c in categories):
-            raise GameDefinitionError(f"{where}: an upper bonus needs upper categories")
-        if not points:
-            threshold = 0
-
-    extra = None
-    yb = resolved.get("yahtzee_bonus")
-    if yb is not None:
-        if not isinstance(yb, dict):
-            raise GameDefinitionError(f"{where}: [yahtzee_bonus] must be a table")
-        w = f"{where} [yahtzee_bonus]"
-        enabled = yb.get("enabled", True)
-        if not isinstance(enabled, bool):
-            raise GameDefinitionError(f"{w}: enabled must be true or false")
-        cat_name = yb.get("category")
-        idx = [i for i, c in enumerate(categories) if c.name == cat_name]
-        if not idx:
-            raise GameDefinitionError(f"{w}: category {cat_name!r} is not one of the game's categories")
-        ycat = categories[idx[0]]
-        if ycat.kind not in ("yacht",) and not (ycat.kind == "n_of_a_kind" and dict(ycat.params)["n"] == n_dice):
-            raise GameDefinitionError(f"{w}: the bonus category must be an all-dice-the-same category")
-        bonus_points = _get_int(yb, "points", 0, 10_000, w, default=100)
-        joker = yb.get("joker", "none")
-        if joker not in JOKER_MODES:
-            raise GameDefinitionError(f"{w}: joker must be one of {', '.join(JOKER_MODES)}, not {joker!r}")
-        jcats = []
-        for jname in yb.get("joker_categories", []):
-            j = [i for i, c in enumerate(categories) if c.name == jname]
-            if not j or categories[j[0]].fixed_points is None or categories[j[0]].is_upper:
-                raise GameDefinitionError(f"{w}: joker category {jname!r} must be a fixed-points lower category")
-            jcats.append(j[0])
-        if enabled and (bonus_points or joker != "none"):
-            extra = ExtraYachtRule(idx[0], bonus_points, joker, tuple(jcats))
-
-    order = resolved.get("order", "free")
-    if order not in ("free", "forced"):
-        raise GameDefinitionError(f"{where}: order must be 'free' or 'forced', not {order!r}")
+    if rules.upper_bonus is not None and rules.upper_bonus.points:
+        threshold, points = rules.upper_bonus.threshold, rules.upper_bonus.points
+        if not any(c.is_upper for c in categories):
+            raise GameDefinitionError(f"{where}: upper_bonus: an upper bonus needs upper categories")
+    extra = _extra_yacht_rule(rules.yahtzee_bonus, categories, n_dice, where) if rules.yahtzee_bonus else None
 
     non_default = {k: v for k, v in sorted(assignment.items()) if v != next(s.default for s in variants if s.key == k)}
     base = source if source.endswith(".toml") else name
     canonical = base + ("(" + ",".join(f"{k}={v}" for k, v in non_default.items()) + ")" if non_default else "")
     return ScorecardGame(
         name=name,
-        title=str(resolved.get("title", name.title())),
-        summary=str(resolved.get("summary", "")),
+        title=rules.title or name.title(),
+        summary=rules.summary,
         n_dice=n_dice,
         faces=faces,
-        rolls=rolls,
+        rolls=rules.rolls,
         categories=categories,
         upper_threshold=threshold,
         upper_points=points,
         extra_yacht=extra,
-        forced_order=order == "forced",
+        forced_order=rules.order == "forced",
         variant_specs=variants,
         variant_values=tuple(sorted(assignment.items())),
         source=source,
         canonical=canonical,
     )
+
+
+def _extra_yacht_rule(
+    bonus: YahtzeeBonus, categories: tuple[Category, ...], n_dice: int, where: str
+) -> ExtraYachtRule | None:
+    where = f"{where}: yahtzee_bonus"
+    index = {c.name: i for i, c in enumerate(categories)}
+    if bonus.category not in index:
+        raise GameDefinitionError(f"{where}.category: {bonus.category!r} is not one of the game's categories")
+    yacht = categories[index[bonus.category]]
+    if yacht.kind != "yacht" and not (yacht.kind == "n_of_a_kind" and dict(yacht.params)["n"] == n_dice):
+        raise GameDefinitionError(f"{where}.category: the bonus category must be an all-dice-the-same category")
+    jokers = []
+    for name in bonus.joker_categories:
+        if name not in index or categories[index[name]].fixed_points is None or categories[index[name]].is_upper:
+            raise GameDefinitionError(f"{where}.joker_categories: {name!r} must be a fixed-points lower category")
+        jokers.append(index[name])
+    if not bonus.enabled or (bonus.points == 0 and bonus.joker == "none"):
+        return None
+    return ExtraYachtRule(index[bonus.category], bonus.points, bonus.joker, tuple(jokers))
