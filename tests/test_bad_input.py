@@ -191,3 +191,52 @@ def test_a_variant_is_checked_like_the_file(capsys, tmp_path):
         main(["rules", f"{rules}(v=b)"])
     err = capsys.readouterr().err
     assert done.value.code == 2 and "(v=b): rolls: should be less than or equal to 6 (got 99)" in err, err
+
+
+def _custom_game(tmp_path, dice, faces, n_categories, threshold=None):
+    """A rules file of ``n_categories`` boxes: the upper boxes first, then sums of a given total."""
+    boxes = [f"[[categories]]\nname = 'u{f}'\nkind = 'upper'\nface = {f}\n" for f in range(1, faces + 1)]
+    boxes += [f"[[categories]]\nname = 's{t}'\nkind = 'sum_equals'\ntotal = {t}\npoints = 10\n"
+              for t in range(dice, dice * faces + 1)]
+    bonus = f"[upper_bonus]\nthreshold = {threshold}\npoints = 35\n" if threshold else ""
+    path = tmp_path / f"g{dice}d{faces}x{n_categories}.toml"
+    path.write_text(f"name = 'big'\ndice = {dice}\nfaces = {faces}\n{bonus}" + "".join(boxes[:n_categories]))
+    return path
+
+
+def test_the_state_count_is_the_solvers(tmp_path):
+    """size.py counts the table from the rules alone; it must be the table the solver lays out."""
+    import dicesolver as ds
+    from dicesolver.scorecard.size import solve_cost
+    from dicesolver.scorecard.solitaire import SolitaireModel
+
+    from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+    games = [ds.load_game(name) for name in ("yahtzee", "yatzy", "yacht", "generala", "crag", "yacht-dice")]
+    games += [tiny(BONUS_GAME), tiny(PAIRS_GAME), ds.load_game(str(_custom_game(tmp_path, 3, 4, 6, threshold=20)))]
+    for game in games:
+        assert solve_cost(game).states == SolitaireModel(game).size, game.canonical
+
+
+@pytest.mark.parametrize("command", [["solve"], ["odds", "--exact"], ["advise", "/-/3"]])
+def test_a_game_beyond_the_machine_is_refused_with_its_estimate(capsys, tmp_path, fresh_cache, command):
+    """Eight twenty-sided dice and sixteen boxes: hours of work. Refused at once, with the figures. (Its
+    odds in floating point are within the limit: about two minutes, most of it compiling the dice.)"""
+    path = _custom_game(tmp_path, 8, 20, 16)
+    with pytest.raises(SystemExit) as done:
+        main([command[0], str(path), *command[1:]])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and "too big for" in err and "DICESOLVER_ALLOW_BIG=1" in err, err
+    assert "h on" in err or "h;" in err or "days" in err, err  # the time estimate is given
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_the_limit_can_be_lifted(monkeypatch, tmp_path):
+    import dicesolver as ds
+    from dicesolver.scorecard.size import check_solvable
+
+    game = ds.load_game(str(_custom_game(tmp_path, 8, 20, 16)))
+    with pytest.raises(InputError, match="too big"):
+        check_solvable(game)
+    monkeypatch.setenv("DICESOLVER_ALLOW_BIG", "1")
+    assert check_solvable(game).seconds > 3600

@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterator
 import typer
 from pydantic import BaseModel
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
 app = typer.Typer(
@@ -47,9 +47,13 @@ def warn(message: str) -> None:
 
 @contextlib.contextmanager
 def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on the terminal (none when quiet or not a terminal) and its (done, total) callback."""
+    """A progress bar on the terminal (none when quiet or not a terminal) and its (done, total) callback.
+
+    Until the first callback the bar pulses (work of unknown length, such as compiling a big game's dice);
+    then it shows the share done, the time taken and the time left."""
     with Progress(TextColumn(label.replace("[", "\\[")), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                  TimeElapsedColumn(), console=err, transient=True, disable=quiet or not err.is_terminal) as bar:
+                  TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
+                  console=err, transient=True, disable=quiet or not err.is_terminal) as bar:
         task = bar.add_task(label, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
 

@@ -124,7 +124,8 @@ def odds(
     """One-turn odds of a scorecard game: for each category, the expected points and the chance of its
     maximum when a whole turn is played only for it."""
     g = registry.load(game)
-    rows = registry.family_of(g).odds(g, exact=exact)
+    with progress(f"playing one turn for each box of {g.canonical}", quiet=json_output):
+        rows = registry.family_of(g).odds(g, exact=exact)
     if category is not None:
         rows = _pick_category(rows, category)
     if json_output:

@@ -11,6 +11,7 @@ import numpy as np
 
 from .oneturn import exact_turn_value, turn_values
 from .rules import ScorecardGame
+from .size import check_odds
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class CategoryOdds:
 
 
 def one_turn_odds(game: ScorecardGame, exact: bool = False) -> list[CategoryOdds]:
+    check_odds(game, exact)  # a game too big for this machine is refused before anything is built
     table = game.score_table.astype(np.float64)
     maxima = table.max(axis=0)
     hits = (table == maxima).astype(np.float64)

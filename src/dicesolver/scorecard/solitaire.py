@@ -26,6 +26,7 @@ from ..core.errors import TableError
 from .kernels.solitaire import category_values, solve_level, state_widget
 from .kernels.widget import expect_keeps
 from .rules import ScorecardGame
+from .size import check_solvable
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -224,7 +225,10 @@ def load_or_solve(
     rebuild: bool = False,
     on_problem: Callable[[str], None] | None = None,
 ) -> tuple[SolitaireSolution, SolveInfo]:
-    """The solved table of a game: from the cache when it is sound, else solved now and cached."""
+    """The solved table of a game: from the cache when it is sound, else solved now and cached.
+
+    A game too big for this machine is refused before anything is built (size.check_solvable)."""
+    check_solvable(game)
     model = SolitaireModel(game)
     root_index = model.index(TurnState(0))
     start = time.perf_counter()
