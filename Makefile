@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: install run test test-essay bench clean
+.PHONY: install run test test-essay fuzz bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ test: $(STAMP)
 # the exact evaluations on the full two-person Generala table (about 9 minutes on 2 cores)
 test-essay: $(STAMP)
 	$(BIN)/python -m pytest -q -m essay tests
+
+# every input language fuzzed: about 125,000 cases, with hypothesis's statistics (about 40 minutes on 2 cores)
+fuzz: $(STAMP)
+	DICESOLVER_FUZZ_SCALE=200 $(BIN)/python -m pytest -q -n 2 --dist load -p no:cacheprovider \
+		--hypothesis-show-statistics tests/test_fuzz.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

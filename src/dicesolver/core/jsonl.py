@@ -41,6 +41,8 @@ def read_lines(path: str | Path, max_bytes: int, warnings: list[str] | None = No
                     warnings.append(f"{path}: ignored a half-written last line")
                 break
             raise InputError(f"{path}, line {number}: not valid JSON") from None
+        except ValueError:  # a number of more digits than Python converts
+            raise InputError(f"{path}, line {number}: a number too long to be a record's") from None
     if not parsed:
         raise InputError(f"{path}: empty {what}")
     return parsed

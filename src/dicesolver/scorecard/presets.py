@@ -33,16 +33,19 @@ def read_rules_file(path: Path) -> dict[str, Any]:
         if path.stat().st_size > MAX_RULES_FILE_BYTES:
             raise GameDefinitionError(f"{path}: a rules file may be at most {MAX_RULES_FILE_BYTES} bytes")
         text = path.read_text(encoding="utf-8")
-        check_toml_text(text, str(path))
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise GameDefinitionError(f"{path}: not valid TOML ({exc})") from None
-    except RecursionError:
-        raise GameDefinitionError(f"{path}: nested too deeply to be a rules file") from None
     except UnicodeDecodeError:
         raise GameDefinitionError(f"{path}: not a text file") from None
     except OSError as exc:
         raise GameDefinitionError(f"cannot read {path}: {exc.strerror}") from None
+    check_toml_text(text, str(path))
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameDefinitionError(f"{path}: not valid TOML ({exc})") from None
+    except ValueError:  # tomllib's own, for a number of more digits than Python converts
+        raise GameDefinitionError(f"{path}: a number too long to be a rules file's") from None
+    except RecursionError:
+        raise GameDefinitionError(f"{path}: nested too deeply to be a rules file") from None
 
 
 def looks_like_path(base: str) -> bool:
