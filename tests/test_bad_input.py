@@ -240,3 +240,13 @@ def test_the_limit_can_be_lifted(monkeypatch, tmp_path):
         check_solvable(game)
     monkeypatch.setenv("DICESOLVER_ALLOW_BIG", "1")
     assert check_solvable(game).seconds > 3600
+
+
+def test_a_huge_record_is_refused_before_it_is_read(capsys, tmp_path):
+    record = tmp_path / "huge.jsonl"
+    with record.open("wb") as f:  # 1 GB, sparse: nothing is written
+        f.truncate(2**30)
+    with pytest.raises(SystemExit) as done:
+        main(["analyze", str(record)])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and "at most" in err and len(err.strip().splitlines()) == 1, err
