@@ -30,6 +30,8 @@ CASES = [
     (["solve", "pig(goal=²)"], "whole number"),
     (["advise", "generala", "aces=1/123;45/2"], "not a die"),  # a ';' after the first '/'
     (["rules", "~nouser/x.toml"], "no home directory"),
+    (["rules", "a\nb.toml"], "no rules file"),  # a newline in a path stays in the one line
+    (["advise", "yahtzee", "-1000/-/3"], "No such option"),  # click's usage errors are one line too
     (["solve", "despirala(misere,normal)"], "played one way"),  # the last option used to win silently
     (["solve", "despirala(misere,play=misere)"], "played one way"),
     # impossible scorecards: the extra Yahtzees must fit the boxes (forced joker, and the free joker)

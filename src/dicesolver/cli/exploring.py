@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ..core import registry
+from ..core import registry, tables
 from ..core.errors import InputError
 from ..terminal import render
 from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report, warn
@@ -68,12 +68,20 @@ def solve(
                                            "exactly"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (key 'value': the start's value)"),
     rebuild: bool = typer.Option(False, "--rebuild", help="solve again even if a sound table is cached"),
+    verify: bool = typer.Option(False, "--verify", help="checksum the cached table (big tables are checksummed "
+                                "only when written) and solve again if it is corrupt"),
 ) -> None:
     """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
-    player: the expected final score, the equity, or the probability of winning."""
+    player: the expected final score, the equity, or the probability of winning. A big solve shows its
+    progress and, when killed, resumes where it stopped."""
     g = registry.load(game, players_)
+    family = registry.family_of(g)
     with progress(f"solving {g.canonical} (once; cached)", quiet=json_output) as update:
-        solution = registry.family_of(g).solve(g, progress=update, rebuild=rebuild, on_problem=warn)
+        solution = family.solve(g, progress=update, rebuild=rebuild, on_problem=warn)
+        problem = tables.verify_files(solution.info.table_dir) if verify and solution.info.table_dir else None
+        if problem:
+            warn(f"{problem}; rebuilding it")
+            solution = family.solve(g, progress=update, rebuild=True, on_problem=warn)
     if json_output:
         emit(solution.info)
         return

@@ -34,6 +34,7 @@ from .errors import TableError
 FORMAT_VERSION = 1
 ENV_CACHE_DIR = "DICESOLVER_CACHE_DIR"
 _HASH_CHUNK = 1 << 22
+VERIFY_LIMIT = 256 * 2**20  # bytes: checksumming this much on every load takes about a tenth of a second
 
 
 def cache_dir() -> Path:
@@ -65,7 +66,7 @@ class LoadedTable:
     directory: Path
 
 
-def _sha256(path: Path) -> str:
+def sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         while chunk := fh.read(_HASH_CHUNK):
@@ -73,13 +74,29 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
     with contextlib.suppress(OSError):
         fd = os.open(path, os.O_RDONLY)
         try:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def make_manifest(key: TableKey, root_value: float, entries: dict[str, Any], extra: dict[str, Any] | None = None
+                  ) -> dict[str, Any]:
+    """The manifest of a table whose array files are described by ``entries`` (file, shape, dtype, bytes,
+    sha256)."""
+    return {
+        "format_version": FORMAT_VERSION,
+        "kind": key.kind,
+        "game": key.game,
+        "fingerprint": key.fingerprint,
+        "root_value": float(root_value),
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "arrays": entries,
+        **(extra or {}),
+    }
 
 
 def save(key: TableKey, arrays: dict[str, np.ndarray], root_value: float, extra: dict[str, Any] | None = None) -> Path:
@@ -100,37 +117,31 @@ def save(key: TableKey, arrays: dict[str, np.ndarray], root_value: float, extra:
                 "shape": list(array.shape),
                 "dtype": str(array.dtype),
                 "bytes": path.stat().st_size,
-                "sha256": _sha256(path),
+                "sha256": sha256(path),
             }
-        manifest = {
-            "format_version": FORMAT_VERSION,
-            "kind": key.kind,
-            "game": key.game,
-            "fingerprint": key.fingerprint,
-            "root_value": float(root_value),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "arrays": entries,
-            **(extra or {}),
-        }
         with open(tmp / "manifest.json", "w", encoding="utf-8") as fh:
-            json.dump(manifest, fh, indent=2)
+            json.dump(make_manifest(key, root_value, entries, extra), fh, indent=2)
             fh.flush()
             os.fsync(fh.fileno())
-        _fsync_dir(tmp)
+        fsync_dir(tmp)
         if final.exists():
             trash = Path(tempfile.mkdtemp(prefix=".old-", dir=final.parent))
             os.rename(final, trash / "table")
             shutil.rmtree(trash, ignore_errors=True)
         os.rename(tmp, final)
-        _fsync_dir(final.parent)
+        fsync_dir(final.parent)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return final
 
 
-def load(key: TableKey, verify: bool = True) -> LoadedTable:
-    """Open a table memory-mapped, checking it against its manifest; TableError when anything is off."""
+def load(key: TableKey, verify: bool | None = None) -> LoadedTable:
+    """Open a table memory-mapped, checking it against its manifest; TableError when anything is off.
+
+    ``verify``: check the files' checksums too; by default only for tables up to VERIFY_LIMIT bytes (a
+    big table is checksummed when it is written, and on demand: ``dicesolver solve --verify``). Sizes,
+    shapes and types are always checked."""
     directory = key.directory
     manifest_path = directory / "manifest.json"
     if not manifest_path.exists():
@@ -158,7 +169,7 @@ def load(key: TableKey, verify: bool = True) -> LoadedTable:
                 raise TableError(f"table file {path.name} is missing in {directory}")
             if path.stat().st_size != int(entry["bytes"]):
                 raise TableError(f"table file {path.name} is truncated or padded in {directory}")
-            if verify and _sha256(path) != entry["sha256"]:
+            if (verify or (verify is None and int(entry["bytes"]) <= VERIFY_LIMIT)) and sha256(path) != entry["sha256"]:
                 raise TableError(f"table file {path.name} is corrupt (checksum mismatch) in {directory}")
             array = np.load(path, mmap_mode="r", allow_pickle=False)
         except TableError:
@@ -169,6 +180,22 @@ def load(key: TableKey, verify: bool = True) -> LoadedTable:
             raise TableError(f"table file {name!r} in {directory} does not match its manifest")
         arrays[name] = array
     return LoadedTable(arrays, manifest, directory)
+
+
+def verify_files(directory: str | Path) -> str | None:
+    """Checksum every file a table's manifest lists: None when all match, else what is wrong (one line)."""
+    directory = Path(directory)
+    try:
+        entries = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))["arrays"]
+        for entry in entries.values():
+            path = directory / str(entry["file"])
+            if path.parent != directory or not path.exists():
+                return f"table file {entry['file']} is missing in {directory}"
+            if sha256(path) != entry["sha256"]:
+                return f"table file {path.name} is corrupt (checksum mismatch) in {directory}"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        return f"unreadable table in {directory} ({exc})"
+    return None
 
 
 @contextlib.contextmanager

@@ -22,14 +22,14 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from ..core import tables
+from ..core import inplace, tables
 from ..core.errors import InputError, TableError
 from .kernels.duel import duel_level, duel_widget
 from .kernels.widget import expect_keeps
 from .rules import ScorecardGame
 
 ProgressCallback = Callable[[int, int], None]
-TABLE_KIND = "duel-equity"
+TABLE_KIND = "duel-equity-levels"  # laid out level by level (tables of the earlier "duel-equity" were not)
 MAX_CATEGORIES = 12
 
 
@@ -39,6 +39,21 @@ def check_duel_game(game: ScorecardGame) -> None:
                          "extra-yacht bonus or forced order (generala, crag, yacht, custom games)")
     if game.n_categories > MAX_CATEGORIES:
         raise InputError(f"{game.canonical}: at most {MAX_CATEGORIES} categories for the exact two-player solver")
+
+
+@dataclass(frozen=True)
+class LevelSegment:
+    """One level of the table: ``level`` boxes filled by both players; its pairs and its cells."""
+
+    level: int
+    first_pair: int
+    end_pair: int
+    start: int  # first cell
+    stop: int  # one past the last cell
+
+    @property
+    def cells(self) -> int:
+        return self.stop - self.start
 
 
 @dataclass(frozen=True)
@@ -72,36 +87,51 @@ class DuelModel:
             pairs = [(a, b) for a, b in pairs
                      if (a & x0 == x0 and b & o0 == o0) or (a & o0 == o0 and b & x0 == x0)]
         self.start = start
-        self.pa = np.array([p[0] for p in pairs], dtype=np.int64)
-        self.pb = np.array([p[1] for p in pairs], dtype=np.int64)
+        pa = np.array([p[0] for p in pairs], dtype=np.int64)
+        pb = np.array([p[1] for p in pairs], dtype=np.int64)
+        # The table is laid out level by level (boxes filled by both, from the fullest down, the order of the
+        # solve): each level is one contiguous segment, written once and read only by the level below it.
+        order = np.argsort(-(pop[pa] + pop[pb]), kind="stable")
+        self.pa, self.pb = pa[order], pb[order]
+        self.level = pop[self.pa] + pop[self.pb]
         lanes = self.maxsum[self.pa] + self.maxsum[self.pb] + 1
         self.pair_offset = np.full(self.n_sets * self.n_sets, -1, dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
         self.pair_offset[self.pa * self.n_sets + self.pb] = offsets
         self.size = int(lanes.sum())
-        self.level = pop[self.pa] + pop[self.pb]
+        # level m's pairs pa[lo:hi] and cells start..stop, from the top level down
+        self.segments: list[LevelSegment] = []
+        for m in range(int(self.level.max(initial=0)), -1, -1):
+            idx = np.nonzero(self.level == m)[0]
+            if len(idx):
+                lo, hi = int(idx[0]), int(idx[-1]) + 1
+                self.segments.append(LevelSegment(m, lo, hi, int(offsets[lo]), int(offsets[hi - 1] + lanes[hi - 1])))
         self.scores = np.ascontiguousarray(game.score_table.astype(np.int64))
 
     def levels(self) -> Iterable[np.ndarray]:
-        for m in range(int(self.level.max()), -1, -1):
-            idx = np.nonzero(self.level == m)[0]
-            if len(idx):
-                yield idx
+        for seg in self.segments:
+            yield np.arange(seg.first_pair, seg.end_pair)
 
     def solve(self, progress: ProgressCallback | None = None, dtype=np.float32) -> np.ndarray:
+        """The whole table in memory (sub-games, small games)."""
+        values = np.zeros(self.size, dtype=dtype)
+        done = 0
+        for seg in self.segments:
+            self.solve_level(seg, values, 0, values, 0)
+            done += seg.cells
+            if progress:
+                progress(done, self.size)
+        return values
+
+    def solve_level(self, seg: LevelSegment, out: np.ndarray, out_base: int, above: np.ndarray, above_base: int
+                    ) -> None:
+        """One level's equities into ``out`` (table cells from ``out_base``), reading the level above from
+        ``above`` (table cells from ``above_base``)."""
         dice = self.game.dice
         ptr, idx = dice.keep_sub
-        values = np.zeros(self.size, dtype=dtype)
-        work = self.maxsum[self.pa] + self.maxsum[self.pb] + 1
-        total = int(work.sum())
-        done = 0
-        for sel in self.levels():
-            duel_level(self.pa[sel], self.pb[sel], values, self.pair_offset, self.maxsum, self.scores, self.full,
-                            dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, self.game.rolls - 1)
-            done += int(work[sel].sum())
-            if progress:
-                progress(done, total)
-        return values
+        duel_level(self.pa[seg.first_pair:seg.end_pair], self.pb[seg.first_pair:seg.end_pair], out, out_base,
+                   above, above_base, self.pair_offset, self.maxsum, self.scores, self.full, dice.keep_add, ptr, idx,
+                   dice.roll_probabilities, dice.roll_offset, self.game.rolls - 1)
 
     def index(self, pos: DuelPosition) -> int:
         off = self.pair_offset[pos.mover * self.n_sets + pos.other]
@@ -193,21 +223,65 @@ def table_key(game: ScorecardGame) -> tables.TableKey:
 
 
 def load_or_solve(game: ScorecardGame, progress: ProgressCallback | None = None, rebuild: bool = False,
-                  on_problem: Callable[[str], None] | None = None) -> tuple[DuelSolution, float, bool]:
-    """The full duel table (cached): (solution, seconds, solved now)."""
+                  on_problem: Callable[[str], None] | None = None, verify: bool | None = None
+                  ) -> tuple[DuelSolution, float, bool]:
+    """The full duel table (cached): (solution, seconds, solved now).
+
+    The table is solved out of core (core/inplace.py): level by level into a file on disk, holding in
+    memory only the level being written and the one it reads, with a checkpoint after each level, so that a
+    killed solve resumes at the level where it stopped. ``verify``: checksum the cached table on loading
+    (by default only small tables are; see tables.load)."""
     model = DuelModel(game)
     root = model.index(DuelPosition(0, 0, 0))
+    key = table_key(game)
     start = time.perf_counter()
 
-    def build():
-        values = model.solve(progress)
-        return {"values": values}, float(values[root]), {"solve_seconds": time.perf_counter() - start}
+    def cached() -> DuelSolution | None:
+        try:
+            table = tables.load(key, verify)
+            values = table.arrays["values"]
+            if values.shape != (model.size,) or abs(float(values[root]) - table.manifest["root_value"]) > 1e-6:
+                raise TableError(f"table in {table.directory} fails its root-value check")
+            return DuelSolution(model, values)
+        except TableError as exc:
+            if key.directory.exists() and on_problem:
+                on_problem(f"{exc}; rebuilding it")
+            return None
 
-    def check(table: tables.LoadedTable) -> None:
-        values = table.arrays["values"]
-        if values.shape != (model.size,) or abs(float(values[root]) - table.manifest["root_value"]) > 1e-6:
-            raise TableError(f"table in {table.directory} fails its root-value check")
+    solution = None if rebuild else cached()
+    if solution is not None:
+        return solution, time.perf_counter() - start, False
+    bad = key.directory.exists()  # a table there failed its checks: build anew; none: another may finish it
+    inplace.run(key, {"values": (model.size, "float32")}, lambda build: _solve_levels(model, build, progress),
+                restart=rebuild, reuse=not (rebuild or bad))
+    solution = cached()
+    if solution is None:
+        raise TableError(f"the table just written in {key.directory} does not load")
+    return solution, time.perf_counter() - start, True
 
-    table, built = tables.load_or_build(table_key(game), build, check, rebuild=rebuild, on_problem=on_problem)
-    seconds = float(table.manifest.get("solve_seconds", 0.0)) if built else time.perf_counter() - start
-    return DuelSolution(model, table.arrays["values"]), seconds, built
+
+def _solve_levels(model: DuelModel, build: inplace.InPlaceBuild, progress: ProgressCallback | None
+                  ) -> tuple[float, dict]:
+    """Every level not yet done, each from the one above it (read back from disk), checkpointed."""
+    start = time.perf_counter()
+    done = sum(seg.cells for seg in model.segments if f"level {seg.level}" in build.done)
+    resumed = bool(done)
+    if progress:
+        progress(done, model.size)
+    above_seg = None
+    for seg in model.segments:
+        if f"level {seg.level}" not in build.done:
+            out = build.segment("values", seg.start, seg.stop, writable=True)
+            above = build.segment("values", above_seg.start, above_seg.stop) if above_seg else out
+            model.solve_level(seg, np.asarray(out), seg.start, np.asarray(above),
+                              above_seg.start if above_seg else seg.start)
+            build.checkpoint(f"level {seg.level}", [out])
+            del out, above  # unmapped: the memory of a level is given back once it is on disk
+            done += seg.cells
+            if progress:
+                progress(done, model.size)
+        above_seg = seg
+    root = model.index(DuelPosition(0, 0, 0))
+    root_value = float(build.segment("values", root, root + 1)[0])
+    return root_value, {"solve_seconds": time.perf_counter() - start, "resumed": resumed,
+                        "level_cells": {str(seg.level): seg.cells for seg in model.segments}}

@@ -11,9 +11,12 @@ from .widget import NEG, best_keeps, chunk_bounds, expect_keeps, run_widget
 # the other's. For one pair (a, b) all reachable d in [-maxsum[b], maxsum[a]] form one contiguous lane
 # vector, lane = d + maxsum[b]. After the mover scores pts in c, the other player moves in (b, a | c)
 # with difference -(d + pts): the successor's vector read backwards, so every inner loop is contiguous.
+#
+# ``values`` may be the whole table (base 0) or one level of it held apart (out of core): ``base`` is the
+# table offset of its first cell, so that pair_offset (table offsets) indexes it as values[offset - base].
 
 @njit(cache=True, inline="always")
-def duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full):
+def duel_final_stage(a, b, buf, roll_offset, values, base, pair_offset, maxsum, scores, full):
     """Final-roll values of every lane of pair (a, b): the best over open categories of minus the
     other player's equity afterwards (or the result, +1/0/-1, when both cards are then full)."""
     n_rolls, n_cats = scores.shape
@@ -29,9 +32,9 @@ def duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores
             continue
         na = a | (1 << c)
         terminal = na == full and b == full
-        base = 0
+        start = 0
         if not terminal:
-            base = pair_offset[b * n_sets + na] + maxsum[na] + mb
+            start = pair_offset[b * n_sets + na] + maxsum[na] + mb - base
         for r in range(n_rolls):
             pts = scores[r, c]
             row = buf[roll_offset + r]
@@ -42,7 +45,7 @@ def duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores
                     if v > row[j]:
                         row[j] = v
             else:
-                top = base - pts
+                top = start - pts
                 for j in range(lanes):
                     v = -values[top - j]
                     if v > row[j]:
@@ -50,9 +53,10 @@ def duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores
 
 
 @njit(cache=True, parallel=True)
-def duel_level(pa, pb, values, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob,
-               roll_offset, rerolls):
-    """Equities of every position of the pairs (pa[i], pb[i]) (one level), from the levels above.
+def duel_level(pa, pb, out, out_base, above, above_base, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
+               sub_idx, roll_prob, roll_offset, rerolls):
+    """Equities of every position of the pairs (pa[i], pb[i]) (one level) into ``out``, from the level above
+    (``above``; both may be the whole table).
 
     Scratch memory is allocated once per chunk of pairs: allocating megabytes per pair made the
     operating system hand out fresh pages every time."""
@@ -69,11 +73,11 @@ def duel_level(pa, pb, values, pair_offset, maxsum, scores, full, keep_add, sub_
             b = pb[i]
             lanes = maxsum[a] + maxsum[b] + 1
             buf = scratch[: n_keeps * lanes].reshape((n_keeps, lanes))
-            duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full)
+            duel_final_stage(a, b, buf, roll_offset, above, above_base, pair_offset, maxsum, scores, full)
             run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
-            o = pair_offset[a * n_sets + b]
+            o = pair_offset[a * n_sets + b] - out_base
             for j in range(lanes):
-                values[o + j] = buf[0, j]
+                out[o + j] = buf[0, j]
 
 
 @njit(cache=True)
@@ -82,7 +86,7 @@ def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, 
     """Within-turn equities of pair (a, b): roll rows = best equity of each roll with ``rerolls_left``
     throws still to come (0: final-roll values)."""
     lanes = maxsum[a] + maxsum[b] + 1
-    duel_final_stage(a, b, buf, roll_offset, values, pair_offset, maxsum, scores, full)
+    duel_final_stage(a, b, buf, roll_offset, values, 0, pair_offset, maxsum, scores, full)
     for _ in range(rerolls_left):
         expect_keeps(buf, keep_add, roll_offset, lanes)
         best_keeps(buf, sub_ptr, sub_idx, lanes)
