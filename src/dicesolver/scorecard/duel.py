@@ -30,7 +30,7 @@ from .rules import ScorecardGame
 
 ProgressCallback = Callable[[int, int], None]
 TABLE_KIND = "duel-equity-levels"  # laid out level by level (tables of the earlier "duel-equity" were not)
-MAX_CATEGORIES = 12
+MAX_CATEGORIES = 13  # crag; the pair index is (2^n)^2 entries (537 MB at 13)
 
 
 def check_duel_game(game: ScorecardGame) -> None:
@@ -80,19 +80,23 @@ class DuelModel:
             c = (u & -u).bit_length() - 1
             self.maxsum[u] = self.maxsum[u & (u - 1)] + maxs[c]
         pop = np.array([bin(u).count("1") for u in range(self.n_sets)])
-        pairs = [(a, b) for a in range(self.n_sets) for b in range(self.n_sets)
-                 if pop[b] - pop[a] in (0, 1) and pop[a] < n]
-        if start is not None:
-            x0, o0 = start
-            pairs = [(a, b) for a, b in pairs
-                     if (a & x0 == x0 and b & o0 == o0) or (a & o0 == o0 and b & x0 == x0)]
-        self.start = start
-        pa = np.array([p[0] for p in pairs], dtype=np.int64)
-        pb = np.array([p[1] for p in pairs], dtype=np.int64)
+        by_pop = [np.nonzero(pop == k)[0] for k in range(n + 1)]
         # The table is laid out level by level (boxes filled by both, from the fullest down, the order of the
         # solve): each level is one contiguous segment, written once and read only by the level below it.
-        order = np.argsort(-(pop[pa] + pop[pb]), kind="stable")
-        self.pa, self.pb = pa[order], pb[order]
+        # At level m the mover has filled m // 2 boxes and the other player the rest (as many, or one more).
+        pas, pbs = [], []
+        for m in range(2 * n - 1, -1, -1):
+            movers, others = by_pop[m // 2], by_pop[m - m // 2]
+            a, b = np.repeat(movers, len(others)), np.tile(others, len(movers))
+            if start is not None:
+                x0, o0 = start
+                keep = ((a & x0 == x0) & (b & o0 == o0)) | ((a & o0 == o0) & (b & x0 == x0))
+                a, b = a[keep], b[keep]
+            pas.append(a)
+            pbs.append(b)
+        self.start = start
+        self.pa = np.concatenate(pas).astype(np.int64)
+        self.pb = np.concatenate(pbs).astype(np.int64)
         self.level = pop[self.pa] + pop[self.pb]
         lanes = self.maxsum[self.pa] + self.maxsum[self.pb] + 1
         self.pair_offset = np.full(self.n_sets * self.n_sets, -1, dtype=np.int64)
