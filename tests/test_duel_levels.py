@@ -95,3 +95,26 @@ def test_big_tables_are_checksummed_when_written_and_on_demand(fresh_cache, game
     problems = []
     duel.load_or_solve(game, verify=True, on_problem=problems.append)  # found, and solved again
     assert problems and tables.verify_files(key.directory) is None
+
+
+def test_games_with_bonuses_are_refused_with_the_size_they_would_need(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["solve", "yahtzee", "--players", "2", "--judge", "exact"])
+    err = capsys.readouterr().err
+    assert done.value.code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "score difference alone" in err and "upper bonus and an extra-yacht bonus" in err and "TB" in err
+
+
+def test_solve_builds_a_two_player_table_when_asked(capsys, fresh_cache, tmp_path):
+    rules = tmp_path / "mini.toml"
+    rules.write_text("name = 'mini'\ndice = 3\nfaces = 4\nrolls = 2\n"
+                     + "".join(f"[[categories]]\nname = 'u{f}'\nkind = 'upper'\nface = {f}\n" for f in (1, 2, 4))
+                     + "[[categories]]\nname = 'c'\nkind = 'chance'\n")
+    with pytest.raises(SystemExit) as done:
+        main(["solve", str(rules), "--players", "2", "--judge", "exact", "--json"])
+    assert done.value.code in (0, None)
+    import json
+
+    info = json.loads(capsys.readouterr().out)
+    assert info["unit"] == "equity" and info["solved_now"] and -1 < info["value"] < 1
+    assert "duel-equity-levels" in info["table_dir"]

@@ -66,6 +66,10 @@ def solve(
     players_: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the game's "
                                            "usual number); two-player scorecard games without bonuses are solved "
                                            "exactly"),
+    judge: Optional[str] = typer.Option(None, "--judge", help="the solution that judges: exact, mindful or points "
+                                        "(as the game has them); --players 2 --judge exact builds the exact "
+                                        "two-player table of yacht or crag (default: exact where it is quick or "
+                                        "already solved)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (key 'value': the start's value)"),
     rebuild: bool = typer.Option(False, "--rebuild", help="solve again even if a sound table is cached"),
     verify: bool = typer.Option(False, "--verify", help="checksum the cached table (big tables are checksummed "
@@ -77,11 +81,11 @@ def solve(
     g = registry.load(game, players_)
     family = registry.family_of(g)
     with progress(f"solving {g.canonical} (once; cached)", quiet=json_output) as update:
-        solution = family.solve(g, progress=update, rebuild=rebuild, on_problem=warn)
+        solution = family.solve(g, judge=judge, progress=update, rebuild=rebuild, on_problem=warn)
         problem = tables.verify_files(solution.info.table_dir) if verify and solution.info.table_dir else None
         if problem:
             warn(f"{problem}; rebuilding it")
-            solution = family.solve(g, progress=update, rebuild=True, on_problem=warn)
+            solution = family.solve(g, judge=judge, progress=update, rebuild=True, on_problem=warn)
     if json_output:
         emit(solution.info)
         return

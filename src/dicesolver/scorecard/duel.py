@@ -33,12 +33,53 @@ TABLE_KIND = "duel-equity-levels"  # laid out level by level (tables of the earl
 MAX_CATEGORIES = 13  # crag; the pair index is (2^n)^2 entries (537 MB at 13)
 
 
+def supports(game: ScorecardGame) -> bool:
+    """Whether the two-player solver takes the game (check_duel_game says why not)."""
+    return not (game.has_upper_bonus or game.extra_yacht is not None or game.forced_order
+                or game.n_categories > MAX_CATEGORIES)
+
+
 def check_duel_game(game: ScorecardGame) -> None:
-    if game.has_upper_bonus or game.extra_yacht is not None or game.forced_order:
-        raise InputError(f"{game.canonical}: the exact two-player solver needs a game without an upper bonus, "
-                         "extra-yacht bonus or forced order (generala, crag, yacht, custom games)")
+    """InputError, saying why and how big the table would be, for a game the two-player solver cannot take."""
+    if supports(game):
+        return
+    bonuses = [what for what, has in (("an upper bonus", game.has_upper_bonus),
+                                      ("an extra-yacht bonus", game.extra_yacht is not None)) if has]
+    if bonuses:
+        cells = bonus_table_cells(game)
+        raise InputError(
+            f"{game.canonical}: two players are solved exactly only in games scored by the score difference "
+            f"alone (generala, crag, yacht, rules files without bonuses); with {' and '.join(bonuses)} each "
+            f"player's upper total and bonus state would have to be in the table too: about {cells:.1e} "
+            f"positions ({cells * 4 / 1e12:,.0f} TB as float32). Judge it with 'mindful' instead")
+    if game.forced_order:
+        raise InputError(f"{game.canonical}: the exact two-player solver does not play a forced card order")
     if game.n_categories > MAX_CATEGORIES:
-        raise InputError(f"{game.canonical}: at most {MAX_CATEGORIES} categories for the exact two-player solver")
+        raise InputError(f"{game.canonical}: at most {MAX_CATEGORIES} categories for the exact two-player solver "
+                         f"(its pair index alone would take {(4 ** game.n_categories) * 8 / 1e9:.0f} GB)")
+
+
+def bonus_table_cells(game: ScorecardGame) -> float:
+    """The positions of an exact two-player table that also knew both players' upper totals and yacht flags:
+    the sum over pairs (a, b) of score differences x a's turn lanes x b's (size.turn_lanes), by popcount."""
+    from .size import turn_lanes
+
+    lanes, groups = turn_lanes(game)
+    state = (lanes * groups).astype(np.float64)
+    n = game.n_categories
+    masks = np.arange(1 << n)
+    reach = np.zeros(masks.size, dtype=np.float64)
+    for c, top in enumerate(game.max_scores):
+        reach += ((masks >> c) & 1) * float(top)
+    pop = np.array([bin(int(u)).count("1") for u in masks])
+    total = 0.0
+    for k in range(n):
+        for kb in (k, k + 1):
+            a, b = pop == k, pop == kb
+            # sum over a in A, b in B of (reach_a + reach_b + 1) * state_a * state_b
+            total += ((reach[a] * state[a]).sum() * state[b].sum() + state[a].sum() * (reach[b] * state[b]).sum()
+                      + state[a].sum() * state[b].sum())
+    return total
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> SolvedGame:
         judges = self.judges(game)
         judge = judge or _default_judge(game, judges)
+        if judge == "exact" and game.players == 2:
+            check_duel_game(game)  # why not, and how big its table would be
         if judge not in judges:
             raise InputError(f"{game.canonical} with {game.players} player(s) is judged by "
                              f"{', '.join(judges)}, not {judge!r}")
@@ -389,11 +391,9 @@ def _bot_key(name: str) -> str:
 
 
 def _duel_capable(game: ScorecardGame) -> bool:
-    try:
-        check_duel_game(game)
-        return True
-    except InputError:
-        return False
+    from .duel import supports
+
+    return supports(game)
 
 
 def playthrough_of(record: GameRecord) -> Playthrough:

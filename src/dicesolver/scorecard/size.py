@@ -95,6 +95,13 @@ def _check(game: ScorecardGame, what: str, seconds: float, memory_needed: int, f
 def _turn_states(game: ScorecardGame) -> tuple[int, int]:
     """The solitaire table's length (solitaire.SolitaireModel's layout, counted from the rules alone) and
     the number of (used set, yacht flag) widgets the solve runs."""
+    lanes, groups = turn_lanes(game)
+    return int((lanes * groups).sum()), int(groups.sum())
+
+
+def turn_lanes(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
+    """For every used set: the upper totals a turn start can hold (1 when the bonus is settled or absent),
+    and the yacht-flag groups (2 once the yacht box is used in games with an extra-yacht bonus)."""
     masks = np.arange(1 << game.n_categories, dtype=np.int64)
     lanes = np.ones(masks.size, dtype=np.int64)
     if game.has_upper_bonus:
@@ -110,7 +117,7 @@ def _turn_states(game: ScorecardGame) -> tuple[int, int]:
     groups = np.ones(masks.size, dtype=np.int64)
     if game.tracks_yacht_flag and game.extra_yacht is not None:
         groups += (masks >> game.extra_yacht.category) & 1
-    return int((lanes * groups).sum()), int(groups.sum())
+    return lanes, groups
 
 
 def _cores() -> int:
