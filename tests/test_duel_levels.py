@@ -77,7 +77,7 @@ def test_no_room_on_the_disk_is_said_before_starting(capsys, fresh_cache, monkey
     err = capsys.readouterr().err
     assert done.value.code == 2 and "not enough disk space" in err and "347" in err, err
     assert len(err.strip().splitlines()) == 1
-    assert not any(fresh_cache.rglob("*.npy"))
+    assert not any((fresh_cache / duel.TABLE_KIND).rglob("*.npy"))  # nothing started
 
 
 def test_big_tables_are_checksummed_when_written_and_on_demand(fresh_cache, game, monkeypatch):

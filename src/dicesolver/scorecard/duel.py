@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable, Iterable
 
 import numpy as np
@@ -29,6 +30,7 @@ from .kernels.widget import expect_keeps
 from .rules import ScorecardGame
 
 ProgressCallback = Callable[[int, int], None]
+LAYOUT_KIND = "duel-layout"
 TABLE_KIND = "duel-equity-levels"  # laid out level by level (tables of the earlier "duel-equity" were not)
 MAX_CATEGORIES = 13  # crag; the pair index is (2^n)^2 entries (537 MB at 13)
 
@@ -107,51 +109,30 @@ class DuelPosition:
 
 
 class DuelModel:
-    """The pair layout of a two-player game (all pairs, or those reachable from a start position)."""
+    """The pair layout of a two-player game (all pairs, or those reachable from a start position).
+
+    The full game's layout is cached beside its table (``duel-layout``: memory-mapped, so that a position
+    of two-person Yacht is answered without building its 16-million-entry pair index again)."""
 
     def __init__(self, game: ScorecardGame, start: tuple[int, int] | None = None):
         check_duel_game(game)
         self.game = game
-        n = game.n_categories
-        self.n_sets = 1 << n
-        self.full = self.n_sets - 1
-        maxs = game.max_scores.astype(np.int64)
-        self.maxsum = np.zeros(self.n_sets, dtype=np.int64)
-        for u in range(1, self.n_sets):
-            c = (u & -u).bit_length() - 1
-            self.maxsum[u] = self.maxsum[u & (u - 1)] + maxs[c]
-        pop = np.array([bin(u).count("1") for u in range(self.n_sets)])
-        by_pop = [np.nonzero(pop == k)[0] for k in range(n + 1)]
-        # The table is laid out level by level (boxes filled by both, from the fullest down, the order of the
-        # solve): each level is one contiguous segment, written once and read only by the level below it.
-        # At level m the mover has filled m // 2 boxes and the other player the rest (as many, or one more).
-        pas, pbs = [], []
-        for m in range(2 * n - 1, -1, -1):
-            movers, others = by_pop[m // 2], by_pop[m - m // 2]
-            a, b = np.repeat(movers, len(others)), np.tile(others, len(movers))
-            if start is not None:
-                x0, o0 = start
-                keep = ((a & x0 == x0) & (b & o0 == o0)) | ((a & o0 == o0) & (b & x0 == x0))
-                a, b = a[keep], b[keep]
-            pas.append(a)
-            pbs.append(b)
         self.start = start
-        self.pa = np.concatenate(pas).astype(np.int64)
-        self.pb = np.concatenate(pbs).astype(np.int64)
-        self.level = pop[self.pa] + pop[self.pb]
-        lanes = self.maxsum[self.pa] + self.maxsum[self.pb] + 1
-        self.pair_offset = np.full(self.n_sets * self.n_sets, -1, dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
-        self.pair_offset[self.pa * self.n_sets + self.pb] = offsets
-        self.size = int(lanes.sum())
+        self.n_sets = 1 << game.n_categories
+        self.full = self.n_sets - 1
+        layout = pair_layout(game, start) if start is not None else _cached_layout(game)
+        self.maxsum, self.pa, self.pb = layout["maxsum"], layout["pa"], layout["pb"]
+        self.pair_offset = layout["pair_offset"]
         # level m's pairs pa[lo:hi] and cells start..stop, from the top level down
-        self.segments: list[LevelSegment] = []
-        for m in range(int(self.level.max(initial=0)), -1, -1):
-            idx = np.nonzero(self.level == m)[0]
-            if len(idx):
-                lo, hi = int(idx[0]), int(idx[-1]) + 1
-                self.segments.append(LevelSegment(m, lo, hi, int(offsets[lo]), int(offsets[hi - 1] + lanes[hi - 1])))
+        self.segments = [LevelSegment(*(int(x) for x in row)) for row in layout["segments"]]
+        self.size = sum(seg.cells for seg in self.segments)
         self.scores = np.ascontiguousarray(game.score_table.astype(np.int64))
+
+    @cached_property
+    def level(self) -> np.ndarray:
+        """Boxes filled by both players, for each pair."""
+        pop = np.array([bin(u).count("1") for u in range(self.n_sets)])
+        return pop[self.pa] + pop[self.pb]
 
     def levels(self) -> Iterable[np.ndarray]:
         for seg in self.segments:
@@ -255,6 +236,54 @@ class DuelSolution:
         buf = self.within_turn(pos, rolls_left)
         lane = pos.diff + int(self.model.maxsum[pos.other])
         return {k: float(buf[dice.keep_index(k), lane]) for k in dice.sub_keeps(tuple(sorted(roll)))}
+
+
+def pair_layout(game: ScorecardGame, start: tuple[int, int] | None = None) -> dict[str, np.ndarray]:
+    """The pairs (a, b) of used-box sets, level by level, with every pair's first cell and the levels' bounds.
+
+    The table is laid out level by level (boxes filled by both, from the fullest down, the order of the
+    solve): each level is one contiguous segment, written once and read only by the level below it. At
+    level m the mover has filled m // 2 boxes and the other player the rest (as many, or one more)."""
+    n = game.n_categories
+    n_sets = 1 << n
+    maxs = game.max_scores.astype(np.int64)
+    maxsum = np.zeros(n_sets, dtype=np.int64)
+    for u in range(1, n_sets):
+        c = (u & -u).bit_length() - 1
+        maxsum[u] = maxsum[u & (u - 1)] + maxs[c]
+    pop = np.array([bin(u).count("1") for u in range(n_sets)])
+    by_pop = [np.nonzero(pop == k)[0] for k in range(n + 1)]
+    pas, pbs, rows = [], [], []
+    first_pair = first_cell = 0
+    for m in range(2 * n - 1, -1, -1):
+        movers, others = by_pop[m // 2], by_pop[m - m // 2]
+        a, b = np.repeat(movers, len(others)), np.tile(others, len(movers))
+        if start is not None:
+            x0, o0 = start
+            keep = ((a & x0 == x0) & (b & o0 == o0)) | ((a & o0 == o0) & (b & x0 == x0))
+            a, b = a[keep], b[keep]
+        if len(a):
+            cells = int((maxsum[a] + maxsum[b] + 1).sum())
+            rows.append((m, first_pair, first_pair + len(a), first_cell, first_cell + cells))
+            first_pair, first_cell = first_pair + len(a), first_cell + cells
+            pas.append(a)
+            pbs.append(b)
+    pa = np.concatenate(pas).astype(np.int64) if pas else np.zeros(0, dtype=np.int64)
+    pb = np.concatenate(pbs).astype(np.int64) if pbs else np.zeros(0, dtype=np.int64)
+    lanes = maxsum[pa] + maxsum[pb] + 1
+    pair_offset = np.full(n_sets * n_sets, -1, dtype=np.int64)
+    pair_offset[pa * n_sets + pb] = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
+    return {"maxsum": maxsum, "pa": pa, "pb": pb, "pair_offset": pair_offset,
+            "segments": np.array(rows, dtype=np.int64).reshape(-1, 5)}
+
+
+def _cached_layout(game: ScorecardGame) -> dict[str, np.ndarray]:
+    def build():
+        layout = pair_layout(game)
+        return layout, float(layout["segments"][:, 4].max(initial=0)), {}
+
+    table, _ = tables.load_or_build(tables.TableKey(LAYOUT_KIND, game.canonical, game.fingerprint), build)
+    return table.arrays
 
 
 def solve_subgame(game: ScorecardGame, start: tuple[int, int], dtype=np.float64) -> DuelSolution:
