@@ -118,3 +118,16 @@ def test_solve_builds_a_two_player_table_when_asked(capsys, fresh_cache, tmp_pat
     info = json.loads(capsys.readouterr().out)
     assert info["unit"] == "equity" and info["solved_now"] and -1 < info["value"] < 1
     assert "duel-equity-levels" in info["table_dir"]
+
+
+@pytest.mark.big
+def test_two_person_yacht(monkeypatch):
+    """The full table, out of core (make test-big: about an hour on 2 cores). Uses the user's table cache,
+    so that a table already solved is checked (checksums included) rather than solved again."""
+    from dicesolver import load_game
+
+    monkeypatch.delenv("DICESOLVER_CACHE_DIR")  # the session's own cache would solve it anew
+
+    solution, _, _ = duel.load_or_solve(load_game("yacht"), verify=True)
+    assert round(solution.first_player_equity(), 9) == pytest.approx(-0.0122870, abs=5e-8)
+    assert solution.model.size == 1_560_089_401
