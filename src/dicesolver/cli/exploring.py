@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from ..core import registry, tables
+from ..core import distributed, registry, tables
 from ..core.errors import InputError
 from ..terminal import render
 from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report, warn
@@ -74,14 +75,22 @@ def solve(
     rebuild: bool = typer.Option(False, "--rebuild", help="solve again even if a sound table is cached"),
     verify: bool = typer.Option(False, "--verify", help="checksum the cached table (big tables are checksummed "
                                 "only when written) and solve again if it is corrupt"),
+    dask: Optional[str] = typer.Option(None, "--dask", help="solve an exact two-person table on dask.distributed: "
+                                       + distributed.CLUSTER_HELP + " (docs/DASK.md)"),
+    dask_storage: Optional[Path] = typer.Option(None, "--dask-storage", help="with --dask: the directory for the "
+                                                "levels' blocks, seen by every worker under the same path "
+                                                "(default: beside the table; required for tcp://)"),
 ) -> None:
     """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
     player: the expected final score, the equity, or the probability of winning. A big solve shows its
     progress and, when killed, resumes where it stopped."""
+    if dask_storage is not None and dask is None:
+        raise InputError("--dask-storage goes with --dask")
+    cluster = distributed.parse_cluster(dask, dask_storage) if dask is not None else None
     g = registry.load(game, players_)
     family = registry.family_of(g)
     with progress(f"solving {g.canonical} (once; cached)", quiet=json_output) as update:
-        solution = family.solve(g, judge=judge, progress=update, rebuild=rebuild, on_problem=warn)
+        solution = family.solve(g, judge=judge, progress=update, rebuild=rebuild, on_problem=warn, cluster=cluster)
         problem = tables.verify_files(solution.info.table_dir) if verify and solution.info.table_dir else None
         if problem:
             warn(f"{problem}; rebuilding it")

@@ -13,6 +13,7 @@ from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, cast, ru
 
 import numpy as np
 
+from .distributed import Cluster
 from .errors import InputError
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
@@ -105,8 +106,9 @@ class Family(ABC, Generic[G, S]):
 
     @abstractmethod
     def solve(self, game: G, judge: str | None = None, progress: Progress | None = None, rebuild: bool = False,
-              on_problem: Callable[[str], None] | None = None) -> SolvedGame:
-        """The solution of a game (loaded from the cache, or solved now and cached)."""
+              on_problem: Callable[[str], None] | None = None, cluster: Cluster | None = None) -> SolvedGame:
+        """The solution of a game (loaded from the cache, or solved now and cached); ``cluster``: solve on
+        dask.distributed where the family can (InputError where it cannot)."""
 
     def quick_solution(self, state: S) -> SolvedGame | None:
         """A solution that values ``state`` at once (a table on disk, a small sub-game), if there is one."""

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
 
+from .distributed import Cluster
 from .errors import GameDefinitionError, InputError
 from .family import Family, Progress
 from .gamestring import parse_game_string
@@ -68,10 +69,12 @@ def parse_state(spec: str | Game, position: str) -> State:
 
 
 def solve(spec: str | Game, players: int | None = None, judge: str | None = None, progress: Progress | None = None,
-          rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> SolvedGame:
+          rebuild: bool = False, on_problem: Callable[[str], None] | None = None, cluster: Cluster | None = None
+          ) -> SolvedGame:
     """A game's solution (cached tables are loaded; missing ones are solved and cached)."""
     game = load(spec, players)
-    return family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem)
+    return family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem,
+                                 cluster=cluster)
 
 
 def solution_for(state: State, progress: Progress | None = None) -> SolvedGame:

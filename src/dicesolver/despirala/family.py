@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated
 from ..core.playthrough import Playthrough
@@ -61,10 +62,12 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         return {"points": "expected final score (each player's own)"}
 
     def solve(self, game: DespiralaGame, judge: str | None = None, progress: Progress | None = None,
-              rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> ExpectedFinalScore:
+              rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
+              cluster: Cluster | None = None) -> ExpectedFinalScore:
         from .solution import ExpectedFinalScore
         from .solver import load_or_solve
 
+        refuse(cluster, "Despirala")
         if judge not in (None, "points"):
             raise InputError(f"Despirala is judged by expected final score, not by {judge!r}")
         table, li = load_or_solve(game.mode, rebuild=rebuild, progress=progress, on_problem=on_problem)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, Progress
 from ..core.playthrough import Playthrough
@@ -68,10 +69,12 @@ class PushLuckFamily(Family[PushGame, PushState]):
         return {"exact": "probability of winning under optimal play by both"}
 
     def solve(self, game: PushGame, judge: str | None = None, progress: Progress | None = None,
-              rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> WinProbability:
+              rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
+              cluster: Cluster | None = None) -> WinProbability:
         from .solution import WinProbability
         from .solver import load_or_solve
 
+        refuse(cluster, game.canonical)
         if judge not in (None, "exact"):
             raise InputError(f"{game.canonical} is judged exactly (probability of winning), not by {judge!r}")
         table, li = load_or_solve(game, rebuild=rebuild, on_problem=on_problem)

@@ -16,14 +16,18 @@ would not describe the position.
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Callable, Iterable
 
 import numpy as np
 
 from ..core import inplace, tables
+from ..core.distributed import Cluster
 from ..core.errors import InputError, TableError
 from .kernels.duel import duel_level, duel_widget
 from .kernels.widget import expect_keeps
@@ -33,6 +37,7 @@ ProgressCallback = Callable[[int, int], None]
 LAYOUT_KIND = "duel-layout"
 TABLE_KIND = "duel-equity-levels"  # laid out level by level (tables of the earlier "duel-equity" were not)
 MAX_CATEGORIES = 13  # crag; the pair index is (2^n)^2 entries (537 MB at 13)
+BLOCK_CELLS = 32_000_000  # the most cells one Dask task computes (128 MB of float32)
 
 
 def supports(game: ScorecardGame) -> bool:
@@ -297,14 +302,15 @@ def table_key(game: ScorecardGame) -> tables.TableKey:
 
 
 def load_or_solve(game: ScorecardGame, progress: ProgressCallback | None = None, rebuild: bool = False,
-                  on_problem: Callable[[str], None] | None = None, verify: bool | None = None
-                  ) -> tuple[DuelSolution, float, bool]:
+                  on_problem: Callable[[str], None] | None = None, verify: bool | None = None,
+                  cluster: Cluster | None = None) -> tuple[DuelSolution, float, bool]:
     """The full duel table (cached): (solution, seconds, solved now).
 
     The table is solved out of core (core/inplace.py): level by level into a file on disk, holding in
     memory only the level being written and the one it reads, with a checkpoint after each level, so that a
     killed solve resumes at the level where it stopped. ``verify``: checksum the cached table on loading
-    (by default only small tables are; see tables.load)."""
+    (by default only small tables are; see tables.load). ``cluster``: solve on dask.distributed instead
+    (core/distributed.py)."""
     model = DuelModel(game)
     root = model.index(DuelPosition(0, 0, 0))
     key = table_key(game)
@@ -326,12 +332,66 @@ def load_or_solve(game: ScorecardGame, progress: ProgressCallback | None = None,
     if solution is not None:
         return solution, time.perf_counter() - start, False
     bad = key.directory.exists()  # a table there failed its checks: build anew; none: another may finish it
-    inplace.run(key, {"values": (model.size, "float32")}, lambda build: _solve_levels(model, build, progress),
-                restart=rebuild, reuse=not (rebuild or bad))
+    if cluster is None:
+        def fill(build):
+            return _solve_levels(model, build, progress)
+    else:
+        def fill(build):
+            return _solve_levels_on(cluster, model, build, progress)
+    inplace.run(key, {"values": (model.size, "float32")}, fill, restart=rebuild, reuse=not (rebuild or bad))
     solution = cached()
     if solution is None:
         raise TableError(f"the table just written in {key.directory} does not load")
     return solution, time.perf_counter() - start, True
+
+
+def _solve_levels_on(cluster: Cluster, model: DuelModel, build: inplace.InPlaceBuild,
+                     progress: ProgressCallback | None) -> tuple[float, dict]:
+    """The same level sweep on dask.distributed (core/distributed.py): each level in blocks of pairs."""
+    from ..core import distributed
+
+    # the blocks and the finished levels the tasks read: beside the table, or on the storage all workers see
+    base = build.directory if cluster.storage is None else cluster.storage
+    storage = base / f"dask-{build.key.fingerprint[:16]}"
+    threads = max(1, (os.cpu_count() or 1) // cluster.local_workers) if cluster.local_workers else None
+    lanes = model.maxsum[model.pa] + model.maxsum[model.pb] + 1
+    start = time.perf_counter()
+    resumed = bool(build.done)
+    with distributed.connect(cluster) as client:
+        workers = max(1, len(client.scheduler_info()["workers"]))
+        levels = []
+        for seg in model.segments:
+            # a few blocks per worker and level, none bigger than BLOCK_CELLS
+            most = max(1, min(BLOCK_CELLS, -(-seg.cells // (4 * workers))))
+            blocks = []
+            for lo, hi in distributed.split(seg.first_pair, seg.end_pair, lanes, most):
+                first = model.pair_offset[model.pa[lo] * model.n_sets + model.pb[lo]]
+                last = model.pair_offset[model.pa[hi - 1] * model.n_sets + model.pb[hi - 1]] + lanes[hi - 1]
+                blocks.append(distributed.Block(int(first), int(last), (model.game, lo, hi, int(first), int(last))))
+            levels.append(distributed.Level(str(seg.level), seg.start, seg.stop, tuple(blocks)))
+        distributed.sweep(client, build, "values", levels, solve_block, storage, progress, threads,
+                          prefix=f"duel-{model.game.fingerprint[:12]}")
+    shutil.rmtree(storage, ignore_errors=True)  # the last level's file: the table has it
+    root = model.index(DuelPosition(0, 0, 0))
+    root_value = float(build.segment("values", root, root + 1)[0])
+    return root_value, {"solve_seconds": time.perf_counter() - start, "resumed": resumed, "cluster": cluster.text,
+                        "level_cells": {str(seg.level): seg.cells for seg in model.segments}}
+
+
+_worker_models: dict[str, DuelModel] = {}
+
+
+def solve_block(game: ScorecardGame, first_pair: int, end_pair: int, first: int, last: int,
+                above: np.ndarray | None, above_base: int) -> np.ndarray:
+    """On a Dask worker: the equities of pairs first_pair..end_pair (table cells first..last) from the level
+    above. The worker keeps the game's pair layout between tasks."""
+    model = _worker_models.get(game.fingerprint)
+    if model is None:
+        model = _worker_models[game.fingerprint] = DuelModel(game)
+    out = np.zeros(last - first, dtype=np.float32)
+    model.solve_level(LevelSegment(-1, first_pair, end_pair, first, last), out, first,
+                      np.zeros(0, np.float32) if above is None else above, above_base)
+    return out
 
 
 def _solve_levels(model: DuelModel, build: inplace.InPlaceBuild, progress: ProgressCallback | None

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from ..core.dice import format_dice
+from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated
 from ..core.playthrough import Playthrough
@@ -101,11 +102,16 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return out
 
     def solve(self, game: ScorecardGame, judge: str | None = None, progress: Progress | None = None,
-              rebuild: bool = False, on_problem: Callable[[str], None] | None = None) -> SolvedGame:
+              rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
+              cluster: Cluster | None = None) -> SolvedGame:
         judges = self.judges(game)
+        if judge is None and cluster is not None and game.players == 2:
+            judge = "exact"  # a cluster is asked for to build the exact table
         judge = judge or _default_judge(game, judges)
         if judge == "exact" and game.players == 2:
             check_duel_game(game)  # why not, and how big its table would be
+        if judge != "exact":
+            refuse(cluster, f"{game.canonical} judged by {judge}")
         if judge not in judges:
             raise InputError(f"{game.canonical} with {game.players} player(s) is judged by "
                              f"{', '.join(judges)}, not {judge!r}")
@@ -117,7 +123,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
             single = game.with_players(1)
             table, seconds, built = duel.load_or_solve(single, progress=progress, rebuild=rebuild,
-                                                       on_problem=on_problem)
+                                                       on_problem=on_problem, cluster=cluster)
             info = _info(game, "equity", table.first_player_equity(), built, seconds, int(table.values.shape[0]),
                          int(table.values.nbytes), str(duel.table_key(single).directory))
             return DuelEquity(game, table, info)

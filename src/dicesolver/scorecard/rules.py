@@ -62,7 +62,12 @@ class ScorecardGame:
     source: str = ""  # preset name, or the path of the rules file
     canonical: str = field(default="", compare=False)
     players: int = 1
+    definition: Any = field(default=None, compare=False, repr=False)  # the rules as read, to rebuild from
     family: ClassVar[str] = "scorecard"
+
+    def __reduce__(self):
+        """Pickled as its rules and choices (its scoring functions are closures): a Dask worker rebuilds it."""
+        return _rebuild, (self.definition, dict(self.variant_values), self.source, self.players)
 
     # -- the game protocol -------------------------------------------------------------------------
     @property
@@ -362,7 +367,12 @@ def build_game(definition: dict[str, Any], choices: dict[str, str], source: str)
         variant_values=tuple(sorted(assignment.items())),
         source=source,
         canonical=canonical,
+        definition=copy.deepcopy(definition),
     )
+
+
+def _rebuild(definition: dict[str, Any], choices: dict[str, str], source: str, players: int) -> ScorecardGame:
+    return build_game(definition, choices, source).with_players(players)
 
 
 def _extra_yacht_rule(
