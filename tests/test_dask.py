@@ -150,7 +150,7 @@ def test_bad_cluster_requests_are_one_line(fresh_cache, capsys, args, message):
 def test_no_scheduler_at_the_address_is_one_line(tmp_path):
     spec = distributed.parse_cluster("tcp://127.0.0.1:9", tmp_path)
     with pytest.raises(InputError, match="no scheduler answers"):
-        with distributed.connect(spec):
+        with distributed.connect(spec, timeout=1.0):
             pass
 
 

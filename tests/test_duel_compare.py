@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 from tinygames import PAIRS_GAME, tiny
 
@@ -96,3 +97,36 @@ def test_cli_compare(capsys, tmp_path):
     assert code == 2 and "upper bonus" in err
     code, _, err = run(capsys, "compare", str(path), "malina", "wizard")
     assert code == 2 and "unknown two-player strategy" in err
+
+
+def test_out_of_core_comparison_is_the_in_memory_one(tiny_duel, fresh_cache, monkeypatch):
+    """Two-person Yacht's value tables live on disk, a level at a time; on a tiny game forced to do the
+    same, every strategy pair comes out exactly as in memory, and the scratch files are gone afterwards."""
+    from dicesolver.scorecard import compare, duel
+    from dicesolver.scorecard.facts import waive_facts
+
+    game, in_memory = tiny_duel
+    on_disk, _, _ = duel.load_or_solve(game)  # the table memory-mapped from its file
+    assert isinstance(on_disk.values, np.memmap)
+    expected = {(a, b): compare_exact(in_memory, game, a, b) for a, b in [("malina", "maximus"), ("joe", "malina")]}
+    monkeypatch.setattr(compare, "IN_MEMORY_CELLS", 0)
+    for (a, b), want in expected.items():
+        got = compare_exact(on_disk, game, a, b)
+        assert (got.first, got.second) == (want.first, want.second)
+    assert not any((fresh_cache / "scratch").iterdir())
+    assert waive_facts(on_disk) == waive_facts(in_memory)
+
+
+def test_no_room_for_the_value_tables_is_one_line(tiny_duel, fresh_cache, monkeypatch):
+    import shutil
+    from collections import namedtuple
+
+    from dicesolver.core.errors import TableError
+    from dicesolver.scorecard import compare
+
+    game, solution = tiny_duel
+    monkeypatch.setattr(compare, "IN_MEMORY_CELLS", 0)
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: usage(10**9, 10**9, 1000))
+    with pytest.raises(TableError, match="not enough disk space to compare exactly"):
+        compare_exact(solution, game, "malina", "maximus")

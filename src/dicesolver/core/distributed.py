@@ -93,7 +93,7 @@ def refuse(cluster: Cluster | None, what: str) -> None:
 
 
 @contextmanager
-def connect(spec: Cluster) -> Iterator[Any]:
+def connect(spec: Cluster, timeout: float = 20.0) -> Iterator[Any]:
     """A dask Client: on a LocalCluster started here (one thread per worker process), or on the scheduler."""
     from distributed import Client, LocalCluster
 
@@ -103,7 +103,7 @@ def connect(spec: Cluster) -> Iterator[Any]:
             yield client
     else:
         try:
-            client = Client(spec.address, timeout="20s")
+            client = Client(spec.address, timeout=timeout)
         except (OSError, TimeoutError) as exc:
             raise InputError(f"--dask {spec.address}: no scheduler answers there ({exc})") from None
         with client:
@@ -175,7 +175,10 @@ def sweep(client: Any, build: InPlaceBuild, array: str, levels: Sequence[Level],
 def _level_file(build: InPlaceBuild, array: str, level: Level, storage: Path) -> str:
     """The finished level's content-addressed file on storage (written from the table if not there yet)."""
     cells = build.segment(array, level.start, level.stop)
-    digest = hashlib.sha256(memoryview(np.ascontiguousarray(cells)).cast("B")).hexdigest()
+    h = hashlib.sha256()
+    for i in range(0, cells.size, 1 << 24):  # 64 MB at a time
+        h.update(np.ascontiguousarray(cells[i:i + (1 << 24)]).tobytes())
+    digest = h.hexdigest()
     path = storage / f"level-{level.name}-{digest}.npy"
     if not path.exists():
         _save_atomically(path, cells)

@@ -13,20 +13,27 @@ Maximus comes out +0.03355 / +0.04528 against +0.03356 / +0.04531 with float64 w
 from __future__ import annotations
 
 import math
+import shutil
+import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Iterator
 
 import numpy as np
 
-from ..core.errors import InputError
+from ..core import tables
+from ..core.errors import InputError, TableError
 from ..core.jit import frozen
-from .duel import DuelModel, DuelPosition, DuelSolution
+from .duel import DuelModel, DuelPosition, DuelSolution, cells_of
 from .kernels.duel_eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, duel_eval_level
 from .kernels.strategies import set_policy_tables
 from .players import make_player
 from .players.joe import joe_tables
 from .rules import ScorecardGame
+
+IN_MEMORY_CELLS = 200_000_000  # bigger games keep their two value tables on disk (two-person Generala: 87 M)
 
 DUEL_STRATEGIES = {
     "malina": "the optimal two-player strategy (maximises the expected result, from the exact equity table)",
@@ -107,30 +114,70 @@ def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: 
     """A against B exactly (``optimal`` is the equity table, needed when either is Malina).
 
     ``filled``: both cards start with these boxes filled and the scores level (an endgame of the real
-    game); ``optimal`` may then be that sub-game's table (``solve_subgame(game, (filled, filled))``)."""
+    game); ``optimal`` may then be that sub-game's table (``solve_subgame(game, (filled, filled))``).
+
+    The sweep goes level by level like the solve, each level reading only the one above it; the two
+    value tables of a big game (two-person Yacht: 6.2 GB each) are files on disk, of which only those two
+    levels are mapped at a time (out of core, like the solve)."""
     start = time.perf_counter()
     sa, sb = duel_strategy(a, game), duel_strategy(b, game)
     model = optimal.model if optimal is not None else DuelModel(game, None if filled == 0 else (filled, filled))
     if DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
         raise InputError("Malina needs the solved equity table")
-    opt_values = frozen(optimal.values if optimal is not None else np.zeros(1, dtype=np.float32))
+    opt_values = optimal.values if optimal is not None else np.zeros(1, dtype=np.float32)  # read by Malina only
     no_future = tuple(frozen(np.zeros(1, dtype=t)) for t in (np.float32, np.int64, np.int32, np.int32, np.int64))
-    ev_a = np.zeros(model.size, dtype=np.float32)
-    ev_b = np.zeros(model.size, dtype=np.float32)
     dice = game.dice
     ptr, idx = dice.keep_sub
-    levels = list(model.levels())
-    for i, sel in enumerate(levels):
-        for mover, ev_self, ev_other in ((sa, ev_a, ev_b), (sb, ev_b, ev_a)):
-            duel_eval_level(model.pa[sel], model.pb[sel], ev_self, ev_other, opt_values, model.pair_offset,
-                                 model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
-                                 dice.roll_probabilities, dice.roll_offset, game.rolls, mover.kind,
-                                 mover.keep_table, mover.cat_table, *(mover.future or no_future))
-        if progress:
-            progress(i + 1, len(levels))
-    root = model.index(DuelPosition(filled, filled, 0))
-    first = float(ev_a[root])
-    second = -float(ev_b[root])
+    with _value_tables(model.size) as (ev_a, ev_b):
+        above = None
+        for i, seg in enumerate(model.segments):
+            lo, hi = seg.first_pair, seg.end_pair
+            up = above or seg  # the top level reads nothing above it
+            opt_up = frozen(cells_of(opt_values, up.start, up.stop))
+            for mover, ev_self, ev_other in ((sa, ev_a, ev_b), (sb, ev_b, ev_a)):
+                out, other = cells_of(ev_self, seg.start, seg.stop, True), cells_of(ev_other, up.start, up.stop)
+                duel_eval_level(model.pa[lo:hi], model.pb[lo:hi], np.asarray(out), seg.start, frozen(other), up.start,
+                                opt_up, up.start, model.pair_offset, model.maxsum, model.scores, model.full,
+                                dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, game.rolls,
+                                mover.kind, mover.keep_table, mover.cat_table, *(mover.future or no_future))
+                _release(out)
+            above = seg
+            if progress:
+                progress(i + 1, len(model.segments))
+        root = model.index(DuelPosition(filled, filled, 0))
+        first = float(ev_a[root])
+        second = -float(ev_b[root])
     average = (first + second) / 2
     return DuelComparison(game.canonical, sa.name, sb.name, first, second, average, elo(first), elo(second),
                           elo(average), time.perf_counter() - start)
+
+
+@contextmanager
+def _value_tables(cells: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Two float32 value tables: in memory when small, else sparse files in a scratch directory of the
+    cache (removed afterwards), refused at once when the disk lacks the room."""
+    if cells <= IN_MEMORY_CELLS:
+        yield np.zeros(cells, dtype=np.float32), np.zeros(cells, dtype=np.float32)
+        return
+    scratch = tables.cache_dir() / "scratch"
+    scratch.mkdir(parents=True, exist_ok=True)
+    free = shutil.disk_usage(scratch).free
+    if 8 * cells > free:
+        raise TableError(f"not enough disk space to compare exactly: {8 * cells / 1e9:.1f} GB of value tables "
+                         f"needed in {scratch}, which has {free / 1e9:.1f} GB free")
+    with tempfile.TemporaryDirectory(dir=scratch) as where:
+        arrays = []
+        for name in ("a", "b"):
+            path = Path(where) / f"{name}.f32"
+            with open(path, "wb") as fh:
+                fh.truncate(4 * cells)  # sparse: blocks are allocated as levels are written
+            arrays.append(np.memmap(path, dtype=np.float32, mode="r+", shape=(cells,)))
+        try:
+            yield arrays[0], arrays[1]
+        finally:
+            del arrays
+
+
+def _release(part: np.ndarray) -> None:
+    if isinstance(part, np.memmap):
+        part.flush()  # written back, so that its pages can be given back once unmapped

@@ -29,7 +29,7 @@ import numpy as np
 from ..core import inplace, tables
 from ..core.distributed import Cluster
 from ..core.errors import InputError, TableError
-from .kernels.duel import duel_level, duel_widget
+from .kernels.duel import count_differences, duel_level, duel_widget
 from .kernels.widget import expect_keeps
 from .rules import ScorecardGame
 
@@ -62,8 +62,26 @@ def check_duel_game(game: ScorecardGame) -> None:
     if game.forced_order:
         raise InputError(f"{game.canonical}: the exact two-player solver does not play a forced card order")
     if game.n_categories > MAX_CATEGORIES:
+        cells = sum(level_cells(game).values())
         raise InputError(f"{game.canonical}: at most {MAX_CATEGORIES} categories for the exact two-player solver "
-                         f"(its pair index alone would take {(4 ** game.n_categories) * 8 / 1e9:.0f} GB)")
+                         f"(its pair index alone would take {(4 ** game.n_categories) * 8 / 1e9:.0f} GB; the table "
+                         f"{cells:.2e} positions, {cells * 4 / 1e9:,.0f} GB as float32)")
+
+
+def level_cells(game: ScorecardGame) -> dict[int, int]:
+    """The cells of each level of the two-player table (level: boxes filled by both), from the rules alone:
+    the sum over the level's pairs (a, b) of maxsum(a) + maxsum(b) + 1, without listing the pairs."""
+    n = game.n_categories
+    masks = np.arange(1 << n)
+    maxsum = np.zeros(masks.size, dtype=np.int64)
+    for c, top in enumerate(game.max_scores):
+        maxsum += ((masks >> c) & 1) * int(top)
+    pop = np.array([bin(int(u)).count("1") for u in masks])
+    out = {}
+    for m in range(2 * n - 1, -1, -1):
+        a, b = pop == m // 2, pop == m - m // 2
+        out[m] = int(b.sum() * maxsum[a].sum() + a.sum() * maxsum[b].sum() + a.sum() * b.sum())
+    return out
 
 
 def bonus_table_cells(game: ScorecardGame) -> float:
@@ -175,19 +193,24 @@ class DuelModel:
 
     def attainable_positions(self) -> int:
         """Positions counted as the Generala essay does: only differences that scores can make, and the
-        finished positions too."""
+        finished positions too. Pairs whose two sets of attainable totals are the same are counted once."""
         game = self.game
         sums: list[set[int]] = [set() for _ in range(self.n_sets)]
         sums[0] = {0}
         for u in range(1, self.n_sets):
             c = (u & -u).bit_length() - 1
             sums[u] = {s + p for s in sums[u & (u - 1)] for p in game.possible_scores(c)}
-        arrays = [np.array(sorted(s)) for s in sums]
-        count = 0
-        pairs = list(zip(self.pa.tolist(), self.pb.tolist())) + [(self.full, self.full)]
-        for a, b in pairs:
-            count += len(np.unique(arrays[a][:, None] - arrays[b][None, :]))
-        return count
+        distinct: dict[tuple[int, ...], int] = {}
+        set_id = np.array([distinct.setdefault(tuple(sorted(s)), len(distinct)) for s in sums], dtype=np.int64)
+        listed = list(distinct)
+        flat = np.array([x for totals in listed for x in totals], dtype=np.int64)
+        ptr = np.concatenate([[0], np.cumsum([len(t) for t in listed])]).astype(np.int64)
+        a = np.append(self.pa, self.full)
+        b = np.append(self.pb, self.full)
+        combos, weight = np.unique(set_id[a] * len(listed) + set_id[b], return_counts=True)
+        span = 2 * int(self.maxsum[self.full]) + 1
+        counts = count_differences(combos // len(listed), combos % len(listed), flat, ptr, span)
+        return int((counts * weight).sum())
 
 
 @dataclass
@@ -241,6 +264,15 @@ class DuelSolution:
         buf = self.within_turn(pos, rolls_left)
         lane = pos.diff + int(self.model.maxsum[pos.other])
         return {k: float(buf[dice.keep_index(k), lane]) for k in dice.sub_keeps(tuple(sorted(roll)))}
+
+
+def cells_of(values: np.ndarray, start: int, stop: int, writable: bool = False) -> np.ndarray:
+    """Cells start..stop of a table: a view of an array in memory, or a mapping of just that part of its
+    file (out of core: a level done with is given back to the system when its mapping goes)."""
+    if isinstance(values, np.memmap) and values.filename is not None:
+        return np.memmap(values.filename, dtype=values.dtype, mode="r+" if writable else "r",
+                         offset=values.offset + start * values.itemsize, shape=(max(stop - start, 0),))
+    return values[start:stop]
 
 
 def pair_layout(game: ScorecardGame, start: tuple[int, int] | None = None) -> dict[str, np.ndarray]:

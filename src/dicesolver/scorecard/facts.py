@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.dice import format_dice
-from .duel import DuelPosition, DuelSolution
+from ..core.jit import frozen
+from .duel import DuelPosition, DuelSolution, LevelSegment, cells_of
 from .kernels.duel_eval import duel_forward_level
 
 WORKERS = 2
@@ -28,30 +29,28 @@ class WaiveFacts:
 
 
 def waive_facts(solution: DuelSolution) -> WaiveFacts:
+    """Forward from the start, level by level: only this level's probabilities, the next level's and the
+    next level's equities are held (two-person Yacht's largest level: 256 million cells)."""
     model = solution.model
     game = solution.game
     dice = game.dice
     ptr, idx = dice.keep_sub
-    mass = np.zeros(model.size)
-    mass[model.index(DuelPosition(0, 0, 0))] = 1.0
     n = game.n_categories
     waives = np.zeros((WORKERS, n))
     zeros = np.zeros((WORKERS, n))
-    levels = sorted(model.levels(), key=lambda sel: int(model.level[sel[0]]))
-    for k, sel in enumerate(levels):
-        if k + 1 < len(levels):
-            nsel = levels[k + 1]
-            starts = model.pair_offset[model.pa[nsel] * model.n_sets + model.pb[nsel]]
-            ends = starts + model.maxsum[model.pa[nsel]] + model.maxsum[model.pb[nsel]] + 1
-            lo, hi = int(starts.min()), int(ends.max())
-        else:
-            lo, hi = 0, 1
-        next_mass = np.zeros((WORKERS, hi - lo))
-        duel_forward_level(model.pa[sel], model.pb[sel], mass, solution.values, model.pair_offset, model.maxsum,
-                                model.scores, model.full, dice.keep_add, ptr, idx, dice.roll_probabilities,
-                                dice.roll_offset, game.rolls, lo, next_mass, waives, zeros)
-        if k + 1 < len(levels):
-            mass[lo:hi] += next_mass.sum(axis=0)
+    upward = model.segments[::-1]  # from the start (nothing filled) to the last turn
+    mass = np.zeros(upward[0].cells)
+    mass[model.index(DuelPosition(0, 0, 0)) - upward[0].start] = 1.0
+    for k, seg in enumerate(upward):
+        nxt = upward[k + 1] if k + 1 < len(upward) else LevelSegment(-1, 0, 0, 0, 1)
+        next_mass = np.zeros((WORKERS, nxt.cells))
+        equities = frozen(cells_of(solution.values, nxt.start, nxt.stop))
+        duel_forward_level(model.pa[seg.first_pair:seg.end_pair], model.pb[seg.first_pair:seg.end_pair], mass,
+                           seg.start, equities, nxt.start, model.pair_offset, model.maxsum, model.scores, model.full,
+                           dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, game.rolls, nxt.start,
+                           next_mass, waives, zeros)
+        mass = next_mass.sum(axis=0)
+        del next_mass, equities
     turns = 2 * n
     names = [c.name for c in game.categories]
     return WaiveFacts(game.canonical, float(zeros.sum()) / turns, float(waives.sum()) / turns,

@@ -90,3 +90,25 @@ def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, 
     for _ in range(rerolls_left):
         expect_keeps(buf, keep_add, roll_offset, lanes)
         best_keeps(buf, sub_ptr, sub_idx, lanes)
+
+
+@njit(cache=True)
+def count_differences(set_a, set_b, sums, sums_ptr, span):
+    """For each (set_a[i], set_b[i]) (indices of distinct sets of attainable totals, each listed in
+    sums[sums_ptr[k]:sums_ptr[k + 1]]): how many distinct differences x - y there are (span: the widest
+    range of differences)."""
+    out = np.zeros(set_a.shape[0], dtype=np.int64)
+    stamp = np.full(span, -1, dtype=np.int64)
+    for i in range(set_a.shape[0]):
+        xs = sums[sums_ptr[set_a[i]]:sums_ptr[set_a[i] + 1]]
+        ys = sums[sums_ptr[set_b[i]]:sums_ptr[set_b[i] + 1]]
+        top = ys[-1]  # ys ascending: x - y + top >= 0
+        count = 0
+        for x in xs:
+            for y in ys:
+                d = x - y + top
+                if stamp[d] != i:
+                    stamp[d] = i
+                    count += 1
+        out[i] = count
+    return out

@@ -17,9 +17,10 @@ DUEL_OPTIMAL, DUEL_TABLE, DUEL_RANDOM, DUEL_MINDFUL = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
-def duel_successor_rows(a, b, c, pts, row, lanes, values, pair_offset, maxsum, full, choice, r, record):
+def duel_successor_rows(a, b, c, pts, row, lanes, values, base, pair_offset, maxsum, full, choice, r, record):
     """row[j] = max(row[j], the mover's value of scoring pts in c at lane j) (recording the category
-    in choice[r, j] when ``record``); the successor's vector is read backwards, contiguously."""
+    in choice[r, j] when ``record``); the successor's vector is read backwards, contiguously. ``values``
+    holds the table from cell ``base`` on (the whole table, or the level above held apart)."""
     na = a | (1 << c)
     mb = maxsum[b]
     if na == full and b == full:
@@ -31,7 +32,7 @@ def duel_successor_rows(a, b, c, pts, row, lanes, values, pair_offset, maxsum, f
                 if record:
                     choice[r, j] = c
         return
-    top = pair_offset[b * (full + 1) + na] + maxsum[na] + mb - pts
+    top = pair_offset[b * (full + 1) + na] + maxsum[na] + mb - pts - base
     for j in range(lanes):
         v = -values[top - j]
         if v > row[j]:
@@ -41,8 +42,8 @@ def duel_successor_rows(a, b, c, pts, row, lanes, values, pair_offset, maxsum, f
 
 
 @njit(cache=True, inline="always")
-def malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
-                  sub_idx, roll_offset, rolls):
+def malina_policy(a, b, lanes, opt, choice, arg, opt_values, opt_base, pair_offset, maxsum, scores, full, keep_add,
+                  sub_ptr, sub_idx, roll_offset, rolls):
     """Malina's decisions for every lane of pair (a, b), from the equity table: choice[r, j] = the box
     for final roll r; arg[m][roll row, j] = the keep from that roll when m + 1 throws are left."""
     n_rolls, n_cats = scores.shape
@@ -52,8 +53,8 @@ def malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum
     for c in range(n_cats):
         if not (a >> c) & 1:
             for r in range(n_rolls):
-                duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values, pair_offset,
-                                    maxsum, full, choice, r, True)
+                duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values, opt_base,
+                                    pair_offset, maxsum, full, choice, r, True)
     for m in range(rolls - 1):
         expect_keeps(opt, keep_add, roll_offset, lanes)
         best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
@@ -129,11 +130,12 @@ def mindful_duel_policy(a, b, lanes, opt, choice, arg, zbuf, wbuf, scores, full,
 
 
 @njit(cache=True, parallel=True)
-def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
-                    sub_idx, roll_prob, roll_offset, rolls, kind, keep_table, cat_table, fut_data, fut_off, fut_start,
-                    fut_len, set_index):
+def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base, pair_offset, maxsum,
+                    scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind, keep_table,
+                    cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
     """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
-    other player's values (as mover) are ev_other."""
+    other player's values (as mover) are ev_other. Each array holds the table from its ``*_base`` cell on:
+    the whole table (base 0), or out of core ev_self this level, ev_other and opt_values the level above."""
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
@@ -163,8 +165,8 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
             if kind == DUEL_OPTIMAL:
                 # Malina's own decisions: the optimal widget on the equity table, remembering the argmax
                 opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
-                malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum, scores, full, keep_add,
-                              sub_ptr, sub_idx, roll_offset, rolls)
+                malina_policy(a, b, lanes, opt, choice, arg, opt_values, opt_base, pair_offset, maxsum, scores, full,
+                              keep_add, sub_ptr, sub_idx, roll_offset, rolls)
             elif kind == DUEL_MINDFUL:
                 mind = s_mind[: n_keeps * lanes].reshape((n_keeps, lanes))
                 mindful_duel_policy(a, b, lanes, mind, choice, arg, zbuf, wbuf, scores, full, maxsum, fut_data,
@@ -176,7 +178,7 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
                 if (a >> c) & 1 or (na == full and b == full):
                     tops[c] = -1
                 else:
-                    tops[c] = pair_offset[b * n_sets + na] + maxsum[na] + mb
+                    tops[c] = pair_offset[b * n_sets + na] + maxsum[na] + mb - other_base
             open_count = 0
             for c in range(n_cats):
                 if not (a >> c) & 1:
@@ -200,8 +202,8 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
                 if kind == DUEL_TABLE:
                     row[:] = NEG
                     c = cat_table[a, r]
-                    duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, pair_offset, maxsum, full,
-                                        choice, r, False)
+                    duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, other_base, pair_offset, maxsum,
+                                        full, choice, r, False)
                     continue
                 for j in range(lanes):
                     c = choice[r, j]
@@ -226,19 +228,20 @@ def duel_eval_level(pa, pb, ev_self, ev_other, opt_values, pair_offset, maxsum, 
                             for j in range(lanes):
                                 buf[full_k, j] = buf[chosen[j], j]
             opening_value(buf, roll_prob, roll_offset, lanes)
-            o = pair_offset[a * n_sets + b]
+            o = pair_offset[a * n_sets + b] - self_base
             for j in range(lanes):
                 ev_self[o + j] = buf[0, j]
 
 
 @njit(cache=True, parallel=True)
-def duel_forward_level(pa, pb, mass, opt_values, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx,
-                       roll_prob, roll_offset, rolls, next_lo, next_mass, waives, zero_scores):
+def duel_forward_level(pa, pb, mass, mass_base, opt_values, opt_base, pair_offset, maxsum, scores, full, keep_add,
+                       sub_ptr, sub_idx, roll_prob, roll_offset, rolls, next_lo, next_mass, waives, zero_scores):
     """Push the probability of every position of pairs (pa[i], pb[i]) through one turn of optimal play.
 
-    next_mass[w, idx - next_lo] receives the mass arriving at table index idx (one row per worker
-    chunk, summed by the caller); waives[w, c] the probability of scoring 0 in c by choice although
-    another open box would have scored; zero_scores[w, c] of scoring 0 in c at all."""
+    mass holds this level's probabilities from table cell mass_base on, opt_values the equities of the
+    next level from opt_base on. next_mass[w, idx - next_lo] receives the mass arriving at table index idx
+    (one row per worker chunk, summed by the caller); waives[w, c] the probability of scoring 0 in c by
+    choice although another open box would have scored; zero_scores[w, c] of scoring 0 in c at all."""
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
@@ -259,7 +262,7 @@ def duel_forward_level(pa, pb, mass, opt_values, pair_offset, maxsum, scores, fu
             b = pb[i]
             mb = maxsum[b]
             lanes = maxsum[a] + mb + 1
-            o = pair_offset[a * n_sets + b]
+            o = pair_offset[a * n_sets + b] - mass_base
             total = 0.0
             for j in range(lanes):
                 total += mass[o + j]
@@ -268,8 +271,8 @@ def duel_forward_level(pa, pb, mass, opt_values, pair_offset, maxsum, scores, fu
             opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
             choice = s_choice[: n_rolls * lanes].reshape((n_rolls, lanes))
             arg = s_arg[: stages_n * n_keeps * lanes].reshape((stages_n, n_keeps, lanes))
-            malina_policy(a, b, lanes, opt, choice, arg, opt_values, pair_offset, maxsum, scores, full, keep_add,
-                          sub_ptr, sub_idx, roll_offset, rolls)
+            malina_policy(a, b, lanes, opt, choice, arg, opt_values, opt_base, pair_offset, maxsum, scores, full,
+                          keep_add, sub_ptr, sub_idx, roll_offset, rolls)
             cur = s_m1[: n_keeps * lanes].reshape((n_keeps, lanes))
             nxt = s_m2[: n_keeps * lanes].reshape((n_keeps, lanes))
             for r in range(n_rolls):
