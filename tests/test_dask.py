@@ -178,3 +178,23 @@ def _toml(definition) -> str:
         lines += [f'{k} = {v!r}'.replace("'", '"').replace("True", "true").replace("False", "false")
                   for k, v in c.items()]
     return "\n".join(lines) + "\n"
+
+
+def test_the_table_sizes_quoted_in_the_docs():
+    """docs/DASK.md's cells per game, from the rules alone, agree with the layouts the solver builds."""
+    for name, cells, largest in (("generala", 86_767_645, 15_621_984), ("yacht", 1_560_089_401, 256_132_800),
+                                 ("crag", 4_914_283_011, 776_709_648), ("yatzy", 97_675_562_726, 14_352_437_385)):
+        per_level = duel.level_cells(registry.load(name, 1))
+        assert (sum(per_level.values()), max(per_level.values())) == (cells, largest), name
+    generala = duel.DuelModel(registry.load("generala", 1))
+    assert {s.level: s.cells for s in generala.segments} == duel.level_cells(generala.game)
+    with pytest.raises(InputError, match="9.77e\\+10 positions"):
+        duel.check_duel_game(_fifteen_boxes())
+
+
+def _fifteen_boxes():
+    """Yatzy's fifteen boxes without its upper bonus."""
+    from dicesolver.scorecard.presets import preset_definition
+
+    definition = {k: v for k, v in preset_definition("yatzy").items() if k not in ("upper_bonus", "variants")}
+    return build_game(definition, {}, "yatzy-without-bonus")
