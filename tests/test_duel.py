@@ -191,3 +191,30 @@ def test_two_player_advice_on_endgames(fresh_cache):
 def test_bad_two_player_positions(text, message):
     with pytest.raises(InputError, match=message):
         duel_advise(GENERALA, text)
+
+
+@pytest.mark.parametrize("definition", [PAIRS_GAME, ESSAY_TOY])
+def test_the_numpy_turn_widget_is_the_kernel(definition):
+    """Advice reads one position with numpy (turn.py); the kernel's widget gives the same equities."""
+    from dicesolver.scorecard.duel import DuelSolution
+    from dicesolver.scorecard.kernels.duel import duel_widget
+    from dicesolver.scorecard.kernels.widget import expect_keeps
+
+    game = tiny(definition)
+    model = DuelModel(game)
+    solution = DuelSolution(model, model.solve())
+    dice = game.dice
+    ptr, idx = dice.keep_sub
+    rng = np.random.default_rng(1)
+    for i in rng.choice(len(model.pa), size=min(60, len(model.pa)), replace=False):
+        a, b = int(model.pa[i]), int(model.pb[i])
+        lanes = int(model.maxsum[a] + model.maxsum[b] + 1)
+        for rerolls in range(game.rolls):
+            want = np.empty((dice.n_keeps, lanes))
+            duel_widget(a, b, want, solution.values, model.pair_offset, model.maxsum, model.scores, model.full,
+                        dice.keep_add, ptr, idx, dice.roll_offset, max(rerolls - 1, 0))
+            if rerolls > 0:
+                expect_keeps(want, dice.keep_add, dice.roll_offset, lanes)
+            got = solution.within_turn(DuelPosition(a, b, 0), rerolls)
+            rows = slice(0, dice.n_keeps) if rerolls > 0 else slice(dice.roll_offset, dice.n_keeps)
+            np.testing.assert_allclose(got[rows], want[rows], rtol=0, atol=1e-12)

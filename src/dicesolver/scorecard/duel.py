@@ -29,8 +29,7 @@ import numpy as np
 from ..core import inplace, tables
 from ..core.distributed import Cluster
 from ..core.errors import InputError, TableError
-from .kernels.duel import count_differences, duel_level, duel_widget
-from .kernels.widget import expect_keeps
+from . import turn
 from .rules import ScorecardGame
 
 ProgressCallback = Callable[[int, int], None]
@@ -176,6 +175,8 @@ class DuelModel:
                     ) -> None:
         """One level's equities into ``out`` (table cells from ``out_base``), reading the level above from
         ``above`` (table cells from ``above_base``)."""
+        from .kernels.duel import duel_level  # here: advice from a table on disk never loads numba
+
         dice = self.game.dice
         ptr, idx = dice.keep_sub
         duel_level(self.pa[seg.first_pair:seg.end_pair], self.pb[seg.first_pair:seg.end_pair], out, out_base,
@@ -209,6 +210,8 @@ class DuelModel:
         b = np.append(self.pb, self.full)
         combos, weight = np.unique(set_id[a] * len(listed) + set_id[b], return_counts=True)
         span = 2 * int(self.maxsum[self.full]) + 1
+        from .kernels.duel import count_differences
+
         counts = count_differences(combos // len(listed), combos % len(listed), flat, ptr, span)
         return int((counts * weight).sum())
 
@@ -233,16 +236,29 @@ class DuelSolution:
 
     def within_turn(self, pos: DuelPosition, rerolls_left: int) -> np.ndarray:
         """(keeps x lanes) equities: roll rows = best equity with ``rerolls_left`` throws to come; keep
-        rows = the equity of each keep thrown from there (computed only when rerolls_left > 0)."""
+        rows = the equity of each keep thrown from there (computed only when rerolls_left > 0).
+        In numpy (turn.py): one position's answer without loading numba."""
         m = self.model
         dice = self.game.dice
-        ptr, idx = dice.keep_sub
-        lanes = int(m.maxsum[pos.mover] + m.maxsum[pos.other] + 1)
+        a, b = pos.mover, pos.other
+        mb = int(m.maxsum[b])
+        lanes = int(m.maxsum[a]) + mb + 1
         buf = np.empty((dice.n_keeps, lanes))
-        duel_widget(pos.mover, pos.other, buf, self.values, m.pair_offset, m.maxsum, m.scores, m.full,
-                         dice.keep_add, ptr, idx, dice.roll_offset, max(rerolls_left - 1, 0))
-        if rerolls_left > 0:
-            expect_keeps(buf, dice.keep_add, dice.roll_offset, lanes)
+        rolls = buf[dice.roll_offset:]
+        rolls.fill(-np.inf)
+        lane = np.arange(lanes)
+        for c in range(self.game.n_categories):
+            if a >> c & 1:
+                continue
+            na = a | (1 << c)
+            pts = m.scores[:, c][:, None]
+            if na == m.full and b == m.full:  # the game ends: win, draw or loss
+                final = np.sign(lane - mb + pts).astype(np.float64)
+            else:  # minus the other player's equity, read from the successor's lanes backwards
+                top = int(m.pair_offset[b * m.n_sets + na]) + int(m.maxsum[na]) + mb
+                final = -np.asarray(self.values[(top - pts - lane).ravel()], dtype=np.float64).reshape(rolls.shape)
+            np.maximum(rolls, final, out=rolls)
+        turn.run_stages(buf, dice, rerolls_left)
         return buf
 
     def category_equities(self, pos: DuelPosition, roll: tuple[int, ...]) -> dict[int, float]:

@@ -23,8 +23,6 @@ import numpy as np
 
 from ..core import tables
 from ..core.errors import TableError
-from .kernels.solitaire import category_values, solve_level, state_widget
-from .kernels.widget import expect_keeps
 from .rules import ScorecardGame
 from .size import check_solvable
 
@@ -129,6 +127,8 @@ class SolitaireModel:
     # -- solving ----------------------------------------------------------------------------------
     def solve(self, progress: ProgressCallback | None = None) -> np.ndarray:
         """All turn-start values, by backward induction over the number of used categories."""
+        from .kernels.solitaire import solve_level  # numba is loaded only by what needs it
+
         values = np.zeros(self.size, dtype=np.float64)
         levels = self.levels()
         n = len(levels) - 1
@@ -148,6 +148,9 @@ class SolitaireModel:
     def keep_buffer(self, values: np.ndarray, used: int, stage_rerolls: int) -> np.ndarray:
         """(keeps x lanes) values for one used set; roll rows hold the best value of each roll with
         ``stage_rerolls`` throws still to come, keep rows the value of each keep thrown from there."""
+        from .kernels.solitaire import state_widget
+        from .kernels.widget import expect_keeps
+
         buf = np.empty((self.n_keeps, self.max_lanes))
         state_widget(used, buf, values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(),
                           self.keep_add, self.sub_ptr, self.sub_idx, self.roll_offset, stage_rerolls)
@@ -157,6 +160,8 @@ class SolitaireModel:
 
     def category_values(self, values: np.ndarray, state: TurnState, roll_index: int) -> tuple[np.ndarray, np.ndarray]:
         """Value (future included) and points now of scoring the final roll in each category."""
+        from .kernels.solitaire import category_values
+
         n = self.game.n_categories
         out_value = np.empty(n)
         out_points = np.empty(n, dtype=np.int64)

@@ -8,6 +8,7 @@ import numpy as np
 
 from ...core.dice import Dice
 from ...core.errors import InputError
+from ...core.jit import frozen
 from ..kernels.strategies import (
     OPTIMAL,
     RANDOM,
@@ -41,6 +42,12 @@ class KernelPlayer:
     hand_values: np.ndarray  # H[roll, category] for static strategies (unused otherwise)
     values: np.ndarray  # the solved table for the optimal strategy (a dummy otherwise)
     model: SolitaireModel
+
+    def __post_init__(self) -> None:
+        # one argument type for every strategy and for tables loaded or just solved: the kernels are then
+        # compiled once (each combination of read-only and writable arrays costs a minute and a half)
+        self.hand_values = frozen(np.ascontiguousarray(self.hand_values, dtype=np.float64))
+        self.values = frozen(self.values)
 
     def _state(self, position: Position) -> tuple[int, int, int, int]:
         u = position.used
