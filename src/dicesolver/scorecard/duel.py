@@ -71,16 +71,21 @@ def level_cells(game: ScorecardGame) -> dict[int, int]:
     """The cells of each level of the two-player table (level: boxes filled by both), from the rules alone:
     the sum over the level's pairs (a, b) of maxsum(a) + maxsum(b) + 1, without listing the pairs."""
     n = game.n_categories
-    masks = np.arange(1 << n)
-    maxsum = np.zeros(masks.size, dtype=np.int64)
-    for c, top in enumerate(game.max_scores):
-        maxsum += ((masks >> c) & 1) * int(top)
-    pop = np.array([bin(int(u)).count("1") for u in masks])
+    maxsum, pop = _set_sums(game)
     out = {}
     for m in range(2 * n - 1, -1, -1):
         a, b = pop == m // 2, pop == m - m // 2
         out[m] = int(b.sum() * maxsum[a].sum() + a.sum() * maxsum[b].sum() + a.sum() * b.sum())
     return out
+
+
+def _set_sums(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
+    """For every set of used boxes: the most points its boxes can hold, and how many boxes it has."""
+    masks = np.arange(1 << game.n_categories)
+    most = np.zeros(masks.size, dtype=np.int64)
+    for c, top in enumerate(game.max_scores):
+        most += ((masks >> c) & 1) * int(top)
+    return most, np.array([bin(int(u)).count("1") for u in masks])
 
 
 def bonus_table_cells(game: ScorecardGame) -> float:
@@ -91,11 +96,7 @@ def bonus_table_cells(game: ScorecardGame) -> float:
     lanes, groups = turn_lanes(game)
     state = (lanes * groups).astype(np.float64)
     n = game.n_categories
-    masks = np.arange(1 << n)
-    reach = np.zeros(masks.size, dtype=np.float64)
-    for c, top in enumerate(game.max_scores):
-        reach += ((masks >> c) & 1) * float(top)
-    pop = np.array([bin(int(u)).count("1") for u in masks])
+    reach, pop = _set_sums(game)
     total = 0.0
     for k in range(n):
         for kb in (k, k + 1):
