@@ -134,6 +134,8 @@ def sweep(client: Any, build: InPlaceBuild, array: str, levels: Sequence[Level],
     ``task(*block.args, above, above_base)`` returns the block's cells; ``above`` is the previous level
     (memory-mapped, its first cell at table offset ``above_base``), or None for the first level. ``threads``:
     the kernels' threads per task (default: the worker machine's cores over the worker's task slots)."""
+    from distributed import as_completed  # dask is imported only by a solve that asks for it (start-up)
+
     storage.mkdir(parents=True, exist_ok=True)
     total = sum(level.stop - level.start for level in levels)
     done = sum(level.stop - level.start for level in levels if f"level {level.name}" in build.done)
@@ -151,8 +153,6 @@ def sweep(client: Any, build: InPlaceBuild, array: str, levels: Sequence[Level],
                                      threads,
                                      key=f"{prefix}-{level.name}-{b.start}-{b.stop}", retries=2)
                        for b, path in zip(level.blocks, paths)]
-            from distributed import as_completed
-
             cells = {f.key: b.stop - b.start for f, b in zip(futures, level.blocks)}
             for future in as_completed(futures):
                 future.result()  # a task that failed for good raises here
