@@ -6,8 +6,9 @@ the same positions as the equity solve: one for positions where A is to move, on
 reads the other's values one box later. The result is the exact expected result (+1/0/-1) of A
 against B from the start, going first and going second.
 
-The evaluation widgets compute in float32, like the stored table (twice the SIMD width): Malina vs
-Maximus comes out +0.03355 / +0.04528 against +0.03356 / +0.04531 with float64 widgets.
+The evaluated values are float32, like the stored table (twice the SIMD width): Malina vs Maximus comes
+out +0.03355 / +0.04528 against +0.03356 / +0.04531 with float64 values. Malina and Mindful Maximus
+decide by their own values in float64, as the players do.
 """
 
 from __future__ import annotations

@@ -15,41 +15,68 @@ from .widget import NEG, best_keeps, chunk_bounds, expect_keeps, run_widget
 # ``values`` may be the whole table (base 0) or one level of it held apart (out of core): ``base`` is the
 # table offset of its first cell, so that pair_offset (table offsets) indexes it as values[offset - base].
 
-@njit(cache=True, inline="always")
-def duel_final_stage(a, b, buf, roll_offset, values, base, pair_offset, maxsum, scores, full):
-    """Final-roll values of every lane of pair (a, b): the best over open categories of minus the
-    other player's equity afterwards (or the result, +1/0/-1, when both cards are then full)."""
-    n_rolls, n_cats = scores.shape
+@njit(cache=True, fastmath=True)
+def successor_line(line, a, b, c, length, values, base, pair_offset, maxsum, full):
+    """line[pts + j] = the mover's value of scoring pts in c at lane j of pair (a, b), for pts + j < length:
+    minus the other player's value afterwards (``values`` holds the table from cell ``base`` on), or the
+    result, +1/0/-1, when both cards are then full. The successor's lanes are read once, backwards and
+    negated, so that the final rolls' rows become maxima of forward, contiguous reads."""
     mb = maxsum[b]
-    lanes = maxsum[a] + mb + 1
-    n_sets = full + 1
-    for r in range(n_rolls):
-        row = buf[roll_offset + r]
-        for j in range(lanes):
-            row[j] = NEG
+    na = a | (1 << c)
+    if na == full and b == full:  # the game ends at difference q - mb
+        for q in range(length):
+            line[q] = 1.0 if q > mb else (-1.0 if q < mb else 0.0)
+    else:
+        top = pair_offset[b * (full + 1) + na] + maxsum[na] + mb - base
+        for q in range(length):
+            line[q] = -values[top - q]
+
+
+@njit(cache=True)
+def successor_lines(a, b, values, base, pair_offset, maxsum, scores, full, succ, open_cats):
+    """successor_line into succ[c] for every open category c of the mover in pair (a, b). Returns the
+    number of open categories, listed in open_cats."""
+    n_rolls, n_cats = scores.shape
+    lanes = maxsum[a] + maxsum[b] + 1
+    n_open = 0
     for c in range(n_cats):
         if (a >> c) & 1:
             continue
-        na = a | (1 << c)
-        terminal = na == full and b == full
-        start = 0
-        if not terminal:
-            start = pair_offset[b * n_sets + na] + maxsum[na] + mb - base
+        open_cats[n_open] = c
+        n_open += 1
+        most = 0
         for r in range(n_rolls):
-            pts = scores[r, c]
-            row = buf[roll_offset + r]
-            if terminal:
-                for j in range(lanes):
-                    d = j - mb + pts
-                    v = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
-                    if v > row[j]:
-                        row[j] = v
-            else:
-                top = start - pts
-                for j in range(lanes):
-                    v = -values[top - j]
-                    if v > row[j]:
-                        row[j] = v
+            most = max(most, scores[r, c])
+        successor_line(succ[c], a, b, c, lanes + most, values, base, pair_offset, maxsum, full)
+    return n_open
+
+
+@njit(cache=True, fastmath=True)
+def final_rows(buf, roll_offset, succ, open_cats, n_open, scores, j0, width):
+    """Final-roll rows of lanes j0 .. j0 + width - 1 (buffer columns 0 .. width - 1): each roll's best
+    over the open categories, three categories per pass over the lanes (a third of the row's loads and
+    stores of one category per pass)."""
+    for r in range(scores.shape[0]):
+        row = buf[roll_offset + r]
+        c = open_cats[0]
+        s1 = succ[c, scores[r, c] + j0:]
+        for j in range(width):
+            row[j] = s1[j]
+        i = 1
+        while i + 3 <= n_open:
+            c1, c2, c3 = open_cats[i], open_cats[i + 1], open_cats[i + 2]
+            s1 = succ[c1, scores[r, c1] + j0:]
+            s2 = succ[c2, scores[r, c2] + j0:]
+            s3 = succ[c3, scores[r, c3] + j0:]
+            for j in range(width):
+                row[j] = max(max(row[j], s1[j]), max(s2[j], s3[j]))
+            i += 3
+        while i < n_open:
+            c1 = open_cats[i]
+            s1 = succ[c1, scores[r, c1] + j0:]
+            for j in range(width):
+                row[j] = max(row[j], s1[j])
+            i += 1
 
 
 @njit(cache=True, parallel=True)
@@ -59,21 +86,26 @@ def duel_level(pa, pb, out, out_base, above, above_base, pair_offset, maxsum, sc
     (``above``; both may be the whole table).
 
     Scratch memory is allocated once per chunk of pairs: allocating megabytes per pair made the
-    operating system hand out fresh pages every time."""
+    operating system hand out fresh pages every time. (Running the widget a few dozen lanes at a time, to
+    keep its buffer in the core's first-level cache, measured slower: the passes are bound by arithmetic.)"""
     n_keeps = keep_add.shape[0]
     n_sets = full + 1
+    n_cats = scores.shape[1]
     bounds = chunk_bounds(pa.shape[0], 64)
     for ch in prange(bounds.shape[0] - 1):
         most = 1
         for i in range(bounds[ch], bounds[ch + 1]):
             most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
         scratch = np.empty(n_keeps * most)
+        succ = np.empty((n_cats, most + scores.max() + 1))
+        open_cats = np.empty(n_cats, dtype=np.int64)
         for i in range(bounds[ch], bounds[ch + 1]):
             a = pa[i]
             b = pb[i]
             lanes = maxsum[a] + maxsum[b] + 1
             buf = scratch[: n_keeps * lanes].reshape((n_keeps, lanes))
-            duel_final_stage(a, b, buf, roll_offset, above, above_base, pair_offset, maxsum, scores, full)
+            n_open = successor_lines(a, b, above, above_base, pair_offset, maxsum, scores, full, succ, open_cats)
+            final_rows(buf, roll_offset, succ, open_cats, n_open, scores, 0, lanes)
             run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
             o = pair_offset[a * n_sets + b] - out_base
             for j in range(lanes):
@@ -86,7 +118,10 @@ def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, 
     """Within-turn equities of pair (a, b): roll rows = best equity of each roll with ``rerolls_left``
     throws still to come (0: final-roll values)."""
     lanes = maxsum[a] + maxsum[b] + 1
-    duel_final_stage(a, b, buf, roll_offset, values, 0, pair_offset, maxsum, scores, full)
+    succ = np.empty((scores.shape[1], lanes + scores.max() + 1))
+    open_cats = np.empty(scores.shape[1], dtype=np.int64)
+    n_open = successor_lines(a, b, values, 0, pair_offset, maxsum, scores, full, succ, open_cats)
+    final_rows(buf, roll_offset, succ, open_cats, n_open, scores, 0, lanes)
     for _ in range(rerolls_left):
         expect_keeps(buf, keep_add, roll_offset, lanes)
         best_keeps(buf, sub_ptr, sub_idx, lanes)

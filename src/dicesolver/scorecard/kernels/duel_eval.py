@@ -5,7 +5,8 @@ import numpy as np
 
 from ...core.jit import njit, prange
 from .mindful import TIE_BREAK
-from .widget import NEG, best_keeps_arg, chunk_bounds, expect_keeps, opening_value, spread_keeps
+from .duel import successor_line
+from .widget import NEG, best_keeps_along, expect_keeps_wide, best_keeps_arg, chunk_bounds, expect_keeps, opening_value, spread_keeps
 
 #
 # Strategy kinds for the mover: DUEL_OPTIMAL (Malina: decisions from the equity table, per lane),
@@ -42,91 +43,74 @@ def duel_successor_rows(a, b, c, pts, row, lanes, values, base, pair_offset, max
 
 
 @njit(cache=True, inline="always")
-def malina_policy(a, b, lanes, opt, choice, arg, opt_values, opt_base, pair_offset, maxsum, scores, full, keep_add,
-                  sub_ptr, sub_idx, roll_offset, rolls):
+def malina_policy(a, b, lanes, opt, choice, arg, line, opt_values, opt_base, pair_offset, maxsum, scores, full,
+                  keep_add, sub_ptr, sub_idx, roll_offset, rolls):
     """Malina's decisions for every lane of pair (a, b), from the equity table: choice[r, j] = the box
-    for final roll r; arg[m][roll row, j] = the keep from that roll when m + 1 throws are left."""
+    for final roll r; arg[m][roll row, j] = the keep from that roll when m + 1 throws are left. ``line``:
+    scratch of at least lanes + the most points of a box."""
     n_rolls, n_cats = scores.shape
     for r in range(n_rolls):
         for j in range(lanes):
             opt[roll_offset + r, j] = NEG
     for c in range(n_cats):
-        if not (a >> c) & 1:
-            for r in range(n_rolls):
-                duel_successor_rows(a, b, c, scores[r, c], opt[roll_offset + r], lanes, opt_values, opt_base,
-                                    pair_offset, maxsum, full, choice, r, True)
+        if (a >> c) & 1:
+            continue
+        successor_line(line, a, b, c, lanes + scores[:, c].max(), opt_values, opt_base, pair_offset, maxsum, full)
+        for r in range(n_rolls):
+            row = opt[roll_offset + r]
+            ch = choice[r]
+            own = line[scores[r, c]:]
+            for j in range(lanes):
+                if own[j] > row[j]:
+                    row[j] = own[j]
+                    ch[j] = c
     for m in range(rolls - 1):
         expect_keeps(opt, keep_add, roll_offset, lanes)
         best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
 
 
 @njit(cache=True, inline="always")
-def mindful_duel_policy(a, b, lanes, opt, choice, arg, zbuf, wbuf, scores, full, maxsum, fut_data, fut_off,
-                        fut_start, fut_len, set_index, keep_add, sub_ptr, sub_idx, roll_offset, rolls):
-    """Mindful Maximus's decisions for every lane (difference) of pair (a, b), like malina_policy: the
-    value of scoring pts in c at difference d is P(d + pts + X > Y) - P(d + pts + X < Y), X and Y the
-    future scores of both players under Maximus (plus the tie-break), X - Y convolved once per box."""
-    n_rolls, n_cats = scores.shape
+def mindful_line(wbuf, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off, fut_start, fut_len, set_index):
+    """Mindful Maximus's value of scoring in c, as a line like successor_line's: wbuf[pts + j] = P(d + pts +
+    X > Y) - P(d + pts + X < Y) at lane j (difference d = j - maxsum[b]), X and Y the future scores of both
+    players under Maximus, X - Y convolved once per box. Returns X's mean (for the tie-break)."""
     mb = maxsum[b]
-    for r in range(n_rolls):
-        for j in range(lanes):
-            opt[roll_offset + r, j] = NEG
     yb = set_index[b]
     ylo = 0
     ylen = 1
     if b != full:
         ylo = fut_start[yb]
         ylen = fut_len[yb]
-    for c in range(n_cats):
-        if (a >> c) & 1:
-            continue
-        na = a | (1 << c)
-        xa = set_index[na]
-        xlo = 0
-        xlen = 1
-        mean_x = 0.0
-        if na != full:
-            xlo = fut_start[xa]
-            xlen = fut_len[xa]
-        # P(X - Y = z) for z = zlo .. zlo + zlen - 1, then its cumulative sums
-        zlo = xlo - (ylo + ylen - 1)
-        zlen = xlen + ylen - 1
-        for i in range(zlen):
-            zbuf[i] = 0.0
-        for x in range(xlen):
-            px = 1.0 if na == full else fut_data[fut_off[xa] + x]
-            mean_x += px * (xlo + x)
-            for y in range(ylen):
-                py = 1.0 if b == full else fut_data[fut_off[yb] + y]
-                zbuf[x - y + ylen - 1] += px * py
-        for i in range(1, zlen):
-            zbuf[i] += zbuf[i - 1]
-        # wbuf[e + mb] = P(e + Z > 0) - P(e + Z < 0) for e = -mb .. -mb + lanes + max points
-        top = lanes + 1
-        for r in range(n_rolls):
-            if scores[r, c] + lanes > top:
-                top = scores[r, c] + lanes
-        for i in range(top):
-            e = i - mb
-            # P(Z <= -e) and P(Z <= -e - 1)
-            k = -e - zlo
-            le = 0.0 if k < 0 else (1.0 if k >= zlen else zbuf[k])
-            k -= 1
-            lt = 0.0 if k < 0 else (1.0 if k >= zlen else zbuf[k])
-            wbuf[i] = (1.0 - le) - lt
-        for r in range(n_rolls):
-            pts = scores[r, c]
-            tie = TIE_BREAK * (pts + mean_x)
-            row = opt[roll_offset + r]
-            ch = choice[r]
-            for j in range(lanes):
-                v = wbuf[j + pts] + tie
-                if v > row[j]:
-                    row[j] = v
-                    ch[j] = c
-    for m in range(rolls - 1):
-        expect_keeps(opt, keep_add, roll_offset, lanes)
-        best_keeps_arg(opt, arg[m], sub_ptr, sub_idx, lanes)
+    na = a | (1 << c)
+    xa = set_index[na]
+    xlo = 0
+    xlen = 1
+    mean_x = 0.0
+    if na != full:
+        xlo = fut_start[xa]
+        xlen = fut_len[xa]
+    # P(X - Y = z) for z = zlo .. zlo + zlen - 1, then its cumulative sums
+    zlo = xlo - (ylo + ylen - 1)
+    zlen = xlen + ylen - 1
+    for i in range(zlen):
+        zbuf[i] = 0.0
+    for x in range(xlen):
+        px = 1.0 if na == full else fut_data[fut_off[xa] + x]
+        mean_x += px * (xlo + x)
+        for y in range(ylen):
+            py = 1.0 if b == full else fut_data[fut_off[yb] + y]
+            zbuf[x - y + ylen - 1] += px * py
+    for i in range(1, zlen):
+        zbuf[i] += zbuf[i - 1]
+    for i in range(length):
+        e = i - mb
+        # P(Z <= -e) and P(Z <= -e - 1)
+        k = -e - zlo
+        le = 0.0 if k < 0 else (1.0 if k >= zlen else zbuf[k])
+        k -= 1
+        lt = 0.0 if k < 0 else (1.0 if k >= zlen else zbuf[k])
+        wbuf[i] = (1.0 - le) - lt
+    return mean_x
 
 
 @njit(cache=True, parallel=True)
@@ -135,43 +119,71 @@ def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values
                     cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
     """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
     other player's values (as mover) are ev_other. Each array holds the table from its ``*_base`` cell on:
-    the whole table (base 0), or out of core ev_self this level, ev_other and opt_values the level above."""
+    the whole table (base 0), or out of core ev_self this level, ev_other and opt_values the level above.
+
+    Malina and Mindful Maximus decide by their own values (float64, in ``pol``); the evaluated values
+    (float32, in ``buf``) travel with each decision: one pass over the lanes per box and per keep stage,
+    with no record of the decisions."""
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
-    stages_n = max(rolls - 1, 1)
     bounds = chunk_bounds(pa.shape[0], 64)
+    decides = kind == DUEL_OPTIMAL or kind == DUEL_MINDFUL
     for ch in prange(bounds.shape[0] - 1):
         most = 1
         for i in range(bounds[ch], bounds[ch + 1]):
             most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
-        # float32 scratch: the table itself is float32, and float32 doubles the SIMD width
+        # float32 values: the table itself is float32, and float32 doubles the SIMD width
         s_buf = np.empty(n_keeps * most, dtype=np.float32)
-        s_opt = np.empty(n_keeps * most, dtype=np.float32)
-        s_choice = np.zeros(n_rolls * most, dtype=np.int64)
-        s_arg = np.empty(stages_n * n_keeps * most, dtype=np.int16)
+        s_pol = np.empty(n_keeps * most if decides else 1)
         tops = np.empty(n_cats, dtype=np.int64)
-        s_mind = np.empty(n_keeps * most if kind == DUEL_MINDFUL else 1)  # float64: ties as the player sees them
         zbuf = np.empty(2 * (fut_len.max() if kind == DUEL_MINDFUL else 1) + 1)
-        wbuf = np.empty(most + scores.max() + 2)
+        own = np.empty(most + scores.max() + 2)  # the deciding player's line of a box
+        seen = np.empty(most + scores.max() + 2, dtype=np.float32)  # the evaluated line of the same box
+        dummy = np.empty((1, 1), dtype=np.int64)
         for i in range(bounds[ch], bounds[ch + 1]):
             a = pa[i]
             b = pb[i]
             mb = maxsum[b]
             lanes = maxsum[a] + mb + 1
             buf = s_buf[: n_keeps * lanes].reshape((n_keeps, lanes))
-            choice = s_choice[: n_rolls * lanes].reshape((n_rolls, lanes))
-            arg = s_arg[: stages_n * n_keeps * lanes].reshape((stages_n, n_keeps, lanes))
-            if kind == DUEL_OPTIMAL:
-                # Malina's own decisions: the optimal widget on the equity table, remembering the argmax
-                opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
-                malina_policy(a, b, lanes, opt, choice, arg, opt_values, opt_base, pair_offset, maxsum, scores, full,
-                              keep_add, sub_ptr, sub_idx, roll_offset, rolls)
-            elif kind == DUEL_MINDFUL:
-                mind = s_mind[: n_keeps * lanes].reshape((n_keeps, lanes))
-                mindful_duel_policy(a, b, lanes, mind, choice, arg, zbuf, wbuf, scores, full, maxsum, fut_data,
-                                    fut_off, fut_start, fut_len, set_index, keep_add, sub_ptr, sub_idx, roll_offset,
-                                    rolls)
+            if decides:
+                pol = s_pol[: n_keeps * lanes].reshape((n_keeps, lanes))
+                for r in range(n_rolls):
+                    for j in range(lanes):
+                        pol[roll_offset + r, j] = NEG
+                for c in range(n_cats):
+                    if (a >> c) & 1:
+                        continue
+                    length = lanes + scores[:, c].max()
+                    successor_line(seen, a, b, c, length, ev_other, other_base, pair_offset, maxsum, full)
+                    mean_x = 0.0
+                    if kind == DUEL_OPTIMAL:
+                        successor_line(own, a, b, c, length, opt_values, opt_base, pair_offset, maxsum, full)
+                    else:
+                        mean_x = mindful_line(own, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off,
+                                              fut_start, fut_len, set_index)
+                    for r in range(n_rolls):
+                        pts = scores[r, c]
+                        tie = TIE_BREAK * (pts + mean_x) if kind == DUEL_MINDFUL else 0.0
+                        row = pol[roll_offset + r]
+                        value_row = buf[roll_offset + r]
+                        own_r = own[pts:]
+                        seen_r = seen[pts:]
+                        for j in range(lanes):
+                            v = own_r[j] + tie
+                            if v > row[j]:
+                                row[j] = v
+                                value_row[j] = seen_r[j]
+                for left in range(1, rolls):
+                    expect_keeps_wide(pol, keep_add, roll_offset, lanes)
+                    expect_keeps_wide(buf, keep_add, roll_offset, lanes)
+                    best_keeps_along(pol, buf, sub_ptr, sub_idx, lanes)
+                opening_value(buf, roll_prob, roll_offset, lanes)
+                o = pair_offset[a * n_sets + b] - self_base
+                for j in range(lanes):
+                    ev_self[o + j] = buf[0, j]
+                continue
             # where each category's successor vector starts (-1: both cards full after it)
             for c in range(n_cats):
                 na = a | (1 << c)
@@ -199,34 +211,19 @@ def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values
                                     v = -ev_other[tops[c] - pts - j]
                                 row[j] += v / open_count
                     continue
-                if kind == DUEL_TABLE:
-                    row[:] = NEG
-                    c = cat_table[a, r]
-                    duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, other_base, pair_offset, maxsum,
-                                        full, choice, r, False)
-                    continue
-                for j in range(lanes):
-                    c = choice[r, j]
-                    pts = scores[r, c]
-                    if tops[c] < 0:
-                        d = j - mb + pts
-                        row[j] = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
-                    else:
-                        row[j] = -ev_other[tops[c] - pts - j]
-            if kind != DUEL_RANDOM:
+                row[:] = NEG
+                c = cat_table[a, r]
+                duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, other_base, pair_offset, maxsum,
+                                    full, dummy, r, False)
+            if kind == DUEL_TABLE:
                 for left in range(1, rolls):
                     expect_keeps(buf, keep_add, roll_offset, lanes)
                     for r in range(n_rolls):
                         full_k = roll_offset + r
-                        if kind == DUEL_TABLE:
-                            k = keep_table[a, left - 1, r]
-                            if k != full_k:
-                                for j in range(lanes):
-                                    buf[full_k, j] = buf[k, j]
-                        else:
-                            chosen = arg[left - 1, full_k]
+                        k = keep_table[a, left - 1, r]
+                        if k != full_k:
                             for j in range(lanes):
-                                buf[full_k, j] = buf[chosen[j], j]
+                                buf[full_k, j] = buf[k, j]
             opening_value(buf, roll_prob, roll_offset, lanes)
             o = pair_offset[a * n_sets + b] - self_base
             for j in range(lanes):
@@ -257,6 +254,7 @@ def duel_forward_level(pa, pb, mass, mass_base, opt_values, opt_base, pair_offse
         s_arg = np.empty(stages_n * n_keeps * most, dtype=np.int16)
         s_m1 = np.empty(n_keeps * most)
         s_m2 = np.empty(n_keeps * most)
+        line = np.empty(most + scores.max() + 1)
         for i in range(bounds[w], bounds[w + 1]):
             a = pa[i]
             b = pb[i]
@@ -271,8 +269,8 @@ def duel_forward_level(pa, pb, mass, mass_base, opt_values, opt_base, pair_offse
             opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
             choice = s_choice[: n_rolls * lanes].reshape((n_rolls, lanes))
             arg = s_arg[: stages_n * n_keeps * lanes].reshape((stages_n, n_keeps, lanes))
-            malina_policy(a, b, lanes, opt, choice, arg, opt_values, opt_base, pair_offset, maxsum, scores, full,
-                          keep_add, sub_ptr, sub_idx, roll_offset, rolls)
+            malina_policy(a, b, lanes, opt, choice, arg, line, opt_values, opt_base, pair_offset, maxsum, scores,
+                          full, keep_add, sub_ptr, sub_idx, roll_offset, rolls)
             cur = s_m1[: n_keeps * lanes].reshape((n_keeps, lanes))
             nxt = s_m2[: n_keeps * lanes].reshape((n_keeps, lanes))
             for r in range(n_rolls):

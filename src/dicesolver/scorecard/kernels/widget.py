@@ -43,6 +43,62 @@ def best_keeps(buf, sub_ptr, sub_idx, lanes):
                     dst[j] = src[j]
 
 
+@njit(cache=True, fastmath=True)
+def expect_keeps_wide(buf, keep_add, roll_offset, lanes):
+    """expect_keeps for wide buffers: the faces summed in one pass over the lanes (six at once for d6,
+    else three), so each keep's row is stored once instead of once per face. The sum runs in the same
+    order, so the results are the same to the bit."""
+    faces = keep_add.shape[1]
+    inv = 1.0 / faces
+    for k in range(roll_offset - 1, -1, -1):
+        dst = buf[k]
+        add = keep_add[k]
+        if faces == 6:
+            s0, s1, s2, s3, s4, s5 = buf[add[0]], buf[add[1]], buf[add[2]], buf[add[3]], buf[add[4]], buf[add[5]]
+            for j in range(lanes):
+                dst[j] = (s0[j] + s1[j] + s2[j] + s3[j] + s4[j] + s5[j]) * inv
+            continue
+        s0 = buf[add[0]]
+        for j in range(lanes):
+            dst[j] = s0[j]
+        f = 1
+        while f + 3 <= faces:
+            s1, s2, s3 = buf[add[f]], buf[add[f + 1]], buf[add[f + 2]]
+            for j in range(lanes):
+                dst[j] = dst[j] + s1[j] + s2[j] + s3[j]
+            f += 3
+        while f < faces:
+            s1 = buf[add[f]]
+            for j in range(lanes):
+                dst[j] += s1[j]
+            f += 1
+        for j in range(lanes):
+            dst[j] *= inv
+
+
+@njit(cache=True, fastmath=True)
+def best_keeps_wide(buf, sub_ptr, sub_idx, lanes):
+    """best_keeps for wide buffers: up to three smaller keeps compared in one pass over the lanes."""
+    n = buf.shape[0]
+    for k in range(1, n):
+        dst = buf[k]
+        p = sub_ptr[k]
+        end = sub_ptr[k + 1]
+        while p + 3 <= end:
+            s1, s2, s3 = buf[sub_idx[p]], buf[sub_idx[p + 1]], buf[sub_idx[p + 2]]
+            for j in range(lanes):
+                dst[j] = max(max(dst[j], s1[j]), max(s2[j], s3[j]))
+            p += 3
+        if p + 2 == end:
+            s1, s2 = buf[sub_idx[p]], buf[sub_idx[p + 1]]
+            for j in range(lanes):
+                dst[j] = max(dst[j], max(s1[j], s2[j]))
+        elif p + 1 == end:
+            s1 = buf[sub_idx[p]]
+            for j in range(lanes):
+                dst[j] = max(dst[j], s1[j])
+
+
 @njit(cache=True, fastmath=True, inline="always")
 def opening_value(buf, roll_prob, roll_offset, lanes):
     """Row 0 = the probability-weighted mean of the roll rows: the value before the first throw.
@@ -66,8 +122,8 @@ def run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, r
     Afterwards row 0 (the empty keep) holds the turn-start value of every lane.
     """
     for _ in range(rerolls):
-        expect_keeps(buf, keep_add, roll_offset, lanes)
-        best_keeps(buf, sub_ptr, sub_idx, lanes)
+        expect_keeps_wide(buf, keep_add, roll_offset, lanes)
+        best_keeps_wide(buf, sub_ptr, sub_idx, lanes)
     opening_value(buf, roll_prob, roll_offset, lanes)
 
 
@@ -114,3 +170,21 @@ def best_keeps_arg(buf, arg, sub_ptr, sub_idx, lanes):
                 if src[j] > dst[j]:
                     dst[j] = src[j]
                     dst_arg[j] = src_arg[j]
+
+
+@njit(cache=True, fastmath=True)
+def best_keeps_along(buf, along, sub_ptr, sub_idx, lanes):
+    """best_keeps on ``buf`` (the values a player decides by), carrying ``along`` (other values of the same
+    keeps) with each choice: afterwards a roll's row of ``along`` holds that value of the keep chosen from
+    it. Ties as best_keeps_arg: the larger keep, then the first one-die-smaller keep in the list."""
+    n = buf.shape[0]
+    for k in range(1, n):
+        dst = buf[k]
+        carried = along[k]
+        for p in range(sub_ptr[k], sub_ptr[k + 1]):
+            src = buf[sub_idx[p]]
+            src_along = along[sub_idx[p]]
+            for j in range(lanes):
+                if src[j] > dst[j]:
+                    dst[j] = src[j]
+                    carried[j] = src_along[j]
