@@ -33,6 +33,8 @@ COMMANDS: list[list[str]] = [
     ["advise", "despirala", "none;5;113456"],
     ["match", "yacht", "maximus", "joe", "-n", "20000"],
     ["analyze", "{record}"],
+    ["solve", "generala", "--players", "2", "--rebuild"],
+    ["compare", "generala", "maximus", "malina"],
 ]
 
 

@@ -87,3 +87,37 @@ def test_exact_scratch_statistics_match_self_play(duel):
     assert 0 <= facts.waives_per_turn <= facts.zero_per_turn <= 1
     keeps = opening_keeps(solution)
     assert len(keeps) == game.dice.n_rolls
+
+
+def test_strategy_facts_from_the_cli(capsys, tmp_path, fresh_cache):
+    """`dicesolver facts`: the scratch statistics, and the opening rolls where the perfect player's keep
+    departs from Maximus's, each checked against both players' own advice."""
+    import dicesolver as ds
+
+    rules = tmp_path / "departs.toml"  # a game small enough to solve in a moment, where they depart
+    rules.write_text('name = "departs"\ndice = 3\nfaces = 4\nrolls = 3\n'
+                     '[[categories]]\nname = "pair"\nkind = "pair"\n'
+                     '[[categories]]\nname = "trips"\nkind = "n_of_a_kind"\nn = 3\npoints = 25\n'
+                     '[[categories]]\nname = "sum"\nkind = "chance"\n'
+                     '[[categories]]\nname = "threes"\nkind = "upper"\nface = 3\n')
+    code, out, _ = run(capsys, "facts", str(rules), "--json")
+    facts = json.loads(out)
+    assert code == 0 and [b["box"] for b in facts["boxes"]] == ["pair", "trips", "sum", "threes"]
+    assert 0 <= facts["waives_per_turn"] <= facts["zero_per_turn"] <= 1
+    assert sum(b["zero"] for b in facts["boxes"]) == pytest.approx(facts["zero_per_turn"] * 8)
+    assert facts["opening_rolls"] == 20 and facts["departures"]  # 3d4: twenty rolls
+    costs = [d["cost"] for d in facts["departures"]]
+    assert costs == sorted(costs, reverse=True) and min(costs) > 1e-6
+    solo = ds.solve(str(rules))
+    for d in facts["departures"]:
+        roll = d["roll"]
+        mine = {o.option: o for o in ds.advise(str(rules), f"-;-/{roll}/2").options}
+        theirs = {o.option: o for o in solo.advise(f"/{roll}/2").options}
+        assert mine[d["keep"]].cost == 0 and mine[d["maximus_keep"]].cost == pytest.approx(d["cost"], abs=1e-6)
+        assert theirs[d["maximus_keep"]].cost == 0 and d["keep"] != d["maximus_keep"]
+    code, out, _ = run(capsys, "facts", str(rules))
+    assert code == 0 and "waived" in out and "departs from Maximus" in out
+    code, _, err = run(capsys, "facts", "yahtzee")
+    assert code == 2 and "upper bonus" in err
+    code, _, err = run(capsys, "facts", "pig")
+    assert code == 2 and "strategy facts" in err

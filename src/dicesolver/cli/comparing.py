@@ -61,6 +61,23 @@ def compare(
 
 
 @app.command()
+def facts(
+    game: str = typer.Argument(..., help="a two-player game with an exact table: generala, yacht, crag, a rules "
+                               "file without bonuses"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """How the perfect two-player strategy plays, exactly: how often it scores a box 0 (and waives one that
+    could have scored), and the opening rolls where it keeps other dice than Maximus."""
+    g = registry.load(game)
+    with progress(f"{g.canonical}: strategy facts", quiet=json_output) as update:
+        result = registry.family_of(g).strategy_facts(g, progress=update)
+    if json_output:
+        emit(result)
+        return
+    render.strategy_facts(out, result)
+
+
+@app.command()
 def match(
     game: str = typer.Argument(..., help=GAME_HELP),
     players: list[str] = typer.Argument(..., help="2 to 6 strategies (see 'dicesolver players GAME'); repeats allowed"),

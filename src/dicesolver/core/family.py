@@ -17,7 +17,7 @@ from .distributed import Cluster
 from .errors import InputError
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
-from .results import Board, ChartRow, Comparison, Distribution, OddsRow
+from .results import Board, ChartRow, Comparison, Distribution, OddsRow, StrategyFacts
 from .solved import SolvedGame
 
 Progress = Callable[[int, int], None]
@@ -197,6 +197,11 @@ class Family(ABC, Generic[G, S]):
     def compare(self, game: G, a: str, b: str, progress: Progress | None = None) -> Comparison:
         """A against B exactly (two-player games)."""
         raise InputError(f"{game.canonical} has no exact comparison of strategies")
+
+    def strategy_facts(self, game: G, progress: Progress | None = None) -> StrategyFacts:
+        """How the exact two-player strategy plays (scores of 0, waives, departures from Maximus)."""
+        raise InputError(f"strategy facts come from an exact two-person scorecard table (generala, yacht, crag), "
+                         f"not from {game.canonical}")
 
     def match(self, game: G, names: list[str], n: int, seed: int, progress: Progress | None = None) -> MatchGames:
         """About ``n`` games between bots, every seating order, the same dice for every seat."""

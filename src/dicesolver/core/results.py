@@ -167,6 +167,39 @@ def elo(value: float, unit: str) -> float:
     return 400 * math.log10(p / (1 - p))
 
 
+class BoxFacts(_Model):
+    """How often one box is scored 0 in optimal two-player play, per game (both players together)."""
+
+    box: str
+    zero: float = Field(description="expected times per game the box is scored 0")
+    waived: float = Field(description="... of them when another open box would have scored points")
+
+
+class Departure(_Model):
+    """An opening roll where the perfect two-player strategy keeps other dice than Maximus (who maximises
+    his own expected score)."""
+
+    roll: str
+    keep: str = Field(description="the perfect player's keep")
+    equity: float = Field(description="its equity for the first player")
+    maximus_keep: str
+    maximus_equity: float = Field(description="the equity of Maximus's keep, with perfect play afterwards")
+    cost: float = Field(ge=0, description="equity lost by keeping as Maximus does")
+
+
+class StrategyFacts(_Model):
+    """How the perfect two-player strategy plays, read exactly from its table: how often it scores 0 (and
+    waives a box it could have scored in), and where its opening keeps depart from Maximus."""
+
+    game: str
+    zero_per_turn: float = Field(description="boxes scored 0 per turn, under optimal play by both")
+    waives_per_turn: float = Field(description="... of them with another open box that would have scored")
+    boxes: list[BoxFacts]
+    opening_rolls: int = Field(description="distinct opening rolls")
+    departures: list[Departure] = Field(description="opening rolls where the keeps differ, costliest first")
+    seconds: float
+
+
 class Comparison(_Model):
     """Strategy A against strategy B in a two-player game, exactly (every position evaluated)."""
 
@@ -294,7 +327,7 @@ class Distribution(_Model):
     probabilities: dict[int, float] = Field(description="every final score's probability")
 
 
-RESULTS = (SolveInfo, Advice, Review, Comparison, MatchResult, SimulationSummary, Board, OddsRow, ChartRow, Distribution)
+RESULTS = (SolveInfo, Advice, Review, Comparison, StrategyFacts, MatchResult, SimulationSummary, Board, OddsRow, ChartRow, Distribution)
 
 
 def json_schema() -> dict[str, Any]:

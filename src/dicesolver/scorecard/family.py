@@ -13,7 +13,7 @@ from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated
 from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
-from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo
+from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts
 from ..core.solved import SolvedGame
 from .bots import ALIASES, BOTS
 from .presets import load_scorecard_game, looks_like_path, preset_names
@@ -328,6 +328,15 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             optimal = duel.load_or_solve(single, progress=progress)[0]
         r = compare_exact(optimal, single, a, b, progress=progress)
         return Comparison.of(r.game, r.a, r.b, "equity", r.first, r.second, r.seconds)
+
+    def strategy_facts(self, game: ScorecardGame, progress: Progress | None = None) -> StrategyFacts:
+        from . import duel
+        from .facts import strategy_facts
+
+        single = game.with_players(1)
+        check_duel_game(single)
+        optimal = duel.load_or_solve(single, progress=progress)[0]
+        return strategy_facts(optimal, progress)
 
     def match(self, game: ScorecardGame, names: list[str], n: int, seed: int,
               progress: Progress | None = None) -> MatchGames:

@@ -24,6 +24,7 @@ from ..core.results import (
     Review,
     SimulationSummary,
     SolveInfo,
+    StrategyFacts,
 )
 
 # how a decision's label is shown in the review tables
@@ -178,6 +179,28 @@ def comparison(console: Console, c: Comparison) -> None:
                             ("average:     ", c.average, c.elo)):
         say(console, f"  {label} {fmt(value, c.unit)}  (Elo {e:+.1f})")
     say(console, f"  {c.seconds:.1f} s")
+
+
+def strategy_facts(console: Console, f: StrategyFacts, shown: int = 12) -> None:
+    console.print(Text.assemble((f.game, "bold"), ": how the perfect two-player strategy plays (exact)"))
+    say(console, f"boxes scored 0 per turn: {f.zero_per_turn:.4f}, of which waived (another open box would have "
+                 f"scored): {f.waives_per_turn:.4f}")
+    boxes = Table(title="scored 0, per game (both players)")
+    for col in ("box", "scored 0", "waived"):
+        boxes.add_column(col, justify="left" if col == "box" else "right")
+    for b in sorted(f.boxes, key=lambda b: -b.zero):
+        boxes.add_row(b.box, f"{b.zero:.4f}", f"{b.waived:.4f}")
+    console.print(boxes)
+    say(console, f"opening rolls where the keep departs from Maximus's: {len(f.departures)} of {f.opening_rolls}")
+    if f.departures:
+        table = Table(title=f"the costliest {min(shown, len(f.departures))} (equity with perfect play afterwards)")
+        for col in ("roll", "keep", "equity", "Maximus keeps", "equity", "cost"):
+            table.add_column(col, justify="left" if col in ("roll", "keep", "Maximus keeps") else "right")
+        for d in f.departures[:shown]:
+            table.add_row(d.roll, d.keep, f"{d.equity:+.5f}", d.maximus_keep, f"{d.maximus_equity:+.5f}",
+                          f"{d.cost:.5f}")
+        console.print(table)
+    say(console, f"  {f.seconds:.1f} s")
 
 
 def match(console: Console, m: MatchResult) -> None:
