@@ -19,7 +19,8 @@ def final_score_bonus(game: ScorecardGame, boxes: tuple) -> int:
 
 
 def solve_reference(game: ScorecardGame):
-    """Returns value(boxes) -> expected future points from the start of a turn (bonuses included)."""
+    """Returns value(boxes) -> expected future points from the start of a turn (bonuses included); its
+    attribute ``after_roll(boxes, sorted dice, throws still allowed)`` is the same within a turn."""
     faces = range(1, game.faces + 1)
     n = game.n_dice
 
@@ -47,4 +48,5 @@ def solve_reference(game: ScorecardGame):
             best = max(best, v)
         return best
 
+    value.after_roll = after_roll
     return value

@@ -44,6 +44,57 @@ def test_kernel_equals_slow_reference(definition, choices):
         assert ours + already == pytest.approx(reference(card), abs=1e-9), card
 
 
+@pytest.mark.parametrize("definition,choices", TINY_CASES)
+def test_one_positions_turn_in_numpy_equals_slow_reference(definition, choices):
+    """Advice's numpy path (final_values, keep_values): every box and every keep of random positions."""
+    game = tiny(definition, **choices)
+    model = SolitaireModel(game)
+    values = model.solve()
+    reference = solve_reference(game)
+    dice = game.dice
+    rng = random.Random(2)
+    cards = [c for c in all_cards(game) if not all(v is not None for v in c)]
+    if game.forced_order:
+        cards = [c for c in cards if all(c[i] is not None or c[i + 1] is None for i in range(len(c) - 1))]
+    rng.shuffle(cards)
+    for card in cards[:40] + [(None,) * game.n_categories]:
+        used = sum(1 << c for c, v in enumerate(card) if v is not None)
+        upper = sum(v for c, v in enumerate(card) if v is not None and game.categories[c].is_upper)
+        state = TurnState(used, upper, bool(game.extra_yacht and card[game.extra_yacht.category]))
+        already = final_score_bonus(game, tuple(v or 0 for v in card)) if game.has_upper_bonus else 0
+        roll = rng.choice(dice.rolls)
+        value, _ = model.category_values(values, state, dice.roll_index(roll))
+        legal = game.legal_scores(card, roll)
+        for c, pts, extra in legal:
+            after = card[:c] + (pts,) + card[c + 1:]
+            bonus = final_score_bonus(game, after) if all(v is not None for v in after) else 0
+            assert value[c] + already == pytest.approx(pts + extra + bonus + reference(after), abs=1e-9)
+        assert sum(v > -float("inf") for v in value) == len(legal)
+        for rerolls in range(1, game.rolls):
+            keeps = model.keep_values(values, state, rerolls)
+            for kept in dice.sub_keeps(roll):
+                throws = list(itertools.product(range(1, game.faces + 1), repeat=game.n_dice - len(kept)))
+                want = sum(reference.after_roll(card, tuple(sorted(kept + t)), rerolls - 1) for t in throws)
+                assert keeps[dice.keep_index(kept)] + already == pytest.approx(want / len(throws), abs=1e-9)
+        assert model.keep_values(values, state, game.rolls)[0] == pytest.approx(values[model.index(state)], abs=1e-9)
+
+
+@pytest.mark.parametrize("spec", ["yahtzee", "yahtzee(joker=free)", "yatzy(forced=on)", "generala", "crag"])
+def test_one_positions_turn_in_numpy_equals_the_solve(spec, fresh_cache):
+    """The numpy turn of a real game's positions gives back the solve kernel's turn-start values."""
+    game = load_game(spec)
+    solution, _ = load_or_solve(game)
+    model, values = solution.model, solution.values
+    rng = random.Random(3)
+    sets = [u for level in model.levels() for u in level.tolist() if u != model.full]
+    for u in rng.sample(sets, min(25, len(sets))) + [0]:
+        lanes = int(model.n_upper_lanes[u])
+        for flag in {False, bool(model.n_groups[u] == 2)}:
+            state = TurnState(u, rng.randrange(lanes) if model.threshold else 0, flag)
+            assert model.keep_values(values, state, game.rolls)[0] == pytest.approx(values[model.index(state)],
+                                                                                  rel=1e-12)
+
+
 def test_reachable_upper_lanes_only():
     model = SolitaireModel(load_game("yahtzee"))
     aces_only = 1 << 0

@@ -86,7 +86,7 @@ def departures_from_maximus(solution: DuelSolution) -> tuple[int, list[Departure
     if game.rolls < 2:
         return dice.n_rolls, []
     solo, _ = load_or_solve(game)
-    points = solo.model.keep_buffer(solo.values, 0, game.rolls - 2)[:, solo.model.lane(TurnState(0))]
+    points = solo.model.keep_values(solo.values, TurnState(0), game.rolls - 1)
     start = DuelPosition(0, 0, 0)
     found = []
     for roll in dice.rolls:

@@ -145,31 +145,58 @@ class SolitaireModel:
         return values
 
     # -- within a turn ----------------------------------------------------------------------------
-    def keep_buffer(self, values: np.ndarray, used: int, stage_rerolls: int) -> np.ndarray:
-        """(keeps x lanes) values for one used set; roll rows hold the best value of each roll with
-        ``stage_rerolls`` throws still to come, keep rows the value of each keep thrown from there."""
-        from .kernels.solitaire import state_widget
-        from .kernels.widget import expect_keeps
+    # One position's answer in numpy, over the rules' own statement (ScorecardGame.legal_scores) and the
+    # table: advice from a table on disk never loads numba (tests compare it with the solve's kernels).
+    def final_values(self, values: np.ndarray, state: TurnState) -> tuple[np.ndarray, np.ndarray]:
+        """(rolls x categories): the value of scoring each final roll in each box from ``state`` (the box's
+        points, the bonuses earned now and the expected rest of the game; -inf where the rules forbid the
+        box), and the points earned now."""
+        game = self.game
+        n = game.n_categories
+        u = state.used
+        lu = int(self.n_upper_lanes[u])
+        g, t = divmod(self.lane(state), lu)
+        # the rules only ask which boxes are open and whether the yacht box holds points
+        boxes = tuple(None if not u >> c & 1 else int(c == self.yacht_cat and g == 1) for c in range(n))
+        rows, cats, pts, extra = [], [], [], []
+        for r, roll in enumerate(game.dice.rolls):
+            for c, p, x in game.legal_scores(boxes, roll):
+                rows.append(r)
+                cats.append(c)
+                pts.append(p)
+                extra.append(x)
+        r, c, p, x = (np.array(a, dtype=np.int64) for a in (rows, cats, pts, extra))
+        nu = u | (1 << c)
+        ln = self.n_upper_lanes[nu].astype(np.int64)
+        # the yacht flag after scoring (next_group), and the upper total and bonus (upper_step)
+        ng = np.where(self.n_groups[nu] == 1, 0, np.where(c == self.yacht_cat, (p > 0).astype(np.int64), g))
+        upper = (self.upper_face[c] > 0) & (self.threshold > 0)
+        t2 = np.where(upper, np.minimum(t + p, self.threshold), t)
+        gain = np.where(upper & (t < self.threshold) & (t + p >= self.threshold), self.upper_points, 0)
+        earned = p + gain + x
+        value = np.full((game.dice.n_rolls, n), -np.inf)
+        points = np.zeros((game.dice.n_rolls, n), dtype=np.int64)
+        value[r, c] = earned + values[self.offset[nu] + ng * ln + np.minimum(t2, ln - 1)]
+        points[r, c] = earned
+        return value, points
 
-        buf = np.empty((self.n_keeps, self.max_lanes))
-        state_widget(used, buf, values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(),
-                          self.keep_add, self.sub_ptr, self.sub_idx, self.roll_offset, stage_rerolls)
-        lanes = int(self.n_upper_lanes[used] * self.n_groups[used])
-        expect_keeps(buf, self.keep_add, self.roll_offset, lanes)
-        return buf[:, :lanes]
+    def keep_values(self, values: np.ndarray, state: TurnState, rerolls_left: int) -> np.ndarray:
+        """The value of every keep (dice.keeps order) thrown from ``state`` with ``rerolls_left`` throws
+        allowed from then on (1: the throw is the last); for the empty keep and all the turn's throws
+        left, the turn-start value."""
+        from . import turn
+
+        final, _ = self.final_values(values, state)
+        buf = np.empty((self.n_keeps, 1))
+        buf[self.roll_offset:, 0] = final.max(axis=1)
+        turn.run_stages(buf, self.game.dice, rerolls_left)
+        return buf[:, 0]
 
     def category_values(self, values: np.ndarray, state: TurnState, roll_index: int) -> tuple[np.ndarray, np.ndarray]:
-        """Value (future included) and points now of scoring the final roll in each category."""
-        from .kernels.solitaire import category_values
-
-        n = self.game.n_categories
-        out_value = np.empty(n)
-        out_points = np.empty(n, dtype=np.int64)
-        lane = self.lane(state)
-        lu = int(self.n_upper_lanes[state.used])
-        category_values(state.used, lane // lu, lane % lu, roll_index, values, self.offset,
-                             self.n_upper_lanes, self.n_groups, *self.rule_args(), out_value, out_points)
-        return out_value, out_points
+        """Value (future included; -inf where not allowed) and points now of scoring the final roll in
+        each category."""
+        value, points = self.final_values(values, state)
+        return value[roll_index], points[roll_index]
 
 
 @dataclass

@@ -61,9 +61,8 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
         if seat != state.player or _at_turn_start(state):
             return total + self.table.value(_turn_state(game, card))
         if state.dice is None:  # a re-throw holding state.held
-            model = self.table.model
-            buf = model.keep_buffer(self.table.values, card.used, state.rolls_left - 1)
-            return total + float(buf[game.dice.keep_index(state.held), model.lane(_turn_state(game, card))])
+            keeps = self.table.model.keep_values(self.table.values, _turn_state(game, card), state.rolls_left)
+            return total + float(keeps[game.dice.keep_index(state.held)])
         return max(v for _, v in self.action_values(state))
 
     def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
@@ -74,9 +73,8 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
         actions = state.legal_actions()
         out: list[tuple[Any, float]] = []
         if pos.rolls_left > 0:
-            buf = model.keep_buffer(self.table.values, pos.used, pos.rolls_left - 1)
-            lane = model.lane(ts)
-            out += [(a, now + float(buf[game.dice.keep_index(a.dice), lane])) for a in actions if isinstance(a, Keep)]
+            keeps = model.keep_values(self.table.values, ts, pos.rolls_left)
+            out += [(a, now + float(keeps[game.dice.keep_index(a.dice)])) for a in actions if isinstance(a, Keep)]
         values, _ = model.category_values(self.table.values, ts, game.dice.roll_index(pos.showing))
         out += [(a, now + float(values[a.category])) for a in actions if isinstance(a, Score)]
         return _in_order(actions, out)
