@@ -22,16 +22,32 @@ command line::
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .core import registry
 from .core.errors import DicesolverError, GameDefinitionError, InputError, TableError
-from .core.protocol import Game, Solution, State, Step
-from .core.results import Advice, Review, SolveInfo
-from .core.solved import SolvedGame
+
+if TYPE_CHECKING:
+    from .core.protocol import Game, Solution, State, Step
+    from .core.results import Advice, Review, SolveInfo
+    from .core.solved import SolvedGame
 
 __version__ = "0.1.0"
+
+# The protocol's and the results' classes are imported on first use: `import dicesolver` (and so every
+# command, `dicesolver --help` included) does not wait for numpy and pydantic until it needs them.
+_LAZY = {"Game": "core.protocol", "Solution": "core.protocol", "State": "core.protocol", "Step": "core.protocol",
+         "Advice": "core.results", "Review": "core.results", "SolveInfo": "core.results",
+         "SolvedGame": "core.solved"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'dicesolver' has no attribute {name!r}")
 
 __all__ = [
     "DicesolverError", "GameDefinitionError", "InputError", "TableError", "Game", "State", "Step", "Solution",
@@ -42,16 +58,22 @@ __all__ = [
 
 def games() -> list[dict]:
     """Every built-in game with its family's facts (dice, variants, goal, players)."""
+    from .core import registry
+
     return [row for family in registry.families() for row in family.catalog()]
 
 
 def load_game(spec: str | Game, players: int | None = None) -> Game:
     """A game by its game string (``yahtzee(joker=free)``, ``skunk(goal=50)``, ``./mygame.toml``)."""
+    from .core import registry
+
     return registry.load(spec, players)
 
 
 def parse_state(spec: str | Game, position: str) -> State:
     """A position of a game from its text (how many play follows from the text)."""
+    from .core import registry
+
     return registry.parse_state(spec, position)
 
 
@@ -60,22 +82,30 @@ def solve(spec: str | Game, players: int | None = None, judge: str | None = None
     """A game's solution, from the cache or solved now: ``value(position)``, ``advise(position)``,
     ``review(record)``, ``info``. ``judge`` picks one where a game has several (``exact``, ``mindful``,
     ``points``: see ``dicesolver analyze --help``)."""
+    from .core import registry
+
     return registry.solve(spec, players=players, judge=judge, progress=progress, rebuild=rebuild)
 
 
 def advise(spec: str | Game, position: str | State) -> Advice:
     """Every option at a position, ranked, with its value and its cost against the best."""
+    from .core import registry
+
     state = registry.parse_state(spec, position) if isinstance(position, str) else position
     return registry.solution_for(state).advise(state)
 
 
 def review(record: str | Path, player: int = 0, judge: str | None = None) -> Review:
     """Each decision's loss and each throw's luck in a recorded game (``player`` indexes its players)."""
+    from .core import registry
+
     playthrough = registry.read_record(record)
     return registry.solve(playthrough.game, judge=judge).review(playthrough, player)
 
 
 def one_turn_odds(spec: str | Game, exact: bool = False):
     """Seed 002's one-turn table of a scorecard game: expected points and P(maximum) per category."""
+    from .core import registry
+
     game = registry.load(spec)
     return registry.family_of(game).odds(game, exact=exact)

@@ -1,16 +1,20 @@
 """What every command shares: the Typer app they register on, the consoles, JSON output, warnings and the
-progress bar."""
+progress bar.
+
+The command modules import the library (numpy, pydantic, the registry) lazily, with ``lazy_module``: a
+command line waits only for what its command uses, and ``dicesolver --help`` for none of it."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
+import sys
+from types import ModuleType
 from typing import Any, Callable, Iterator
 
 import typer
-from pydantic import BaseModel
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
 app = typer.Typer(
@@ -27,10 +31,25 @@ GAME_HELP = ("a game: a name with optional variants, e.g. 'yahtzee(joker=free)',
 JSON_HELP = "print JSON (the models of 'dicesolver schema')"
 
 
+def lazy_module(name: str) -> ModuleType:
+    """The module ``name``, executed when one of its attributes is first read (importlib's LazyLoader)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"no module named {name!r}")
+    loader = importlib.util.LazyLoader(spec.loader)
+    spec.loader = loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    loader.exec_module(module)
+    return module
+
+
 def emit(obj: Any) -> None:
     """Print a result (a model, or a list or dict of them) as JSON."""
     def plain(x: Any) -> Any:
-        if isinstance(x, BaseModel):
+        if hasattr(x, "model_dump"):  # a pydantic model (pydantic itself is imported by the results)
             return x.model_dump(mode="json")
         if isinstance(x, (list, tuple)):
             return [plain(v) for v in x]
@@ -51,6 +70,8 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
 
     Until the first callback the bar pulses (work of unknown length, such as compiling a big game's dice);
     then it shows the share done, the time taken and the time left."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     with Progress(TextColumn(label.replace("[", "\\[")), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                   console=err, transient=True, disable=quiet or not err.is_terminal) as bar:

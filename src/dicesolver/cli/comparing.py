@@ -6,12 +6,13 @@ from typing import Optional
 
 import typer
 
-from ..analysis.match import match as play_match
-from ..analysis.simulate import simulate as run_simulation
-from ..core import registry
 from ..core.errors import InputError
-from ..terminal import render
-from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report
+from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report
+
+matches = lazy_module("dicesolver.analysis.match")
+registry = lazy_module("dicesolver.core.registry")
+render = lazy_module("dicesolver.terminal.render")
+simulation = lazy_module("dicesolver.analysis.simulate")
 
 
 @app.command()
@@ -30,7 +31,7 @@ def simulate(
     scores. Despirala: the exact model, or a Monte Carlo one with --samples N."""
     g = registry.load(game)
     with progress(f"simulating {g.canonical}", quiet=json_output) as update:
-        runs = run_simulation(g, player, n=n, seed=seed, samples=samples, progress=update)
+        runs = simulation.simulate(g, player, n=n, seed=seed, samples=samples, progress=update)
     from ..analysis.plots import simulation_figure
 
     summaries = [r.summary for r in runs]
@@ -90,7 +91,7 @@ def match(
     numbers): points per game (win n-1, tie shared, loss -1), wins and games won by seat, with 95% intervals."""
     g = registry.load(game)
     with progress(f"playing {g.canonical}", quiet=json_output) as update:
-        result, games = play_match(g, players, n=n, seed=seed, progress=update)
+        result, games = matches.match(g, players, n=n, seed=seed, progress=update)
     from ..analysis.plots import match_figure
 
     report(result, lambda: render.match(out, result), json_output, plot, lambda: match_figure(result, games))

@@ -10,10 +10,13 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ..core import distributed, registry, tables
 from ..core.errors import InputError
-from ..terminal import render
-from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report, warn
+from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report, warn
+
+distributed = lazy_module("dicesolver.core.distributed")
+registry = lazy_module("dicesolver.core.registry")
+render = lazy_module("dicesolver.terminal.render")
+tables = lazy_module("dicesolver.core.tables")
 
 
 @app.command()
@@ -76,7 +79,8 @@ def solve(
     verify: bool = typer.Option(False, "--verify", help="checksum the cached table (big tables are checksummed "
                                 "only when written) and solve again if it is corrupt"),
     dask: Optional[str] = typer.Option(None, "--dask", help="solve an exact two-person table on dask.distributed: "
-                                       + distributed.CLUSTER_HELP + " (docs/DASK.md)"),
+                                       + "'local:N' (N worker processes on this machine) or 'tcp://HOST:PORT' (a "
+                                       "running scheduler; docs/DASK.md)"),
     dask_storage: Optional[Path] = typer.Option(None, "--dask-storage", help="with --dask: the directory for the "
                                                 "levels' blocks, seen by every worker under the same path "
                                                 "(default: beside the table; required for tcp://)"),

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.text import Text
 
-from ..core import registry
 from ..core.errors import InputError
-from ..core.protocol import seat_on_turn
-from ..core.solved import SolvedGame
-from ..play.session import Session
-from ..terminal import render
-from ..terminal.console import QuitGame
-from ..terminal.console import play as play_console
-from .base import GAME_HELP, JSON_HELP, app, emit, out, progress, report, warn
+from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report, warn
+
+if TYPE_CHECKING:
+    from ..core.solved import SolvedGame
+
+console = lazy_module("dicesolver.terminal.console")
+protocol = lazy_module("dicesolver.core.protocol")
+registry = lazy_module("dicesolver.core.registry")
+render = lazy_module("dicesolver.terminal.render")
+sessions = lazy_module("dicesolver.play.session")
 
 
 def judge_of(points: bool, mindful: bool, judge: Optional[str]) -> Optional[str]:
@@ -75,7 +77,7 @@ def replay(
         if before.turn_key() != turn:
             turn = before.turn_key()
             shown += family.announce(before, names)
-        lines.append(family.narrate(before, step, after, playthrough.name(seat_on_turn(before))))
+        lines.append(family.narrate(before, step, after, playthrough.name(protocol.seat_on_turn(before))))
         shown.append("  " + lines[-1])
     final = states[-1]
     scores = dict(zip(names, family.totals(final)))
@@ -95,7 +97,7 @@ def terminal_ask(prompt: str) -> str:
     try:
         return out.input(Text(prompt))
     except EOFError:
-        raise QuitGame from None
+        raise console.QuitGame from None
 
 
 @app.command()
@@ -114,17 +116,17 @@ def play(
     g = registry.load(game)
     if resume:
         warnings: list[str] = []
-        session = Session.resume(g, record, warnings)
+        session = sessions.Session.resume(g, record, warnings)
         for w in warnings:
             warn(w)
         render.say(out, f"resuming {session.path}")
     else:
-        session = Session.new(g, list(vs or []), seed=seed, manual_dice=manual_dice, first=first, path=record)
+        session = sessions.Session.new(g, list(vs or []), seed=seed, manual_dice=manual_dice, first=first, path=record)
         render.say(out, f"recording to {session.path} (seed {session.playthrough.seed}); type help for the commands")
     solution = solution_of(session.game)
     try:
-        result = play_console(session, solution, out, terminal_ask)
-    except QuitGame:
+        result = console.play(session, solution, out, terminal_ask)
+    except console.QuitGame:
         canonical = session.game.canonical
         render.say(out, f"saved in {session.path}; continue with: dicesolver play '{canonical}' --resume"
                         + (f" --record {record}" if record else ""))

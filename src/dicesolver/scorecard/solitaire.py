@@ -158,18 +158,12 @@ class SolitaireModel:
         g, t = divmod(self.lane(state), lu)
         # the rules only ask which boxes are open and whether the yacht box holds points
         boxes = tuple(None if not u >> c & 1 else int(c == self.yacht_cat and g == 1) for c in range(n))
-        rows, cats, pts, extra = [], [], [], []
-        for r, roll in enumerate(game.dice.rolls):
-            for c, p, x in game.legal_scores(boxes, roll):
-                rows.append(r)
-                cats.append(c)
-                pts.append(p)
-                extra.append(x)
-        r, c, p, x = (np.array(a, dtype=np.int64) for a in (rows, cats, pts, extra))
+        legal = [(r, c, p, x) for r, roll in enumerate(game.dice.rolls) for c, p, x in game.legal_scores(boxes, roll)]
+        r, c, p, x = np.array(legal, dtype=np.int64).T  # each legal (roll, box, points, extra-yacht bonus)
         nu = u | (1 << c)
         ln = self.n_upper_lanes[nu].astype(np.int64)
         # the yacht flag after scoring (next_group), and the upper total and bonus (upper_step)
-        ng = np.where(self.n_groups[nu] == 1, 0, np.where(c == self.yacht_cat, (p > 0).astype(np.int64), g))
+        ng = np.where(self.n_groups[nu] == 1, 0, np.where(c == self.yacht_cat, p > 0, g))
         upper = (self.upper_face[c] > 0) & (self.threshold > 0)
         t2 = np.where(upper, np.minimum(t + p, self.threshold), t)
         gain = np.where(upper & (t < self.threshold) & (t + p >= self.threshold), self.upper_points, 0)
