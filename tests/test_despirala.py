@@ -266,3 +266,25 @@ def test_cli_advise(capsys):
     with pytest.raises(SystemExit) as info:
         main(["advise", "despirala", "none;9;123456"])
     assert info.value.code == 2
+
+
+def test_one_positions_values_in_python_are_the_kernels(normal, misere):
+    """Advice's Python values (no numba loaded) against the kernels', bit for bit, at random states."""
+    import random
+
+    from dicesolver.despirala.kernels import _collect_table, _pick_value
+    from dicesolver.despirala.solver import binomial_table, collect_table, pick_value
+
+    rng = random.Random(4)
+    q, qcum = completion_odds()
+    for solution in (normal, misere):
+        W = np.asarray(solution.W)
+        sign = 1.0 if solution.mode == "normal" else -1.0
+        for _ in range(200):
+            after, goods = rng.randrange(W.shape[0]), rng.randrange(W.shape[1] - 5)
+            s, pts = rng.randrange(q.shape[0]), float(rng.randrange(60))
+            assert pick_value(W, after, s, goods, pts, q, qcum) == _pick_value(W, after, s, goods, pts, q, qcum)
+            face = rng.randrange(1, 7)
+            want = np.empty((7, goods + 1))
+            _collect_table(W, after, face, binomial_table(), sign, want)
+            assert np.array_equal(collect_table(W, after, face, goods + 1, sign), want)

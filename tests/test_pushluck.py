@@ -80,6 +80,22 @@ def test_solver_matches_slow_reference(name):
     assert np.all(table[~mask] == 1.0)
 
 
+@pytest.mark.parametrize("name", TINY)
+def test_one_states_throw_value_is_the_kernels(name):
+    """Advice's numpy value of throwing (no numba loaded) against the kernel's whole table of them."""
+    game = load_game(name)
+    solution = PushSolution(game, solve(game)[0])
+    everywhere = solution.rolls
+    for m, o, t in itertools.product(range(game.goal), repeat=3):
+        if m + t < game.goal:
+            assert solution.roll_value(m, o, t) == everywhere[m, o, t]  # the same operations: the same bits
+    policy = solution.policy  # the thresholds, now read from one row, as the whole policy has them
+    for m, o in itertools.product(range(game.goal), repeat=2):
+        row = [t for t in range(1, game.goal - m + 1) if (bool(policy[m, o, t]) if m + t < game.goal else False)
+               != (bool(policy[m, o, t - 1]) if t > 1 and m + t - 1 < game.goal else True)]
+        assert solution.thresholds(m, o) == row
+
+
 @pytest.mark.parametrize("name", ["skunk(goal=12)", "pig(goal=10)"])
 def test_policy_evaluation_matches_slow_reference(name):
     game = load_game(name)

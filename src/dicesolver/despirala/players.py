@@ -196,7 +196,7 @@ def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaSol
         from .solver import solve
 
         W = solve(game.mode, samples=n, seed=seed)
-        from ..core.jit import frozen
+        from ..core.arrays import frozen
 
         return ExpectedScorePlayer(f"mc-{n}", DespiralaSolution(game.mode, frozen(W)))
     raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive or mc-N (e.g. mc-5)")

@@ -8,9 +8,8 @@ from typing import Any
 from ..core.errors import InputError
 from ..core.results import SolveInfo
 from ..core.solved import SolvedGame
-from .kernels import _pick_value
 from .rules import COMBINATIONS, DespiralaGame, Move
-from .solver import DespiralaSolution, collect_values, completion_odds, pick_shape, turn_options
+from .solver import DespiralaSolution, collect_values, completion_odds, pick_shape, pick_value, turn_options
 from .state import COLLECT, COMPLETE, DECIDE, HITS, THROW, DespiralaState
 
 
@@ -24,14 +23,14 @@ def collect_state_values(solution: DespiralaSolution, state: DespiralaState) -> 
     return collect_values(solution, seat.free & ~(1 << combo.index), combo.collect_face(), state.have, seat.goods)
 
 
-def pick_value(solution: DespiralaSolution, state: DespiralaState) -> float:
+def completing_value(solution: DespiralaSolution, state: DespiralaState) -> float:
     """The value of completing the combination being completed (its points when it succeeds included)."""
     seat = state.seat
     combo = COMBINATIONS[state.combination]
     pts = combo.target(state.args)[1]
     s = pick_shape(combo.index, state.args, state.dice)
     q, qcum = completion_odds()
-    return float(_pick_value(solution.W, seat.free & ~(1 << combo.index), s, seat.goods, float(pts), q, qcum))
+    return pick_value(solution.W, seat.free & ~(1 << combo.index), s, seat.goods, float(pts), q, qcum)
 
 
 def expected_final(solution: DespiralaSolution, state: DespiralaState, seat: int) -> float:
@@ -50,7 +49,7 @@ def expected_final(solution: DespiralaSolution, state: DespiralaState, seat: int
         values = collect_state_values(solution, state)
         return me.points + (max(values.values()) if sign > 0 else min(values.values()))
     if state.phase == COMPLETE:
-        return me.points + pick_value(solution, state)
+        return me.points + completing_value(solution, state)
     if state.phase == HITS:  # the good for this rethrow is paid already
         combo = COMBINATIONS[state.combination]
         return me.points + collect_values(solution, me.free & ~(1 << combo.index), combo.collect_face(), state.have,

@@ -14,15 +14,14 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from math import comb
+from math import comb, factorial, prod
 from typing import Callable
 
 import numpy as np
 
 from ..core import tables
 from ..core.errors import InputError, TableError
-from ..core.jit import frozen
-from .kernels import base_completion, solve_level
+from ..core.arrays import frozen
 from .rules import ALL_FREE, COMBINATIONS, FACES, GOODS_PER_TURN, MAX_GOODS, Move, missing, six_dice_throws
 
 H = MAX_GOODS + GOODS_PER_TURN + 1  # goods values 0..75 kept in the tables
@@ -88,13 +87,16 @@ def shape_transitions() -> np.ndarray:
                 left = k - hits
                 P[i, index[("foak", left)] if left > 0 else index[("dice", ())]] += p
             continue
+        # the rethrown dice fall on each needed face or on another one: every count of each, weighted by
+        # its number of rolls (an exact integer, so P is the enumeration of all FACES ** dice rolls)
         mult = s[1]
-        need = {face: m for face, m in enumerate(mult, start=1)}
         dice = sum(mult)
-        for roll in itertools.product(range(1, FACES + 1), repeat=dice):
-            got = Counter(roll)
-            left = tuple(sorted((m - min(m, got[f]) for f, m in need.items() if m > got[f]), reverse=True))
-            P[i, index[("dice", left)]] += 1.0
+        others = FACES - len(mult)
+        for falls in itertools.combinations_with_replacement(range(len(mult) + 1), dice):
+            got = [falls.count(j) for j in range(len(mult) + 1)]  # per needed face, then the other faces
+            rolls = factorial(dice) // prod(factorial(g) for g in got) * others ** got[-1]
+            left = tuple(sorted((m - got[j] for j, m in enumerate(mult) if m > got[j]), reverse=True))
+            P[i, index[("dice", left)]] += rolls
         P[i] /= FACES ** dice
     return P
 
@@ -174,6 +176,8 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
         raise InputError("--samples is between 1 and 100000 (0: the exact model)")
     mode = check_mode(mode)
     sign = 1.0 if mode == "normal" else -1.0
+    from .kernels import base_completion, solve_level  # numba is loaded by the solve, not by advice
+
     probs, counts, start, combo, shape, points = throw_options(mode)
     q, qcum = completion_odds()
     n_shapes = q.shape[0]
@@ -267,11 +271,7 @@ def _sign(mode: str) -> float:
 def collect_values(solution: DespiralaSolution, free_after: int, face: int, have: int, goods: int) -> dict[str, float]:
     """Collecting ``face`` with ``have`` of it showing and ``goods``: the value of Stop, and of Continue
     when it is allowed (goods left and a die that is not ``face``)."""
-    from .kernels import _collect_table
-
-    W = np.asarray(solution.W)
-    table = np.empty((7, goods + 1))
-    _collect_table(W, free_after, face, binomial_table(), _sign(solution.mode), table)
+    table = collect_table(np.asarray(solution.W), free_after, face, goods + 1, _sign(solution.mode))
     values = {"stop": face * have + solution.end_value(free_after, goods)}
     if goods > 0 and have < 6:
         b = binomial_table()[6 - have]
@@ -279,11 +279,46 @@ def collect_values(solution: DespiralaSolution, free_after: int, face: int, have
     return values
 
 
+# One position's answer, in Python in the kernels' order of operations (the same bits as kernels.py's
+# _end_value, _collect_table and _pick_value), so that advice from a table on disk does not load numba.
+def end_values(W: np.ndarray, mask: int) -> np.ndarray:
+    """The value of ending a turn leaving ``mask`` free, for every number of goods."""
+    H = W.shape[1]
+    if mask == 0:
+        return np.arange(H, dtype=np.float64)
+    return W[mask, np.minimum(np.arange(H) + GOODS_PER_TURN, H - 1)]
+
+
+def collect_table(W: np.ndarray, mask_after: int, face: int, goods: int, sign: float) -> np.ndarray:
+    """out[c, h]: the best value of collecting ``face`` holding ``c`` of it with ``h`` goods (h < goods)."""
+    binom = binomial_table()
+    end = end_values(W, mask_after)
+    out = np.empty((7, goods))
+    for h in range(goods):
+        for c in range(6, -1, -1):
+            best = face * c + end[h]
+            if h > 0 and c < 6:
+                go = 0.0
+                for j in range(6 - c + 1):
+                    go += binom[6 - c, j] * out[c + j, h - 1]
+                if sign * go > sign * best:
+                    best = go
+            out[c, h] = best
+    return out
+
+
+def pick_value(W: np.ndarray, after: int, s: int, h: int, pts: float, q: np.ndarray, qcum: np.ndarray) -> float:
+    """Picking a combination with missing shape ``s`` and ``pts`` points at ``h`` goods, leaving ``after``."""
+    end = end_values(W, after)
+    acc = 0.0
+    for t in range(h + 1):
+        acc += q[s, t] * end[h - t]
+    return float(pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * end[0])
+
+
 def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
     """Every legal move after a throw (Reroll and each free combination with each argument) and its
     expected final-score value (points still to come + goods at the end), best first for the mode."""
-    from .kernels import _pick_value
-
     if len(throw) != 6:
         raise InputError("a Despirala throw has six dice")
     W = np.asarray(solution.W)
@@ -304,6 +339,6 @@ def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tupl
         for args in combo.arguments():
             pts = combo.target(args)[1]
             s = pick_shape(combo.index, args, throw)
-            out.append((Move("pick", combo.index, args), float(_pick_value(W, after, s, goods, float(pts), q, qcum))))
+            out.append((Move("pick", combo.index, args), pick_value(W, after, s, goods, float(pts), q, qcum)))
     out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
     return out

@@ -18,8 +18,7 @@ import numpy as np
 
 from ..core import tables
 from ..core.errors import InputError, TableError
-from ..core.jit import frozen
-from .kernels import roll_values, solve_tables
+from ..core.arrays import frozen
 from .rules import PushGame
 
 TOLERANCE = 1e-12
@@ -59,6 +58,8 @@ def solve(game: PushGame, tol: float = TOLERANCE) -> tuple[np.ndarray, SolveInfo
     points, probs, bust, reset = game_arrays(game)
     table = _initial(game.goal)
     changes = np.zeros(MAX_SWEEPS)
+    from .kernels import solve_tables  # numba is loaded by what needs it: advice from a table does not
+
     sweeps = solve_tables(game.goal, table, table, _NO_POLICY, _NO_POLICY, True, points, probs, bust, reset, tol,
                           MAX_SWEEPS, changes)
     if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
@@ -79,6 +80,8 @@ def evaluate(game: PushGame, policy_a: np.ndarray, policy_b: np.ndarray, tol: fl
     first = _initial(game.goal)
     second = _initial(game.goal)
     changes = np.zeros(MAX_SWEEPS)
+    from .kernels import solve_tables
+
     sweeps = solve_tables(game.goal, first, second, policy_a.astype(np.int8), policy_b.astype(np.int8), False,
                           points, probs, bust, reset, tol, MAX_SWEEPS, changes)
     if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
@@ -112,6 +115,8 @@ class PushSolution:
     @cached_property
     def rolls(self) -> np.ndarray:
         """The value of throwing at every state (NaN where the goal is reached)."""
+        from .kernels import roll_values
+
         points, probs, bust, reset = game_arrays(self.game)
         return roll_values(self.game.goal, frozen(self.table), points, probs, bust, reset)
 
@@ -119,7 +124,20 @@ class PushSolution:
         self.check_state(mine, theirs, turn_total)
         if mine + turn_total >= self.game.goal:
             raise InputError("the goal is reached: hold to win")
-        return float(self.rolls[mine, theirs, turn_total])
+        return float(self._row_rolls(mine, theirs)[turn_total])
+
+    def _row_rolls(self, mine: int, theirs: int) -> np.ndarray:
+        """The value of throwing at (mine, theirs, t) for every t with mine + t < goal: kernels.roll_values
+        for one row, in numpy and in the kernel's order of operations (the same bits), so that advice
+        from a table on disk does not load numba."""
+        goal = self.game.goal
+        points, probs, bust, reset = game_arrays(self.game)
+        after = np.arange(goal - mine)[:, None] + points[None, :]
+        reached = np.where(mine + after < goal, self.table[mine, theirs, np.minimum(after, goal - 1)], 1.0)
+        roll = np.full(goal - mine, bust * (1.0 - self.table[theirs, mine, 0]) + reset * (1.0 - self.table[theirs, 0, 0]))
+        for e in range(len(points)):
+            roll += probs[e] * reached[:, e]
+        return roll
 
     def hold_value(self, mine: int, theirs: int, turn_total: int) -> float:
         """Value of banking the turn total (None-like NaN when nothing is at risk: a turn starts with a throw)."""
@@ -158,11 +176,11 @@ class PushSolution:
         throwing at 0), the goal counting as a STOP."""
         self.check_state(mine, theirs)
         goal = self.game.goal
-        row = self.policy[mine, theirs]
+        rolls = self._row_rolls(mine, theirs)
         out = []
         throwing = True
         for t in range(1, goal - mine + 1):
-            now = bool(row[t]) if mine + t < goal else False
+            now = mine + t < goal and rolls[t] > 1.0 - self.table[theirs, mine + t, 0]  # as policy decides
             if now != throwing:
                 out.append(t)
                 throwing = now

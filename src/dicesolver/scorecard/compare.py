@@ -26,7 +26,7 @@ import numpy as np
 
 from ..core import tables
 from ..core.errors import InputError, TableError
-from ..core.jit import frozen
+from ..core.arrays import frozen
 from .duel import DuelModel, DuelPosition, DuelSolution, cells_of
 from .kernels.duel_eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, duel_eval_level
 from .kernels.strategies import set_policy_tables

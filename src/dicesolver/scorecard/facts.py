@@ -14,7 +14,7 @@ from typing import Callable
 import numpy as np
 
 from ..core.dice import format_dice
-from ..core.jit import frozen
+from ..core.arrays import frozen
 from ..core.results import BoxFacts, Departure, StrategyFacts
 from .duel import DuelPosition, DuelSolution, LevelSegment, cells_of
 from .kernels.duel_eval import duel_forward_level

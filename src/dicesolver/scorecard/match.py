@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.family import MatchGames
-from ..core.jit import frozen
+from ..core.arrays import frozen
 from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, simulate_match
 from .kernels.strategies import OPTIMAL
 from .players import ALIASES, BOTS, make_player

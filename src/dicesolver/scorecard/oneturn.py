@@ -1,7 +1,8 @@
 """One turn played to maximise a value given for each final roll: the turn widget on its own.
 
-``turn_values`` runs the numba widget on many value columns at once; ``exact_turn_value`` does the same
-in exact rational arithmetic in pure Python (the slow reference the kernel is tested against).
+``turn_values`` runs the widget (numpy, turn.py: no numba to load for a one-turn table) on many value
+columns at once; ``exact_turn_value`` does the same in exact rational arithmetic in pure Python (the slow
+reference it is tested against).
 """
 
 from __future__ import annotations
@@ -12,16 +13,14 @@ from fractions import Fraction
 import numpy as np
 
 from ..core.dice import DiceSpace, multiset_permutations
-from .kernels.widget import run_widget
+from . import turn
 
 
 def turn_values(dice: DiceSpace, rolls: int, final: np.ndarray) -> np.ndarray:
     """Turn-start value of each column of ``final`` (n_rolls x lanes), played to maximise it."""
-    lanes = final.shape[1]
-    buf = np.empty((dice.n_keeps, lanes))
+    buf = np.empty((dice.n_keeps, final.shape[1]))
     buf[dice.roll_offset:] = final
-    ptr, idx = dice.keep_sub
-    run_widget(buf, dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, lanes, rolls - 1)
+    turn.run_stages(buf, dice, rolls)  # the empty keep thrown with every throw of the turn to come
     return buf[0].copy()
 
 

@@ -14,7 +14,7 @@ from typing import Sequence
 import numpy as np
 
 from ...core.dice import Dice
-from ...core.jit import frozen
+from ...core.arrays import frozen
 from ..future import FutureTable, load_or_build
 from ..kernels.mindful import mindful_values, result_curve
 from ..kernels.widget import NEG

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...core.dice import Dice
 from ...core.errors import InputError
-from ...core.jit import frozen
+from ...core.arrays import frozen
 from ..kernels.strategies import (
     OPTIMAL,
     RANDOM,
