@@ -154,6 +154,11 @@ class Family(ABC, Generic[G, S]):
         """Everyone's sheet, as a table for the terminal and the web page."""
 
     @abstractmethod
+    def view(self, state: S) -> dict[str, Any]:
+        """What a drawn board shows of a state, as JSON for the web page's board of this family (the
+        family's own fields: dice, sheets, goal...; the page knows each family's)."""
+        raise NotImplementedError
+
     def totals(self, state: S) -> list[int]:
         """Every seat's points so far (the final scores at the end)."""
 

@@ -112,6 +112,15 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         return Board(title=f"round {state.round} of 14", columns=["player", "points", "goods", "combinations left"],
                      rows=rows, strong=strong)
 
+    def view(self, state: DespiralaState) -> dict[str, Any]:
+        return {
+            "combinations": [{"index": c.index, "name": c.name} for c in COMBINATIONS],
+            "seats": [{"free": [c.index for c in COMBINATIONS if seat.free & (1 << c.index)], "goods": seat.goods,
+                       "points": seat.points} for seat in state.seats],
+            "round": state.round, "rounds": len(COMBINATIONS), "phase": state.phase, "dice": list(state.dice),
+            "combination": state.combination, "have": state.have,
+        }
+
     def totals(self, state: DespiralaState) -> list[int]:
         return [s.final if state.over else s.points for s in state.seats]
 

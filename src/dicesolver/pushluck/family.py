@@ -123,6 +123,11 @@ class PushLuckFamily(Family[PushGame, PushState]):
             lines.append(f"{names[state.mover]} to play, {state.turn_total} at risk")
         return Board(title=state.game.title, columns=["player", "banked"], rows=rows, lines=lines)
 
+    def view(self, state: PushState) -> dict[str, Any]:
+        g = state.game
+        return {"goal": g.goal, "n_dice": g.n_dice, "faces": g.faces, "scores": list(state.scores),
+                "turn_total": state.turn_total, "throwing": state.throwing, "winner": state.winner}
+
     def totals(self, state: PushState) -> list[int]:
         return list(state.scores)
 

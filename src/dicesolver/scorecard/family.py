@@ -260,6 +260,20 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return Board(title=f"{g.title} ({g.canonical})", columns=["box"] + list(names), rows=rows,
                      strong=[len(rows) - 1], faint=faint, lines=lines)
 
+    def view(self, state: ScorecardState) -> dict[str, Any]:
+        g = state.game
+        return {
+            "categories": [{"name": c.name, "title": c.title, "upper": c.is_upper, "max": int(most)}
+                           for c, most in zip(g.categories, g.max_scores)],
+            "cards": [{"boxes": list(p.boxes), "total": p.total(g), "upper": p.upper_total(g),
+                       "extra_bonus": p.extra_bonus} for p in state.cards],
+            "upper_threshold": g.upper_threshold if g.has_upper_bonus else 0,
+            "upper_points": g.upper_points if g.has_upper_bonus else 0,
+            "n_dice": g.n_dice, "faces": g.faces, "rolls": g.rolls,
+            "dice": list(state.dice) if state.dice is not None else [], "held": list(state.held),
+            "rolls_left": state.rolls_left,
+        }
+
     def totals(self, state: ScorecardState) -> list[int]:
         return [c.total(state.game) for c in state.cards]
 

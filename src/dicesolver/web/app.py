@@ -29,7 +29,7 @@ from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, OddsRow
 from . import models
-from .sessions import SessionStore
+from .sessions import SessionStore, board_of
 from .solutions import NotReady, SolutionStore
 
 MAX_BODY_BYTES = 2 * 2**20
@@ -176,7 +176,8 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         solution = store.get(players)  # 202 while the hints' table is solved; nothing is written before
         table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first, path=path)
         session = sessions.new(game.canonical, lambda console, ask: (table.playthrough, play(table, solution, console,
-                                                                                                 ask)), path)
+                                                                                                 ask)), path,
+                               snapshot=lambda: board_of(table))
         session.wait(5.0)
         if session.error:
             raise InputError(session.error)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, Field
 
@@ -82,6 +82,28 @@ class SendRequest(BaseModel):
     line: str = Field(..., max_length=200, description="what you would type at the terminal prompt")
 
 
+class PlayAction(BaseModel):
+    action: str = Field(..., description="the line that plays it (what the terminal accepts)")
+    label: str
+    kind: str = Field(..., description="keep, score, throw, hold, pick, reroll, continue or stop")
+    points: Optional[int] = Field(None, description="what a box would score now, for a scoring action")
+
+
+class PlayBoard(BaseModel):
+    """The game as the drawn board shows it, taken each time the game waits for the person."""
+
+    position: str = Field(..., description="the state in the position language (POST /api/advice takes it)")
+    family: str = Field(..., description="scorecard, pushluck or despirala: which board draws ``view``")
+    names: list[str]
+    you: int = Field(..., description="the person's seat")
+    mover: Optional[int] = Field(None, description="the seat on turn (None once the game is over)")
+    view: dict[str, Any] = Field(..., description="the family's board fields (Family.view)")
+    actions: list[PlayAction] = Field([], description="the person's legal actions, when it is theirs to decide")
+    throw: bool = Field(False, description="the person's dice are to be thrown (Enter)")
+    last_dice: list[int] = Field([], description="the dice of the last throw")
+    totals: list[int] = []
+
+
 class SessionResponse(BaseModel):
     id: str
     game: str
@@ -92,6 +114,7 @@ class SessionResponse(BaseModel):
     stopped: bool
     error: str
     record: str
+    board: Optional[PlayBoard] = None
 
 
 class ReviewRequest(BaseModel):

@@ -15,13 +15,16 @@ import threading
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from rich.console import Console
 
 from ..core.errors import DicesolverError
 from ..terminal.console import QuitGame
-from .models import SessionResponse
+from .models import PlayAction, PlayBoard, SessionResponse
+
+if TYPE_CHECKING:
+    from ..play.session import Session
 
 IDLE_SECONDS = 30 * 60
 MAX_SESSIONS = 32
@@ -29,10 +32,29 @@ MAX_TRANSCRIPT = 400_000  # characters kept (the oldest are dropped)
 _STOP = object()
 
 
-class PlaySession:
-    """One game in its own thread. ``start(console, ask)`` plays it and returns (playthrough, review)."""
+def board_of(table: Session) -> PlayBoard:
+    """The drawn board's snapshot of a game at the table: its state, the family's view of it, and the
+    person's legal actions when it is theirs to decide."""
+    state = table.state
+    you, mover = table.human, state.player
+    deciding = mover == you and state.to_move() == you
+    actions = [PlayAction(action=str(a), label=a.label, kind=a.kind, points=getattr(a, "points", None))
+               for a in state.legal_actions()] if deciding else []
+    thrown = next((step for step in reversed(table.playthrough.steps)
+                   if step.kind in ("roll", "throw") and hasattr(step, "dice")), None)
+    return PlayBoard(position=str(state), family=table.family.name, names=table.names(), you=you, mover=mover,
+                     view=table.family.view(state), actions=actions,
+                     throw=mover == you and state.is_chance() and not table.manual_dice,
+                     last_dice=list(thrown.dice) if thrown is not None else [], totals=table.family.totals(state))
 
-    def __init__(self, game: str, start: Callable[[Console, Callable[[str], str]], Any], record_path: Path):
+
+class PlaySession:
+    """One game in its own thread. ``start(console, ask)`` plays it and returns (playthrough, review);
+    ``snapshot()``, taken in the game's thread whenever it waits for the person (and at the end), gives
+    the drawn board."""
+
+    def __init__(self, game: str, start: Callable[[Console, Callable[[str], str]], Any], record_path: Path,
+                 snapshot: Callable[[], PlayBoard] | None = None):
         self.id = uuid.uuid4().hex[:16]
         self.game = game
         self.record_path = record_path
@@ -47,6 +69,8 @@ class PlaySession:
         self.error = ""
         self.result: tuple | None = None  # (playthrough, review) once the game is over
         self.last_used = time.time()
+        self._snapshot = snapshot
+        self.board: PlayBoard | None = None
         self._thread = threading.Thread(target=self._run, args=(start,), daemon=True)
         self._thread.start()
 
@@ -62,10 +86,21 @@ class PlaySession:
             self.error = f"internal error: {type(exc).__name__}: {exc}"
         finally:
             self.prompt = ""
+            self._take_snapshot()
             self._waiting.set()
+
+    def _take_snapshot(self) -> None:
+        """The board as the game stands (in the game's thread, while nothing moves); a board that cannot be
+        drawn leaves the transcript to tell the game."""
+        if self._snapshot is not None:
+            try:
+                self.board = self._snapshot()
+            except Exception:  # noqa: BLE001 - the transcript still shows the game
+                self.board = None
 
     def _ask(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=False)
+        self._take_snapshot()
         self.prompt = prompt
         self._waiting.set()
         try:
@@ -101,7 +136,7 @@ class PlaySession:
         ended = self.over or self.stopped or bool(self.error)
         return SessionResponse(id=self.id, game=self.game, transcript=text, prompt=self.prompt,
                                busy=not ended and not self._waiting.is_set(), over=self.over, stopped=self.stopped,
-                               error=self.error, record=self.record_path.name)
+                               error=self.error, record=self.record_path.name, board=self.board)
 
 
 class SessionStore:
@@ -110,13 +145,13 @@ class SessionStore:
         self._sessions: dict[str, PlaySession] = {}
         self._lock = threading.Lock()
 
-    def new(self, game: str, start, record_path: Path) -> PlaySession:
+    def new(self, game: str, start, record_path: Path, snapshot: Callable[[], PlayBoard] | None = None) -> PlaySession:
         with self._lock:
             self._expire()
             live = [s for s in self._sessions.values() if not (s.over or s.stopped or s.error)]
             if len(live) >= MAX_SESSIONS:
                 raise DicesolverError(f"too many games at once (at most {MAX_SESSIONS}); finish or quit one")
-            session = PlaySession(game, start, record_path)
+            session = PlaySession(game, start, record_path, snapshot)
             self._sessions[session.id] = session
             return session
 

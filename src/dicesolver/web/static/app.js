@@ -253,10 +253,14 @@ function renderSession(s) {
   $("line").disabled = $("send").disabled = !s.prompt;
   if (s.error) showMessage(s.error);
   const g = state.games[s.game] || state.games[$("play-game").value];
-  $("quick").innerHTML = s.prompt ? g.page.quick.map((q) =>
+  // with a drawn board its own buttons play; the row keeps the commands (take back, quit)
+  const quick = s.board ? ["undo"] : g.page.quick;
+  $("quick").innerHTML = s.prompt ? quick.map((q) =>
     `<button type="button" data-line="${esc(q)}">${q === "" ? "throw (Enter)" : esc(q)}</button>`).join("") +
     '<button type="button" data-line="quit">quit</button>' : "";
-  if (s.prompt) $("line").focus();
+  $("log").open = !s.board;
+  if (typeof renderBoard === "function") guarded(() => renderBoard(s));
+  if (s.prompt && !s.board) $("line").focus();
 }
 
 async function pollSession() {
@@ -280,9 +284,17 @@ async function startGame() {
 }
 
 async function sendLine(line) {
-  if (!state.session || !state.session.prompt) return;
+  if (!state.session || !state.session.prompt || state.sending) return;
   $("line").value = "";
-  renderSession(await api("POST", `/api/play/${state.session.id}/send`, { line }));
+  state.sending = true;  // one move at a time: the board and the prompt wait for the answer
+  $("game-area").classList.add("sending");
+  $("line").disabled = $("send").disabled = true;
+  try {
+    renderSession(await api("POST", `/api/play/${state.session.id}/send`, { line }));
+  } finally {
+    state.sending = false;
+    $("game-area").classList.remove("sending");
+  }
   await pollSession();
 }
 
