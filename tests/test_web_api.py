@@ -257,3 +257,29 @@ def test_the_same_advice_json_from_the_library_the_cli_and_the_web(client, capsy
     web = settle(client, "POST", "/api/advice", json={"game": game, "position": position})
     assert web.status_code == 200 and library == cli == web.json()
 
+
+
+@pytest.mark.parametrize("game,bots", [("yacht", []), ("pig", ["hold-at-20"]), ("despirala", ["optimal"])])
+def test_the_play_board_is_the_engines_state(client, game, bots):
+    """Every answer of a game in play carries the drawn board's snapshot: the position (which the engine
+    parses back to the same state), the family's view of it and exactly the person's legal actions."""
+    import dicesolver as ds
+
+    view = settle(client, "POST", "/api/play", json={"game": game, "opponents": bots, "seed": 5, "first": "you"}).json()
+    for _ in range(6):
+        board = view["board"]
+        state = ds.parse_state(ds.load_game(game, len(board["names"])), board["position"])
+        assert str(state) == board["position"] and board["family"] == ds.load_game(game).family
+        assert board["names"][board["you"]] == "you" and len(board["totals"]) == len(board["names"])
+        if board["actions"]:
+            assert [a["action"] for a in board["actions"]] == [str(a) for a in state.legal_actions()]
+            line = board["actions"][-1]["action"]
+        else:
+            assert board["throw"] and state.is_chance()
+            line = ""
+        view = client.post(f"/api/play/{view['id']}/send", json={"line": line}).json()
+        while view["busy"]:
+            view = client.get(f"/api/play/{view['id']}?wait=2").json()
+        assert view["board"]["position"] != board["position"] or view["over"]
+        if view["over"]:
+            break

@@ -91,29 +91,89 @@ def test_advice_for_a_position_and_applying_it(page, tmp_path):
     assert page.input_value("#rolls-left") == "0"
 
 
-def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
+def start_game(page, game: str, bots: list[str], seed: int) -> None:
     page.click(".tab[data-page='play']")
-    page.select_option("#play-game", "pig")
-    page.select_option("#play-bots", "hold-at-20")
+    page.select_option("#play-game", game)
+    page.select_option("#play-bots", bots)
     page.select_option("#play-first", "you")
-    page.fill("#play-seed", "11")
+    page.fill("#play-seed", str(seed))
+    before = page.evaluate("state.session && state.session.id")
     page.click("#play-start")
-    for _ in range(600):
-        page.wait_for_function("document.querySelector('#prompt').textContent !== 'thinking…'")
-        if page.inner_text("#prompt") == "game over":
-            break
-        if not page.locator("#quick button").count():
-            page.wait_for_timeout(100)
-            continue
-        lines = page.inner_text("#transcript").rstrip().splitlines()
-        total = re.search(r"turn total (\d+)", lines[-1] if lines else "")
-        word = "hold" if total and int(total.group(1)) >= 20 else "throw"
-        try:
-            page.click(f"#quick button[data-line='{word}']", timeout=2000)
-        except playwright.TimeoutError:  # the page re-rendered (a bot's turn) between looking and clicking
-            continue
+    page.wait_for_function("(old) => state.session && state.session.id !== old", arg=before)
+
+
+def check_the_board(page, board: dict) -> None:
+    """The board on the screen shows the snapshot, and the snapshot is the engine's state: the game's record
+    on disk, replayed by the engine, ends in the position the board shows."""
+    from dicesolver.core import registry, tables
+
+    session = page.evaluate("state.session")
+    playthrough = registry.read_record(tables.cache_dir() / "web-games" / session["record"])
+    assert str(playthrough.states[-1]) == board["position"]
+    view = board["view"]
+    text = page.inner_text("#board")
+    if board["mover"] is None:
+        assert "game over" in text
+    if board["family"] == "scorecard":
+        shown = view["dice"] or view["held"]
+        assert page.locator("#board .bdie").count() == len(shown)
+        totals = page.locator("#board tr.total td").all_inner_texts()
+        assert totals[1:] == [str(card["total"]) for card in view["cards"]]
+        assert page.locator("#board button.score").count() == sum(a["kind"] == "score" for a in board["actions"])
+    elif board["family"] == "pushluck":
+        for score in view["scores"]:
+            assert f"{score} / {view['goal']}" in text
+        assert f"turn total {view['turn_total']}" in text if board["mover"] is not None else "game over" in text
     else:
-        raise AssertionError("the game did not end")
+        points = page.locator("#board tr.total td").all_inner_texts()
+        assert points[1:] == [str(seat["points"]) for seat in view["seats"]]
+        assert page.locator("#board .moves button[data-line]").count() == len(board["actions"]) + board["throw"]
+
+
+def click_a_move(page, board: dict, rng) -> None:
+    """A move by clicking the board (dice to hold and Roll, a box, Throw/Hold, a Despirala move), or a key."""
+    view = board["view"]
+    if board["throw"]:
+        page.keyboard.press("Enter") if rng.random() < 0.5 else page.click("#board button[data-line='']")
+    elif board["family"] == "scorecard":
+        if view["rolls_left"] > 0 and rng.random() < 0.6:
+            for i in range(len(view["dice"])):
+                if rng.random() < 0.5:
+                    page.keyboard.press(str(i + 1)) if rng.random() < 0.5 else page.click(f"#board [data-die='{i}']")
+            page.click("#board [data-roll]")
+        else:
+            boxes = page.locator("#board button.score")
+            boxes.nth(rng.randrange(boxes.count())).click()
+    elif board["family"] == "pushluck":
+        page.keyboard.press("h" if view["turn_total"] >= 20 else "r")
+    else:
+        moves = page.locator("#board .moves button[data-line]")
+        moves.nth(rng.randrange(moves.count())).click()
+
+
+def play_by_clicking(page, game: str, bots: list[str], seed: int) -> None:
+    """A whole game played on the drawn board, the board checked against the engine after every move."""
+    import random
+
+    rng = random.Random(seed)
+    start_game(page, game, bots, seed)
+    for _ in range(800):
+        page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
+                               " && (state.session.prompt || state.session.over)")
+        session = page.evaluate("state.session")
+        page.wait_for_function("(p) => !document.querySelector('#board').hidden && "
+                               "document.querySelector('#board').dataset.position === p", arg=session["board"]["position"])
+        check_the_board(page, session["board"])
+        if session["over"]:
+            return
+        board = session["board"]
+        assert board["actions"] or board["throw"], session["prompt"]
+        click_a_move(page, board, rng)
+    raise AssertionError(f"{game}: the game did not end")
+
+
+def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
+    play_by_clicking(page, "pig", ["hold-at-20"], 11)
     page.wait_for_selector("#play-review .summary")
     assert "baseline" in page.inner_text("#play-review .summary")
     assert page.locator("#play-review img.plot").evaluate("img => img.complete && img.naturalWidth > 300")
@@ -128,17 +188,34 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     snapshot(page, "review", tmp_path)
 
 
-def test_explore_and_a_bad_position(page, tmp_path):
-    page.click(".tab[data-page='explore']")
-    page.select_option("#explore-game", "yacht")
-    page.click("#explore-go")
-    page.wait_for_selector("#explore-out img.plot")
-    page.wait_for_function("document.querySelector('#explore-out img.plot').naturalWidth > 300")
-    assert "big_straight\t30\t5.905" in page.inner_text("#explore-out")
-    snapshot(page, "explore", tmp_path)
-    page.click(".tab[data-page='advisor']")
-    page.select_option("#advisor-game", "skunk")
-    page.fill("#push-mine", "150")
-    page.click("#advise")
-    page.wait_for_selector("#message:not([hidden])")
-    assert "below the goal" in page.inner_text("#message")
+@pytest.mark.parametrize("game,bots,seed", [("yacht", [], 4), ("despirala", [], 2)])
+def test_a_whole_game_on_the_drawn_board(page, tmp_path, game, bots, seed):
+    play_by_clicking(page, game, bots, seed)
+    page.wait_for_selector("#play-review .summary")
+    snapshot(page, f"board-{game}", tmp_path)
+
+
+@pytest.mark.essay
+def test_a_whole_two_person_generala_game_against_malina_on_the_board(page, tmp_path):
+    """Two-person Generala against the perfect player (the full table: `make test-essay`)."""
+    play_by_clicking(page, "generala", ["malina"], 7)
+    page.wait_for_selector("#play-review .summary")
+    assert "equity" in page.inner_text("#play-review")
+
+
+def test_the_board_on_a_phone_with_hints_and_no_console_errors(page, server, tmp_path):
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    start_game(phone, "yacht", [], 9)
+    phone.wait_for_selector("#board .bdie[data-die]")
+    phone.keyboard.press("?")
+    phone.wait_for_selector("#board .hint-best")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
+    snapshot(phone, "board-phone", tmp_path)
+    phone.close()
+    assert not errors

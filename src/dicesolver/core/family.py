@@ -157,8 +157,8 @@ class Family(ABC, Generic[G, S]):
     def view(self, state: S) -> dict[str, Any]:
         """What a drawn board shows of a state, as JSON for the web page's board of this family (the
         family's own fields: dice, sheets, goal...; the page knows each family's)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def totals(self, state: S) -> list[int]:
         """Every seat's points so far (the final scores at the end)."""
 

@@ -46,6 +46,10 @@ function hintText(option, unit) {
     : `<span class="hint-cost">−${option.cost.toFixed(digits)}</span>`;
 }
 
+function gameOver(b) {
+  return `<b>game over</b>: ${b.names.map((n, i) => `${esc(n)} ${b.totals[i]}`).join(", ")}`;
+}
+
 // -- scorecard games ----------------------------------------------------------------------------------------------
 function scorecardBoard(b, advice) {
   const v = b.view;
@@ -58,7 +62,7 @@ function scorecardBoard(b, advice) {
     html += diceRow(v.dice, v.faces, { selectable: canKeep, held: board.held });
   } else {
     html += `<div class="board-dice muted">${v.held.length ? diceRow(v.held, v.faces).replace("board-dice", "board-dice kept") : ""}
-      <span>${esc(b.names[b.mover ?? 0] || "")} to throw</span></div>`;
+      <span>${b.mover === null ? gameOver(b) : `${esc(b.names[b.mover])} to throw`}</span></div>`;
   }
   html += `<div class="board-buttons">`;
   if (b.throw) html += `<button type="button" class="primary" data-line="">Throw (Enter)</button>`;
@@ -107,7 +111,7 @@ function rollLine(b) {
 function pushBoard(b, advice) {
   const v = b.view;
   let html = `<div class="board-top">${b.last_dice.length ? diceRow(b.last_dice, v.faces) : ""}
-    <div class="turn-total">turn total <b>${v.turn_total}</b>${b.mover !== null ? ` · ${esc(b.names[b.mover])} on turn` : ""}</div></div>`;
+    <div class="turn-total">${b.mover === null ? gameOver(b) : `turn total <b>${v.turn_total}</b> · ${esc(b.names[b.mover])} on turn`}</div></div>`;
   html += `<div class="banks">${v.scores.map((score, seat) => {
     const risk = seat === b.mover ? Math.min(v.turn_total, v.goal - score) : 0;
     return `<div class="bank"><span class="who">${esc(b.names[seat])}</span>
@@ -124,7 +128,7 @@ function pushBoard(b, advice) {
 function despiralaBoard(b, advice) {
   const v = b.view;
   let html = `<div class="board-top">${v.dice.length ? diceRow(v.dice, 6) : ""}
-    <div class="turn-total">round ${v.round} of ${v.rounds} · ${esc(v.phase)}${v.combination >= 0 ? ` · ${esc(v.combinations[v.combination].name)}` : ""}${v.phase === "collect" ? ` (${v.have} held)` : ""}</div></div>`;
+    <div class="turn-total">${b.mover === null ? gameOver(b) + " · " : ""}round ${v.round} of ${v.rounds} · ${esc(v.phase)}${v.combination >= 0 ? ` · ${esc(v.combinations[v.combination].name)}` : ""}${v.phase === "collect" ? ` (${v.have} held)` : ""}</div></div>`;
   html += `<table class="board-card"><tr><th>combination</th>${b.names.map((n, i) => `<th class="num${i === b.mover ? " on-turn" : ""}">${esc(n)}</th>`).join("")}</tr>`;
   v.combinations.forEach((combo) => {
     html += `<tr><td>${esc(combo.name)}</td>${v.seats.map((seat) => `<td class="num">${seat.free.includes(combo.index) ? "·" : "✓"}</td>`).join("")}</tr>`;
@@ -144,6 +148,8 @@ async function renderBoard(session) {
   if (!b || !BOARDS[b.family]) { area.hidden = true; return; }
   area.hidden = false;
   const advice = await boardAdvice(b, session.game).catch(() => null);
+  if (state.session !== session) return;  // a newer answer came meanwhile: it draws the board
+  area.dataset.position = b.position;
   area.innerHTML = BOARDS[b.family](b, advice) +
     `<label class="hint-toggle"><input type="checkbox" id="hint-toggle" ${board.hint ? "checked" : ""}> hint: every option's value and cost (?)</label>`;
 }
