@@ -124,6 +124,9 @@ def check_the_board(page, board: dict) -> None:
         for score in view["scores"]:
             assert f"{score} / {view['goal']}" in text
         assert f"turn total {view['turn_total']}" in text if board["mover"] is not None else "game over" in text
+        if board["actions"]:  # each player's chance of winning, from the position's value
+            page.wait_for_selector("#board .pwin")
+            assert page.locator("#board .pwin").count() == 2
     else:
         points = page.locator("#board tr.total td").all_inner_texts()
         assert points[1:] == [str(seat["points"]) for seat in view["seats"]]

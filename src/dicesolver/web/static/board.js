@@ -26,7 +26,8 @@ function diceRow(dice, faces, { selectable = false, held = new Set() } = {}) {
 
 // -- hints: the advice for the board's position, every option's value and cost ------------------------------------
 async function boardAdvice(b, game) {
-  if (!board.hint || !b.actions.length) return null;
+  // push-your-luck boards always show each player's chance of winning: the position's value
+  if (!(board.hint || b.family === "pushluck") || !b.actions.length) return null;
   if (board.adviceFor !== b.position) {
     board.advice = await api("POST", "/api/advice", { game, position: b.position });
     board.adviceFor = b.position;
@@ -112,15 +113,17 @@ function pushBoard(b, advice) {
   const v = b.view;
   let html = `<div class="board-top">${b.last_dice.length ? diceRow(b.last_dice, v.faces) : ""}
     <div class="turn-total">${b.mover === null ? gameOver(b) : `turn total <b>${v.turn_total}</b> · ${esc(b.names[b.mover])} on turn`}</div></div>`;
+  // the person's chance of winning with best play from here (the value of the position), and the other's
+  const chance = advice ? (seat) => (seat === advice.player ? advice.value : 1 - advice.value) : null;
   html += `<div class="banks">${v.scores.map((score, seat) => {
     const risk = seat === b.mover ? Math.min(v.turn_total, v.goal - score) : 0;
     return `<div class="bank"><span class="who">${esc(b.names[seat])}</span>
       <span class="bar wide"><span style="width:${100 * score / v.goal}%"></span><span class="risk" style="width:${100 * risk / v.goal}%"></span></span>
-      <span class="num">${score} / ${v.goal}</span></div>`;
+      <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">P(win) ${chance(seat).toFixed(3)}</span>` : ""}</div>`;
   }).join("")}</div>`;
   html += `<div class="board-buttons">${b.throw ? `<button type="button" class="primary" data-line="">Throw (Enter)</button>` : ""}
     ${b.actions.map((a) => `<button type="button" class="primary" data-line="${esc(a.action)}">${esc(a.label)} (${a.kind === "hold" ? "h" : "r"})</button>
-      ${advice ? `P(win) ${costOf(advice, a.action)?.value.toFixed(4) ?? ""} ${hintText(costOf(advice, a.action), advice.unit)}` : ""}`).join(" ")}</div>`;
+      ${advice && board.hint ? `P(win) ${costOf(advice, a.action)?.value.toFixed(4) ?? ""} ${hintText(costOf(advice, a.action), advice.unit)}` : ""}`).join(" ")}</div>`;
   return html;
 }
 
