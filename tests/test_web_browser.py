@@ -222,3 +222,25 @@ def test_the_board_on_a_phone_with_hints_and_no_console_errors(page, server, tmp
     snapshot(phone, "board-phone", tmp_path)
     phone.close()
     assert not errors
+
+
+def test_a_reload_shows_the_same_game_at_the_same_prompt(page, server):
+    """The game's id is in the page's address (and local storage): a reload, or the address opened in a new
+    tab, reattaches to the game in play with its board and history."""
+    start_game(page, "yacht", [], 13)
+    page.wait_for_selector("#board .bdie[data-die]")
+    page.click("#board [data-die='0']")
+    page.click("#board [data-roll]")
+    page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.prompt")
+    before = page.evaluate("state.session")
+    assert page.url.endswith(f"#play/{before['id']}")
+    page.reload()
+    page.wait_for_function("(id) => state.session && state.session.id === id && state.session.board", arg=before["id"])
+    after = page.evaluate("state.session")
+    assert after["board"]["position"] == before["board"]["position"] and after["transcript"] == before["transcript"]
+    page.wait_for_selector("#board .bdie[data-die]")
+    other = page.context.browser.new_page()  # another browser context: only the address is shared
+    other.goto(page.url)
+    other.wait_for_function("(id) => state.session && state.session.id === id", arg=before["id"])
+    assert other.evaluate("state.session.board.position") == before["board"]["position"]
+    other.close()

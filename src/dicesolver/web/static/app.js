@@ -245,6 +245,7 @@ function setupPlay() {
 
 function renderSession(s) {
   state.session = s;
+  if (!s.over && !s.stopped && !s.error) rememberGame(s.id);
   $("game-area").hidden = false;
   const t = $("transcript");
   t.textContent = s.transcript;
@@ -368,4 +369,31 @@ async function explore() {
 }
 $("explore-go").addEventListener("click", () => guarded(explore));
 
-guarded(loadGames);
+// A game in play lives in the page's address (#play/<id>) and in local storage: a reload or a reopened tab
+// shows the same board at the same prompt (while the server still holds the game).
+const SAVED_GAME = "dicesolver.play";
+
+function rememberGame(id) {
+  if (location.hash !== `#play/${id}`) history.replaceState(null, "", `#play/${id}`);
+  try { localStorage.setItem(SAVED_GAME, id); } catch (err) { /* private mode: the address still holds it */ }
+}
+
+async function reattach() {
+  const match = /^#play\/([0-9a-f]{1,40})$/.exec(location.hash);
+  let id = match ? match[1] : null;
+  try { id = id || localStorage.getItem(SAVED_GAME); } catch (err) { /* no storage */ }
+  if (!id) return;
+  const response = await fetch(`/api/play/${id}`);
+  if (!response.ok) {  // over and gone, or the server restarted: nothing to show
+    try { localStorage.removeItem(SAVED_GAME); } catch (err) { /* no storage */ }
+    if (match) history.replaceState(null, "", location.pathname);
+    return;
+  }
+  const session = await response.json();
+  document.querySelector(".tab[data-page='play']").click();
+  if (state.games[session.game.split("#")[0]]) $("play-game").value = session.game;
+  renderSession(session);
+  await pollSession();
+}
+
+guarded(async () => { await loadGames(); await reattach(); });
