@@ -283,3 +283,64 @@ def test_the_play_board_is_the_engines_state(client, game, bots):
         assert view["board"]["position"] != board["position"] or view["over"]
         if view["over"]:
             break
+
+
+def test_an_unfinished_game_continues_after_a_server_restart(tmp_path, monkeypatch):
+    """A game played half-way, the server gone (a new app on the same cache), the game listed as unfinished
+    and continued from its record: it ends with the same record as the same game never interrupted."""
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+
+    def moves(client, view, n):
+        for _ in range(n):
+            while view["busy"]:
+                view = client.get(f"/api/play/{view['id']}?wait=2").json()
+            if view["over"]:
+                return view
+            board = view["board"]
+            line = "" if board["throw"] else board["actions"][0]["action"]
+            view = client.post(f"/api/play/{view['id']}/send", json={"line": line}).json()
+        return view
+
+    body = {"game": "skunk", "opponents": ["hold-at-20"], "seed": 9, "first": "you"}
+    with TestClient(create_app()) as first:
+        view = moves(first, settle(first, "POST", "/api/play", json=body).json(), 12)
+        position, name = view["board"]["position"], view["record"]
+    with TestClient(create_app()) as second:  # the server restarted: its games in memory are gone
+        assert second.get(f"/api/play/{view['id']}").status_code == 404
+        listed = {r["name"]: r for r in second.get("/api/records").json()}
+        assert listed[name]["over"] is False and listed[name]["turn"] >= 1 and listed[name]["date"]
+        resumed = settle(second, "POST", "/api/play", json={"resume": name}).json()
+        assert resumed["board"]["position"] == position and "continuing from its record" in resumed["transcript"]
+        again = second.post("/api/play", json={"resume": name}).json()
+        assert again["id"] == resumed["id"]  # one game writes one record
+        finished = moves(second, resumed, 2000)
+        assert finished["over"]
+        record = (tmp_path / "web-games" / name).read_text()
+        unbroken = moves(second, settle(second, "POST", "/api/play", json=body).json(), 2000)
+        assert (tmp_path / "web-games" / unbroken["record"]).read_text() == record
+        assert second.post("/api/play", json={"resume": name}).status_code == 400  # finished: see Review
+        assert second.delete(f"/api/records/{name}").status_code == 400  # finished games are kept
+
+
+def test_a_cut_record_continues_from_its_last_event_and_can_be_discarded(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app()) as client:
+        view = settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "seed": 3,
+                                                        "first": "you"}).json()
+        for _ in range(3):
+            view = client.post(f"/api/play/{view['id']}/send", json={"line": "throw"}).json()
+        name = view["record"]
+        client.post(f"/api/play/{view['id']}/send", json={"line": "quit"})
+    path = tmp_path / "web-games" / name
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2])  # a kill in the middle of a write
+    with TestClient(create_app()) as client:
+        resumed = settle(client, "POST", "/api/play", json={"resume": name}).json()
+        assert "note:" in resumed["transcript"] and resumed["board"] is not None
+        assert client.delete(f"/api/records/{name}").status_code == 400  # being played
+        client.post(f"/api/play/{resumed['id']}/send", json={"line": "quit"})
+        time.sleep(0.5)
+        assert client.delete(f"/api/records/{name}").json() == {"discarded": name}
+        assert not path.exists() and client.post("/api/play", json={"resume": name}).status_code == 404
+        assert client.post("/api/play", json={"resume": "../x.jsonl"}).status_code == 400
+        assert client.post("/api/play", json={}).status_code == 400

@@ -244,3 +244,20 @@ def test_a_reload_shows_the_same_game_at_the_same_prompt(page, server):
     other.wait_for_function("(id) => state.session && state.session.id === id", arg=before["id"])
     assert other.evaluate("state.session.board.position") == before["board"]["position"]
     other.close()
+
+
+def test_an_unfinished_game_is_continued_from_the_list(page, server):
+    start_game(page, "pig", ["hold-at-20"], 21)
+    page.wait_for_function("state.session && state.session.board && state.session.board.actions.length")
+    page.keyboard.press("r")
+    page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.prompt")
+    game = page.evaluate("state.session")
+    page.click("#quick button[data-line='quit']")  # stopped: saved, and listed as unfinished
+    page.wait_for_function("state.session.stopped")
+    page.click(".tab[data-page='advisor']")
+    page.click(".tab[data-page='play']")
+    page.wait_for_selector(f"#unfinished button[data-resume='{game['record']}']")
+    page.click(f"#unfinished button[data-resume='{game['record']}']")
+    page.wait_for_function("(name) => state.session && state.session.record === name && state.session.board && "
+                           "!state.session.stopped", arg=game["record"])
+    assert page.evaluate("state.session.board.position") == game["board"]["position"]

@@ -15,6 +15,7 @@ import re
 import secrets
 import tempfile
 from collections import OrderedDict
+from datetime import datetime
 from importlib import resources
 from pathlib import Path
 
@@ -167,6 +168,10 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         from ..play.session import Session
         from ..terminal.console import play
 
+        if request.resume is not None:
+            return continue_game(request.resume)
+        if not request.game.strip():
+            raise InputError("name a game to play, or an unfinished game's record to resume")
         game = _game(request.game)
         opponents = [o.strip().lower()[:40] for o in request.opponents]
         games_folder.mkdir(parents=True, exist_ok=True)
@@ -182,6 +187,55 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         if session.error:
             raise InputError(session.error)
         return view(session)
+
+    def continue_game(name: str) -> models.SessionResponse:
+        """An unfinished game from its record, throwing the dice an unbroken game would have thrown (the
+        seed and the event number decide them); a record cut in the middle of a line goes on from its
+        last complete event, and says so."""
+        from ..play.session import Session
+        from ..terminal.console import play
+
+        path = record_path(name)
+        live = sessions.playing(path)
+        if live is not None:  # already being continued: that game, not a second writer of one record
+            return view(live)
+        _check_record_game(path)
+        warnings: list[str] = []
+        playthrough = registry.read_record(path, warnings)
+        if playthrough.is_over():
+            raise InputError(f"{name} is a finished game (see Review)")
+        solution = store.get(playthrough.game)  # 202 while the hints' table is solved
+        table = Session.resume(playthrough.game, path, warnings)
+
+        def start(console, ask):
+            for warning in dict.fromkeys(warnings):
+                console.print(f"note: {warning}", markup=False)
+            console.print(f"continuing from its record ({len(table.playthrough.steps)} steps so far)", markup=False)
+            return table.playthrough, play(table, solution, console, ask)
+
+        session = sessions.new(table.game.canonical, start, path, snapshot=lambda: board_of(table))
+        session.wait(5.0)
+        if session.error:
+            raise InputError(session.error)
+        return view(session)
+
+    def record_path(name: str) -> Path:
+        if not RECORD_NAME.match(name):
+            raise InputError("a record name is letters, digits, dots and dashes, ending in .jsonl")
+        path = games_folder / name
+        if not path.is_file():
+            raise _NotFound(f"no record named {name}")
+        return path
+
+    @app.delete("/api/records/{name}", summary="Discard an unfinished game (its record is deleted)")
+    def discard(name: str):
+        path = record_path(name)
+        if sessions.playing(path) is not None:
+            raise InputError("that game is being played; quit it first")
+        if registry.read_record(path).is_over():
+            raise InputError(f"{name} is a finished game: finished games are kept")
+        path.unlink(missing_ok=True)
+        return {"discarded": name}
 
     @app.get("/api/play/{session_id}", response_model=models.SessionResponse)
     def get_game(session_id: str, wait: float = Query(0.0, ge=0.0, le=10.0)):
@@ -217,8 +271,13 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
                     playthrough = registry.read_record(path)
                 except DicesolverError:
                     continue
+                states = playthrough.states
+                turn = sum(1 for before, after in zip([None, *states], states)
+                           if after.player is not None and (before is None or before.turn_key() != after.turn_key()))
+                date = datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
                 out.append(models.RecordInfo(name=path.name, game=playthrough.game.canonical,
-                                             players=playthrough.players, over=playthrough.is_over()))
+                                             players=playthrough.players, over=playthrough.is_over(),
+                                             turn=turn, date=date))
         return out
 
     def review_file(path: Path, player: int) -> models.ReviewResponse:
@@ -229,12 +288,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
 
     @app.get("/api/records/{name}/review", response_model=models.ReviewResponse)
     def review_saved(name: str, player: int = Query(0, ge=0, le=5)):
-        if not RECORD_NAME.match(name):
-            raise InputError("a record name is letters, digits, dots and dashes, ending in .jsonl")
-        path = games_folder / name
-        if not path.is_file():
-            raise _NotFound(f"no record named {name}")
-        return review_file(path, player)
+        return review_file(record_path(name), player)
 
     @app.post("/api/review", response_model=models.ReviewResponse, summary="Review an uploaded record")
     def review_upload(request: models.ReviewRequest):

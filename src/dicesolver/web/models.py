@@ -71,7 +71,10 @@ class AdviceRequest(BaseModel):
 
 
 class PlayRequest(BaseModel):
-    game: str = GameName
+    game: str = Field("", max_length=200, description="a game string, e.g. yahtzee, skunk, despirala (not needed "
+                      "with resume)")
+    resume: Optional[str] = Field(None, max_length=130, description="the record name of an unfinished game "
+                                  "(GET /api/records) to continue where it stopped, even after a server restart")
     opponents: list[str] = Field([], max_length=5, description="bots by name (see GET /api/games)")
     seed: Optional[int] = Field(None, ge=0, le=2**31 - 1)
     manual_dice: bool = False
@@ -132,3 +135,5 @@ class RecordInfo(BaseModel):
     game: str
     players: list[str]
     over: bool
+    turn: int = Field(0, description="turns begun so far")
+    date: str = Field("", description="when it was last played (ISO 8601, the server's time)")

@@ -158,6 +158,11 @@ class SessionStore:
     def get(self, session_id: str) -> PlaySession | None:
         return self._sessions.get(session_id)
 
+    def playing(self, record_path: Path) -> PlaySession | None:
+        """The live game writing this record, if any (a record is continued by one game at a time)."""
+        return next((s for s in self._sessions.values() if s.record_path == record_path
+                     and not (s.over or s.stopped or s.error)), None)
+
     def _expire(self) -> None:
         now = time.time()
         for key, s in list(self._sessions.items()):

@@ -299,6 +299,32 @@ async function sendLine(line) {
   await pollSession();
 }
 
+// Unfinished games (their records on disk, newest first): continued where they stopped, or discarded.
+async function listUnfinished() {
+  const records = (await api("GET", "/api/records")).filter((r) => !r.over);
+  const playing = state.session && !state.session.over && !state.session.stopped ? state.session.record : null;
+  const rows = records.filter((r) => r.name !== playing);
+  $("unfinished").innerHTML = rows.length ? `<h3>Unfinished games</h3><ul class="records">${rows.map((r) =>
+    `<li>${esc(r.game)}: ${r.players.map(esc).join(" vs ")}, turn ${r.turn}, ${esc(r.date.replace("T", " "))}
+      <button type="button" data-resume="${esc(r.name)}">Continue</button>
+      <button type="button" data-discard="${esc(r.name)}">Discard</button></li>`).join("")}</ul>` : "";
+}
+
+$("unfinished").addEventListener("click", (e) => {
+  const { resume, discard } = e.target.dataset;
+  if (resume) {
+    guarded(async () => {
+      $("play-review").innerHTML = "";
+      renderSession(await api("POST", "/api/play", { resume }));
+      await listUnfinished();
+      await pollSession();
+    });
+  } else if (discard) {
+    guarded(async () => { await api("DELETE", `/api/records/${encodeURIComponent(discard)}`); await listUnfinished(); });
+  }
+});
+document.querySelector(".tab[data-page='play']").addEventListener("click", () => guarded(listUnfinished));
+
 $("play-game").addEventListener("change", setupPlay);
 $("play-start").addEventListener("click", () => guarded(startGame));
 $("send").addEventListener("click", () => guarded(() => sendLine($("line").value)));
