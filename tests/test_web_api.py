@@ -344,3 +344,12 @@ def test_a_cut_record_continues_from_its_last_event_and_can_be_discarded(tmp_pat
         assert not path.exists() and client.post("/api/play", json={"resume": name}).status_code == 404
         assert client.post("/api/play", json={"resume": "../x.jsonl"}).status_code == 400
         assert client.post("/api/play", json={}).status_code == 400
+
+
+@pytest.mark.parametrize("path,body", [("/api/play", {"game": "yahtzee", "resum": "x.jsonl"}),
+                                       ("/api/advice", {"game": "yacht", "position": "/-/3", "player": 1}),
+                                       ("/api/review", {"record": "{}", "seat": 0})])
+def test_an_unknown_field_is_refused_by_name(client, path, body):
+    response = client.post(path, json=body)
+    extra = (set(body) - {"game", "position", "record"}).pop()
+    assert response.status_code == 422 and extra in response.json()["detail"]

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..core.results import Review
 
 GameName = Field(..., min_length=1, max_length=200, description="a game string, e.g. yahtzee, yacht(dice=6), skunk, despirala")
+
+
+class _Request(BaseModel):
+    """A JSON request: a field it does not have is refused (422, naming it), never silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class CategoryInfo(BaseModel):
@@ -63,14 +69,14 @@ class Pending(BaseModel):
     job: JobView
 
 
-class AdviceRequest(BaseModel):
+class AdviceRequest(_Request):
     game: str = GameName
     position: str = Field(..., min_length=1, max_length=2000, description=(
         "scorecard games: CARD/DICE/ROLLS (e.g. 'aces=3,fh=25/11345/1'); pig, skunk, big-pig: MINE,THEIRS,TURN_TOTAL; "
         "despirala: USED;GOODS;DICE (e.g. 'none;5;113456')"))
 
 
-class PlayRequest(BaseModel):
+class PlayRequest(_Request):
     game: str = Field("", max_length=200, description="a game string, e.g. yahtzee, skunk, despirala (not needed "
                       "with resume)")
     resume: Optional[str] = Field(None, max_length=130, description="the record name of an unfinished game "
@@ -81,7 +87,7 @@ class PlayRequest(BaseModel):
     first: Literal["you", "bot", "random"] = "random"
 
 
-class SendRequest(BaseModel):
+class SendRequest(_Request):
     line: str = Field(..., max_length=200, description="what you would type at the terminal prompt")
 
 
@@ -120,7 +126,7 @@ class SessionResponse(BaseModel):
     board: Optional[PlayBoard] = None
 
 
-class ReviewRequest(BaseModel):
+class ReviewRequest(_Request):
     record: str = Field(..., min_length=1, max_length=1_000_000, description="the JSON Lines text of a game record")
     player: int = Field(0, ge=0, le=5)
 
