@@ -353,3 +353,91 @@ def test_an_unknown_field_is_refused_by_name(client, path, body):
     response = client.post(path, json=body)
     extra = (set(body) - {"game", "position", "record"}).pop()
     assert response.status_code == 422 and extra in response.json()["detail"]
+
+
+def _server(port: int, cache: Path):
+    import subprocess
+    import sys
+    import urllib.request
+
+    env = {**os.environ, "DICESOLVER_CACHE_DIR": str(cache)}
+    proc = subprocess.Popen([sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games/pig", timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def _call(port: int, method: str, path: str, body: dict | None = None) -> dict:
+    import urllib.request
+
+    for _ in range(600):
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                         data=json.dumps(body).encode() if body is not None else None,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=60) as response:
+            data = json.loads(response.read())
+            if response.status != 202:
+                return data
+        time.sleep(0.2)  # a table being solved
+    raise AssertionError(f"{path} never answered")
+
+
+def _first_moves(port: int, view: dict, n: int) -> dict:
+    """``n`` moves of a fixed policy (the first legal action, Enter to throw): the same game every time."""
+    for _ in range(n):
+        while view["busy"]:
+            view = _call(port, "GET", f"/api/play/{view['id']}?wait=2")
+        if view["over"]:
+            break
+        board = view["board"]
+        view = _call(port, "POST", f"/api/play/{view['id']}/send",
+                     {"line": "" if board["throw"] else board["actions"][0]["action"]})
+    return view
+
+
+@pytest.mark.parametrize("game,bots,played", [("yahtzee", [], 17), ("skunk", ["hold-at-20"], 9)])
+def test_sigkill_of_the_server_mid_move_loses_nothing(tmp_path, game, bots, played):
+    """The server killed (SIGKILL) while it answers a move: the record holds that move whole or not at all,
+    and the game, continued by record name on a new server, ends with the record of the same game never
+    interrupted, byte for byte."""
+    import signal
+    import socket
+    import threading
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    body = {"game": game, "opponents": bots, "seed": 17, "first": "you"}
+    server = _server(port, tmp_path)
+    try:
+        view = _first_moves(port, _call(port, "POST", "/api/play", body), played)
+        board = view["board"]
+        line = "" if board["throw"] else board["actions"][0]["action"]
+        sender = threading.Thread(target=lambda: _call(port, "POST", f"/api/play/{view['id']}/send", {"line": line}),
+                                  daemon=True)
+        sender.start()
+        time.sleep(0.005)
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+    finally:
+        server.kill()
+    record = tmp_path / "web-games" / view["record"]
+    text = record.read_text()  # each line whole: the move is in the record or not at all
+    assert text.endswith("\n") and all(json.loads(line) for line in text.splitlines())
+    server = _server(port, tmp_path)
+    try:
+        unfinished = [r["name"] for r in _call(port, "GET", "/api/records") if not r["over"]]
+        assert view["record"] in unfinished
+        resumed = _call(port, "POST", "/api/play", {"resume": view["record"]})
+        assert _first_moves(port, resumed, 3000)["over"]
+        unbroken = _first_moves(port, _call(port, "POST", "/api/play", body), 3000)
+        assert unbroken["over"]
+        assert record.read_text() == (tmp_path / "web-games" / unbroken["record"]).read_text()
+    finally:
+        server.kill()
