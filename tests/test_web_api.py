@@ -441,3 +441,18 @@ def test_sigkill_of_the_server_mid_move_loses_nothing(tmp_path, game, bots, play
         assert record.read_text() == (tmp_path / "web-games" / unbroken["record"]).read_text()
     finally:
         server.kill()
+
+
+def test_a_hundred_abandoned_games_lock_nobody_out(tmp_path, monkeypatch):
+    """Abandoned games are put away to disk (32 live at most) instead of refusing new ones; the page of a
+    game put away finds it again, continued from its record at the same position."""
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app()) as client:
+        views = [settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "seed": k,
+                                                           "first": "you"}) for k in range(101)]
+        assert all(v.status_code == 200 for v in views)
+        first = views[0].json()
+        again = client.get(f"/api/play/{first['id']}").json()
+        assert again["board"]["position"] == first["board"]["position"] and again["record"] == first["record"]
+        moved = client.post(f"/api/play/{first['id']}/send", json={"line": "hold"})
+        assert moved.status_code == 200

@@ -155,9 +155,13 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
 
     # -- play -------------------------------------------------------------------------------------------
     def session_or_404(session_id: str):
+        """The game in play, or one put away to disk continued from its record (with a new id)."""
         session = sessions.get(session_id[:40])
         if session is None:
-            raise _NotFound("no such game (finished games are under Review)")
+            away = sessions.put_away(session_id[:40])
+            if away is None or not away.is_file():
+                raise _NotFound("no such game (finished games are under Review, unfinished ones in Play's list)")
+            session = resume_session(away)
         return session
 
     def view(session) -> models.SessionResponse:
@@ -189,21 +193,23 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         return view(session)
 
     def continue_game(name: str) -> models.SessionResponse:
+        return view(resume_session(record_path(name)))
+
+    def resume_session(path: Path):
         """An unfinished game from its record, throwing the dice an unbroken game would have thrown (the
         seed and the event number decide them); a record cut in the middle of a line goes on from its
         last complete event, and says so."""
         from ..play.session import Session
         from ..terminal.console import play
 
-        path = record_path(name)
         live = sessions.playing(path)
         if live is not None:  # already being continued: that game, not a second writer of one record
-            return view(live)
+            return live
         _check_record_game(path)
         warnings: list[str] = []
         playthrough = registry.read_record(path, warnings)
         if playthrough.is_over():
-            raise InputError(f"{name} is a finished game (see Review)")
+            raise InputError(f"{path.name} is a finished game (see Review)")
         solution = store.get(playthrough.game)  # 202 while the hints' table is solved
         table = Session.resume(playthrough.game, path, warnings)
 
@@ -217,7 +223,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         session.wait(5.0)
         if session.error:
             raise InputError(session.error)
-        return view(session)
+        return session
 
     def record_path(name: str) -> Path:
         if not RECORD_NAME.match(name):

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from ..play.session import Session
 
 IDLE_SECONDS = 30 * 60
-MAX_SESSIONS = 32
+MAX_SESSIONS = 32  # games held in memory, a thread each; beyond, the longest-waiting one is put away to disk
+MAX_PUT_AWAY = 100_000  # ids of games put away, remembered so that their pages find them again
 MAX_TRANSCRIPT = 400_000  # characters kept (the oldest are dropped)
 _STOP = object()
 
@@ -140,9 +141,15 @@ class PlaySession:
 
 
 class SessionStore:
+    """The games in play. A game waiting for its player is only its record on disk: when more than
+    MAX_SESSIONS are open, or one has been idle for IDLE_SECONDS, it is put away (its thread stops at the
+    prompt; every move is already in its record) and continued from its record when its page comes back
+    (``put_away``). Starting a game never fails because others are open."""
+
     def __init__(self, folder: Path):
         self.folder = folder
         self._sessions: dict[str, PlaySession] = {}
+        self._away: dict[str, Path] = {}  # id of a game put away -> its record
         self._lock = threading.Lock()
 
     def new(self, game: str, start, record_path: Path, snapshot: Callable[[], PlayBoard] | None = None) -> PlaySession:
@@ -150,7 +157,11 @@ class SessionStore:
             self._expire()
             live = [s for s in self._sessions.values() if not (s.over or s.stopped or s.error)]
             if len(live) >= MAX_SESSIONS:
-                raise DicesolverError(f"too many games at once (at most {MAX_SESSIONS}); finish or quit one")
+                waiting = [s for s in live if s.prompt]
+                if not waiting:
+                    raise DicesolverError(f"{len(live)} games are being played out by bots at this moment; start "
+                                          "yours again in a few seconds")
+                self._put_away(min(waiting, key=lambda s: s.last_used))
             session = PlaySession(game, start, record_path, snapshot)
             self._sessions[session.id] = session
             return session
@@ -158,14 +169,25 @@ class SessionStore:
     def get(self, session_id: str) -> PlaySession | None:
         return self._sessions.get(session_id)
 
+    def put_away(self, session_id: str) -> Path | None:
+        """The record of a game put away (to be continued from it), if this id was one."""
+        return self._away.get(session_id)
+
     def playing(self, record_path: Path) -> PlaySession | None:
         """The live game writing this record, if any (a record is continued by one game at a time)."""
         return next((s for s in self._sessions.values() if s.record_path == record_path
                      and not (s.over or s.stopped or s.error)), None)
 
+    def _put_away(self, session: PlaySession) -> None:
+        session.stop()
+        self._sessions.pop(session.id, None)
+        if not (session.over or session.error):
+            self._away[session.id] = session.record_path
+            while len(self._away) > MAX_PUT_AWAY:
+                self._away.pop(next(iter(self._away)))
+
     def _expire(self) -> None:
         now = time.time()
-        for key, s in list(self._sessions.items()):
+        for s in list(self._sessions.values()):
             if now - s.last_used > IDLE_SECONDS:
-                s.stop()
-                del self._sessions[key]
+                self._put_away(s)
