@@ -456,3 +456,10 @@ def test_a_hundred_abandoned_games_lock_nobody_out(tmp_path, monkeypatch):
         assert again["board"]["position"] == first["board"]["position"] and again["record"] == first["record"]
         moved = client.post(f"/api/play/{first['id']}/send", json={"line": "hold"})
         assert moved.status_code == 200
+
+
+def test_messages_speak_of_the_users_input_not_the_servers(client):
+    r = client.post("/api/review", json={"record": "not json"})
+    assert r.status_code == 400 and r.json()["detail"].startswith("your record") and "/" not in r.json()["detail"]
+    r = client.post("/api/advice", json={"game": "yahtzeee", "position": "/-/3"})
+    assert r.status_code == 400 and "yahtzee" in r.json()["detail"] and ".toml" not in r.json()["detail"]

@@ -187,7 +187,7 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     page.locator("#records button").first.click()
     page.wait_for_selector("#review-out table.review-table")
     assert page.locator("#review-out table.review-table tr").count() > 2
-    assert "Review of you's game" in page.inner_text("#review-out")
+    assert "Review of your game" in page.inner_text("#review-out")
     snapshot(page, "review", tmp_path)
 
 

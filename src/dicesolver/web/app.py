@@ -42,6 +42,9 @@ def _game(text: str, players: int | None = None) -> Game:
     """A built-in game or variant; rules files are not read through the web (a path is refused)."""
     if any(ch in text for ch in "/\\") or text.strip().lower().endswith(".toml") or "\x00" in text:
         raise InputError("the web app plays the built-in games and their variants (rules files: use the command line)")
+    base = text.split("(", 1)[0].strip().lower()
+    if base and base not in registry.game_names():  # the command line's message would offer rules files
+        raise InputError(f"unknown game {base!r} (games: {', '.join(registry.game_names())})")
     return registry.load(text, players)
 
 
@@ -305,6 +308,8 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
             path = Path(fh.name)
         try:
             return review_file(path, request.player)
+        except DicesolverError as exc:  # the message names the server's temporary file: it is the user's record
+            raise type(exc)(str(exc).replace(str(path), "your record")) from None
         finally:
             path.unlink(missing_ok=True)
 
