@@ -200,8 +200,13 @@ def test_a_whole_game_on_the_drawn_board(page, tmp_path, game, bots, seed):
 
 @pytest.mark.essay
 def test_a_whole_two_person_generala_game_against_malina_on_the_board(page, tmp_path):
-    """Two-person Generala against the perfect player (the full table: `make test-essay`)."""
-    play_by_clicking(page, "generala", ["malina"], 7)
+    """Two-person Generala against the perfect player (the full table: `make test-essay`). The page shows
+    the table's progress bar while it is solved, then the game goes on by itself."""
+    page.set_default_timeout(900_000)
+    try:
+        play_by_clicking(page, "generala", ["malina"], 7)
+    finally:
+        page.set_default_timeout(60_000)
     page.wait_for_selector("#play-review .summary")
     assert "equity" in page.inner_text("#play-review")
 
