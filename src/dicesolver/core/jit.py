@@ -23,11 +23,10 @@ from pathlib import Path
 from typing import Iterable
 
 import numba
-import numpy as np
 import platformdirs
 from numba import njit, prange
 
-__all__ = ["njit", "prange", "frozen", "kernel_sources", "kernel_cache_dir", "use_kernel_cache"]
+__all__ = ["njit", "prange", "kernel_sources", "kernel_cache_dir", "use_kernel_cache"]
 
 ENV_KERNEL_CACHE = "DICESOLVER_KERNEL_CACHE"
 PREFIX = "dicesolver-"
@@ -77,15 +76,6 @@ def _prune(current: Path) -> None:
         siblings.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         for old in siblings[KEEP_CACHES - 1:]:
             shutil.rmtree(old, ignore_errors=True)
-
-
-def frozen(array) -> np.ndarray:
-    """A read-only plain ndarray view. Numba compiles a kernel once per combination of argument types,
-    and read-only (memory-mapped tables) and writable arrays are different types: passing tables and
-    their stand-ins in one form avoids a minute-long recompilation per combination."""
-    view = np.asarray(array).view(np.ndarray)
-    view.flags.writeable = False
-    return view
 
 
 CACHE_DIR = use_kernel_cache(kernel_sources())

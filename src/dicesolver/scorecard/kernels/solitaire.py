@@ -9,7 +9,7 @@ import numpy as np
 
 from ...core.jit import njit, prange
 from .scoring import next_group, score_choice, upper_step
-from .widget import NEG, best_keeps, expect_keeps, run_widget
+from .widget import NEG, run_widget
 
 
 @njit(cache=True, fastmath=True, inline="always")
@@ -87,32 +87,6 @@ def final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, sc
                             row[t] = v
 
 
-@njit(cache=True)
-def category_values(u, g, t, r, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                    upper_cat_of_face, forced_order, out_value, out_points):
-    """For one state lane and final roll: each category's value (NEG where not allowed) and points
-    (box points + bonuses earned now)."""
-    n_cats = scores.shape[1]
-    for c in range(n_cats):
-        out_value[c] = NEG
-        out_points[c] = 0
-        if (u >> c) & 1:
-            continue
-        allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                           joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
-        if not allowed:
-            continue
-        nu = u | (1 << c)
-        ln = n_upper_lanes[nu]
-        ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
-        t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
-        if t2 > ln - 1:
-            t2 = ln - 1
-        out_points[c] = pts + gain + extra
-        out_value[c] = pts + gain + extra + values[offset[nu] + ng * ln + t2]
-
-
 @njit(cache=True, parallel=True)
 def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
                 yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
@@ -135,18 +109,3 @@ def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face,
         o = offset[u]
         for j in range(lanes):
             values[o + j] = buf[0, j]
-
-
-@njit(cache=True)
-def state_widget(u, buf, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                 forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rerolls_left):
-    """Within-turn values for one used set: afterwards the rows of ``buf`` hold the value of every keep
-    when ``rerolls_left`` throws remain after this one (0: the roll rows are final-roll values)."""
-    lanes = n_upper_lanes[u] * n_groups[u]
-    final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                forced_order)
-    for _ in range(rerolls_left):
-        expect_keeps(buf, keep_add, roll_offset, lanes)
-        best_keeps(buf, sub_ptr, sub_idx, lanes)
