@@ -37,7 +37,8 @@ def positions(n: int, seed: int = 1) -> list[dict]:
             card = ",".join(f"{name}={0}" for name in filled)
             out.append({"game": "yacht", "position": f"{card}/{dice}/{rng.randint(0, 2)}"})
         elif kind < 0.8:
-            out.append({"game": "skunk", "position": f"{rng.randint(0, 99)},{rng.randint(0, 99)},{rng.randint(0, 40)}"})
+            mine = rng.randint(0, 99)  # a game still going: the turn total has not reached the goal
+            out.append({"game": "skunk", "position": f"{mine},{rng.randint(0, 99)},{rng.randint(0, min(40, 99 - mine))}"})
         else:
             dice = "".join(sorted(str(rng.randint(1, 6)) for _ in range(6)))
             used = rng.sample(["Collect 1", "Collect 2", "Straight", "Kamerun", "General", "Three pairs"], rng.randint(0, 5))

@@ -290,20 +290,23 @@ def end_values(W: np.ndarray, mask: int) -> np.ndarray:
 
 
 def collect_table(W: np.ndarray, mask_after: int, face: int, goods: int, sign: float) -> np.ndarray:
-    """out[c, h]: the best value of collecting ``face`` holding ``c`` of it with ``h`` goods (h < goods)."""
+    """out[c, h]: the best value of collecting ``face`` holding ``c`` of it with ``h`` goods (h < goods).
+    Each goods column from the one before, every c at once, each sum in the kernel's order."""
     binom = binomial_table()
     end = end_values(W, mask_after)
+    held = np.arange(7)
     out = np.empty((7, goods))
-    for h in range(goods):
-        for c in range(6, -1, -1):
-            best = face * c + end[h]
-            if h > 0 and c < 6:
-                go = 0.0
-                for j in range(6 - c + 1):
-                    go += binom[6 - c, j] * out[c + j, h - 1]
-                if sign * go > sign * best:
-                    best = go
-            out[c, h] = best
+    out[:, 0] = face * held + end[0]
+    for h in range(1, goods):
+        go = np.zeros(6)  # rethrowing the 6 - c other dice, for c < 6
+        for j in range(7):
+            c = held[: 7 - j][:6]  # those with a j-th hit possible: c + j <= 6
+            go[c] += binom[6 - c, j] * out[c + j, h - 1]
+        stop = face * held + end[h]
+        best = stop.copy()
+        better = sign * go > sign * stop[:6]
+        best[:6][better] = go[better]
+        out[:, h] = best
     return out
 
 

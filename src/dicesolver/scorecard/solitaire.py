@@ -156,10 +156,22 @@ class SolitaireModel:
         u = state.used
         lu = int(self.n_upper_lanes[u])
         g, t = divmod(self.lane(state), lu)
-        # the rules only ask which boxes are open and whether the yacht box holds points
-        boxes = tuple(None if not u >> c & 1 else int(c == self.yacht_cat and g == 1) for c in range(n))
-        legal = [(r, c, p, x) for r, roll in enumerate(game.dice.rolls) for c, p, x in game.legal_scores(boxes, roll)]
-        r, c, p, x = np.array(legal, dtype=np.int64).T  # each legal (roll, box, points, extra-yacht bonus)
+        # every roll scores its natural points in any open box (the first open one in a forced order), but
+        # a yacht under the extra-yacht rules: ScorecardGame.legal_scores says what those may score, and it
+        # only asks which boxes are open and whether the yacht box holds points
+        opened = [c for c in range(n) if not u >> c & 1][: 1 if game.forced_order else n]
+        ordinary = np.ones(game.dice.n_rolls, dtype=bool)
+        legal = []
+        if game.extra_yacht is not None and u >> self.yacht_cat & 1:
+            boxes = tuple(None if not u >> c & 1 else int(c == self.yacht_cat and g == 1) for c in range(n))
+            for row in np.nonzero(self.roll_yacht_face)[0]:
+                ordinary[row] = False
+                legal += [(row, c, p, x) for c, p, x in game.legal_scores(boxes, game.dice.rolls[row])]
+        rows = np.repeat(np.nonzero(ordinary)[0], len(opened))
+        cols = np.tile(np.array(opened, dtype=np.int64), int(ordinary.sum()))
+        r, c, p, x = (np.concatenate([a, np.array(b, dtype=np.int64)]) for a, b in
+                      zip((rows, cols, self.scores[rows, cols], np.zeros_like(rows)),
+                          zip(*legal) if legal else ((), (), (), ())))
         nu = u | (1 << c)
         ln = self.n_upper_lanes[nu].astype(np.int64)
         # the yacht flag after scoring (next_group), and the upper total and bonus (upper_step)
@@ -174,13 +186,15 @@ class SolitaireModel:
         points[r, c] = earned
         return value, points
 
-    def keep_values(self, values: np.ndarray, state: TurnState, rerolls_left: int) -> np.ndarray:
+    def keep_values(self, values: np.ndarray, state: TurnState, rerolls_left: int,
+                    final: np.ndarray | None = None) -> np.ndarray:
         """The value of every keep (dice.keeps order) thrown from ``state`` with ``rerolls_left`` throws
         allowed from then on (1: the throw is the last); for the empty keep and all the turn's throws
-        left, the turn-start value."""
+        left, the turn-start value. ``final``: final_values' values, when already at hand."""
         from . import turn
 
-        final, _ = self.final_values(values, state)
+        if final is None:
+            final, _ = self.final_values(values, state)
         buf = np.empty((self.n_keeps, 1))
         buf[self.roll_offset:, 0] = final.max(axis=1)
         turn.run_stages(buf, self.game.dice, rerolls_left)

@@ -72,10 +72,11 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
         now = pos.total(game)
         actions = state.legal_actions()
         out: list[tuple[Any, float]] = []
+        final, _ = model.final_values(self.table.values, ts)  # every final roll in every box: keeps and boxes
         if pos.rolls_left > 0:
-            keeps = model.keep_values(self.table.values, ts, pos.rolls_left)
+            keeps = model.keep_values(self.table.values, ts, pos.rolls_left, final)
             out += [(a, now + float(keeps[game.dice.keep_index(a.dice)])) for a in actions if isinstance(a, Keep)]
-        values, _ = model.category_values(self.table.values, ts, game.dice.roll_index(pos.showing))
+        values = final[game.dice.roll_index(pos.showing)]
         out += [(a, now + float(values[a.category])) for a in actions if isinstance(a, Score)]
         return _in_order(actions, out)
 
