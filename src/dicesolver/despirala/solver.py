@@ -289,30 +289,41 @@ def end_values(W: np.ndarray, mask: int) -> np.ndarray:
     return W[mask, np.minimum(np.arange(H) + GOODS_PER_TURN, H - 1)]
 
 
+@lru_cache(maxsize=1)
+def _rethrow_terms() -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
+    """For each j = 0..6: the holdings c < 6 with c + j <= 6, binom[6 - c, j] for each, and c + j."""
+    binom = binomial_table()
+    terms = []
+    for j in range(7):
+        c = np.arange(min(6, 7 - j))
+        terms.append((c, binom[6 - c, j], c + j))
+    return tuple(terms)
+
+
 def collect_table(W: np.ndarray, mask_after: int, face: int, goods: int, sign: float) -> np.ndarray:
     """out[c, h]: the best value of collecting ``face`` holding ``c`` of it with ``h`` goods (h < goods).
     Each goods column from the one before, every c at once, each sum in the kernel's order."""
-    binom = binomial_table()
     end = end_values(W, mask_after)
     held = np.arange(7)
     out = np.empty((7, goods))
     out[:, 0] = face * held + end[0]
     for h in range(1, goods):
         go = np.zeros(6)  # rethrowing the 6 - c other dice, for c < 6
-        for j in range(7):
-            c = held[: 7 - j][:6]  # those with a j-th hit possible: c + j <= 6
-            go[c] += binom[6 - c, j] * out[c + j, h - 1]
+        for c, weight, hit in _rethrow_terms():
+            go[c] += weight * out[hit, h - 1]
         stop = face * held + end[h]
-        best = stop.copy()
+        out[:, h] = stop
         better = sign * go > sign * stop[:6]
-        best[:6][better] = go[better]
-        out[:, h] = best
+        out[:6, h][better] = go[better]
     return out
 
 
-def pick_value(W: np.ndarray, after: int, s: int, h: int, pts: float, q: np.ndarray, qcum: np.ndarray) -> float:
-    """Picking a combination with missing shape ``s`` and ``pts`` points at ``h`` goods, leaving ``after``."""
-    end = end_values(W, after)
+def pick_value(W: np.ndarray, after: int, s: int, h: int, pts: float, q: np.ndarray, qcum: np.ndarray,
+               end: np.ndarray | None = None) -> float:
+    """Picking a combination with missing shape ``s`` and ``pts`` points at ``h`` goods, leaving ``after``
+    (``end``: end_values(W, after), when already at hand)."""
+    if end is None:
+        end = end_values(W, after)
     acc = 0.0
     for t in range(h + 1):
         acc += q[s, t] * end[h - t]
@@ -339,9 +350,10 @@ def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tupl
             values = collect_values(solution, after, face, throw.count(face), goods)
             out.append((Move("pick", combo.index), max(values.values()) if solution.mode == "normal" else min(values.values())))
             continue
+        end = end_values(W, after)
         for args in combo.arguments():
             pts = combo.target(args)[1]
             s = pick_shape(combo.index, args, throw)
-            out.append((Move("pick", combo.index, args), pick_value(W, after, s, goods, float(pts), q, qcum)))
+            out.append((Move("pick", combo.index, args), pick_value(W, after, s, goods, float(pts), q, qcum, end)))
     out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
     return out
