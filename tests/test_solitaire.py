@@ -24,15 +24,21 @@ def all_cards(game):
     return itertools.product(*options)
 
 
+def unfinished_cards(game):
+    """Every card of a tiny game with a box still open (filled in order, where the order is forced)."""
+    cards = [c for c in all_cards(game) if not all(v is not None for v in c)]
+    if game.forced_order:
+        cards = [c for c in cards if all(c[i] is not None or c[i + 1] is None for i in range(len(c) - 1))]
+    return cards
+
+
 @pytest.mark.parametrize("definition,choices", TINY_CASES)
 def test_kernel_equals_slow_reference(definition, choices):
     game = tiny(definition, **choices)
     model = SolitaireModel(game)
     values = model.solve()
     reference = solve_reference(game)
-    cards = [c for c in all_cards(game) if not all(v is not None for v in c)]
-    if game.forced_order:
-        cards = [c for c in cards if all(c[i] is not None or c[i + 1] is None for i in range(len(c) - 1))]
+    cards = unfinished_cards(game)
     random.Random(1).shuffle(cards)
     for card in cards[:300] + [(None,) * game.n_categories]:
         used = sum(1 << c for c, v in enumerate(card) if v is not None)
@@ -53,9 +59,7 @@ def test_one_positions_turn_in_numpy_equals_slow_reference(definition, choices):
     reference = solve_reference(game)
     dice = game.dice
     rng = random.Random(2)
-    cards = [c for c in all_cards(game) if not all(v is not None for v in c)]
-    if game.forced_order:
-        cards = [c for c in cards if all(c[i] is not None or c[i + 1] is None for i in range(len(c) - 1))]
+    cards = unfinished_cards(game)
     rng.shuffle(cards)
     for card in cards[:40] + [(None,) * game.n_categories]:
         used = sum(1 << c for c, v in enumerate(card) if v is not None)
