@@ -4,7 +4,7 @@
 import numpy as np
 
 from ...core.jit import njit, prange
-from .widget import NEG, best_keeps, chunk_bounds, expect_keeps, run_widget
+from .widget import best_keeps, chunk_bounds, expect_keeps, run_widget
 
 #
 # A position is (a, b, d): the mover's used boxes a, the other player's b, and d = mover's score minus

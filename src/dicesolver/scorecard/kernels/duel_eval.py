@@ -4,9 +4,10 @@
 import numpy as np
 
 from ...core.jit import njit, prange
-from .mindful import TIE_BREAK
 from .duel import successor_line
-from .widget import NEG, best_keeps_along, expect_keeps_wide, best_keeps_arg, chunk_bounds, expect_keeps, opening_value, spread_keeps
+from .mindful import TIE_BREAK
+from .widget import (NEG, best_keeps_along, best_keeps_arg, chunk_bounds, expect_keeps, expect_keeps_wide, opening_value,
+                     spread_keeps)
 
 #
 # Strategy kinds for the mover: DUEL_OPTIMAL (Malina: decisions from the equity table, per lane),
