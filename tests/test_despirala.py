@@ -272,7 +272,7 @@ def test_one_positions_values_in_python_are_the_kernels(normal, misere):
     """Advice's Python values (no numba loaded) against the kernels', bit for bit, at random states."""
     import random
 
-    from dicesolver.despirala.kernels import _collect_table, _pick_value
+    from dicesolver.despirala.kernels.expected import _collect_table, _pick_value
     from dicesolver.despirala.solver import binomial_table, collect_table, pick_value
 
     rng = random.Random(4)

@@ -1,5 +1,5 @@
 """Despirala play: the turn state machine, records, the review (luck and mistakes), the bots (expected
-score, Monte Carlo, competitive), matches, and the console (play, replay, analyze, resume after a kill)."""
+score, Monte Carlo), matches, and the console (play, replay, analyze, resume after a kill)."""
 
 import json
 import os
@@ -17,7 +17,7 @@ from dicesolver.core.errors import InputError
 from dicesolver.core.jsonl import read_lines
 from dicesolver.despirala.family import FAMILY, playthrough_of
 from dicesolver.despirala.match import despirala_match, play_bots
-from dicesolver.despirala.players import SCORE_GRID, CompetitivePlayer, ExpectedScorePlayer, make_despirala_player
+from dicesolver.despirala.players import ExpectedScorePlayer, make_despirala_player
 from dicesolver.despirala.records import DespiralaRecord, DespiralaRecordWriter, despirala_record_from_lines
 from dicesolver.despirala.rules import ALL_FREE, DespiralaGame, Move, parse_move
 from dicesolver.despirala.solution import expected_final
@@ -252,25 +252,6 @@ def test_luck_of_each_chance_event_averages_zero(solutions):
 
 # -- bots and matches -----------------------------------------------------------------------------------------
 
-def test_competitive_player_values_are_exact_in_the_mean_and_alone_it_plays_for_points(solutions):
-    sol = solutions["normal"]
-    player = CompetitivePlayer(sol, samples=200)
-    s = apply(NORMAL, start_state(2), Event("throw", 0, dice=(1, 2, 2, 5, 6, 6)))
-    for move, ev in turn_options(sol, s.seat.free, s.seat.goods, s.dice)[:6]:
-        if move.kind == "reroll":
-            mean, _ = player._end(SCORE_GRID, 0, s.seat.free, s.seat.goods - 6)
-        else:
-            mean, _ = player._pick(SCORE_GRID, s, move)  # the identity curve: the expected final score
-        assert mean == pytest.approx(ev, abs=0.01)
-    alone = apply(NORMAL, start_state(1), Event("throw", 0, dice=(1, 2, 2, 5, 6, 6)))
-    assert player.choose(NORMAL, alone) == turn_options(sol, ALL_FREE, 5, alone.dice)[0][0]
-    rows = player.option_values(NORMAL, s)
-    assert rows[0][0] == turn_options(sol, ALL_FREE, 5, s.dice)[0][0]
-    assert all(0 <= r[1] <= 1 and r[2] >= 0 for r in rows)
-    far_behind = apply(NORMAL, s, Event("move", 0, move=parse_move("Straight")))
-    assert far_behind.phase == COMPLETE
-
-
 def test_match_is_reproducible_and_reports_intervals(solutions):
     sol = solutions["normal"]
     a, b = ExpectedScorePlayer("optimal", sol), RandomPlayer(3)
@@ -281,8 +262,7 @@ def test_match_is_reproducible_and_reports_intervals(solutions):
     assert (despirala_match(NORMAL, a, b, 4, seed=2).totals[:, 0] == m.totals[:, 0]).all()  # the same dice
     with pytest.raises(InputError, match="2 to"):
         despirala_match(NORMAL, a, b, 1)
-    final = play_bots(NORMAL, [a, make_despirala_player("competitive", NORMAL, sol)],
-                      [np.random.default_rng(1), np.random.default_rng(2)])
+    final = play_bots(NORMAL, [a, b], [np.random.default_rng(1), np.random.default_rng(2)])
     assert final.over
 
 

@@ -89,6 +89,28 @@ def test_exact_scratch_statistics_match_self_play(duel):
     assert len(keeps) == game.dice.n_rolls
 
 
+def test_scratch_statistics_do_not_depend_on_how_the_work_is_cut(duel, monkeypatch):
+    """The forward pass writes one shared next level from many chunks at once (cut only where the other
+    player's set changes); cut into tiny chunks and batches, it gives the same facts, and its progress
+    counts every cell once."""
+    import numpy as np
+
+    from dicesolver.scorecard import facts
+
+    _, solution = duel
+    whole = facts.waive_facts(solution)
+    steps = []
+    monkeypatch.setattr(facts, "CHUNK_CELLS", 3)
+    monkeypatch.setattr(facts, "BATCH_CELLS", 7)
+    cut = facts.waive_facts(solution, progress=lambda done, total: steps.append((done, total)))
+    for name, value in whole.zero_by_category.items():
+        assert cut.zero_by_category[name] == pytest.approx(value, abs=1e-12)
+        assert cut.waives_by_category[name] == pytest.approx(whole.waives_by_category[name], abs=1e-12)
+    assert len(steps) > len(solution.model.segments)  # several batches a level
+    done = np.array([d for d, _ in steps])
+    assert np.all(np.diff(done) > 0) and done[-1] == steps[-1][1] == sum(s.cells for s in solution.model.segments)
+
+
 def test_strategy_facts_from_the_cli(capsys, tmp_path, fresh_cache):
     """`dicesolver facts`: the scratch statistics, and the opening rolls where the perfect player's keep
     departs from Maximus's, each checked against both players' own advice."""

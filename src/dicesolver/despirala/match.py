@@ -1,5 +1,9 @@
 """Despirala matches between bots: many games with the seat order swapped every other game and the same
-dice for a seat in both orders (common random numbers), with win rates and confidence intervals."""
+dice for a seat in both orders (common random numbers), with win rates and confidence intervals.
+
+Matches between the table-driven strategies (expected-score and competitive) are played whole in numba
+(``kernels.duel.duel_games``, thousands of games a second); any other bot plays through the game's own
+state machine, one event at a time."""
 
 from __future__ import annotations
 
@@ -10,8 +14,8 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.family import MatchGames
-from .rules import DespiralaGame
-from .state import COLLECT, DECIDE, DespiralaState, Event, apply_event, draw_event, start_state
+from .rules import GOODS_PER_TURN, DespiralaGame
+from .state import COLLECT, DECIDE, THROW, DespiralaState, Event, apply_event, draw_event, start_state
 
 MAX_MATCH_GAMES = 1_000_000
 
@@ -40,6 +44,12 @@ def despirala_match(game: DespiralaGame, a, b, games: int, seed: int = 0,
     pairs = (games + 1) // 2
     totals = np.zeros((2 * pairs, 2), dtype=np.int64)
     seats = np.zeros((2 * pairs, 2), dtype=np.int64)
+    seats[1::2] = (1, 0)
+    if kernel_strategy(a) is not None and kernel_strategy(b) is not None:
+        finals = kernel_match(game, a, b, pairs, seed, progress)
+        totals[0::2] = finals[0::2]
+        totals[1::2] = finals[1::2, ::-1]  # a's score first
+        return _result(game, a, b, totals, seats, start)
     for i in range(pairs):
         for k, a_first in enumerate((True, False)):
             bots = [a, b] if a_first else [b, a]
@@ -50,8 +60,68 @@ def despirala_match(game: DespiralaGame, a, b, games: int, seed: int = 0,
             totals[g] = (final.seats[seats[g, 0]].final, final.seats[seats[g, 1]].final)
         if progress:
             progress(2 * (i + 1), 2 * pairs)
+    return _result(game, a, b, totals, seats, start)
+
+
+def _result(game: DespiralaGame, a, b, totals: np.ndarray, seats: np.ndarray, start: float) -> MatchGames:
     sign = 1 if game.mode == "normal" else -1
     diff = np.sign(sign * (totals[:, 0] - totals[:, 1]))
     results = np.stack([diff, -diff], axis=1).astype(np.float64)
     return MatchGames([a.name, b.name], totals, results, seats, 2, time.perf_counter() - start,
                       higher_is_better=game.mode == "normal")
+
+
+def kernel_strategy(bot) -> tuple[int, np.ndarray] | None:
+    """(kind, expected-score table) of a bot the match kernel plays: 0 expected score, 1 to win."""
+    from .players import CompetitivePlayer, ExpectedScorePlayer
+
+    if isinstance(bot, CompetitivePlayer):
+        return 1, np.asarray(bot.solution.W)
+    if isinstance(bot, ExpectedScorePlayer):
+        return 0, np.asarray(bot.solution.W)
+    return None
+
+
+def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
+                 progress: Callable[[int, int], None] | None = None, start: DespiralaState | None = None) -> np.ndarray:
+    """finals[game, seat] of ``pairs`` deals, each played both ways (see kernels.duel.duel_games), in
+    batches so that progress can be shown; from ``start`` (a two-player turn start), else from the
+    beginning."""
+    from .kernels.duel import duel_games
+    from .players import CompetitivePlayer, kernel_inputs
+    from .simulate import _code_index
+    from .solver import shape_index, shape_transitions
+
+    first, second = kernel_strategy(a), kernel_strategy(b)
+    if first is None or second is None:
+        raise InputError(f"the match kernel plays the expected-score and competitive strategies, not {a.name} or {b.name}")
+    (kind_a, table_a), (kind_b, table_b) = first, second
+    W2 = np.ascontiguousarray(np.stack([table_a, table_b]))
+    future = next((bot.future for bot in (a, b) if isinstance(bot, CompetitivePlayer)), None)
+    if future is None:  # nobody plays to win: the kernel never reads F
+        from .future import FutureTable
+
+        future = FutureTable(game.mode, np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64),
+                             np.zeros(1, dtype=np.int64))
+    rows, counts, starts, combo, shape, scored, opt_slot, slot_points, q, qcum, binom = kernel_inputs(game.mode)
+    shape_cum = np.cumsum(shape_transitions(), axis=1)
+    done = shape_index()[("dice", ())]
+    start = start or start_state(2, game)
+    if start.phase != THROW or len(start.seats) != 2:
+        raise InputError("a match starts from a two-player position at the start of a turn")
+    masks = np.array([seat.free for seat in start.seats], dtype=np.int64)
+    goods = np.array([seat.goods for seat in start.seats], dtype=np.int64)
+    goods[start.mover] -= GOODS_PER_TURN  # the kernel adds each turn's goods as the turn starts
+    points = np.array([seat.points for seat in start.seats], dtype=np.int64)
+    finals = np.zeros((2 * pairs, 2), dtype=np.int64)
+    batch = max(1, min(pairs, 500))
+    for deal in range(0, pairs, batch):
+        part = np.zeros((2 * min(batch, pairs - deal), 2), dtype=np.int64)
+        duel_games(W2, np.array([kind_a, kind_b]), future.F, future.offset, future.length, rows,
+                   1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(), starts, combo,
+                   shape, scored, opt_slot, slot_points, q, qcum, shape_cum, done, binom, int(np.diff(starts).max()),
+                   masks, goods, points, start.mover, int(seed) % 2**63, deal, part)
+        finals[2 * deal: 2 * deal + len(part)] = part
+        if progress:
+            progress(2 * deal + len(part), 2 * pairs)
+    return finals

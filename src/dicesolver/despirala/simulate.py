@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.errors import InputError
-from .kernels import simulate_games
+from .kernels.expected import simulate_games
 from .rules import ALL_FREE, six_dice_throws
 from .solver import binomial_table, check_mode, completion_odds, shape_index, shape_transitions, throw_options
 

@@ -176,7 +176,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
         raise InputError("--samples is between 1 and 100000 (0: the exact model)")
     mode = check_mode(mode)
     sign = 1.0 if mode == "normal" else -1.0
-    from .kernels import base_completion, solve_level  # numba is loaded by the solve, not by advice
+    from .kernels.expected import base_completion, solve_level  # numba is loaded by the solve, not by advice
 
     probs, counts, start, combo, shape, points = throw_options(mode)
     q, qcum = completion_odds()

@@ -19,7 +19,8 @@ from ..core.results import BoxFacts, Departure, StrategyFacts
 from .duel import DuelPosition, DuelSolution, LevelSegment, cells_of
 from .kernels.duel_eval import duel_forward_level
 
-WORKERS = 2
+CHUNK_CELLS = 1 << 20  # one parallel chunk of the forward pass, roughly
+BATCH_CELLS = 1 << 25  # one kernel call, one progress step
 TIE = 1e-6  # equities closer than this are a tie (the table is float32)
 
 
@@ -34,33 +35,67 @@ class WaiveFacts:
 
 def waive_facts(solution: DuelSolution, progress: Callable[[int, int], None] | None = None) -> WaiveFacts:
     """Forward from the start, level by level: only this level's probabilities, the next level's and the
-    next level's equities are held (two-person Yacht's largest level: 256 million cells)."""
+    next level's equities are held (two-person Yacht's largest levels: 256 million cells, 2 GB each as
+    float64). progress(cells done, cells in all) is called after every batch of pairs."""
     model = solution.model
     game = solution.game
     dice = game.dice
     ptr, idx = dice.keep_sub
     n = game.n_categories
-    waives = np.zeros((WORKERS, n))
-    zeros = np.zeros((WORKERS, n))
     upward = model.segments[::-1]  # from the start (nothing filled) to the last turn
+    total = sum(seg.cells for seg in upward)
+    done = 0
+    waives = np.zeros(n)
+    zeros = np.zeros(n)
     mass = np.zeros(upward[0].cells)
     mass[model.index(DuelPosition(0, 0, 0)) - upward[0].start] = 1.0
     for k, seg in enumerate(upward):
         nxt = upward[k + 1] if k + 1 < len(upward) else LevelSegment(-1, 0, 0, 0, 1)
-        next_mass = np.zeros((WORKERS, nxt.cells))
+        next_mass = np.zeros(nxt.cells)
         equities = frozen(cells_of(solution.values, nxt.start, nxt.stop))
-        duel_forward_level(model.pa[seg.first_pair:seg.end_pair], model.pb[seg.first_pair:seg.end_pair], mass,
-                           seg.start, equities, nxt.start, model.pair_offset, model.maxsum, model.scores, model.full,
-                           dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, game.rolls, nxt.start,
-                           next_mass, waives, zeros)
-        mass = next_mass.sum(axis=0)
-        del next_mass, equities
-        if progress:
-            progress(k + 1, len(upward))
+        pa, pb, lanes = _by_other_player(model, seg)
+        for bounds in _batches(pb, lanes):
+            level_waives = np.zeros((len(bounds) - 1, n))
+            level_zeros = np.zeros((len(bounds) - 1, n))
+            duel_forward_level(pa, pb, bounds, mass, seg.start, equities, nxt.start, model.pair_offset,
+                               model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
+                               dice.roll_probabilities, dice.roll_offset, game.rolls, nxt.start, next_mass,
+                               level_waives, level_zeros)
+            waives += level_waives.sum(axis=0)
+            zeros += level_zeros.sum(axis=0)
+            done += int(lanes[bounds[0]:bounds[-1]].sum())
+            if progress:
+                progress(done, total)
+        mass = next_mass
+        del equities
     turns = 2 * n
     names = [c.name for c in game.categories]
     return WaiveFacts(game.canonical, float(zeros.sum()) / turns, float(waives.sum()) / turns,
-                      dict(zip(names, zeros.sum(axis=0).tolist())), dict(zip(names, waives.sum(axis=0).tolist())))
+                      dict(zip(names, zeros.tolist())), dict(zip(names, waives.tolist())))
+
+
+def _by_other_player(model, seg: LevelSegment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The level's pairs sorted by the other player's set (see duel_forward_level), and their cells."""
+    pa = model.pa[seg.first_pair:seg.end_pair]
+    pb = model.pb[seg.first_pair:seg.end_pair]
+    order = np.argsort(pb, kind="stable")
+    pa, pb = np.ascontiguousarray(pa[order]), np.ascontiguousarray(pb[order])
+    return pa, pb, model.maxsum[pa] + model.maxsum[pb] + 1
+
+
+def _batches(pb: np.ndarray, lanes: np.ndarray):
+    """Chunk bounds over sorted pairs, cut only where pb changes, about CHUNK_CELLS cells a chunk, in
+    batches of about BATCH_CELLS cells (one kernel call and one progress step each)."""
+    if len(pb) == 0:
+        return
+    cuts = np.flatnonzero(np.diff(pb)) + 1  # where a new other-player set begins
+    cum = np.concatenate(([0], np.cumsum(lanes)))
+    wanted = np.arange(CHUNK_CELLS, int(cum[-1]), CHUNK_CELLS)
+    inner = cuts[np.minimum(np.searchsorted(cum[cuts], wanted), len(cuts) - 1)] if len(cuts) else cuts
+    bounds = np.unique(np.concatenate(([0], inner, [len(pb)])).astype(np.int64))
+    per_batch = max(1, BATCH_CELLS // CHUNK_CELLS)
+    for i in range(0, len(bounds) - 1, per_batch):
+        yield bounds[i:i + per_batch + 1]
 
 
 def opening_keeps(solution: DuelSolution) -> dict[str, tuple[str, float]]:

@@ -232,20 +232,21 @@ def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values
 
 
 @njit(cache=True, parallel=True)
-def duel_forward_level(pa, pb, mass, mass_base, opt_values, opt_base, pair_offset, maxsum, scores, full, keep_add,
-                       sub_ptr, sub_idx, roll_prob, roll_offset, rolls, next_lo, next_mass, waives, zero_scores):
+def duel_forward_level(pa, pb, bounds, mass, mass_base, opt_values, opt_base, pair_offset, maxsum, scores, full,
+                       keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, next_lo, next_mass, waives,
+                       zero_scores):
     """Push the probability of every position of pairs (pa[i], pb[i]) through one turn of optimal play.
 
     mass holds this level's probabilities from table cell mass_base on, opt_values the equities of the
-    next level from opt_base on. next_mass[w, idx - next_lo] receives the mass arriving at table index idx
-    (one row per worker chunk, summed by the caller); waives[w, c] the probability of scoring 0 in c by
-    choice although another open box would have scored; zero_scores[w, c] of scoring 0 in c at all."""
+    next level from opt_base on. next_mass[idx - next_lo] receives the mass arriving at table index idx.
+    Chunk w runs pairs bounds[w] to bounds[w + 1]; a turn's mass lands on pairs whose mover is this pair's
+    other player, so chunks cut where pb changes (pb sorted) never write the same cell and need no copy
+    of next_mass each. waives[w, c] receives the probability of scoring 0 in c by choice although another
+    open box would have scored; zero_scores[w, c] of scoring 0 in c at all."""
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
     stages_n = max(rolls - 1, 1)
-    workers = next_mass.shape[0]
-    bounds = chunk_bounds(pa.shape[0], workers)
     for w in prange(bounds.shape[0] - 1):
         most = 1
         for i in range(bounds[w], bounds[w + 1]):
@@ -302,4 +303,4 @@ def duel_forward_level(pa, pb, mass, mass_base, opt_values, opt_base, pair_offse
                     na = a | (1 << c)
                     if not (na == full and b == full):
                         idx = pair_offset[b * n_sets + na] + maxsum[na] + mb - pts - j
-                        next_mass[w, idx - next_lo] += p
+                        next_mass[idx - next_lo] += p

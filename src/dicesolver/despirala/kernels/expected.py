@@ -16,7 +16,7 @@ below only. ``sign`` is +1 (normal: maximise) or -1 (misere: minimise, no Reroll
 
 import numpy as np
 
-from ..core.jit import njit, prange
+from ...core.jit import njit, prange
 
 GOODS_PER_TURN = 5
 

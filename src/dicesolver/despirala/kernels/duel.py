@@ -1,0 +1,352 @@
+"""Despirala played to win, and matches between two strategies, in numba.
+
+A competitive player weighs each option of its turn by the expected number of opponents its final score
+beats (a tie counts half): ``beat[y]`` for every final score y, from the opponents' exact final-score
+distributions (``future.F``), and its own final score's distribution after the option, assuming the
+expected-score strategy from the end of this turn on (the seed's model). Inside the turn it collects to
+win too: Continue / Stop are weighed the same way. Options whose values tie (within ``TIE``) go to the
+expected-score choice.
+
+Within one turn the beat curve, the points and the free combinations are fixed, so the values of turn
+ends (``ends[c, slot, g]``: picking c for slot's points, leaving g goods) and of collecting
+(``collects[f, have, g]``) are computed when first needed and kept for the turn's later decisions
+(NaN: not yet known).
+"""
+
+import numpy as np
+
+from ...core.jit import njit, prange
+from .expected import _collect_table, _mix
+from .future import collect_goes_on, expected_choice, pick_parts
+
+GOODS_PER_TURN = 5
+N_COMBOS = 14
+TIE = 1e-12
+REROLL = -1
+BEAT_CELLS = 1024  # final scores 0..1023 (the most Despirala can give is 604)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def beat_at(beat, y):
+    return beat[min(y, beat.shape[0] - 1)]
+
+
+@njit(cache=True, nogil=True)
+def start_beaten(F, offset, length, rows, mask, h, points, beat):
+    """Expected opponents beaten from the start of a turn (mask, h) with ``points`` already scored."""
+    if mask == 0:
+        return beat_at(beat, points + h)
+    L = length[mask]
+    src = offset[mask] + min(h, rows[mask]) * L
+    total = 0.0
+    for x in range(L):
+        total += F[src + x] * beat_at(beat, points + x)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def end_value(F, offset, length, rows, mask, c, slot, g, points, slot_points, beat, ends, H):
+    """ends[c, slot, g]: picking c for slot's points ends the turn with g goods."""
+    v = ends[c, slot, g]
+    if v == v:
+        return v
+    after = mask & ~(1 << c)
+    total = points + slot_points[c, slot]
+    if after == 0:
+        v = beat_at(beat, total + g)
+    else:
+        v = start_beaten(F, offset, length, rows, after, min(g + GOODS_PER_TURN, H - 1), total, beat)
+    ends[c, slot, g] = v
+    return v
+
+
+@njit(cache=True, nogil=True)
+def fill_collects(F, offset, length, rows, mask, f, have_lo, h, points, slot_points, beat, ends, collects, binom, H):
+    """collects[f, have, g] for have >= have_lo and g <= h: collecting face f + 1 holding ``have`` with g
+    goods, Continue and Stop chosen to win."""
+    for g in range(h + 1):
+        for have in range(6, have_lo - 1, -1):
+            if collects[f, have, g] == collects[f, have, g]:
+                continue
+            v = end_value(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, H)
+            if g > 0 and have < 6:
+                n = 6 - have
+                go = 0.0
+                for j in range(n + 1):
+                    go += binom[n, j] * collects[f, have + j, g - 1]
+                if go > v:
+                    v = go
+            collects[f, have, g] = v
+
+
+@njit(cache=True, nogil=True)
+def option_values(F, offset, length, rows, mask, h, points, r, beat, ends, collects, reroll_allowed, roll_counts,
+                  opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum, binom, out):
+    """out[0]: Reroll, out[1 + f]: Collect f + 1, out[7 + o - opt_start[r]]: option o of throw r; NaN for
+    what is not allowed."""
+    H = ends.shape[2]
+    out[:] = np.nan
+    if reroll_allowed and h > 0:
+        out[0] = start_beaten(F, offset, length, rows, mask, h - 1, points, beat)
+    for f in range(6):
+        if mask & (1 << f):
+            have = roll_counts[r, f]
+            fill_collects(F, offset, length, rows, mask, f, have, h, points, slot_points, beat, ends, collects, binom, H)
+            out[1 + f] = collects[f, have, h]
+    for o in range(opt_start[r], opt_start[r + 1]):
+        c = opt_combo[o]
+        if not mask & (1 << c):
+            continue
+        s = opt_shape[o]
+        v = (1.0 - qcum[s, h]) * end_value(F, offset, length, rows, mask, c, 0, 0, points, slot_points, beat, ends, H)
+        for t in range(h + 1):
+            if q[s, t] != 0.0:
+                v += q[s, t] * end_value(F, offset, length, rows, mask, c, opt_slot[o], h - t, points, slot_points,
+                                         beat, ends, H)
+        out[7 + o - opt_start[r]] = v
+
+
+@njit(cache=True, nogil=True, inline="always")
+def value_slot(choice):
+    """Where option_values puts a choice's value."""
+    if choice < 0:
+        return 0
+    if choice < 6:
+        return 1 + choice
+    return -1  # an option: 7 + o - opt_start[r]
+
+
+@njit(cache=True, nogil=True)
+def winning_choice(ev_choice, values, first_option):
+    """The choice with the most opponents beaten; the expected-score choice unless another beats it by
+    more than TIE."""
+    at = value_slot(ev_choice)
+    if at < 0:
+        at = 7 + ev_choice - 6 - first_option
+    best = values[at]
+    choice = ev_choice
+    for i in range(values.shape[0]):
+        v = values[i]
+        if v == v and v > best + TIE:
+            best = v
+            if i == 0:
+                choice = REROLL
+            elif i < 7:
+                choice = i - 1
+            else:
+                choice = 6 + first_option + i - 7
+    return choice
+
+
+@njit(cache=True, nogil=True)
+def collect_goes_on_to_win(F, offset, length, rows, W, col_f, mask, f, have, g, points, slot_points, beat, ends,
+                           collects, binom, sign):
+    """Continue collecting (face f + 1, holding ``have``, g goods) when that beats more opponents; on a tie
+    (within TIE), what the expected-score strategy does."""
+    if g == 0 or have == 6:
+        return False
+    H = ends.shape[2]
+    fill_collects(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, collects, binom, H)
+    stop = end_value(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, H)
+    n = 6 - have
+    go = 0.0
+    for j in range(n + 1):
+        go += binom[n, j] * collects[f, have + j, g - 1]
+    if abs(go - stop) <= TIE:
+        return collect_goes_on(W, col_f, mask & ~(1 << f), f + 1, have, g, binom, sign)
+    return go > stop
+
+
+@njit(cache=True, nogil=True)
+def add_opponent(F, offset, length, rows, mask, goods, points, sign, H, beat):
+    """Add to beat[y] the chance that a final score y beats an opponent between turns (ties half; in
+    misere play the lower score wins)."""
+    if mask == 0:
+        lo, L, src = points + goods, 1, -1
+    else:
+        L = length[mask]
+        lo = points
+        src = offset[mask] + min(min(goods + GOODS_PER_TURN, H - 1), rows[mask]) * L
+    below = 0.0  # P(opponent < y)
+    for y in range(beat.shape[0]):
+        x = y - lo
+        p = 0.0
+        if 0 <= x < L:
+            p = 1.0 if src < 0 else F[src + x]
+        if sign > 0:
+            beat[y] += below + 0.5 * p
+        else:
+            beat[y] += (1.0 - below - p) + 0.5 * p
+        below += p
+
+
+@njit(cache=True, nogil=True)
+def decide(F, offset, length, rows, W, mask, h, points, r, beat, sign, reroll_allowed, roll_counts, opt_start,
+           opt_combo, opt_shape, opt_points, opt_slot, slot_points, q, qcum, binom, values):
+    """One decision after throw r, played to win (the choice code of ``expected_choice``); ``values``
+    receives every option's expected opponents beaten (see option_values)."""
+    H = W.shape[1]
+    col = np.empty((6, 7, H))
+    for f in range(6):
+        if mask & (1 << f):
+            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f])
+    acc = np.zeros((N_COMBOS, q.shape[0]))
+    fail = np.zeros((N_COMBOS, q.shape[0]))
+    pick_parts(W, mask, h, q, qcum, acc, fail)
+    ev = expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo, opt_shape, opt_points,
+                         qcum, acc, fail, col)
+    ends = np.full((N_COMBOS, slot_points.shape[1], H), np.nan)
+    collects = np.full((6, 7, H), np.nan)
+    option_values(F, offset, length, rows, mask, h, points, r, beat, ends, collects, reroll_allowed, roll_counts,
+                  opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum, binom, values)
+    return winning_choice(ev, values, opt_start[r])
+
+
+@njit(cache=True, nogil=True)
+def collect_decision(F, offset, length, rows, W, mask, f, have, g, points, beat, sign, slot_points, binom):
+    """Whether to Continue collecting face f + 1 (``mask``: the free combinations, f among them), played
+    to win."""
+    H = W.shape[1]
+    col_f = np.empty((7, H))
+    _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col_f)
+    ends = np.full((N_COMBOS, slot_points.shape[1], H), np.nan)
+    collects = np.full((6, 7, H), np.nan)
+    return collect_goes_on_to_win(F, offset, length, rows, W, col_f, mask, f, have, g, points, slot_points, beat,
+                                  ends, collects, binom, sign)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def uniform(key, counter):
+    """The counter-th number of stream ``key``, uniform in [0, 1)."""
+    return (_mix(key + np.uint64(counter)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, parallel=True)
+def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo,
+               opt_shape, opt_points, opt_slot, slot_points, q, qcum, shape_cum, done, binom, most_options,
+               start_mask, start_goods, start_points, first_seat, seed, first_deal, finals):
+    """Two-player games between strategy 0 and strategy 1 (kinds[k]: 0 plays the expected-score decisions
+    of table W2[k], 1 plays to win with W2[k] and F). Deal i is played twice: game 2i with strategy 0
+    first, game 2i + 1 with strategy 1 first; in both, seat s throws the dice of stream
+    (seed, first_deal + i, s). Every game starts from the same position: seat s with start_mask[s] free,
+    start_goods[s] goods before its next turn's 5 and start_points[s], seat first_seat to throw.
+    finals[game, seat] receives the final scores."""
+    H = W2.shape[2]
+    powers = np.array([1, 7, 49, 343, 2401, 16807])
+    n_shapes = q.shape[0]
+    for i in prange(finals.shape[0] // 2):
+        col = np.empty((6, 7, H))
+        acc = np.zeros((N_COMBOS, n_shapes))
+        fail = np.zeros((N_COMBOS, n_shapes))
+        ends = np.empty((N_COMBOS, slot_points.shape[1], H))
+        collects = np.empty((6, 7, H))
+        beat = np.empty(BEAT_CELLS)
+        values = np.empty(7 + most_options)
+        counts = np.zeros(6, dtype=np.int64)
+        for k in range(2):
+            mask = start_mask.copy()
+            goods = start_goods.copy()
+            points = start_points.copy()
+            used = np.zeros(2, dtype=np.int64)
+            keys = np.empty(2, dtype=np.uint64)
+            for s in range(2):
+                deal = np.uint64(first_deal + i)
+                keys[s] = _mix(np.uint64(seed) * np.uint64(0x100000001B3) + deal * np.uint64(8) + np.uint64(s))
+            s = first_seat
+            while mask[0] != 0 or mask[1] != 0:
+                if mask[s] != 0:
+                    strategy = (s + k) % 2
+                    W = W2[strategy]
+                    to_win = kinds[strategy] == 1
+                    m = mask[s]
+                    h = min(goods[s] + GOODS_PER_TURN, H - 1)
+                    pts = points[s]
+                    for f in range(6):
+                        if m & (1 << f):
+                            _collect_table(W, m & ~(1 << f), f + 1, binom, sign, col[f])
+                    if to_win:
+                        beat[:] = 0.0
+                        o = 1 - s
+                        add_opponent(F, offset, length, rows, mask[o], goods[o], points[o], sign, H, beat)
+                        ends[:] = np.nan
+                        collects[:] = np.nan
+                    counts[:] = 0
+                    for _ in range(6):
+                        counts[int(uniform(keys[s], used[s]) * 6.0)] += 1
+                        used[s] += 1
+                    while True:
+                        r = code_index[np.sum(counts * powers)]
+                        pick_parts(W, m, h, q, qcum, acc, fail)
+                        choice = expected_choice(W, m, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo,
+                                                 opt_shape, opt_points, qcum, acc, fail, col)
+                        if to_win:
+                            option_values(F, offset, length, rows, m, h, pts, r, beat, ends, collects, reroll_allowed,
+                                          roll_counts, opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum,
+                                          binom, values)
+                            choice = winning_choice(choice, values, opt_start[r])
+                        if choice == REROLL:
+                            h -= 1
+                            counts[:] = 0
+                            for _ in range(6):
+                                counts[int(uniform(keys[s], used[s]) * 6.0)] += 1
+                                used[s] += 1
+                            continue
+                        if choice < 6:
+                            f = choice
+                            have = roll_counts[r, f]
+                            while True:
+                                if to_win:
+                                    go = collect_goes_on_to_win(F, offset, length, rows, W, col[f], m, f, have, h, pts,
+                                                                slot_points, beat, ends, collects, binom, sign)
+                                else:
+                                    go = collect_goes_on(W, col[f], m & ~(1 << f), f + 1, have, h, binom, sign)
+                                if not go:
+                                    break
+                                h -= 1
+                                hits = 0
+                                for _ in range(6 - have):
+                                    if int(uniform(keys[s], used[s]) * 6.0) == f:
+                                        hits += 1
+                                    used[s] += 1
+                                have += hits
+                            pts += (f + 1) * have
+                            m &= ~(1 << f)
+                            break
+                        o = choice - 6
+                        shape = opt_shape[o]
+                        while shape != done and h > 0:
+                            h -= 1
+                            u = uniform(keys[s], used[s])
+                            used[s] += 1
+                            shape = np.searchsorted(shape_cum[shape], u, side="right")
+                            if shape >= shape_cum.shape[1]:
+                                shape = shape_cum.shape[1] - 1
+                        if shape == done:
+                            pts += int(opt_points[o])
+                        else:
+                            h = 0  # out of goods: no points, and every good is lost
+                        m &= ~(1 << opt_combo[o])
+                        break
+                    mask[s] = m
+                    goods[s] = h
+                    points[s] = pts
+                s = 1 - s
+            for s in range(2):
+                finals[2 * i + k, s] = points[s] + goods[s]
+
+
+@njit(cache=True, nogil=True)
+def collect_beaten(F, offset, length, rows, mask, f, have, g, points, beat, slot_points, binom, H):
+    """(Stop, Continue) while collecting face f + 1: each one's expected opponents beaten, Continue NaN when
+    it is not allowed."""
+    ends = np.full((N_COMBOS, slot_points.shape[1], H), np.nan)
+    collects = np.full((6, 7, H), np.nan)
+    stop = end_value(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, H)
+    if g == 0 or have == 6:
+        return stop, np.nan
+    fill_collects(F, offset, length, rows, mask, f, have, g - 1, points, slot_points, beat, ends, collects, binom, H)
+    n = 6 - have
+    go = 0.0
+    for j in range(n + 1):
+        go += binom[n, j] * collects[f, have + j, g - 1]
+    return stop, go
