@@ -8,6 +8,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
+from dicesolver.analysis.match import summarize
 from dicesolver.despirala import future
 from dicesolver.despirala.match import despirala_match, play_bots
 from dicesolver.despirala.players import CompetitivePlayer, ExpectedScorePlayer
@@ -138,6 +139,10 @@ def test_kernel_matches_score_as_the_exact_distribution(solutions):
     assert (m.totals[0::2] == m.totals[1::2][:, ::-1]).all()  # equal players, the same dice: swapped scores
     again = despirala_match(NORMAL, a, b, 4000, seed=5)
     assert (again.totals == m.totals).all()
+    first, second = summarize(m)
+    for seat in range(2):  # places 1 and 2 shared out, seat by seat
+        assert first.rank_by_seat[seat] + second.rank_by_seat[1 - seat] == pytest.approx(3.0)
+        assert first.share_by_seat[seat] + second.share_by_seat[1 - seat] == pytest.approx(1.0)
 
 
 def test_kernel_and_state_machine_engines_agree(solutions, tables):

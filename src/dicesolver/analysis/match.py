@@ -29,23 +29,29 @@ def summarize(games: MatchGames) -> list[PlayerResult]:
     n_players = totals.shape[1]
     top = totals.max(axis=1, keepdims=True) if games.higher_is_better else totals.min(axis=1, keepdims=True)
     leaders = (totals == top).sum(axis=1)
+    # each player's place: 1 + the players ahead + half the players level with it
+    other, mine = totals[:, None, :], totals[:, :, None]
+    ahead = other > mine if games.higher_is_better else other < mine
+    level = (totals[:, None, :] == totals[:, :, None]).sum(axis=2) - 1
+    place = 1.0 + ahead.sum(axis=2) + 0.5 * level
     out = []
     for p, label in enumerate(games.labels):
         lead = totals[:, p] == top[:, 0]
         win = lead & (leaders == 1)
         tie = lead & (leaders > 1)
         share = np.where(lead, 1.0 / leaders, 0.0)
-        by_seat, by_seat_ci = [], []
+        by_seat, by_seat_ci, rank_by_seat = [], [], []
         for s in range(n_players):
             at = seats[:, p] == s
             by_seat.append(float(share[at].mean()) if at.any() else float("nan"))
+            rank_by_seat.append(float(place[at, p].mean()) if at.any() else float("nan"))
             k = int(at.sum())
             by_seat_ci.append(Z95 * float(share[at].std(ddof=1) / np.sqrt(k)) if k > 1 else float("nan"))
         out.append(PlayerResult(
             player=label, points_per_game=float(results[:, p].mean()),
             points_ci95=_ci(results[:, p].reshape(deals, rot).mean(axis=1)), win_rate=float(win.mean()),
             win_ci95=_ci(win.reshape(deals, rot).mean(axis=1)), tie_rate=float(tie.mean()), share=float(share.mean()),
-            share_by_seat=by_seat, share_ci95_by_seat=by_seat_ci, mean_score=float(totals[:, p].mean()),
+            share_by_seat=by_seat, share_ci95_by_seat=by_seat_ci, rank_by_seat=rank_by_seat, mean_score=float(totals[:, p].mean()),
             score_sd=float(totals[:, p].std())))
     return out
 

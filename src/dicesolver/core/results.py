@@ -232,6 +232,8 @@ class PlayerResult(_Model):
     share: float = Field(description="games won, a tie among k counting 1/k")
     share_by_seat: list[float] = Field(description="the same by seat (0: moving first)")
     share_ci95_by_seat: list[float]
+    rank_by_seat: list[float] = Field(default_factory=list,
+                                      description="average finishing place by seat (1 best; tied players share places)")
     mean_score: float
     score_sd: float
 

@@ -162,7 +162,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         table = self.solve(game).table
         from .players import make_despirala_player
 
-        a, b = (make_despirala_player(p, game, table, seed=seed) for p in names)
+        a, b = (make_despirala_player(p, game, table, seed=seed, progress=progress) for p in names)
         if a.name == b.name:
             b.name = f"{b.name} (2)"
         return despirala_match(game, a, b, n, seed, progress=progress)

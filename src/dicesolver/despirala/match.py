@@ -44,7 +44,7 @@ def despirala_match(game: DespiralaGame, a, b, games: int, seed: int = 0,
     pairs = (games + 1) // 2
     totals = np.zeros((2 * pairs, 2), dtype=np.int64)
     seats = np.zeros((2 * pairs, 2), dtype=np.int64)
-    seats[1::2] = (1, 0)
+    seats[0::2], seats[1::2] = (0, 1), (1, 0)  # (a's seat, b's seat): a first, then b first
     if kernel_strategy(a) is not None and kernel_strategy(b) is not None:
         finals = kernel_match(game, a, b, pairs, seed, progress)
         totals[0::2] = finals[0::2]
@@ -118,7 +118,8 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     for deal in range(0, pairs, batch):
         part = np.zeros((2 * min(batch, pairs - deal), 2), dtype=np.int64)
         duel_games(W2, np.array([kind_a, kind_b]), future.F, future.offset, future.length, rows,
-                   1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(), starts, combo,
+                   1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(),
+                   starts, combo,
                    shape, scored, opt_slot, slot_points, q, qcum, shape_cum, done, binom, int(np.diff(starts).max()),
                    masks, goods, points, start.mover, int(seed) % 2**63, deal, part)
         finals[2 * deal: 2 * deal + len(part)] = part

@@ -213,13 +213,13 @@ def match(console: Console, m: MatchResult) -> None:
                       f"{p.mean_score:.2f}", f"{p.score_sd:.2f}")
     console.print(table)
     if m.rotations > 1:
-        seats = Table(title="won (ties shared) by seat: 1 moves first", box=None)
+        seats = Table(title="won (ties shared) and average place by seat: 1 moves first", box=None)
         seats.add_column("player")
         for k in range(m.rotations):
             seats.add_column(f"seat {k + 1}", justify="right")
         for p in m.players:
-            seats.add_row(Text(p.player), *(f"{100 * v:.1f}% ± {100 * ci:.1f}" for v, ci in
-                                             zip(p.share_by_seat, p.share_ci95_by_seat)))
+            seats.add_row(Text(p.player), *(f"{100 * v:.1f}% ± {100 * ci:.1f}, place {rank:.3f}" for v, ci, rank in
+                                             zip(p.share_by_seat, p.share_ci95_by_seat, p.rank_by_seat)))
         console.print(seats)
 
 

@@ -3,14 +3,18 @@
 A competitive player weighs each option of its turn by the expected number of opponents its final score
 beats (a tie counts half): ``beat[y]`` for every final score y, from the opponents' exact final-score
 distributions (``future.F``), and its own final score's distribution after the option, assuming the
-expected-score strategy from the end of this turn on (the seed's model). Inside the turn it collects to
-win too: Continue / Stop are weighed the same way. Options whose values tie (within ``TIE``) go to the
-expected-score choice.
+expected-score strategy from the end of this turn on (the seed's model; after a Reroll, from the new
+throw on). Inside the turn it collects to win too: Continue / Stop are weighed the same way. Options
+whose values tie (within ``TIE``) go to the expected-score choice.
 
 Within one turn the beat curve, the points and the free combinations are fixed, so the values of turn
 ends (``ends[c, slot, g]``: picking c for slot's points, leaving g goods) and of collecting
-(``collects[f, have, g]``) are computed when first needed and kept for the turn's later decisions
-(NaN: not yet known).
+(``collects[f, have, g]``) are computed when first needed and kept for the turn's later decisions, and
+a pick's value (``picks[c, shape, slot]``) for the decisions at the same goods (NaN: not yet known).
+
+Playing the throws after a Reroll to win as well (one throw deep, the rest by the expected-score model)
+was measured on 10,000 games with the same dice: 54.62% / 54.91% first / second against 54.87% / 54.66%,
+no gain, at a quarter of the speed; it was left out.
 """
 
 import numpy as np
@@ -80,14 +84,28 @@ def fill_collects(F, offset, length, rows, mask, f, have_lo, h, points, slot_poi
 
 
 @njit(cache=True, nogil=True)
-def option_values(F, offset, length, rows, mask, h, points, r, beat, ends, collects, reroll_allowed, roll_counts,
+def pick_beaten(F, offset, length, rows, mask, c, s, slot, h, points, slot_points, q, qcum, beat, ends, picks):
+    """Picking c with missing shape s for slot's points at h goods: picks[c, s, slot] keeps it for this h."""
+    v = picks[c, s, slot]
+    if v == v:
+        return v
+    H = ends.shape[2]
+    v = (1.0 - qcum[s, h]) * end_value(F, offset, length, rows, mask, c, 0, 0, points, slot_points, beat, ends, H)
+    for t in range(h + 1):
+        if q[s, t] != 0.0:
+            v += q[s, t] * end_value(F, offset, length, rows, mask, c, slot, h - t, points, slot_points, beat, ends, H)
+    picks[c, s, slot] = v
+    return v
+
+
+@njit(cache=True, nogil=True)
+def option_values(F, offset, length, rows, mask, h, points, r, reroll, beat, ends, collects, picks, roll_counts,
                   opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum, binom, out):
-    """out[0]: Reroll, out[1 + f]: Collect f + 1, out[7 + o - opt_start[r]]: option o of throw r; NaN for
-    what is not allowed."""
+    """out[0]: Reroll (``reroll``, NaN when not allowed), out[1 + f]: Collect f + 1, out[7 + o - opt_start[r]]:
+    option o of throw r; NaN for what is not allowed. ``picks``: pick_beaten's values at this h."""
     H = ends.shape[2]
     out[:] = np.nan
-    if reroll_allowed and h > 0:
-        out[0] = start_beaten(F, offset, length, rows, mask, h - 1, points, beat)
+    out[0] = reroll
     for f in range(6):
         if mask & (1 << f):
             have = roll_counts[r, f]
@@ -95,15 +113,9 @@ def option_values(F, offset, length, rows, mask, h, points, r, beat, ends, colle
             out[1 + f] = collects[f, have, h]
     for o in range(opt_start[r], opt_start[r + 1]):
         c = opt_combo[o]
-        if not mask & (1 << c):
-            continue
-        s = opt_shape[o]
-        v = (1.0 - qcum[s, h]) * end_value(F, offset, length, rows, mask, c, 0, 0, points, slot_points, beat, ends, H)
-        for t in range(h + 1):
-            if q[s, t] != 0.0:
-                v += q[s, t] * end_value(F, offset, length, rows, mask, c, opt_slot[o], h - t, points, slot_points,
-                                         beat, ends, H)
-        out[7 + o - opt_start[r]] = v
+        if mask & (1 << c):
+            out[7 + o - opt_start[r]] = pick_beaten(F, offset, length, rows, mask, c, opt_shape[o], opt_slot[o], h,
+                                                    points, slot_points, q, qcum, beat, ends, picks)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -197,7 +209,9 @@ def decide(F, offset, length, rows, W, mask, h, points, r, beat, sign, reroll_al
                          qcum, acc, fail, col)
     ends = np.full((N_COMBOS, slot_points.shape[1], H), np.nan)
     collects = np.full((6, 7, H), np.nan)
-    option_values(F, offset, length, rows, mask, h, points, r, beat, ends, collects, reroll_allowed, roll_counts,
+    reroll = start_beaten(F, offset, length, rows, mask, h - 1, points, beat) if reroll_allowed and h > 0 else np.nan
+    picks = np.full((N_COMBOS, q.shape[0], slot_points.shape[1]), np.nan)
+    option_values(F, offset, length, rows, mask, h, points, r, reroll, beat, ends, collects, picks, roll_counts,
                   opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum, binom, values)
     return winning_choice(ev, values, opt_start[r])
 
@@ -240,6 +254,7 @@ def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_co
         fail = np.zeros((N_COMBOS, n_shapes))
         ends = np.empty((N_COMBOS, slot_points.shape[1], H))
         collects = np.empty((6, 7, H))
+        picks = np.empty((N_COMBOS, n_shapes, slot_points.shape[1]))
         beat = np.empty(BEAT_CELLS)
         values = np.empty(7 + most_options)
         counts = np.zeros(6, dtype=np.int64)
@@ -280,7 +295,11 @@ def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_co
                         choice = expected_choice(W, m, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo,
                                                  opt_shape, opt_points, qcum, acc, fail, col)
                         if to_win:
-                            option_values(F, offset, length, rows, m, h, pts, r, beat, ends, collects, reroll_allowed,
+                            reroll = np.nan
+                            if reroll_allowed and h > 0:
+                                reroll = start_beaten(F, offset, length, rows, m, h - 1, pts, beat)
+                            picks[:] = np.nan
+                            option_values(F, offset, length, rows, m, h, pts, r, reroll, beat, ends, collects, picks,
                                           roll_counts, opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum,
                                           binom, values)
                             choice = winning_choice(choice, values, opt_start[r])
