@@ -13,6 +13,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m compileall -q src  # bytecode now, as a regular pip install would (PYTHONDONTWRITEBYTECODE may be set)
 	touch $(STAMP)
 
 install: $(STAMP)
