@@ -16,7 +16,7 @@ from ..core.results import Distribution, MatchResult, Review
 from .simulate import SimulationRun
 
 COLORS = ["royalblue", "tab:red", "tab:green", "tab:orange", "tab:purple", "tab:brown", "teal", "tab:gray", "gold"]
-UNIT_LABELS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)"}
+UNIT_LABELS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)", "p_target": "P(target)"}
 
 
 def save_figure(fig: Figure, path: str | Path) -> Path:

@@ -84,6 +84,8 @@ def solve(
     dask_storage: Optional[Path] = typer.Option(None, "--dask-storage", help="with --dask: the directory for the "
                                                 "levels' blocks, seen by every worker under the same path "
                                                 "(default: beside the table; required for tcp://)"),
+    target: Optional[int] = typer.Option(None, "--target", help="play for at least this many points instead: the "
+                                         "best chance of reaching them (solitaire scorecard games)"),
 ) -> None:
     """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
     player: the expected final score, the equity, or the probability of winning. A big solve shows its
@@ -93,6 +95,17 @@ def solve(
     cluster = distributed.parse_cluster(dask, dask_storage) if dask is not None else None
     g = registry.load(game, players_)
     family = registry.family_of(g)
+    if target is not None:
+        if judge is not None or dask is not None or rebuild or verify:
+            raise InputError("--target goes alone (no --judge, --dask, --rebuild or --verify)")
+        with progress(f"{g.canonical}: best chances of every target up to {target} (once; cached)",
+                      quiet=json_output) as update:
+            info = family.solve_target(g, target, progress=update)
+        if json_output:
+            emit(info)
+            return
+        render.solve_info(out, info, f"the best chance of scoring at least {target} points is {info.value:.6f}")
+        return
     with progress(f"solving {g.canonical} (once; cached)", quiet=json_output) as update:
         solution = family.solve(g, judge=judge, progress=update, rebuild=rebuild, on_problem=warn, cluster=cluster)
         problem = tables.verify_files(solution.info.table_dir) if verify and solution.info.table_dir else None

@@ -17,7 +17,7 @@ from .distributed import Cluster
 from .errors import InputError
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
-from .results import Board, ChartRow, Comparison, Distribution, OddsRow, StrategyFacts
+from .results import Board, ChartRow, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts
 from .solved import SolvedGame
 
 Progress = Callable[[int, int], None]
@@ -207,6 +207,10 @@ class Family(ABC, Generic[G, S]):
         """How the exact two-player strategy plays (scores of 0, waives, departures from Maximus)."""
         raise InputError(f"strategy facts come from an exact two-person scorecard table (generala, yacht, crag), "
                          f"not from {game.canonical}")
+
+    def solve_target(self, game: G, target: int, progress: Progress | None = None) -> SolveInfo:
+        """The best chance of finishing with at least ``target`` points (value), from one player's own start."""
+        raise InputError(f"target scores are solved for solitaire scorecard games, not for {game.canonical}")
 
     def match(self, game: G, names: list[str], n: int, seed: int, progress: Progress | None = None) -> MatchGames:
         """About ``n`` games between bots, every seating order, the same dice for every seat."""

@@ -16,7 +16,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-Unit = Literal["points", "equity", "p_win"]
+Unit = Literal["points", "equity", "p_win", "p_target"]
 
 
 class _Model(BaseModel):

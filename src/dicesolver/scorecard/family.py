@@ -343,6 +343,19 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         r = compare_exact(optimal, single, a, b, progress=progress)
         return Comparison.of(r.game, r.a, r.b, "equity", r.first, r.second, r.seconds)
 
+    def solve_target(self, game: ScorecardGame, target: int, progress: Progress | None = None) -> SolveInfo:
+        from .solitaire import TurnState
+        from .target import NEED_STEP, load_or_build
+
+        single = game.with_players(1)
+        if target <= 0:
+            raise InputError("a target is a positive number of points (every game reaches 0)")
+        needs = -(-target // NEED_STEP) * NEED_STEP  # one table answers every target up to its needs
+        table, built, seconds = load_or_build(single, needs, progress)
+        return SolveInfo(game=single.canonical, unit="p_target", value=table.chance(TurnState(0), target),
+                         solved_now=built, seconds=seconds, states=int(table.V.shape[0]),
+                         table_bytes=int(table.V.nbytes), table_dir=table.directory, details={"target": target})
+
     def strategy_facts(self, game: ScorecardGame, progress: Progress | None = None) -> StrategyFacts:
         from . import duel
         from .facts import strategy_facts

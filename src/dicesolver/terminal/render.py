@@ -29,14 +29,14 @@ from ..core.results import (
 
 # how a decision's label is shown in the review tables
 LABEL_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
-VALUE_HEADERS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)"}
+VALUE_HEADERS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)", "p_target": "P(target)"}
 
 
 def fmt(value: float, unit: str) -> str:
     """A value as the unit is usually read: points with 4 decimals, equity signed, probabilities with 6."""
     if unit == "equity":
         return f"{value:+.4f}"
-    if unit == "p_win":
+    if unit in ("p_win", "p_target"):
         return f"{value:.6f}"
     return f"{value:.4f}"
 
@@ -44,7 +44,7 @@ def fmt(value: float, unit: str) -> str:
 def fmt_short(value: float, unit: str) -> str:
     if unit == "equity":
         return f"{value:+.3f}"
-    if unit == "p_win":
+    if unit in ("p_win", "p_target"):
         return f"{value:.3f}"
     return f"{value:.2f}"
 
@@ -116,7 +116,8 @@ def review(console: Console, result: Review) -> None:
     unit = s.unit
     others = [p for k, p in enumerate(s.players) if k != s.index]
     against = f" against {', '.join(others)}" if others else ""
-    word = {"points": "expected final score", "equity": "equity", "p_win": "probability of winning"}[unit]
+    word = {"points": "expected final score", "equity": "equity", "p_win": "probability of winning",
+            "p_target": "probability of reaching the target"}[unit]
     whose = "your" if s.player == "you" else f"{s.player}'s"
     say(console, f"{s.game}: review of {whose} game{against} ({s.judge})", "bold")
     table = Table()
@@ -135,7 +136,7 @@ def review(console: Console, result: Review) -> None:
         best_ = max(mine, key=lambda x: x.luck)
         say(console, f"unluckiest throw: turn {worst.turn} {worst.outcome} ({worst.luck:+.3f}); "
                      f"luckiest: turn {best_.turn} {best_.outcome} ({best_.luck:+.3f})")
-    ended = {"points": "final score", "equity": "result", "p_win": "result"}[unit]
+    ended = {"points": "final score", "equity": "result", "p_win": "result", "p_target": "result"}[unit]
     outcome = ended if s.complete else f"{word} now (unfinished game)"
     sign = "+" if s.higher_is_better else "-"
     terms = f"luck {s.luck:+.3f} - your loss {s.loss:.3f}" + (f" + the others' turns {s.others:+.3f}" if others else "")

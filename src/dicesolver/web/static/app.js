@@ -177,7 +177,7 @@ async function advise() {
   state.advice = result;
 }
 
-const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning" };
+const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning", p_target: "probability of reaching the target" };
 
 function describeOption(o) {
   return o.action === "keep none" ? "reroll everything" : o.action;

@@ -1,0 +1,125 @@
+"""Playing for a target score: the table's best chances against a slow, obviously correct recursion on tiny
+games (every rule variant with bonuses and jokers), and against the expected-score strategy's own exact
+distribution (a target strategy never does worse, and does better somewhere)."""
+
+import itertools
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from reference import final_score_bonus
+from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+from dicesolver.scorecard import target
+
+
+def reference_chances(game, N):
+    """P(total >= T) under the best play for each T, T = 0..N, by memoised recursion over the rules, every
+    need at once: value(boxes)[n] is the best chance of n more points (the upper bonus paid at the end)."""
+    faces = range(1, game.faces + 1)
+    n = game.n_dice
+
+    def shifted(v, points):  # the chance of n more points after scoring ``points`` now
+        return np.concatenate((np.ones(min(points, N + 1)), v[: max(N + 1 - points, 0)]))
+
+    @lru_cache(maxsize=None)
+    def value(boxes):
+        if all(v is not None for v in boxes):
+            return (np.arange(N + 1) <= final_score_bonus(game, boxes)).astype(float)
+        throws = list(itertools.product(faces, repeat=n))
+        return sum(after_roll(boxes, tuple(sorted(t)), game.rolls - 1) for t in throws) / len(throws)
+
+    @lru_cache(maxsize=None)
+    def after_roll(boxes, dice, left):
+        if left == 0:
+            return np.max([shifted(value(boxes[:c] + (pts,) + boxes[c + 1:]), pts + extra)
+                           for c, pts, extra in game.legal_scores(boxes, dice)], axis=0)
+        best = np.zeros(N + 1)
+        for mask in range(1 << n):
+            kept = tuple(dice[i] for i in range(n) if mask >> i & 1)
+            throws = list(itertools.product(faces, repeat=n - len(kept)))
+            best = np.maximum(best, sum(after_roll(boxes, tuple(sorted(kept + t)), left - 1)
+                                        for t in throws) / len(throws))
+        return best
+
+    return value((None,) * game.n_categories)
+
+
+@pytest.mark.parametrize("definition,choices", [(PAIRS_GAME, {}), (BONUS_GAME, {}), (BONUS_GAME, {"joker": "free"}),
+                                                (BONUS_GAME, {"joker": "none"}), (BONUS_GAME, {"order": "forced"})])
+def test_best_chances_are_the_reference(definition, choices):
+    game = tiny(definition, **choices)
+    N = int(game.max_scores.sum()) + 25  # past the most a game can score, bonuses included
+    got = target.build(game, N).curve()
+    want = reference_chances(game, N)
+    assert got == pytest.approx(want, abs=1e-6)
+    assert got[0] == 1.0 and np.all(np.diff(got) <= 1e-7)  # certain to reach 0, never easier to reach more
+
+
+def test_playing_for_the_target_beats_playing_for_points():
+    """For every target, the best chance is at least the expected-score strategy's, from that strategy's
+    exact final-score distribution, and strictly more for some targets."""
+    from dicesolver.scorecard.future import FutureTable
+    from dicesolver.scorecard.future import build as build_future
+    from dicesolver.scorecard.solitaire import SolitaireModel, SolitaireSolution, TurnState
+
+    game = tiny(BONUS_GAME)
+    model = SolitaireModel(game)
+    a = build_future(SolitaireSolution(game, model.solve()))
+    maximus = FutureTable(game, model, a["data"], a["offset"], a["start"], a["length"])
+    lo, p = maximus.distribution(TurnState(0))
+    N = lo + len(p) + 5
+    reach = np.zeros(N + 1)  # the expected-score strategy's P(total >= T)
+    for T in range(N + 1):
+        reach[T] = p[max(T - lo, 0):].sum()
+    best = target.build(game, N).curve()
+    assert np.all(best >= reach - 1e-6)
+    assert np.any(best > reach + 1e-3)
+
+
+RULES = """name = "threes"
+dice = 3
+faces = 3
+rolls = 2
+[upper_bonus]
+threshold = 9
+points = 7
+[[categories]]
+name = "ones"
+kind = "upper"
+face = 1
+[[categories]]
+name = "twos"
+kind = "upper"
+face = 2
+[[categories]]
+name = "threes"
+kind = "upper"
+face = 3
+[[categories]]
+name = "chance"
+kind = "chance"
+"""
+
+
+def test_solve_for_a_target_from_the_command_line(capsys, tmp_path, fresh_cache):
+    import json
+
+    from test_cli import run
+
+    import dicesolver as ds
+
+    rules = tmp_path / "threes.toml"
+    rules.write_text(RULES)
+    code, out, _ = run(capsys, "solve", str(rules), "--target", "20", "--json")
+    data = json.loads(out)
+    want = reference_chances(ds.load_game(str(rules)), 20)[20]
+    assert code == 0 and data["unit"] == "p_target" and data["value"] == pytest.approx(want, abs=1e-6)
+    assert data["details"] == {"target": 20} and data["solved_now"]
+    code, out, _ = run(capsys, "solve", str(rules), "--target", "20")
+    assert code == 0 and f"at least 20 points is {want:.6f}" in out and "loaded from cache" in out
+    for args, words in ((["pig", "--target", "50"], "solitaire scorecard"), (["yacht", "--target", "0"], "positive"),
+                        (["yacht", "--target", "99999"], "between 1 and"),
+                        (["yacht", "--target", "50", "--judge", "exact"], "goes alone")):
+        code, _, err = run(capsys, "solve", *args)
+        assert code == 2 and words in err
