@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_pushluck.py
 	$(BIN)/python benchmarks/bench_despirala.py
 	$(BIN)/python benchmarks/bench_despirala_competitive.py
+	$(BIN)/python benchmarks/bench_target.py
 	$(BIN)/python benchmarks/bench_startup.py
 
 clean:

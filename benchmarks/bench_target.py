@@ -1,0 +1,48 @@
+"""Benchmark for issue 20, item 2: playing for a target score.
+
+For each game: the target table for needs up to N (every target up to N): build time (numba compile
+included on a cold kernel cache), size and peak memory are printed with the best chance of reaching
+several targets beside the expected-score strategy's own chance (from its exact final-score
+distribution).
+
+Prints Markdown for BENCHMARKS.md. Usage: ``python benchmarks/bench_target.py [GAME:N ...]`` (default
+``yahtzee:300``; ``yatzy:300`` takes about four times as long).
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import time
+
+import numpy as np
+
+import dicesolver as ds
+from dicesolver.scorecard import target
+from dicesolver.scorecard.future import load_or_build as load_future
+from dicesolver.scorecard.solitaire import TurnState
+
+
+def main(specs: list[str]) -> None:
+    print("| game | needs | build (s) | table (GB) | peak RSS (GB) | T | best P(>= T) | expected-score strategy's P(>= T) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for spec in specs:
+        name, _, needs = spec.partition(":")
+        game = ds.load_game(name)
+        N = int(needs or 300)
+        start = time.perf_counter()
+        table = target.build(game, N)
+        seconds = time.perf_counter() - start
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+        curve = table.curve()
+        maximus, _, _ = load_future(game)
+        lo, p = maximus.distribution(TurnState(0))
+        for T in range(N // 6, N + 1, N // 6):
+            theirs = float(p[max(T - lo, 0):].sum()) if T - lo < len(p) else 0.0
+            print(f"| {name} | {N} | {seconds:.1f} | {table.V.nbytes / 1e9:.2f} | {rss:.2f} | {T} | {curve[T]:.6f} | "
+                  f"{theirs:.6f} |")
+        assert np.all(curve >= 0) and curve[0] == 1.0
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["yahtzee:300"])
