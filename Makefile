@@ -25,7 +25,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=10 --doctest-modules --doctest-glob=README.md src/dicesolver/__init__.py README.md tests
 
-# the exact evaluations on the full two-person Generala table (about 9 minutes on 2 cores)
+# the exact evaluations on the full two-person Generala table and the seeds' full-size figures (about 11 minutes on 2 cores)
 test-essay: $(STAMP)
 	$(BIN)/python -m pytest -q -m essay tests
 
