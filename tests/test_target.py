@@ -13,19 +13,22 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 from dicesolver.scorecard import target
 
 
-def reference_chances(game, N):
-    """P(total >= T) under the best play for each T, T = 0..N, by memoised recursion over the rules, every
-    need at once: value(boxes)[n] is the best chance of n more points (the upper bonus paid at the end)."""
+def reference_chances(game, N, tie=1.0, solver=False):
+    """The best chance of more than n points, exactly n counting ``tie``, for each n = 0..N (tie 1: P(total
+    >= n)), by memoised recursion over the rules, every need at once: value(boxes)[n] is the best chance for
+    n more points (the upper bonus paid at the end). ``solver``: the recursion itself, to look inside a turn."""
     faces = range(1, game.faces + 1)
     n = game.n_dice
+    needs = np.arange(N + 1)
 
-    def shifted(v, points):  # the chance of n more points after scoring ``points`` now
+    def shifted(v, points):  # the chance for need n after scoring ``points`` now
         return np.concatenate((np.ones(min(points, N + 1)), v[: max(N + 1 - points, 0)]))
 
     @lru_cache(maxsize=None)
     def value(boxes):
         if all(v is not None for v in boxes):
-            return (np.arange(N + 1) <= final_score_bonus(game, boxes)).astype(float)
+            bonus = final_score_bonus(game, boxes)
+            return np.where(needs < bonus, 1.0, np.where(needs == bonus, tie, 0.0))
         throws = list(itertools.product(faces, repeat=n))
         return sum(after_roll(boxes, tuple(sorted(t)), game.rolls - 1) for t in throws) / len(throws)
 
@@ -42,7 +45,8 @@ def reference_chances(game, N):
                                         for t in throws) / len(throws))
         return best
 
-    return value((None,) * game.n_categories)
+    value.after_roll = after_roll
+    return value if solver else value((None,) * game.n_categories)
 
 
 @pytest.mark.parametrize("definition,choices", [(PAIRS_GAME, {}), (BONUS_GAME, {}), (BONUS_GAME, {"joker": "free"}),
@@ -54,6 +58,39 @@ def test_best_chances_are_the_reference(definition, choices):
     want = reference_chances(game, N)
     assert got == pytest.approx(want, abs=1e-6)
     assert got[0] == 1.0 and np.all(np.diff(got) <= 1e-7)  # certain to reach 0, never easier to reach more
+
+
+@pytest.mark.parametrize("definition,choices", [(PAIRS_GAME, {}), (BONUS_GAME, {"joker": "free"})])
+def test_chances_to_beat_a_score_are_the_reference(definition, choices):
+    """More than S wins, exactly S counts half: its own best play, not the mean of two targets' best plays."""
+    game = tiny(definition, **choices)
+    N = int(game.max_scores.sum()) + 25
+    got = target.build(game, N, tie=target.BEAT).curve()
+    want = reference_chances(game, N, tie=0.5)
+    assert got == pytest.approx(want, abs=1e-6)
+    at_least = target.build(game, N).curve()
+    assert np.all(got[:N] <= (at_least[:-1] + at_least[1:]) / 2 + 1e-6)  # one strategy is not better than both
+
+
+def test_every_option_within_a_turn_is_the_reference():
+    """Keeps and boxes ranked for one need from the table (numpy) as the recursion ranks them."""
+    from dicesolver.scorecard.solitaire import TurnState
+
+    game = tiny(BONUS_GAME)
+    N = int(game.max_scores.sum()) + 25
+    table = target.build(game, N)
+    reference = reference_chances(game, N, solver=True)
+    boxes = (None,) * game.n_categories
+    start = TurnState(0)
+    for need in (1, 7, 15):
+        final = table.final_chances(start, need)
+        for dice in game.dice.rolls[::3]:
+            dice = tuple(int(d) for d in dice)
+            row = final[game.dice.roll_index(dice)]
+            assert row.max() == pytest.approx(reference.after_roll(boxes, dice, 0)[need], abs=1e-6)
+            keeps = table.keep_chances(start, need, 1, final)
+            best_keep = max(keeps[game.dice.keep_index(k)] for k in game.dice.sub_keeps(dice))
+            assert best_keep == pytest.approx(reference.after_roll(boxes, dice, 1)[need], abs=1e-6)
 
 
 def test_playing_for_the_target_beats_playing_for_points():

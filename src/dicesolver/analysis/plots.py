@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from ..core.errors import InputError
 from ..core.family import MatchGames
 from ..core.protocol import Game
-from ..core.results import Distribution, MatchResult, Review
+from ..core.results import Distribution, MatchResult, Review, TargetCurve
 from .simulate import SimulationRun
 
 COLORS = ["royalblue", "tab:red", "tab:green", "tab:orange", "tab:purple", "tab:brown", "teal", "tab:gray", "gold"]
@@ -101,6 +101,24 @@ def distribution_figure(d: Distribution) -> Figure:
     ax.set(title=f"{d.game}: exact final-score distribution of optimal play (sd {d.sd:.2f})", xlabel="final score",
            ylabel="probability")
     ax.legend()
+    return fig
+
+
+def target_curve_figure(c: TargetCurve) -> Figure:
+    """The best chance of reaching each target, beside the expected-score strategy's (above), and the gain
+    of playing for the target (below)."""
+    fig = Figure(figsize=(9, 6), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[2.2, 1])
+    t = np.array(c.targets)
+    best, theirs = np.array(c.best), np.array(c.expected_score_strategy)
+    top.plot(t, best, color="tab:red", label="playing for the target")
+    top.plot(t, theirs, color="royalblue", linestyle="--", label="playing for the expected score")
+    top.set(title=f"{c.game}: the best chance of reaching each final score", ylabel="P(final score >= T)")
+    top.legend()
+    bottom.fill_between(t, 0, best - theirs, color="tab:red", alpha=0.35)
+    bottom.annotate(f"+{c.largest_gain:.4f} at {c.largest_gain_at}", (c.largest_gain_at, c.largest_gain),
+                    textcoords="offset points", xytext=(6, -12), fontsize=9)
+    bottom.set(xlabel="target T (points)", ylabel="gain in P")
     return fig
 
 

@@ -126,12 +126,27 @@ def advise(
                                    "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see README)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
+    target: Optional[int] = typer.Option(None, "--target", help="rank by the best chance of finishing with at "
+                                         "least this many points instead (solitaire scorecard games)"),
+    beat: Optional[int] = typer.Option(None, "--beat", help="rank by the best chance of finishing with more than "
+                                       "this score, a tie counting half (the score to beat, for the last player)"),
 ) -> None:
     """Rank every option at a position with its value and its cost against the best (expected final score,
-    equity or probability of winning, as the game is solved)."""
+    equity or probability of winning, as the game is solved; with --target or --beat, the chance of that
+    score for the player on turn)."""
     state = registry.parse_state(game, position)
-    with progress(f"solving {state.game.canonical} (once; cached)", quiet=json_output) as update:
-        solution = registry.solution_for(state, progress=update)
+    if target is not None and beat is not None:
+        raise InputError("--target and --beat are two aims: give one")
+    if target is not None or beat is not None:
+        score = target if target is not None else beat
+        assert score is not None
+        what = f"beating {score}" if beat is not None else f"reaching {score}"
+        with progress(f"{state.game.canonical}: best chances of {what} (once; cached)", quiet=json_output) as update:
+            solution = registry.family_of(state.game).target_solution(state.game, score, beat=beat is not None,
+                                                                      progress=update)
+    else:
+        with progress(f"solving {state.game.canonical} (once; cached)", quiet=json_output) as update:
+            solution = registry.solution_for(state, progress=update)
     result = solution.advise(state)
     if json_output:
         emit(result)
@@ -177,10 +192,24 @@ def distribution(
     game: str = typer.Argument(..., help=GAME_HELP),
     plot: Optional[str] = typer.Option(None, "--plot", help="write the distribution's histogram (.png/.svg/.pdf)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (with every score's probability)"),
+    target_curve: bool = typer.Option(False, "--target-curve", help="instead, the best chance of reaching each "
+                                      "target score, beside the expected-score strategy's own (solitaire "
+                                      "scorecard games; --plot draws both)"),
+    up_to: Optional[int] = typer.Option(None, "--up-to", help="with --target-curve: the largest target (default: "
+                                        "the expected-score strategy's 95th percentile)"),
 ) -> None:
     """The exact final-score distribution of optimal play in a scorecard game (no simulation): mean, SD,
     percentiles, P(upper bonus), P(each box scores) and the best probability of a perfect game."""
     g = registry.load(game)
+    if up_to is not None and not target_curve:
+        raise InputError("--up-to goes with --target-curve")
+    if target_curve:
+        with progress(f"{g.canonical}: best chances of every target (once; cached)", quiet=json_output) as update:
+            c = registry.family_of(g).target_curve(g, up_to, progress=update)
+        from ..analysis.plots import target_curve_figure
+
+        report(c, lambda: render.target_curve(out, c), json_output, plot, lambda: target_curve_figure(c))
+        return
     with progress(f"propagating {g.canonical}", quiet=json_output) as update:
         d = registry.family_of(g).distribution(g, progress=update)
     from ..analysis.plots import distribution_figure

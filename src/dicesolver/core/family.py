@@ -17,7 +17,7 @@ from .distributed import Cluster
 from .errors import InputError
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
-from .results import Board, ChartRow, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts
+from .results import Board, ChartRow, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from .solved import SolvedGame
 
 Progress = Callable[[int, int], None]
@@ -210,6 +210,17 @@ class Family(ABC, Generic[G, S]):
 
     def solve_target(self, game: G, target: int, progress: Progress | None = None) -> SolveInfo:
         """The best chance of finishing with at least ``target`` points (value), from one player's own start."""
+        return self.target_solution(game, target, progress=progress).info
+
+    def target_solution(self, game: G, score: int, beat: bool = False,
+                        progress: Progress | None = None) -> SolvedGame:
+        """Play for a score: the best chance of at least ``score`` points of one's own (``beat``: of more
+        than ``score``, exactly it counting half), at any position."""
+        raise InputError(f"target scores are solved for solitaire scorecard games, not for {game.canonical}")
+
+    def target_curve(self, game: G, up_to: int | None = None, progress: Progress | None = None) -> TargetCurve:
+        """The best chance of reaching every target up to ``up_to`` (default: the expected-score strategy's
+        95th percentile), beside that strategy's own chance."""
         raise InputError(f"target scores are solved for solitaire scorecard games, not for {game.canonical}")
 
     def match(self, game: G, names: list[str], n: int, seed: int, progress: Progress | None = None) -> MatchGames:

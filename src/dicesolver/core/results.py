@@ -329,7 +329,21 @@ class Distribution(_Model):
     probabilities: dict[int, float] = Field(description="every final score's probability")
 
 
-RESULTS = (SolveInfo, Advice, Review, Comparison, StrategyFacts, MatchResult, SimulationSummary, Board, OddsRow, ChartRow, Distribution)
+class TargetCurve(_Model):
+    """The best chance of reaching each target score, beside the expected-score strategy's own chance."""
+
+    game: str
+    targets: list[int] = Field(description="every target T from 0 up")
+    best: list[float] = Field(description="P(final score >= T) playing for T, for each T")
+    expected_score_strategy: list[float] = Field(description="P(final score >= T) of the strategy that maximises "
+                                                 "the expected score (its exact distribution)")
+    largest_gain: float = Field(description="the largest difference between the two")
+    largest_gain_at: int = Field(description="the target where it is")
+    seconds: float
+
+
+RESULTS = (SolveInfo, Advice, Review, Comparison, StrategyFacts, MatchResult, SimulationSummary, Board, OddsRow, ChartRow,
+           Distribution, TargetCurve)
 
 
 def json_schema() -> dict[str, Any]:

@@ -13,7 +13,7 @@ from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated
 from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
-from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts
+from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
 from .bots import ALIASES, BOTS
 from .presets import load_scorecard_game, looks_like_path, preset_names
@@ -343,18 +343,44 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         r = compare_exact(optimal, single, a, b, progress=progress)
         return Comparison.of(r.game, r.a, r.b, "equity", r.first, r.second, r.seconds)
 
-    def solve_target(self, game: ScorecardGame, target: int, progress: Progress | None = None) -> SolveInfo:
+    def target_solution(self, game: ScorecardGame, score: int, beat: bool = False,
+                        progress: Progress | None = None) -> SolvedGame:
         from .solitaire import TurnState
-        from .target import NEED_STEP, load_or_build
+        from .solutions import TargetChance
+        from .target import AT_LEAST, BEAT, load_or_build, table_needs
 
         single = game.with_players(1)
-        if target <= 0:
+        if score <= 0 and not beat:
             raise InputError("a target is a positive number of points (every game reaches 0)")
-        needs = -(-target // NEED_STEP) * NEED_STEP  # one table answers every target up to its needs
-        table, built, seconds = load_or_build(single, needs, progress)
-        return SolveInfo(game=single.canonical, unit="p_target", value=table.chance(TurnState(0), target),
+        if score < 0:
+            raise InputError("a score to beat is 0 points or more")
+        table, built, seconds = load_or_build(single, table_needs(score), progress, tie=BEAT if beat else AT_LEAST)
+        info = SolveInfo(game=single.canonical, unit="p_target", value=table.chance(TurnState(0), score),
                          solved_now=built, seconds=seconds, states=int(table.V.shape[0]),
-                         table_bytes=int(table.V.nbytes), table_dir=table.directory, details={"target": target})
+                         table_bytes=int(table.V.nbytes), table_dir=table.directory,
+                         details={"beat" if beat else "target": score})
+        return TargetChance(game, table, score, beat, info)
+
+    def target_curve(self, game: ScorecardGame, up_to: int | None = None,
+                     progress: Progress | None = None) -> TargetCurve:
+        import time
+
+        from .distribution import score_distribution
+
+        start = time.perf_counter()
+        single = game.with_players(1)
+        dist = score_distribution(self._expected_score(single, progress, False, None).table, progress=progress)
+        up_to = dist.percentile(95) if up_to is None else up_to
+        if up_to <= 0:
+            raise InputError("the curve goes up to a positive number of points")
+        best = self.target_solution(single, up_to, progress=progress).curve()[: up_to + 1]
+        reach = np.cumsum(dist.probabilities[::-1])[::-1]  # the expected-score strategy's P(total >= T)
+        theirs = np.array([reach[t] if t < len(reach) else 0.0 for t in range(up_to + 1)])
+        gain = best - theirs
+        at = int(np.argmax(gain))
+        return TargetCurve(game=single.canonical, targets=list(range(up_to + 1)), best=[float(x) for x in best],
+                           expected_score_strategy=[float(x) for x in theirs], largest_gain=float(gain[at]),
+                           largest_gain_at=at, seconds=time.perf_counter() - start)
 
     def strategy_facts(self, game: ScorecardGame, progress: Progress | None = None) -> StrategyFacts:
         from . import duel

@@ -147,10 +147,9 @@ class SolitaireModel:
     # -- within a turn ----------------------------------------------------------------------------
     # One position's answer in numpy, over the rules' own statement (ScorecardGame.legal_scores) and the
     # table: advice from a table on disk never loads numba (tests compare it with the solve's kernels).
-    def final_values(self, values: np.ndarray, state: TurnState) -> tuple[np.ndarray, np.ndarray]:
-        """(rolls x categories): the value of scoring each final roll in each box from ``state`` (the box's
-        points, the bonuses earned now and the expected rest of the game; -inf where the rules forbid the
-        box), and the points earned now."""
+    def final_moves(self, state: TurnState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every legal (final roll, box) from ``state``: rows, boxes, the points earned now (bonuses
+        included) and the index of the state after it (the full card's own where the card is full)."""
         game = self.game
         n = game.n_categories
         u = state.used
@@ -179,14 +178,21 @@ class SolitaireModel:
         upper = (self.upper_face[c] > 0) & (self.threshold > 0)
         t2 = np.where(upper, np.minimum(t + p, self.threshold), t)
         gain = np.where(upper & (t < self.threshold) & (t + p >= self.threshold), self.upper_points, 0)
-        earned = p + gain + x
-        value = np.full((game.dice.n_rolls, n), -np.inf)
-        points = np.zeros((game.dice.n_rolls, n), dtype=np.int64)
-        value[r, c] = earned + values[self.offset[nu] + ng * ln + np.minimum(t2, ln - 1)]
+        return r, c, p + gain + x, self.offset[nu] + ng * ln + np.minimum(t2, ln - 1)
+
+    def final_values(self, values: np.ndarray, state: TurnState) -> tuple[np.ndarray, np.ndarray]:
+        """(rolls x categories): the value of scoring each final roll in each box from ``state`` (the box's
+        points, the bonuses earned now and the expected rest of the game; -inf where the rules forbid the
+        box), and the points earned now."""
+        r, c, earned, nxt = self.final_moves(state)
+        shape = (self.game.dice.n_rolls, self.game.n_categories)
+        value = np.full(shape, -np.inf)
+        points = np.zeros(shape, dtype=np.int64)
+        value[r, c] = earned + values[nxt]
         points[r, c] = earned
         return value, points
 
-    def keep_values(self, values: np.ndarray, state: TurnState, rerolls_left: int,
+    def keep_values(self, values: np.ndarray | None, state: TurnState, rerolls_left: int,
                     final: np.ndarray | None = None) -> np.ndarray:
         """The value of every keep (dice.keeps order) thrown from ``state`` with ``rerolls_left`` throws
         allowed from then on (1: the throw is the last); for the empty keep and all the turn's throws
@@ -194,6 +200,7 @@ class SolitaireModel:
         from . import turn
 
         if final is None:
+            assert values is not None, "keep_values needs the table or the final values"
             final, _ = self.final_values(values, state)
         buf = np.empty((self.n_keeps, 1))
         buf[self.roll_offset:, 0] = final.max(axis=1)

@@ -6,6 +6,8 @@
 * ``MindfulModel``: any number of players, every game: the expected result (win n - 1, k tied leaders
   (n - k)/k, loss -1) of each option when everyone plays Maximus from then on (the future-score
   distribution tables).
+* ``TargetChance``: one player's own card played for a score: the best chance of finishing with at least
+  T points, or of beating a known score S (exactly S counts half), from the target tables.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .state import Keep, Score, ScorecardState
 if TYPE_CHECKING:  # each loads its own kernels: the one-player solution should not wait for them
     from .duel import DuelPosition, DuelSolution
     from .players.mindful import MindfulPlayer
+    from .target import TargetTable
 
 
 def _turn_state(game: ScorecardGame, card: Position) -> TurnState:
@@ -198,6 +201,70 @@ class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
     def notes(self, state: ScorecardState) -> list[str]:
         n = len(state.cards)
         return [f"win {n - 1}, loss -1; everyone playing Maximus after"]
+
+
+class TargetChance(SolvedGame[ScorecardGame, ScorecardState]):
+    """The best chance that the player's own final score reaches ``score`` (``beat``: exceeds it, a tie
+    counting half), whatever the other cards hold."""
+
+    unit = "p_target"
+    tie = 1e-6  # the table is float32
+
+    def __init__(self, game: ScorecardGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
+        super().__init__(game, info)
+        self.table, self.score, self.beat = table, score, beat
+
+    def curve(self) -> np.ndarray:
+        """The best chance from the start of a game, for every score 0..N of the table (this aim's kind)."""
+        return self.table.curve()
+
+    def _goal(self) -> str:
+        return f"beating {self.score} (a tie counts half)" if self.beat else f"reaching {self.score} points"
+
+    def headline(self) -> str:
+        return f"the best chance of {self._goal()} is {self.root_value:.6f}"
+
+    def notes(self, state: ScorecardState) -> list[str]:
+        return [f"chances of {self._goal()}, playing for it from here"]
+
+    def details(self, state: ScorecardState) -> dict[str, Any]:
+        seat = 0 if state.player is None else state.player
+        total = state.cards[seat].total(self.game)
+        return {"beat" if self.beat else "target": self.score, "score_so_far": total, "need": self.score - total}
+
+    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
+        seat = (state.player or 0) if seat is None else seat
+        card = state.cards[seat]
+        need = self.score - card.total(self.game)
+        if card.is_over():
+            return 1.0 if need < 0 else (self.table.tie if need == 0 else 0.0)
+        if need < 0:
+            return 1.0
+        ts = _turn_state(self.game, card)
+        if seat != state.player or _at_turn_start(state):
+            return self.table.chance(ts, need)
+        if state.dice is None:  # a re-throw holding state.held
+            final = self.table.final_chances(ts, need)
+            keeps = self.table.keep_chances(ts, need, state.rolls_left, final)
+            return float(keeps[self.game.dice.keep_index(state.held)])
+        return max(v for _, v in self.action_values(state))
+
+    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
+        game = self.game
+        pos = state.position
+        ts = _turn_state(game, pos)
+        need = self.score - pos.total(game)
+        actions = state.legal_actions()
+        if need < 0:  # already beyond it: every option is as good
+            return [(a, 1.0) for a in actions]
+        final = self.table.final_chances(ts, need)
+        out: list[tuple[Any, float]] = []
+        if pos.rolls_left > 0:
+            keeps = self.table.keep_chances(ts, need, pos.rolls_left, final)
+            out += [(a, float(keeps[game.dice.keep_index(a.dice)])) for a in actions if isinstance(a, Keep)]
+        values = final[game.dice.roll_index(pos.showing)]
+        out += [(a, float(values[a.category])) for a in actions if isinstance(a, Score)]
+        return _in_order(actions, out)
 
 
 def _in_order(actions: list[Any], values: list[tuple[Any, float]]) -> list[tuple[Any, float]]:

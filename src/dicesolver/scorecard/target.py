@@ -1,10 +1,13 @@
-"""Playing for a target: the best chance of finishing a solitaire scorecard game with at least T points.
+"""Playing for a target: the best chance of finishing a solitaire scorecard game with at least T points,
+or of beating a known score S (more than S wins, exactly S counts half).
 
-For every turn-start state and every need n = 1..N of points still to score, the table holds the best
-probability of scoring at least n more (``kernels.target``); the chance of reaching T from the start is
-its entry for n = T, and one table of N needs answers every target up to N, so the whole curve of the
-best chance against the target comes from one solve. Built backwards a level at a time like the
-expected-score table, stored as float32, cached like every table.
+For every turn-start state and every need n = 0..N of points still to score, a table holds the best chance
+of scoring more than n further points, exactly n counting ``tie`` (``kernels.target``): 1 for targets
+("at least n"), 1/2 for a score to beat. The chance of reaching T from the start is the target table's
+entry for n = T; one table of N needs answers every target up to N, so the whole curve of the best chance
+against the target comes from one solve. Within a turn, ``option_chances`` ranks every keep and box for
+one need in numpy, from the table. Built backwards a level at a time like the expected-score table, stored
+as float32, cached like every table.
 """
 
 from __future__ import annotations
@@ -24,41 +27,64 @@ from .solitaire import SolitaireModel, TurnState
 KIND = "target-chances"
 MAX_NEED = 2000
 NEED_STEP = 50  # tables are built for needs up to a multiple of this, so nearby targets share one
+AT_LEAST, BEAT = 1.0, 0.5  # what scoring exactly the need counts: a target, a score to beat
 
 
 @dataclass
 class TargetTable:
-    """chance(state, n): the best probability of scoring at least n more points from a turn start."""
+    """needs(state)[n]: the best chance of more than n further points from a turn start (exactly n: tie)."""
 
     game: ScorecardGame
     model: SolitaireModel
-    V: np.ndarray  # float32, state index * N + n - 1
+    V: np.ndarray  # float32, state index * (N + 1) + n
     N: int
+    tie: float = AT_LEAST
     directory: str = ""  # where it is cached
 
     def needs(self, state: TurnState) -> np.ndarray:
-        """The best chance of at least n more points from ``state``, for n = 0..N."""
-        out = np.ones(self.N + 1)
-        if state.used == self.model.full:
-            out[1:] = 0.0
-            return out
+        """The best chance for every need n = 0..N from the start of a turn in ``state``."""
         i = self.model.index(state)
-        out[1:] = self.V[i * self.N: (i + 1) * self.N]
-        return out
+        return self.V[i * (self.N + 1): (i + 1) * (self.N + 1)].astype(np.float64)
 
     def chance(self, state: TurnState, need: int) -> float:
-        if need <= 0:
+        """The best chance for one need (any integer: below 0 the game is already won)."""
+        if need < 0:
             return 1.0
         if need > self.N:
-            raise InputError(f"this table answers targets up to {self.N} points")
+            raise InputError(f"this table answers needs up to {self.N} points")
         return float(self.needs(state)[need])
 
     def curve(self) -> np.ndarray:
-        """The best chance of reaching T points in a whole game, for T = 0..N."""
+        """The best chance over a whole game, for every need 0..N: for targets, of reaching T points."""
         return self.needs(TurnState(0))
 
+    def final_chances(self, state: TurnState, need: int) -> np.ndarray:
+        """(rolls x categories): the best chance after scoring each final roll in each box from ``state``
+        for ``need`` more points (-inf where the rules forbid the box)."""
+        rolls, cats, earned, nxt = self.model.final_moves(state)
+        rest = need - earned
+        W = self.N + 1
+        chance = np.where(rest < 0, 1.0, self.V[nxt * W + np.clip(rest, 0, self.N)])
+        out = np.full((self.game.dice.n_rolls, self.game.n_categories), -np.inf)
+        out[rolls, cats] = chance
+        return out
 
-def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None) -> TargetTable:
+    def keep_chances(self, state: TurnState, need: int, rerolls_left: int, final: np.ndarray) -> np.ndarray:
+        """The best chance after every keep (dice.keeps order) with ``rerolls_left`` throws from then on."""
+        return self.model.keep_values(None, state, rerolls_left, final)
+
+
+def empty_table(model: SolitaireModel, N: int, tie: float) -> np.ndarray:
+    """The table before its solve: zeros, but the full card's row (tie, 0, ..., 0): no more points."""
+    V = np.zeros(model.size * (N + 1), dtype=np.float32)
+    full = model.full
+    for i in range(int(model.offset[full]), int(model.offset[full + 1])):
+        V[i * (N + 1)] = tie
+    return V
+
+
+def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,
+          tie: float = AT_LEAST) -> TargetTable:
     from .kernels.target import target_level
 
     if not 1 <= N <= MAX_NEED:
@@ -66,7 +92,7 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     if game.n_players != 1:
         raise InputError("a target is one player's own score: solve the game for one player")
     model = SolitaireModel(game)
-    V = np.zeros(model.size * N, dtype=np.float32)  # the full card's states stay 0: no more points
+    V = empty_table(model, N, tie)
     levels = model.levels()
     n = len(levels) - 1
     work = [float((model.n_upper_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
@@ -78,29 +104,36 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
         done += work[k]
         if progress:
             progress(int(done), int(total))
-    return TargetTable(game, model, V, N)
+    return TargetTable(game, model, V, N, tie)
 
 
-def fingerprint(game: ScorecardGame, N: int) -> str:
-    return hashlib.sha256(f"{KIND}-v1:{game.fingerprint}:{N}".encode()).hexdigest()
+def fingerprint(game: ScorecardGame, N: int, tie: float) -> str:
+    return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:{tie}".encode()).hexdigest()
+
+
+def table_needs(need: int) -> int:
+    """The needs of the table that answers ``need``: a multiple of NEED_STEP, so nearby needs share one."""
+    return max(NEED_STEP, -(-need // NEED_STEP) * NEED_STEP)
 
 
 def load_or_build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,
-                  on_problem: Callable[[str], None] | None = None) -> tuple[TargetTable, bool, float]:
+                  on_problem: Callable[[str], None] | None = None,
+                  tie: float = AT_LEAST) -> tuple[TargetTable, bool, float]:
     """(table, built now, seconds)."""
     start = time.perf_counter()
     model = SolitaireModel(game)
-    key = tables.TableKey(KIND, f"{game.canonical} targets to {N}", fingerprint(game, N))
+    what = "targets" if tie == AT_LEAST else "scores to beat"
+    key = tables.TableKey(KIND, f"{game.canonical} {what} to {N}", fingerprint(game, N, tie))
 
     def make():
-        table = build(game, N, progress)
-        return {"V": table.V}, float(table.curve()[N]), {"game": game.canonical, "needs": N}
+        table = build(game, N, progress, tie)
+        return {"V": table.V}, float(table.curve()[N]), {"game": game.canonical, "needs": N, "tie": tie}
 
     def check(loaded: tables.LoadedTable) -> None:
         V = loaded.arrays.get("V")
-        if V is None or V.dtype != np.float32 or V.shape != (model.size * N,):
+        if V is None or V.dtype != np.float32 or V.shape != (model.size * (N + 1),):
             raise TableError(f"the {game.canonical} target table has the wrong shape")
 
     loaded, built = tables.load_or_build(key, make, check, on_problem=on_problem)
-    table = TargetTable(game, model, loaded.arrays["V"], N, str(loaded.directory))
+    table = TargetTable(game, model, loaded.arrays["V"], N, tie, str(loaded.directory))
     return table, built, time.perf_counter() - start

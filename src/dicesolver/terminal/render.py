@@ -25,6 +25,7 @@ from ..core.results import (
     SimulationSummary,
     SolveInfo,
     StrategyFacts,
+    TargetCurve,
 )
 
 # how a decision's label is shown in the review tables
@@ -171,6 +172,19 @@ def distribution(console: Console, d: Distribution) -> None:
     console.print(table)
     say(console, f"best probability of a perfect game (every box at its maximum): {d.perfect_game_probability:.6g} "
                  f"= 1 in {d.perfect_game_one_in:.4g}")
+
+
+def target_curve(console: Console, c: TargetCurve, step: int = 25) -> None:
+    console.print(Text.assemble((c.game, "bold"), ": the best chance of reaching each final score"))
+    table = Table()
+    for col in ("target", "playing for it", "playing for points", "gain"):
+        table.add_column(col, justify="right")
+    last = c.targets[-1]
+    for t in [t for t in c.targets if t % step == 0 or t == last]:
+        table.add_row(str(t), f"{c.best[t]:.6f}", f"{c.expected_score_strategy[t]:.6f}",
+                      f"{c.best[t] - c.expected_score_strategy[t]:+.6f}")
+    console.print(table)
+    say(console, f"largest gain {c.largest_gain:+.6f} at {c.largest_gain_at} points ({c.seconds:.1f} s)")
 
 
 def comparison(console: Console, c: Comparison) -> None:
