@@ -160,3 +160,108 @@ def test_solve_for_a_target_from_the_command_line(capsys, tmp_path, fresh_cache)
                         (["yacht", "--target", "50", "--judge", "exact"], "goes alone")):
         code, _, err = run(capsys, "solve", *args)
         assert code == 2 and words in err
+
+
+@pytest.mark.parametrize("definition", [BONUS_GAME, PAIRS_GAME])
+def test_the_target_player_reaches_its_target_as_often_as_the_table_says(definition, fresh_cache):
+    """The kernels' games of target:T reach T as often as the table's exact chance, within the interval,
+    on the same dice as the expected-score strategy, which reaches it less often."""
+    from dicesolver.scorecard.simulate import simulate
+
+    game = tiny(definition)
+    T = int(round(0.8 * game.max_scores.sum()))
+    n = 200_000
+    target_run, optimal_run = simulate(game, [f"target:{T}", "optimal"], n=n, seed=3)
+    exact = target_run.facts["target_chance"]
+    assert exact == pytest.approx(reference_chances(game, T)[T], abs=1e-6)
+    rate = target_run.facts["target_rate"]
+    assert abs(rate - exact) < 4 * np.sqrt(exact * (1 - exact) / n)
+    assert optimal_run.facts["target"] == T and optimal_run.facts["target_rate"] < rate
+
+
+def test_the_target_players_decisions_are_the_best_options():
+    """Every decision of target:T in play (the kernels, one at a time) is an option the advice (numpy, from
+    the same table) ranks best, through whole games of the protocol."""
+    from dicesolver.core import registry
+
+    game = tiny(BONUS_GAME)
+    T = 30
+    family = registry.family_of(game)
+    bot = family.player(game, f" Target:{T} ")
+    assert bot.name == f"target:{T}"
+    advice = family.target_solution(game, T)
+    rng = np.random.default_rng(5)
+    decisions = 0
+    for _ in range(30):
+        state = game.start()
+        while not state.is_terminal():
+            if state.to_move() is None:
+                outcomes = state.chance_outcomes()
+                pick = rng.choice(len(outcomes), p=[p for _, p in outcomes])
+                state = state.apply(outcomes[pick][0])
+                continue
+            step = bot.choose(state, rng)
+            values = dict(advice.action_values(state))
+            assert values[step] >= max(values.values()) - 1e-6
+            decisions += 1
+            state = state.apply(step)
+    assert decisions > 30 * 6
+
+
+def test_target_players_by_name():
+    from dicesolver.core import registry
+    from dicesolver.core.errors import InputError
+
+    game = tiny(BONUS_GAME)
+    family = registry.family_of(game)
+    assert "target:T" in family.players(game)
+    for bad in ("target:", "target:-3", "target:0", "target:abc"):
+        with pytest.raises(InputError, match="target:T"):
+            family.player(game, bad)
+
+
+def test_targets_from_the_command_line(capsys, tmp_path, fresh_cache):
+    """advise --target/--beat rank by the chance (the reference's, within a turn), distribution
+    --target-curve draws both curves, and target:T plays in simulate and match."""
+    import json
+
+    from test_cli import run
+
+    import dicesolver as ds
+
+    rules = tmp_path / "threes.toml"
+    rules.write_text(RULES)
+    game = ds.load_game(str(rules))
+    reference = reference_chances(game, 20, solver=True)
+    code, out, _ = run(capsys, "advise", str(rules), "/123/1", "--target", "20", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["unit"] == "p_target" and data["details"]["need"] == 20
+    assert data["value"] == pytest.approx(reference.after_roll((None,) * 4, (1, 2, 3), 1)[20], abs=1e-6)
+    assert data["options"][0]["cost"] == 0 and data["options"][-1]["cost"] > 0
+    code, out, _ = run(capsys, "advise", str(rules), "ones=3/333/0", "--beat", "14", "--json")
+    data = json.loads(out)
+    beat = reference_chances(game, 20, tie=0.5, solver=True)
+    assert code == 0 and data["details"] == {"beat": 14, "score_so_far": 3, "need": 11}
+    assert data["value"] == pytest.approx(beat.after_roll((3, None, None, None), (3, 3, 3), 0)[11], abs=1e-6)
+    code, _, err = run(capsys, "advise", str(rules), "/123/1", "--target", "20", "--beat", "3")
+    assert code == 2 and "give one" in err
+
+    picture = tmp_path / "curve.png"
+    code, out, _ = run(capsys, "distribution", str(rules), "--target-curve", "--up-to", "20", "--plot", str(picture),
+                       "--json")
+    curve = json.loads(out)
+    assert code == 0 and picture.stat().st_size > 10_000
+    assert curve["best"] == pytest.approx(list(reference_chances(game, 20)), abs=1e-6)
+    assert all(b >= e - 1e-6 for b, e in zip(curve["best"], curve["expected_score_strategy"]))
+    assert curve["largest_gain"] > 0 and curve["targets"] == list(range(21))
+    code, _, err = run(capsys, "distribution", "pig", "--target-curve")
+    assert code == 2 and "solitaire scorecard" in err
+
+    code, out, _ = run(capsys, "simulate", str(rules), "-p", "target:20", "-p", "optimal", "-n", "4000", "--json")
+    runs = json.loads(out)
+    assert code == 0 and [r["target"] for r in runs] == [20, 20]
+    assert runs[0]["target_chance"] == pytest.approx(curve["best"][20], abs=1e-6)
+    code, out, _ = run(capsys, "match", str(rules), "target:20", "optimal", "-n", "2000", "--json")
+    assert code == 0 and json.loads(out)["games"] == 2000
+    code, _, err = run(capsys, "match", str(rules), "target:20", "joe")
+    assert code == 2 and "solitaire strategies" in err

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from typing import Hashable, Literal, Protocol, Sequence, runtime_checkable
 
-Unit = Literal["points", "equity", "p_win"]
+Unit = Literal["points", "equity", "p_win", "p_target"]
 
 UNIT_WORDS: dict[str, str] = {
     "points": "expected final score",
     "equity": "equity (+1 win, 0 draw, -1 loss)",
     "p_win": "probability of winning",
+    "p_target": "probability of reaching the target",
 }
 
 

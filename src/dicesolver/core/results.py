@@ -272,6 +272,9 @@ class SimulationSummary(_Model):
     bonus_rate: Optional[float] = Field(None, description="games reaching the upper bonus, where the game has one")
     extra_bonus_mean: Optional[float] = Field(None, description="extra-yacht bonuses per game, where the game has them")
     categories: list[CategoryStats] = Field(default_factory=list)
+    target: Optional[int] = Field(None, description="the score a target player plays for")
+    target_rate: Optional[float] = Field(None, description="games reaching the target")
+    target_chance: Optional[float] = Field(None, description="the target player's exact chance of reaching it")
     seconds: float = 0.0
 
 

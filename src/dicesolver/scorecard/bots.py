@@ -3,6 +3,8 @@ read (``scorecard.players`` builds them)."""
 
 from __future__ import annotations
 
+from ..core.errors import InputError
+
 STRATEGIES: dict[str, str] = {  # the solitaire strategies, decided in the kernels
     "optimal": "maximises the expected final score (the exact solitaire solution)",
     "greedy": "keeps for, and scores, the most points this turn (seed 002's greedy agent)",
@@ -25,3 +27,19 @@ BOTS: dict[str, str] = {
               "dangerous opponent",
 }
 ALIASES = {"maximus": "optimal"}
+
+# a player with a number in its name: plays for at least T points
+TARGET_PREFIX = "target:"
+TARGET_TEMPLATE = TARGET_PREFIX + "T"
+
+
+def parse_target(name: str) -> int | None:
+    """T of a name 'target:T' (None for any other name); InputError for a malformed one."""
+    key = name.strip().lower()
+    if not key.startswith(TARGET_PREFIX):
+        return None
+    text = key[len(TARGET_PREFIX):].strip()
+    if not text.isdigit() or int(text) <= 0:
+        raise InputError(f"{name!r}: the target player is 'target:T' with T a positive number of points, "
+                         "e.g. 'target:300'")
+    return int(text)

@@ -15,7 +15,7 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from .bots import ALIASES, BOTS
+from .bots import ALIASES, BOTS, TARGET_TEMPLATE, parse_target
 from .presets import load_scorecard_game, looks_like_path, preset_names
 from .records import Event, GameRecord, record_from_lines
 from .rules import ScorecardGame
@@ -181,7 +181,9 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     # -- players -------------------------------------------------------------------------------------
     def players(self, game: ScorecardGame) -> dict[str, str]:
-        return dict(BOTS)
+        return dict(BOTS) | {TARGET_TEMPLATE: "plays its own card for the best chance of at least T points "
+                                              "(e.g. target:300; solitaire play: simulate, play, matches of "
+                                              "solitaire strategies)"}
 
     def check_player(self, game: ScorecardGame, name: str) -> None:
         if _bot_key(name) == "malina":
@@ -190,6 +192,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     def player(self, game: ScorecardGame, name: str, seed: int = 0) -> ScorecardBot:
         key = _bot_key(name)
         single = game.with_players(1)
+        aim = parse_target(key)
+        if aim is not None:
+            from .players.target import TargetPlayer
+
+            return ScorecardBot(key, TargetPlayer.build(single, aim))
         if key == "joe":
             from .players.joe import JoePlayer
 
@@ -366,6 +373,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         import time
 
         from .distribution import score_distribution
+        from .solutions import TargetChance
 
         start = time.perf_counter()
         single = game.with_players(1)
@@ -373,7 +381,9 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         up_to = dist.percentile(95) if up_to is None else up_to
         if up_to <= 0:
             raise InputError("the curve goes up to a positive number of points")
-        best = self.target_solution(single, up_to, progress=progress).curve()[: up_to + 1]
+        solution = self.target_solution(single, up_to, progress=progress)
+        assert isinstance(solution, TargetChance)
+        best = solution.curve()[: up_to + 1]
         reach = np.cumsum(dist.probabilities[::-1])[::-1]  # the expected-score strategy's P(total >= T)
         theirs = np.array([reach[t] if t < len(reach) else 0.0 for t in range(up_to + 1)])
         gain = best - theirs
@@ -452,6 +462,9 @@ def _default_judge(game: ScorecardGame, judges: dict[str, str]) -> str:
 
 def _bot_key(name: str) -> str:
     key = str(name).strip().lower().replace("_", "-")
+    aim = parse_target(key)
+    if aim is not None:
+        return f"target:{aim}"
     key = ALIASES.get(key, key)
     if key not in BOTS:
         raise InputError(f"unknown player {name!r} (players: {', '.join(BOTS)})")

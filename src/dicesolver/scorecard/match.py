@@ -4,6 +4,10 @@ Every deal of dice is played once per rotation of the seating order (player i si
 in rotation r), and the dice belong to the seats: each player throws every seat's dice once per deal
 (common random numbers), which removes most of the luck from the comparison. Results follow the rules
 (win n - 1, k tied leaders (n - k) / k each, loss -1); ``analysis.match`` summarises them.
+
+A match with a target player (``target:T``) is played seat by seat instead: every player there plays its
+own card alone (a target player and the solitaire strategies), so each one's games are the simulator's on
+the seats' dice, and the results follow from the totals.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from ..core.family import MatchGames
 from ..core.arrays import frozen
 from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, simulate_match
 from .kernels.strategies import OPTIMAL
+from .bots import STRATEGIES, parse_target
 from .players import ALIASES, BOTS, make_player
 from .rules import ScorecardGame
 
@@ -52,9 +57,16 @@ class MatchSetup:
         if not 2 <= len(names) <= MAX_PLAYERS:
             raise InputError(f"a match needs 2 to {MAX_PLAYERS} players (got {len(names)})")
         keys = [n.strip().lower().replace("_", "-") for n in names]
+        aims = [parse_target(n) for n in keys]
+        keys = [k if a is None else f"target:{a}" for k, a in zip(keys, aims)]
         for n in keys:
-            if n not in BOTS and n not in ALIASES:
-                raise InputError(f"unknown player {n!r} (players: {', '.join(BOTS)})")
+            if n not in BOTS and n not in ALIASES and not n.startswith("target:"):
+                raise InputError(f"unknown player {n!r} (players: {', '.join(BOTS)}, target:T)")
+        if any(a is not None for a in aims):
+            others = [n for n in keys if not n.startswith("target:") and ALIASES.get(n, n) not in STRATEGIES]
+            if others:
+                raise InputError(f"a target player plays its own card alone: its matches are against the solitaire "
+                                 f"strategies ({', '.join(STRATEGIES)}), not {', '.join(others)}")
         if "malina" in keys:
             from .duel import check_duel_game
 
@@ -139,6 +151,8 @@ def play_match(game: ScorecardGame, names: list[str], n: int = 10_000, seed: int
     if n < 1:
         raise InputError("the number of games must be at least 1")
     start = time.perf_counter()
+    if any(parse_target(name) is not None for name in names):
+        return _solitaire_match(game, MatchSetup.check_names(game, names), n, seed, progress, start)
     setup = MatchSetup(game, names, seed)
     perms = setup.rotations()
     rot = perms.shape[0]
@@ -161,3 +175,37 @@ def play_match(game: ScorecardGame, names: list[str], n: int = 10_000, seed: int
     r = np.arange(len(totals)) % rot
     seats = (np.arange(players)[None, :] + r[:, None]) % players
     return MatchGames(setup.labels, totals, results, seats, rot, time.perf_counter() - start)
+
+
+def _solitaire_match(game: ScorecardGame, names: list[str], n: int, seed: int,
+                     progress: Callable[[int, int], None] | None, start: float) -> MatchGames:
+    """A match of players who each play their own card alone, seat by seat on the seats' dice: the same
+    deals, rotations and results as the match kernel's."""
+    from .simulate import make_strategy
+
+    players = len(names)
+    built = [make_strategy(ALIASES.get(name, name), game, seed) for name in names]
+    deals = -(-n // players)
+    rng = np.random.default_rng(seed)
+    parts = []
+    done = 0
+    while done < deals:
+        size = min(CHUNK_DEALS, deals - done)
+        throws, rand = deal_numbers(game, size, players, rng)
+        # every player's total on every seat's dice: own[deal, player, seat]
+        own = np.stack([np.stack([p.play_many(throws[:, s], rand[:, s])[0] for s in range(players)], axis=1)
+                        for p in built], axis=1)
+        parts.append(own)
+        done += size
+        if progress:
+            progress(done * players, deals * players)
+    own = np.concatenate(parts)
+    r = np.arange(deals * players) % players  # game deal * players + r: player p in seat (p + r) mod n
+    seats = (np.arange(players)[None, :] + r[:, None]) % players
+    deal = np.arange(deals * players) // players
+    totals = own[deal[:, None], np.arange(players)[None, :], seats]
+    best = totals.max(axis=1, keepdims=True)
+    leaders = totals == best
+    k = leaders.sum(axis=1, keepdims=True)
+    results = np.where(leaders, (players - k) / k, -1.0)
+    return MatchGames(_labels(names), totals, results, seats, players, time.perf_counter() - start)

@@ -10,7 +10,9 @@ import numpy as np
 from ..core.errors import InputError
 from ..core.family import Progress, Simulated
 from ..core.results import CategoryStats
+from .bots import parse_target
 from .players import KernelPlayer, make_player
+from .players.target import TargetPlayer
 from .rules import ScorecardGame
 from .solitaire import TurnState
 
@@ -25,16 +27,35 @@ def random_numbers(game: ScorecardGame, n: int, rng: np.random.Generator, turns:
     return throws, rand
 
 
-def facts(game: ScorecardGame, player: KernelPlayer, boxes: np.ndarray, bonus: np.ndarray, extra: np.ndarray) -> dict:
-    """What the summary says besides the scores: each box's scoring rate and mean, the bonuses, and the
-    optimal strategy's exact expected score."""
+def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, totals: np.ndarray, boxes: np.ndarray,
+          bonus: np.ndarray, extra: np.ndarray, aim: int | None = None) -> dict:
+    """What the summary says besides the scores: each box's scoring rate and mean, the bonuses, the
+    optimal strategy's exact expected score, and, beside a target player, how often each strategy reaches
+    ``aim`` (a target player's own) with the target player's exact chance."""
+    out = _box_facts(game, boxes, bonus, extra)
+    if isinstance(player, TargetPlayer):
+        aim = player.aim
+        out["target_chance"] = player.table.chance(TurnState(0), aim)
+    elif player.name == "optimal":
+        out["expected"] = float(player.values[player.model.index(TurnState(0))])
+    if aim is not None:
+        out |= {"target": aim, "target_rate": float(np.mean(totals >= aim))}
+    return out
+
+
+def _box_facts(game: ScorecardGame, boxes: np.ndarray, bonus: np.ndarray, extra: np.ndarray) -> dict:
     return {
         "categories": [CategoryStats(category=cat.name, scored_rate=float(np.mean(boxes[:, c] > 0)),
                                      mean=float(np.mean(boxes[:, c]))) for c, cat in enumerate(game.categories)],
         "bonus_rate": float(np.mean(bonus)) if game.has_upper_bonus else None,
         "extra_bonus_mean": float(np.mean(extra)) if game.tracks_yacht_flag else None,
-        "expected": float(player.values[player.model.index(TurnState(0))]) if player.name == "optimal" else None,
     }
+
+
+def make_strategy(name: str, game: ScorecardGame, seed: int = 0) -> KernelPlayer | TargetPlayer:
+    """A solitaire strategy that plays many games in the kernels: a built-in one, or 'target:T'."""
+    aim = parse_target(name)
+    return make_player(name, game, seed=seed) if aim is None else TargetPlayer.build(game, aim)
 
 
 def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int = 0,
@@ -44,7 +65,7 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
         raise InputError("the number of games must be at least 1")
     if not players:
         raise InputError("name at least one player")
-    built: list[KernelPlayer] = [make_player(p, game, seed=seed) for p in players]
+    built: list[KernelPlayer | TargetPlayer] = [make_strategy(p, game, seed) for p in players]
     rng = np.random.default_rng(seed)
     parts: list[list[tuple]] = [[] for _ in built]
     seconds = [0.0 for _ in built]
@@ -60,8 +81,9 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
                 progress(done * len(built) + (i + 1) * size, n * len(built))
         done += size
     runs = []
+    aim = next((p.aim for p in built if isinstance(p, TargetPlayer)), None)
     for player, chunks, secs in zip(built, parts, seconds):
         totals, boxes, bonus, extra = (np.concatenate([c[j] for c in chunks]) for j in range(4))
-        runs.append(Simulated(player.name, totals, facts(game, player, boxes, bonus, extra),
+        runs.append(Simulated(player.name, totals, facts(game, player, totals, boxes, bonus, extra, aim),
                               {"boxes": boxes, "bonus": bonus}, secs))
     return runs

@@ -248,6 +248,9 @@ def simulation(console: Console, runs: Sequence[SimulationSummary], title: str) 
         table.add_column("expected", justify="right")
     if with_bonus:
         table.add_column("bonus", justify="right")
+    aims = sorted({r.target for r in runs if r.target is not None})
+    if aims:
+        table.add_column(f"reached {aims[0]}" if len(aims) == 1 else "reached its target", justify="right")
     for s in runs:
         row: list[Text | str] = [Text(s.player), f"{s.mean:.2f}", f"{s.sd:.2f}", f"{1.96 * s.stderr:.2f}"]
         row += [f"{s.percentiles[str(p)]:.0f}" for p in (5, 25, 50, 75, 95)] + [str(s.mode)]
@@ -255,6 +258,12 @@ def simulation(console: Console, runs: Sequence[SimulationSummary], title: str) 
             row.append("" if s.expected is None else f"{s.expected:.3f}")
         if with_bonus:
             row.append("" if s.bonus_rate is None else f"{100 * s.bonus_rate:.1f}%")
+        if s.target_rate is not None:
+            ci = 1.96 * (s.target_rate * (1 - s.target_rate) / s.games) ** 0.5
+            exact = "" if s.target_chance is None else f" (exactly {100 * s.target_chance:.2f}%)"
+            row.append(f"{100 * s.target_rate:.2f}% ± {100 * ci:.2f}{exact}")
+        elif aims:
+            row.append("")
         table.add_row(*row)
     console.print(table)
     if any(r.categories for r in runs):

@@ -64,7 +64,8 @@ def _job(job) -> models.JobView:
 def game_info(game: Game) -> models.GameInfo:
     family = registry.family_of(game)
     return models.GameInfo(name=game.canonical, title=game.title, family=family.name, rules=list(game.describe()),
-                           bots=list(family.players(game)), page=models.PageInfo(**family.page(game)),
+                           bots=[b for b in family.players(game) if not b.endswith(":T")],  # templates need a number
+                           page=models.PageInfo(**family.page(game)),
                            **family.facts(game))
 
 
