@@ -5,7 +5,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
 .PHONY: install run test test-essay test-big fuzz bench clean
 
@@ -50,4 +49,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_startup.py
 
 clean:
-	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis  # compiled kernels stay in the user cache (see README)

@@ -3,7 +3,8 @@
 For each game: the target table for needs up to N (every target up to N): build time (numba compile
 included on a cold kernel cache), size and peak memory are printed with the best chance of reaching
 several targets beside the expected-score strategy's own chance (from its exact final-score
-distribution).
+distribution). Then the target player's simulation speed (target:N, the kernels, games per second, after
+a warm-up) beside the expected-score strategy's on the same dice.
 
 Prints Markdown for BENCHMARKS.md. Usage: ``python benchmarks/bench_target.py [GAME:N ...]`` (default
 ``yahtzee:300``; ``yatzy:300`` takes about four times as long).
@@ -26,6 +27,7 @@ from dicesolver.scorecard.solitaire import TurnState
 def main(specs: list[str]) -> None:
     print("| game | needs | build (s) | table (GB) | peak RSS (GB) | T | best P(>= T) | expected-score strategy's P(>= T) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    speeds = []
     for spec in specs:
         name, _, needs = spec.partition(":")
         game = ds.load_game(name)
@@ -42,6 +44,29 @@ def main(specs: list[str]) -> None:
             print(f"| {name} | {N} | {seconds:.1f} | {table.V.nbytes / 1e9:.2f} | {rss:.2f} | {T} | {curve[T]:.6f} | "
                   f"{theirs:.6f} |")
         assert np.all(curve >= 0) and curve[0] == 1.0
+        speeds.append(play_speed(game, table, N))
+    print()
+    print("| game | target player (games/s) | expected-score strategy (games/s) | games |")
+    print("|---|---:|---:|---:|")
+    for line in speeds:
+        print(line)
+
+
+def play_speed(game, table, N: int, n: int = 100_000) -> str:
+    from dicesolver.scorecard.players import make_player
+    from dicesolver.scorecard.players.target import TargetPlayer
+    from dicesolver.scorecard.simulate import random_numbers
+
+    players = [TargetPlayer(game, N, table), make_player("optimal", game)]
+    rates = []
+    for player in players:
+        small = random_numbers(game, 100, np.random.default_rng(1))
+        player.play_many(*small)  # compile or load the kernel first
+        throws, rand = random_numbers(game, n, np.random.default_rng(2))
+        start = time.perf_counter()
+        player.play_many(throws, rand)
+        rates.append(n / (time.perf_counter() - start))
+    return f"| {game.canonical} | {rates[0]:,.0f} | {rates[1]:,.0f} | {n:,} |"
 
 
 if __name__ == "__main__":

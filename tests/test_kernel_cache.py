@@ -56,3 +56,17 @@ def test_the_cache_directory_follows_the_sources(tmp_path):
     a.write_text("x = 2\n")
     assert jit.kernel_cache_dir([a], base=tmp_path) != first
     assert first.parent == tmp_path and first.name.startswith(jit.PREFIX)
+
+
+def test_a_first_run_is_told_that_kernels_compile_first(tmp_path):
+    """The command line says 'compiling the solver kernels first' until any kernel was compiled here."""
+    from dicesolver.core.kernel_cache import never_compiled
+
+    assert never_compiled(tmp_path)
+    (tmp_path / "dicesolver-0123").mkdir()
+    (tmp_path / "dicesolver-0123" / "other.txt").write_text("")
+    assert never_compiled(tmp_path)
+    index = tmp_path / "dicesolver-0123" / "dicesolver" / "kernel.solve-12.py311.nbi"
+    index.parent.mkdir(parents=True)
+    index.write_bytes(b"")
+    assert not never_compiled(tmp_path)

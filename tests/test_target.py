@@ -265,3 +265,41 @@ def test_targets_from_the_command_line(capsys, tmp_path, fresh_cache):
     assert code == 0 and json.loads(out)["games"] == 2000
     code, _, err = run(capsys, "match", str(rules), "target:20", "joe")
     assert code == 2 and "solitaire strategies" in err
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_last_players_final_turn_is_already_played_to_beat_the_known_score(players):
+    """When every other card is full, the score to beat is known. Mindful (and, with two players, Malina's
+    exact table) values every option of that last turn as n * P(beat it, a tie counting half) - 1: the
+    chances of 'advise --beat S', so they already play it as the beat table does (with one leader to beat;
+    with several tied leaders their result, a three-way tie worth a third, is the exact one)."""
+    from dicesolver.core import registry
+
+    game = tiny(PAIRS_GAME)  # no bonuses: Malina can play it
+    family = registry.family_of(game)
+    many = game.with_players(players)
+    judges = [family.solve(many, judge="mindful")] + ([family.solve(many, judge="exact")] if players == 2 else [])
+    rng = np.random.default_rng(7)
+    names = [c.name for c in game.categories]
+    possible = [sorted(game.possible_scores(c)) for c in range(game.n_categories)]
+
+    def card(boxes):
+        return {names[c]: int(rng.choice(possible[c])) for c in range(boxes)}
+
+    checked = 0
+    for _ in range(12):
+        mine = card(len(names) - 1)  # one box open: the last turn
+        theirs = [card(len(names)) for _ in range(players - 1)]
+        if len({sum(t.values()) for t in theirs}) < len(theirs) and players > 2:
+            continue  # tied leaders: the result is a three-way share, not a half
+        dice = "".join(str(d) for d in sorted(rng.integers(1, 4, size=3)))
+        cards = ";".join(",".join(f"{k}={v}" for k, v in card.items()) for card in [mine, *theirs])
+        state = many.parse_state(f"{cards}/{dice}/1")
+        best_other = max(sum(t.values()) for t in theirs)
+        beat = family.target_solution(game, best_other, beat=True)
+        chances = dict(beat.action_values(state))
+        for judge in judges:
+            for step, value in judge.action_values(state):
+                assert value == pytest.approx(players * chances[step] - 1, abs=1e-6)
+                checked += 1
+    assert checked > 50

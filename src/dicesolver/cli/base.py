@@ -69,8 +69,14 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
     """A progress bar on the terminal (none when quiet or not a terminal) and its (done, total) callback.
 
     Until the first callback the bar pulses (work of unknown length, such as compiling a big game's dice);
-    then it shows the share done, the time taken and the time left."""
+    then it shows the share done, the time taken and the time left. On a first run, when no solver kernel
+    was ever compiled on this machine, the label says that they are compiled first (once)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from ..core.kernel_cache import never_compiled
+
+    if not quiet and err.is_terminal and never_compiled():
+        label += " - compiling the solver kernels first (once per install: about half a minute)"
 
     with Progress(TextColumn(label.replace("[", "\\[")), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),

@@ -23,13 +23,12 @@ from pathlib import Path
 from typing import Iterable
 
 import numba
-import platformdirs
 from numba import njit, prange
+
+from .kernel_cache import ENV_KERNEL_CACHE, PREFIX, cache_base
 
 __all__ = ["njit", "prange", "kernel_sources", "kernel_cache_dir", "use_kernel_cache"]
 
-ENV_KERNEL_CACHE = "DICESOLVER_KERNEL_CACHE"
-PREFIX = "dicesolver-"
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
 PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -46,13 +45,6 @@ def source_hash(paths: Iterable[Path]) -> str:
         h.update("/".join(path.parts[-2:]).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
-
-
-def cache_base() -> Path:
-    for var in (ENV_KERNEL_CACHE, "NUMBA_CACHE_DIR"):
-        if os.environ.get(var):
-            return Path(os.environ[var]).expanduser()
-    return Path(platformdirs.user_cache_dir("dicesolver")) / "kernels"
 
 
 def kernel_cache_dir(paths: Iterable[Path], base: Path | None = None) -> Path:
