@@ -223,3 +223,28 @@ def test_play_against_three_bots_to_the_end_with_the_mindful_review(tmp_path):
     record = read_record(path)
     assert record.players == ["you", "mindful", "joe", "greedy"] and record.is_over()
     assert {e.player for e in record.events} == {0, 1, 2, 3} and record.events[0].player == 1
+
+
+def test_after_standing_the_hint_ranks_the_boxes_and_its_suggestion_is_accepted(tmp_path):
+    """At a keep prompt, 'all' stands; 'hint' then ranks only the boxes (not keeps, which would loop), and
+    typing the hint's first line as shown ('score ...') scores there."""
+    import re
+
+    path = tmp_path / "stand.jsonl"
+    child = spawn("yacht", "--seed", "3", "--record", str(path))
+    child.expect(PROMPTS[0])
+    child.sendline("all")
+    child.expect(r"score in which box\? ")
+    child.sendline("hint")
+    child.expect(r"score in which box\? ")
+    shown = child.before
+    assert "best options" in shown and "keep" not in shown.split("best options", 1)[1]
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", shown)
+    best = re.search(r"1 . (score [a-z_ ]+?)\s+.", plain).group(1)
+    child.sendline(best)
+    child.expect(PROMPTS[2])
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    events = read_record(path).events
+    assert [e.type for e in events] == ["roll", "score"]
+    assert best.endswith(load_game("yacht").categories[events[-1].category].name)

@@ -50,8 +50,15 @@ class TerminalGame:
     def show_board(self) -> None:
         render.board(self.console, self.family.board(self.session.state, self.session.names()))
 
-    def show_hint(self, state: State, top: int = 5) -> None:
+    def show_hint(self, state: State, top: int = 5, kind: str | None = None) -> None:
+        """The best options ranked; ``kind``: only those of one kind (after 'stand': the boxes), their costs
+        against the best of them."""
         advice = self.solution.advise(state)
+        if kind is not None and any(o.kind == kind for o in advice.options):
+            shown = [o for o in advice.options if o.kind == kind]
+            best = shown[0].value
+            advice = advice.model_copy(update={"options": [
+                o.model_copy(update={"cost": max(0.0, self.solution.sign * (best - o.value))}) for o in shown]})
         if advice.options:
             self.say(f"best options ({self.solution.unit_words}):")
             self.console.print(render.options_table(advice, top))
@@ -86,13 +93,14 @@ class TerminalGame:
         self.say(self.family.narrate(before, step, after, name))
 
     # -- asking ------------------------------------------------------------------------------------
-    def command(self, state: State, text: str) -> bool:
-        """Run a command typed at a prompt; False when the text is not one."""
+    def command(self, state: State, text: str, hint_kind: str | None = None) -> bool:
+        """Run a command typed at a prompt; False when the text is not one. ``hint_kind``: the kind of
+        option the prompt asks for (the hint shows only those)."""
         word = text.strip().lower()
         if word in QUIT:
             raise QuitGame(str(self.session.path))
         if word in HINT:
-            self.show_hint(state)
+            self.show_hint(state, kind=hint_kind)
         elif word in BOARD:
             self.show_board()
         elif word in LIST and not state.is_chance():
@@ -110,12 +118,14 @@ class TerminalGame:
         return True
 
     def read_step(self, state: State, prompt: str, verb: str = ""):
-        """Ask for a step (``verb`` put before what is typed); None after a command or a mistake."""
+        """Ask for a step (``verb`` put before what is typed, unless it is typed); None after a command or a
+        mistake."""
         text = self.ask(prompt)
-        if self.command(state, text):
+        if self.command(state, text, hint_kind=verb or None):
             return None
+        typed_verb = text.strip().lower().split(maxsplit=1)[:1] == [verb]
         try:
-            return state.parse_step(f"{verb} {text}" if verb else text)
+            return state.parse_step(f"{verb} {text}" if verb and not typed_verb else text)
         except InputError as exc:
             self.say(str(exc), "red")
             return None
