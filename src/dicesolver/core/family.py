@@ -14,6 +14,7 @@ from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, cast, ru
 import numpy as np
 
 from .distributed import Cluster
+from .encoding import Encoding
 from .errors import InputError
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
@@ -161,6 +162,10 @@ class Family(ABC, Generic[G, S]):
     @abstractmethod
     def totals(self, state: S) -> list[int]:
         """Every seat's points so far (the final scores at the end)."""
+
+    @abstractmethod
+    def encoding(self, game: G) -> Encoding:
+        """The game's states and actions as arrays, for learning agents (``dicesolver.rl``)."""
 
     def narrate(self, before: S, step: Step, after: S, name: str) -> str:
         """One line telling what a step did."""

@@ -16,7 +16,8 @@ from .records import DespiralaRecord, despirala_record_from_lines
 from .rules import COMBINATIONS, DespiralaGame, Move, format_throw, make_despirala
 from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
 
-if TYPE_CHECKING:  # the solver and the players load numba kernels: imported when first needed
+if TYPE_CHECKING:
+    from .encoding import DespiralaEncoding  # the solver and the players load numba kernels: imported when first needed
     from .solution import ExpectedFinalScore
 
 
@@ -111,6 +112,11 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         strong = [state.mover] if not state.over else []
         return Board(title=f"round {state.round} of 14", columns=["player", "points", "goods", "combinations left"],
                      rows=rows, strong=strong)
+
+    def encoding(self, game: DespiralaGame) -> DespiralaEncoding:
+        from .encoding import DespiralaEncoding
+
+        return DespiralaEncoding(game)
 
     def view(self, state: DespiralaState) -> dict[str, Any]:
         return {

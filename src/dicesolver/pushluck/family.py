@@ -18,7 +18,8 @@ from .records import PushEvent, push_record_from_lines
 from .rules import ADD, BUST, PUSH_GAMES, PushGame, format_throw, make_push_game
 from .state import Hold, PushState, Throw
 
-if TYPE_CHECKING:  # the solver and the players load numba kernels: imported when first needed
+if TYPE_CHECKING:
+    from .encoding import PushEncoding  # the solver and the players load numba kernels: imported when first needed
     from .players import PushPlayer
     from .solution import WinProbability
 
@@ -122,6 +123,11 @@ class PushLuckFamily(Family[PushGame, PushState]):
         if state.winner is None:
             lines.append(f"{names[state.mover]} to play, {state.turn_total} at risk")
         return Board(title=state.game.title, columns=["player", "banked"], rows=rows, lines=lines)
+
+    def encoding(self, game: PushGame) -> PushEncoding:
+        from .encoding import PushEncoding
+
+        return PushEncoding(game)
 
     def view(self, state: PushState) -> dict[str, Any]:
         g = state.game

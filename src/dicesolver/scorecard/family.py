@@ -21,7 +21,8 @@ from .records import Event, GameRecord, record_from_lines
 from .rules import ScorecardGame
 from .state import Keep, Roll, Score, ScorecardState
 
-if TYPE_CHECKING:  # the solvers load numba kernels: imported when first needed
+if TYPE_CHECKING:
+    from .encoding import ScorecardEncoding  # the solvers load numba kernels: imported when first needed
     from .solutions import ExpectedScore, MindfulModel
 
 EXACT_BY_DEFAULT_CATEGORIES = 10  # bigger two-player games are judged exactly only when asked or already solved
@@ -266,6 +267,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                          f"{names[0]} {diff:+d} against {names[1]}")
         return Board(title=f"{g.title} ({g.canonical})", columns=["box"] + list(names), rows=rows,
                      strong=[len(rows) - 1], faint=faint, lines=lines)
+
+    def encoding(self, game: ScorecardGame) -> ScorecardEncoding:
+        from .encoding import ScorecardEncoding
+
+        return ScorecardEncoding(game)
 
     def view(self, state: ScorecardState) -> dict[str, Any]:
         g = state.game

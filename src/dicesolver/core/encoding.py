@@ -1,0 +1,76 @@
+"""A game as arrays, for learning agents: what a player sees (named integer arrays with their bounds) and
+one fixed list of actions, each legal or not at a given state.
+
+Every family gives its games an ``Encoding`` (``Family.encoding``); the reinforcement-learning
+environments (``dicesolver.rl``) are written once over it and the protocol, so a new game is an
+environment as soon as its family encodes it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+import numpy as np
+
+from .errors import InputError
+from .protocol import Game, State, Step
+
+G = TypeVar("G", bound=Game)
+S = TypeVar("S", bound=State)
+
+
+@dataclass(frozen=True)
+class ArraySpec:
+    """One observation array: its shape and the bounds of its integer entries (inclusive)."""
+
+    shape: tuple[int, ...]
+    low: int
+    high: int
+    about: str  # what it holds, for the documentation table
+
+
+class Encoding(ABC, Generic[G, S]):
+    """A game's states as named arrays and its actions as the indices of one fixed list."""
+
+    def __init__(self, game: G):
+        self.game = game
+
+    @abstractmethod
+    def observation_spec(self) -> dict[str, ArraySpec]:
+        """The observation arrays every state is shown as (for a player ``seat``)."""
+
+    @abstractmethod
+    def action_labels(self) -> list[str]:
+        """What each action index means, in words (the table in the documentation)."""
+
+    @abstractmethod
+    def observe(self, state: S, seat: int) -> dict[str, np.ndarray]:
+        """The state as ``seat`` sees it (int64 arrays, as ``observation_spec`` says)."""
+
+    @abstractmethod
+    def step_of(self, state: S, action: int) -> Step:
+        """The protocol step of an action index at a decision (InputError when it is not legal there)."""
+
+    @abstractmethod
+    def action_of(self, state: S, step: Step) -> int:
+        """The action index of a legal step (the inverse of ``step_of``; one index where several mean it)."""
+
+    @property
+    def n_actions(self) -> int:
+        return len(self.action_labels())
+
+    def mask(self, state: S) -> np.ndarray:
+        """int8 flags of the actions legal at a decision (all zero elsewhere)."""
+        flags = np.zeros(self.n_actions, dtype=np.int8)
+        if state.to_move() is not None:
+            for step in state.legal_actions():
+                flags[self.action_of(state, step)] = 1
+        return flags
+
+    def check_action(self, state: S, action: int) -> None:
+        if not 0 <= int(action) < self.n_actions:
+            raise InputError(f"action {action} is not one of 0..{self.n_actions - 1}")
+        if not self.mask(state)[int(action)]:
+            raise InputError(f"action {action} ({self.action_labels()[int(action)]}) is not legal now")

@@ -1,0 +1,108 @@
+"""One player's game as a Gymnasium environment, judged by the exact solution.
+
+Written once over the game protocol and the family's ``Encoding``: observations are the encoding's arrays
+and ``action_mask``; an action is an index of the encoding's list; the throws are drawn from the env's
+own generator (``reset(seed=...)`` makes a game reproducible). The reward is the points an action scores
+(bonuses included), or with ``shaped=True`` the change in the exact expected final score (its sum over a
+game is the final score minus the value of the first throw, which ``reset`` gives in ``info``). ``info`` carries the state's exact value and the
+regret of the last action (the best action's value minus its value), from the game's solved table
+(solved on first use and cached, like every table).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..core import registry
+from ..core.encoding import Encoding
+from ..core.errors import InputError
+from ..core.protocol import Game, State, Step
+from ..core.solved import SolvedGame
+
+
+def observation_space(encoding: Encoding) -> spaces.Dict:
+    arrays: dict[str, spaces.Space[Any]] = {name: spaces.Box(spec.low, spec.high, spec.shape, dtype=np.int64)
+                                           for name, spec in encoding.observation_spec().items()}
+    arrays["action_mask"] = spaces.Box(0, 1, (encoding.n_actions,), dtype=np.int8)
+    return spaces.Dict(arrays)
+
+
+def draw(state: State, rng: np.random.Generator) -> State:
+    """Throw the dice until someone decides (or the game ends)."""
+    while state.is_chance():
+        outcomes = state.chance_outcomes()
+        p = np.array([w for _, w in outcomes])
+        state = state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+    return state
+
+
+class DiceEnv(gymnasium.Env):
+    """A solitaire game of the registry: every scorecard preset, variant and rules file, and Despirala."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, game: str | Game = "yahtzee", rules: str | None = None, shaped: bool = False,
+                 render_mode: str | None = None):
+        loaded = registry.load(rules if rules is not None else game)
+        if loaded.n_players != 1:
+            raise InputError(f"{loaded.canonical} is played by {loaded.n_players}: use dicesolver.rl.aec_env")
+        self.game = loaded
+        self.family = registry.family_of(loaded)
+        self.encoding = self.family.encoding(loaded)
+        self.observation_space = observation_space(self.encoding)
+        self.action_space = spaces.Discrete(self.encoding.n_actions)
+        self.shaped = shaped
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise InputError(f"render_mode is 'ansi' or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self._solution: SolvedGame | None = None
+        self.state: State = loaded.start()
+
+    @property
+    def solution(self) -> SolvedGame:
+        """The exact solution that judges (solved on first use, then cached on disk)."""
+        if self._solution is None:
+            self._solution = registry.solve(self.game)
+        return self._solution
+
+    def observation(self) -> dict[str, np.ndarray]:
+        obs = self.encoding.observe(self.state, 0)
+        obs["action_mask"] = self.encoding.mask(self.state)
+        return obs
+
+    def action_values(self) -> dict[int, float]:
+        """The exact value of every legal action now (by action index)."""
+        return {self.encoding.action_of(self.state, step): value
+                for step, value in self.solution.action_values(self.state)}
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self.state = draw(self.game.start(), self.np_random)
+        return self.observation(), {"value": self.solution.value(self.state)}
+
+    def step(self, action):
+        before = self.state
+        step: Step = self.encoding.step_of(before, int(action))
+        values = dict(self.solution.action_values(before))
+        chosen = values[step]
+        regret = self.solution.sign * (max(values.values(), key=lambda v: self.solution.sign * v) - chosen)
+        self.state = draw(before.apply(step), self.np_random)
+        terminated = self.state.is_terminal()
+        value = self.solution.value(self.state)
+        if self.shaped:
+            reward = value - self.solution.value(before)
+        else:
+            reward = self.family.totals(self.state)[0] - self.family.totals(before)[0]
+        return self.observation(), float(reward), terminated, False, {"value": value, "regret": max(0.0, regret)}
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        board = self.family.board(self.state, ["agent"])
+        rows = ["  ".join([board.columns[0]] + list(board.columns[1:]))]
+        rows += ["  ".join(row) for row in board.rows]
+        return f"{self.state.brief()}\n" + "\n".join(rows)
