@@ -133,3 +133,36 @@ def test_a_pettingzoo_game_judged_by_the_solver():
     assert 0 < env.infos[agent]["value"] < 1
     env.step(1)  # hold with nothing at risk: passes the turn for nothing
     assert env.infos[agent]["regret"] > 0.01
+
+
+def test_evaluate_judges_a_policy_against_the_optimal_player(tmp_path, capsys):
+    """The optimal policy's regret is 0 and its gap 0; a policy that scores at once loses points, and its
+    exact regret per game estimates the points it loses on the same seeds."""
+    import json
+
+    from test_cli import run
+
+    best = rl.evaluate("optimal", "yacht", n=10, name="optimal")
+    assert best.regret_per_game == 0 and best.gap == 0 and best.mean == best.optimal_mean
+    policy = tmp_path / "policy.py"
+    policy.write_text("import numpy as np\n\ndef last(obs):\n    return int(np.nonzero(obs['action_mask'])[0][-1])\n")
+    code, out, _ = run(capsys, "rl-eval", "yacht", "--policy", f"{policy}:last", "-n", "40", "--json")
+    result = json.loads(out)
+    assert code == 0 and result["games"] == 40 and result["gap"] > 50
+    assert abs(result["regret_per_game"] - result["gap"]) < 3 * result["gap_ci95"] + 1
+    for bad, words in ((f"{policy}:nothing", "has no"), ("nope", "a policy is"), ("missing.py:f", "no such file"),
+                       ("model.zip", "sb3-contrib")):
+        code, _, err = run(capsys, "rl-eval", "yacht", "--policy", bad, "-n", "2")
+        assert code == 2 and words in err
+    code, _, err = run(capsys, "rl-eval", "pig", "--policy", "random", "-n", "2")
+    assert code == 2 and "aec_env" in err
+
+
+def test_without_the_judge_no_table_is_needed():
+    env = rl.make("yacht", judge=False)
+    obs, info = env.reset(seed=2)
+    assert info == {} and env._solution is None
+    _, _, _, _, info = env.step(int(np.nonzero(obs["action_mask"])[0][0]))
+    assert info == {} and env._solution is None
+    with pytest.raises(Exception, match="judge=True"):
+        rl.make("yacht", judge=False, shaped=True)

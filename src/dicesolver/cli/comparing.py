@@ -95,3 +95,27 @@ def match(
     from ..analysis.plots import match_figure
 
     report(result, lambda: render.match(out, result), json_output, plot, lambda: match_figure(result, games))
+
+
+@app.command("rl-eval")
+def rl_eval(
+    game: str = typer.Argument(..., help="a one-player game: " + GAME_HELP),
+    policy: str = typer.Option(..., "--policy", help="'random', 'optimal', FILE.py:NAME or MODULE:NAME (a function "
+                               "obs -> action, or an object with predict(obs, action_masks=...)), or a saved "
+                               "MaskablePPO FILE.zip (with sb3-contrib installed)"),
+    n: int = typer.Option(1000, "-n", "--games", min=1, max=1_000_000, help="games"),
+    seed: int = typer.Option(0, "--seed", help="the first game's seed (game i: seed + i, the same for the optimal "
+                             "player)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """Judge a reinforcement-learning policy in the game's Gymnasium env (dicesolver.rl): its mean score with
+    an interval, the optimal player's on the same seeds, and its exact regret per decision."""
+    from .. import rl
+
+    chosen = "optimal" if policy == "optimal" else rl.load_policy(policy)
+    with progress(f"playing {n:,} games of {game} with {policy} and the optimal player", quiet=json_output) as update:
+        result = rl.evaluate(chosen, game, n=n, seed=seed, name=policy, progress=update)
+    if json_output:
+        emit(result)
+        return
+    render.policy_evaluation(out, result)

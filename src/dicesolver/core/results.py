@@ -345,8 +345,27 @@ class TargetCurve(_Model):
     seconds: float
 
 
+class PolicyEvaluation(_Model):
+    """A policy's games in a one-player environment, judged by the exact solution on the same seeds."""
+
+    game: str
+    policy: str
+    games: int
+    seed: int
+    mean: float = Field(description="the policy's mean final score")
+    ci95: float = Field(description="half the width of its 95% interval")
+    optimal_mean: float = Field(description="the exact optimal policy's mean on the same seeds")
+    optimal_value: float = Field(description="the optimal policy's exact expected score")
+    gap: float = Field(description="optimal_mean - mean: points lost per game on the same seeds")
+    gap_ci95: float
+    decisions: int
+    regret_per_decision: float = Field(description="the exact expected points lost per decision")
+    regret_per_game: float
+    seconds: float
+
+
 RESULTS = (SolveInfo, Advice, Review, Comparison, StrategyFacts, MatchResult, SimulationSummary, Board, OddsRow, ChartRow,
-           Distribution, TargetCurve)
+           Distribution, TargetCurve, PolicyEvaluation)
 
 
 def json_schema() -> dict[str, Any]:

@@ -3,7 +3,8 @@
 * ``make(game)`` / ``gymnasium.make("dicesolver/<Game>-v0")``: a Gymnasium env for every one-player game of
   the registry (``dicesolver/Custom-v0`` with ``rules="my.toml"`` for a rules file; any game string with
   ``game=...``, e.g. ``game="yahtzee(joker=free)"``);
-* ``aec_env(game, players)``: a PettingZoo AEC env for the games of several players.
+* ``aec_env(game, players)``: a PettingZoo AEC env for the games of several players;
+* ``evaluate(policy, game, n)``: a policy's mean score and its exact regret against the optimal player.
 
 Importing this module registers the Gymnasium ids. See docs/RL.md for the spaces and the action tables.
 """
@@ -17,6 +18,7 @@ import gymnasium
 from ..core import registry
 from .aec import DiceAECEnv
 from .env import DiceEnv
+from .evaluate import evaluate, load_policy, random_policy
 
 NAMESPACE = "dicesolver"
 
@@ -57,4 +59,5 @@ def aec_env(game: str = "generala", players: int | None = None, **kwargs) -> Dic
 
 register()
 
-__all__ = ["DiceEnv", "DiceAECEnv", "make", "aec_env", "register", "env_id", "solitaire_games"]
+__all__ = ["DiceEnv", "DiceAECEnv", "make", "aec_env", "register", "env_id", "solitaire_games", "evaluate",
+           "load_policy", "random_policy"]

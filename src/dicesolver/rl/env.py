@@ -6,7 +6,7 @@ own generator (``reset(seed=...)`` makes a game reproducible). The reward is the
 (bonuses included), or with ``shaped=True`` the change in the exact expected final score (its sum over a
 game is the final score minus the value of the first throw, which ``reset`` gives in ``info``). ``info`` carries the state's exact value and the
 regret of the last action (the best action's value minus its value), from the game's solved table
-(solved on first use and cached, like every table).
+(solved on first use and cached, like every table); ``judge=False`` leaves them out, for speed.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class DiceEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, game: str | Game = "yahtzee", rules: str | None = None, shaped: bool = False,
-                 render_mode: str | None = None):
+                 judge: bool = True, render_mode: str | None = None):
         loaded = registry.load(rules if rules is not None else game)
         if loaded.n_players != 1:
             raise InputError(f"{loaded.canonical} is played by {loaded.n_players}: use dicesolver.rl.aec_env")
@@ -55,7 +55,9 @@ class DiceEnv(gymnasium.Env):
         self.encoding = self.family.encoding(loaded)
         self.observation_space = observation_space(self.encoding)
         self.action_space = spaces.Discrete(self.encoding.n_actions)
-        self.shaped = shaped
+        if shaped and not judge:
+            raise InputError("shaped rewards are the solver's values: they need judge=True")
+        self.shaped, self.judge = shaped, judge
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InputError(f"render_mode is 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -82,22 +84,25 @@ class DiceEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self.state = draw(self.game.start(), self.np_random)
-        return self.observation(), {"value": self.solution.value(self.state)}
+        return self.observation(), {"value": self.solution.value(self.state)} if self.judge else {}
 
     def step(self, action):
         before = self.state
         step: Step = self.encoding.step_of(before, int(action))
-        values = dict(self.solution.action_values(before))
-        chosen = values[step]
-        regret = self.solution.sign * (max(values.values(), key=lambda v: self.solution.sign * v) - chosen)
+        info: dict[str, float] = {}
+        if self.judge:
+            values = dict(self.solution.action_values(before))
+            sign = self.solution.sign
+            info["regret"] = max(0.0, sign * (max(values.values(), key=lambda v: sign * v) - values[step]))
         self.state = draw(before.apply(step), self.np_random)
         terminated = self.state.is_terminal()
-        value = self.solution.value(self.state)
+        if self.judge:
+            info["value"] = self.solution.value(self.state)
         if self.shaped:
-            reward = value - self.solution.value(before)
+            reward = info["value"] - self.solution.value(before)
         else:
             reward = self.family.totals(self.state)[0] - self.family.totals(before)[0]
-        return self.observation(), float(reward), terminated, False, {"value": value, "regret": max(0.0, regret)}
+        return self.observation(), float(reward), terminated, False, info
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

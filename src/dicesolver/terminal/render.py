@@ -21,6 +21,7 @@ from ..core.results import (
     Distribution,
     MatchResult,
     OddsRow,
+    PolicyEvaluation,
     Review,
     SimulationSummary,
     SolveInfo,
@@ -185,6 +186,14 @@ def target_curve(console: Console, c: TargetCurve, step: int = 25) -> None:
                       f"{c.best[t] - c.expected_score_strategy[t]:+.6f}")
     console.print(table)
     say(console, f"largest gain {c.largest_gain:+.6f} at {c.largest_gain_at} points ({c.seconds:.1f} s)")
+
+
+def policy_evaluation(console: Console, e: PolicyEvaluation) -> None:
+    console.print(Text.assemble((e.game, "bold"), f": {e.policy}, {e.games:,} games from seed {e.seed}"))
+    say(console, f"mean score {e.mean:.2f} ± {e.ci95:.2f}; the optimal player on the same seeds {e.optimal_mean:.2f} "
+                 f"(exactly {e.optimal_value:.2f} expected)")
+    say(console, f"points lost per game {e.gap:.2f} ± {e.gap_ci95:.2f}; exact regret {e.regret_per_decision:.4f} per "
+                 f"decision, {e.regret_per_game:.2f} per game ({e.decisions:,} decisions, {e.seconds:.1f} s)")
 
 
 def comparison(console: Console, c: Comparison) -> None:

@@ -1,0 +1,46 @@
+"""Benchmark for issue 21: environment steps per second (one env, random masked actions) with and without
+the solver's judgement in ``info``, and the regret evaluation's games per second.
+
+Prints Markdown for BENCHMARKS.md. Usage: ``python benchmarks/bench_rl.py [GAME ...]`` (default yacht
+yahtzee despirala).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+import dicesolver.rl as rl
+
+
+def steps_per_second(game: str, judge: bool, seconds: float = 5.0) -> float:
+    env = rl.make(game, judge=judge)
+    obs, _ = env.reset(seed=0)
+    if judge:
+        env.solution  # solved or loaded before the clock starts
+    rng = np.random.default_rng(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        obs, _, terminated, _, _ = env.step(int(rng.choice(np.nonzero(obs["action_mask"])[0])))
+        steps += 1
+        if terminated:
+            obs, _ = env.reset()
+    return steps / (time.perf_counter() - start)
+
+
+def main(games: list[str]) -> None:
+    print("| game | steps/s, judge=False | steps/s, judged (value and regret) | evaluate (games/s, policy + optimal) |")
+    print("|---|---:|---:|---:|")
+    for game in games:
+        fast = steps_per_second(game, False)
+        judged = steps_per_second(game, True)
+        n = 50
+        result = rl.evaluate(rl.random_policy(), game, n=n)
+        print(f"| {game} | {fast:,.0f} | {judged:,.0f} | {n / result.seconds:.1f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["yacht", "yahtzee", "despirala"])
