@@ -90,13 +90,15 @@ class DiceSpace:
         return np.array([multiset_permutations(r) for r in self.rolls], dtype=np.int64)
 
     def outcomes(self, keep: Dice) -> list[tuple[Dice, float]]:
-        """Each roll reachable by keeping ``keep`` and throwing the rest, with its probability."""
+        """Each roll reachable by keeping ``keep`` and throwing the rest, with its probability (a list shared
+        by every call with this keep: not to be changed)."""
         keep = tuple(sorted(keep))
-        thrown = self.n_dice - len(keep)
-        return [
-            (tuple(sorted(keep + extra)), multiset_probability(extra, self.faces))
-            for extra in _multisets(thrown, self.faces)
-        ]
+        known = self.__dict__.setdefault("_outcomes", {})
+        if keep not in known:
+            thrown = self.n_dice - len(keep)
+            known[keep] = [(tuple(sorted(keep + extra)), multiset_probability(extra, self.faces))
+                           for extra in _multisets(thrown, self.faces)]
+        return known[keep]
 
     # -- structure for the kernels -----------------------------------------------------------------
     @cached_property

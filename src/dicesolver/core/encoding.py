@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -57,7 +58,7 @@ class Encoding(ABC, Generic[G, S]):
     def action_of(self, state: S, step: Step) -> int:
         """The action index of a legal step (the inverse of ``step_of``; one index where several mean it)."""
 
-    @property
+    @cached_property
     def n_actions(self) -> int:
         return len(self.action_labels())
 

@@ -76,7 +76,11 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
         raise InputError(f"{step!r} is not a move of {self.game.name}")
 
     def mask(self, state: ScorecardState) -> np.ndarray:
-        flags = super().mask(state)
-        if state.to_move() is not None and state.rolls_left > 0:
+        flags = np.zeros(self.n_actions, dtype=np.int8)
+        if state.to_move() is None or state.dice is None:
+            return flags
+        if state.rolls_left > 0:
             flags[: self.holds] = 1  # every hold is some keep
+        for c, _, _ in self.game.legal_scores(state.card.boxes, state.dice):
+            flags[self.holds + c] = 1
         return flags
