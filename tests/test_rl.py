@@ -166,3 +166,75 @@ def test_without_the_judge_no_table_is_needed():
     assert info == {} and env._solution is None
     with pytest.raises(Exception, match="judge=True"):
         rl.make("yacht", judge=False, shaped=True)
+
+
+@pytest.mark.parametrize("name", ["bonus", "yahtzee", "yacht"])
+def test_the_vector_env_in_the_kernels_plays_as_the_protocol(name, tmp_path):
+    """Every environment of the kernels' vector env, replayed through the game protocol with the dice it
+    threw and the same random legal actions: the same observations, masks, rewards and ends; and with the
+    judge, the same exact values and regrets as the one-player env's solution."""
+    from dicesolver.scorecard.state import Roll
+
+    game = registry.load(str(bonus_rules(tmp_path)) if name == "bonus" else name)
+    family = registry.family_of(game)
+    enc = family.encoding(game)
+    solution = registry.solve(game)
+    n = 16
+    vec = rl.make_vec(game, n, judge=True)
+    assert isinstance(vec, rl.DiceVectorEnv)
+    obs, info = vec.reset(seed=7)
+
+    def thrown(state, i):
+        return state.apply(Roll(tuple(int(d) for d in obs["dice"][i]), game.faces))
+
+    states = [thrown(game.start(), i) for i in range(n)]
+    rng = np.random.default_rng(1)
+    ended = 0
+    for _ in range(3 * game.n_categories * game.rolls):
+        for i, state in enumerate(states):
+            want = enc.observe(state, 0)
+            for key in want:
+                assert np.array_equal(obs[key][i], want[key]), (key, i, str(state))
+            assert np.array_equal(obs["action_mask"][i], enc.mask(state))
+            assert info["value"][i] == pytest.approx(solution.value(state), abs=1e-9)
+        # a finished game restarts at the next step, whatever its action (next-step autoreset)
+        actions = np.array([0 if s.is_terminal() else rng.choice(np.nonzero(obs["action_mask"][i])[0])
+                            for i, s in enumerate(states)])
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        for i in range(n):
+            before = states[i]
+            if before.is_terminal():
+                assert rewards[i] == 0 and not terminated[i] and info["regret"][i] == 0
+                states[i] = thrown(game.start(), i)
+                continue
+            step = enc.step_of(before, int(actions[i]))
+            values = dict(solution.action_values(before))
+            assert info["regret"][i] == pytest.approx(max(values.values()) - values[step], abs=1e-9)
+            after = before.apply(step)
+            assert rewards[i] == family.totals(after)[0] - family.totals(before)[0]
+            assert terminated[i] == after.is_terminal() and not truncated[i]
+            ended += after.is_terminal()
+            states[i] = after if after.is_terminal() else thrown(after, i)
+    assert ended >= n
+
+
+def test_the_vector_env_is_reproducible_and_refuses_illegal_actions():
+    def games(seed):
+        vec = rl.make_vec("yacht", 8)
+        obs, _ = vec.reset(seed=seed)
+        seen = [obs["dice"]]
+        for _ in range(30):
+            obs, *_ = vec.step(obs["action_mask"].shape[1] - 1 - np.argmax(obs["action_mask"][:, ::-1], axis=1))
+            seen.append(obs["dice"])
+        return np.array(seen)
+
+    assert np.array_equal(games(3), games(3)) and not np.array_equal(games(3), games(4))
+    vec = rl.make_vec("yacht", 4)
+    obs, info = vec.reset(seed=1)
+    assert info == {}
+    with pytest.raises(Exception, match="not one of 0..43"):
+        vec.step(np.full(4, 99))
+    vec.step(np.full(4, 32))  # score ones everywhere
+    with pytest.raises(Exception, match=r"action 32 \(score ones\) is not legal now"):
+        vec.step(np.full(4, 32))
+    assert isinstance(rl.make_vec("despirala", 2), __import__("gymnasium").vector.SyncVectorEnv)

@@ -75,3 +75,21 @@ class Encoding(ABC, Generic[G, S]):
             raise InputError(f"action {action} is not one of 0..{self.n_actions - 1}")
         if not self.mask(state)[int(action)]:
             raise InputError(f"action {action} ({self.action_labels()[int(action)]}) is not legal now")
+
+
+class Batch(ABC):
+    """Many one-player games of one game stepped at once (a family's vectorised environment): the
+    encoding's observations stacked, one action per game per step, and a finished game started again at
+    the next step (its action then ignored)."""
+
+    encoding: Encoding
+    num_envs: int
+
+    @abstractmethod
+    def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Every game started afresh: (observations, info)."""
+
+    @abstractmethod
+    def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
+                                                 dict[str, np.ndarray]]:
+        """(observations, rewards, terminated, info); InputError for an illegal action."""

@@ -14,7 +14,7 @@ from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, cast, ru
 import numpy as np
 
 from .distributed import Cluster
-from .encoding import Encoding
+from .encoding import Batch, Encoding
 from .errors import InputError
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
@@ -166,6 +166,10 @@ class Family(ABC, Generic[G, S]):
     @abstractmethod
     def encoding(self, game: G) -> Encoding:
         """The game's states and actions as arrays, for learning agents (``dicesolver.rl``)."""
+
+    def batch(self, game: G, num_envs: int, judge: bool = False) -> Batch:
+        """Many one-player games stepped at once in the kernels (a vectorised environment)."""
+        raise InputError(f"{game.canonical} has no vectorised environment in the kernels")
 
     def narrate(self, before: S, step: Step, after: S, name: str) -> str:
         """One line telling what a step did."""

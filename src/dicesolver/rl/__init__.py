@@ -3,6 +3,7 @@
 * ``make(game)`` / ``gymnasium.make("dicesolver/<Game>-v0")``: a Gymnasium env for every one-player game of
   the registry (``dicesolver/Custom-v0`` with ``rules="my.toml"`` for a rules file; any game string with
   ``game=...``, e.g. ``game="yahtzee(joker=free)"``);
+* ``make_vec(game, num_envs)``: many one-player games at once (in the kernels for the scorecard games);
 * ``aec_env(game, players)``: a PettingZoo AEC env for the games of several players;
 * ``evaluate(policy, game, n)``: a policy's mean score and its exact regret against the optimal player.
 
@@ -19,6 +20,7 @@ from ..core import registry
 from .aec import DiceAECEnv
 from .env import DiceEnv
 from .evaluate import evaluate, load_policy, random_policy
+from .vector import DiceVectorEnv, make_vec
 
 NAMESPACE = "dicesolver"
 
@@ -59,5 +61,5 @@ def aec_env(game: str = "generala", players: int | None = None, **kwargs) -> Dic
 
 register()
 
-__all__ = ["DiceEnv", "DiceAECEnv", "make", "aec_env", "register", "env_id", "solitaire_games", "evaluate",
+__all__ = ["DiceEnv", "DiceAECEnv", "DiceVectorEnv", "make", "make_vec", "aec_env", "register", "env_id", "solitaire_games", "evaluate",
            "load_policy", "random_policy"]

@@ -22,6 +22,7 @@ from .rules import ScorecardGame
 from .state import Keep, Roll, Score, ScorecardState
 
 if TYPE_CHECKING:
+    from .batch import ScorecardBatch
     from .encoding import ScorecardEncoding  # the solvers load numba kernels: imported when first needed
     from .solutions import ExpectedScore, MindfulModel
 
@@ -267,6 +268,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                          f"{names[0]} {diff:+d} against {names[1]}")
         return Board(title=f"{g.title} ({g.canonical})", columns=["box"] + list(names), rows=rows,
                      strong=[len(rows) - 1], faint=faint, lines=lines)
+
+    def batch(self, game: ScorecardGame, num_envs: int, judge: bool = False) -> ScorecardBatch:
+        from .batch import ScorecardBatch
+
+        return ScorecardBatch(game.with_players(1), num_envs, judge)
 
     def encoding(self, game: ScorecardGame) -> ScorecardEncoding:
         from .encoding import ScorecardEncoding
