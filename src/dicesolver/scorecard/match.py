@@ -193,8 +193,10 @@ def _solitaire_match(game: ScorecardGame, names: list[str], n: int, seed: int,
         size = min(CHUNK_DEALS, deals - done)
         throws, rand = deal_numbers(game, size, players, rng)
         # every player's total on every seat's dice: own[deal, player, seat]
-        own = np.stack([np.stack([p.play_many(throws[:, s], rand[:, s])[0] for s in range(players)], axis=1)
-                        for p in built], axis=1)
+        seat_dice = [(np.ascontiguousarray(throws[:, s]), np.ascontiguousarray(rand[:, s])) for s in range(players)]
+        # contiguous like the simulator's: the kernels already compiled for it serve (a slice would compile anew)
+        own = np.stack([np.stack([p.play_many(*seat_dice[s])[0] for s in range(players)], axis=1) for p in built],
+                       axis=1)
         parts.append(own)
         done += size
         if progress:
