@@ -238,3 +238,25 @@ def test_the_vector_env_is_reproducible_and_refuses_illegal_actions():
     with pytest.raises(Exception, match=r"action 32 \(score ones\) is not legal now"):
         vec.step(np.full(4, 32))
     assert isinstance(rl.make_vec("despirala", 2), __import__("gymnasium").vector.SyncVectorEnv)
+
+
+def test_shaped_rewards_of_several_players_add_up_to_the_result():
+    """Pig judged by its exact solution: each agent's shaped rewards over a game add up to its return minus
+    its first P(win); unshaped, the winner gets +1 and the loser -1 at the end only."""
+    for shaped in (True, False):
+        env = rl.aec_env("pig", judge=True, shaped=shaped)
+        for seed in range(5):
+            env.reset(seed=seed)
+            first = [env._seat_value(env.state, s) for s in range(2)]
+            got = {a: 0.0 for a in env.possible_agents}
+            rng = np.random.default_rng(seed)
+            for agent in env.agent_iter():
+                obs, reward, termination, truncation, _ = env.last()
+                got[agent] += reward
+                env.step(None if termination or truncation else int(rng.choice([0, 0, 0, 1])))
+            returns = env.state.returns()
+            for seat, agent in enumerate(env.possible_agents):
+                want = returns[seat] - first[seat] if shaped else (1.0 if returns[seat] == 1 else -1.0)
+                assert got[agent] == pytest.approx(want, abs=1e-9)
+    with pytest.raises(Exception, match="judge=True"):
+        rl.aec_env("pig", shaped=True)

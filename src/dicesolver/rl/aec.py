@@ -2,7 +2,10 @@
 
 Agents are ``player_0`` (moves first), ``player_1``, ...; each observes the encoding's arrays from its own
 seat (its sheet first) and an ``action_mask`` (all zero when it is not its turn). Rewards come at the end:
-+1 to the sole leader, 0 to tied leaders, -1 to the others. ``info`` carries the exact value of the state
++1 to the sole leader, 0 to tied leaders, -1 to the others; with ``shaped=True`` every step gives each
+agent the change in its exact value instead, in the solution's unit (P(win) for Pig, Skunk and Big Pig,
+equity for the exact two-person tables; a game's shaped rewards add up to its return minus the first
+value). ``info`` carries the exact value of the state
 for the agent on turn and the regret of the last action, where the game has a solution for its players
 (``judge=True``: solved on first use and cached; two-person scorecard games use the exact table where it
 is quick or built, else the Mindful model).
@@ -35,7 +38,7 @@ class DiceAECEnv(AECEnv):
     metadata = {"name": "dicesolver_v0", "render_modes": ["ansi"], "render_fps": 1, "is_parallelizable": False}
 
     def __init__(self, game: str | Game = "generala", players: int | None = None, judge: bool = False,
-                 render_mode: str | None = None):
+                 shaped: bool = False, render_mode: str | None = None):
         super().__init__()
         loaded = registry.load(game, players)
         if loaded.n_players < 2:
@@ -46,7 +49,9 @@ class DiceAECEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(loaded.n_players)]
         self._observation_space = observation_space(self.encoding)
         self._action_space = spaces.Discrete(self.encoding.n_actions)
-        self.judge = judge
+        if shaped and not judge:
+            raise InputError("shaped rewards are the solver's values: they need judge=True")
+        self.judge, self.shaped = judge, shaped
         self._solution: SolvedGame | None = None
         self.render_mode = render_mode
         self.state: State = loaded.start()
@@ -100,6 +105,7 @@ class DiceAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        self._cumulative_rewards[agent] = 0.0  # what it collected since its last move was seen by last()
         before = self.state
         step = self.encoding.step_of(before, int(action))
         regret = None
@@ -109,9 +115,13 @@ class DiceAECEnv(AECEnv):
             regret = max(0.0, sign * (max(values.values(), key=lambda v: sign * v) - values[step]))
         self.state = draw(before.apply(step), self._rng)
         self._clear_rewards()
+        if self.shaped:
+            for seat, a in enumerate(self.possible_agents):
+                self.rewards[a] = self._seat_value(self.state, seat) - self._seat_value(before, seat)
         if self.state.is_terminal():
             for a, r in zip(self.possible_agents, final_rewards(self.family.totals(self.state))):
-                self.rewards[a] = r
+                if not self.shaped:
+                    self.rewards[a] = r
                 self.terminations[a] = True
             self.infos = {a: {} for a in self.agents}
             if regret is not None:
@@ -123,6 +133,12 @@ class DiceAECEnv(AECEnv):
             if regret is not None:
                 self.infos[agent]["regret"] = regret
         self._accumulate_rewards()
+
+    def _seat_value(self, state: State, seat: int) -> float:
+        """A seat's exact value at a state (the sum over a game of its changes: the result minus the first)."""
+        if state.is_terminal():
+            return state.returns()[seat]  # in the solution's unit: P(win) 1 or 0, equity +1, 0 or -1
+        return self.solution.value(state, seat)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
