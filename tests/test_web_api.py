@@ -129,6 +129,10 @@ def test_play_a_game_then_review_it(client):
     assert ended.status_code == 400 and "ended" in ended.json()["detail"]
     records = client.get("/api/records").json()
     assert any(rec["name"] == view["record"] and rec["over"] for rec in records)
+    mine = next(rec for rec in records if rec["name"] == view["record"])
+    assert len(mine["scores"]) == len(mine["players"]) and all(isinstance(x, int) for x in mine["scores"])
+    [winner] = mine["winners"]  # pig has no ties
+    assert mine["scores"][mine["players"].index(winner)] == max(mine["scores"]) >= 15  # the goal
     saved = client.get(f"/api/records/{view['record']}/review").json()
     assert saved["review"]["summary"] == s
 

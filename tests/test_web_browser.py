@@ -184,10 +184,15 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     page.click(".tab[data-page='review']")
     page.click("#refresh-records")
     page.wait_for_selector("#records button")
-    page.locator("#records button").first.click()
+    listed = page.inner_text("#records li")
+    assert re.search(r"pig: you \d+, hold-at-20 \d+ — (you|hold-at-20) won", listed), listed
+    assert page.locator("#records li button").count() == 2  # one review per player, named
+    page.locator("#records button", has_text="hold-at-20's").click()
     page.wait_for_selector("#review-out table.review-table")
+    assert "Review of hold-at-20's game" in page.inner_text("#review-out")
+    page.locator("#records button", has_text="yours").click()
+    page.wait_for_function("document.querySelector('#review-out').innerText.includes('Review of your game')")
     assert page.locator("#review-out table.review-table tr").count() > 2
-    assert "Review of your game" in page.inner_text("#review-out")
     snapshot(page, "review", tmp_path)
 
 

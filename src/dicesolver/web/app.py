@@ -285,9 +285,15 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
                 turn = sum(1 for before, after in zip([None, *states], states)
                            if after.player is not None and (before is None or before.turn_key() != after.turn_key()))
                 date = datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
+                by_seat = registry.family_of(playthrough.game).totals(states[-1])
+                by_player = [by_seat[playthrough.seat(p)] for p in range(len(playthrough.players))]
+                over = playthrough.is_over()
+                best = max(by_player, default=0)
                 out.append(models.RecordInfo(name=path.name, game=playthrough.game.canonical,
-                                             players=playthrough.players, over=playthrough.is_over(),
-                                             turn=turn, date=date))
+                                             players=playthrough.players, over=over, turn=turn, date=date,
+                                             scores=by_player,
+                                             winners=[p for p, x in zip(playthrough.players, by_player)
+                                                      if over and x == best and len(by_player) > 1]))
         return out
 
     def review_file(path: Path, player: int) -> models.ReviewResponse:

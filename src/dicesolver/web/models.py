@@ -143,3 +143,5 @@ class RecordInfo(BaseModel):
     over: bool
     turn: int = Field(0, description="turns begun so far")
     date: str = Field("", description="when it was last played (ISO 8601, the server's time)")
+    scores: list[int] = Field(default_factory=list, description="every player's points (the final scores when over)")
+    winners: list[str] = Field(default_factory=list, description="the players with the best score, when over")

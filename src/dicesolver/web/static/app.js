@@ -358,27 +358,53 @@ function renderReview(response) {
     <th>best instead</th><th class="num">loss</th><th></th></tr>${rows.join("")}</table>`;
 }
 
+// Finished games, newest first: when, what, everyone's score and who won; a button reviews each player's game.
+// Unfinished ones are on the Play page (Continue or Discard).
 async function listRecords() {
-  const records = await api("GET", "/api/records");
-  $("records").innerHTML = records.map((r) => `<li><button type="button" data-name="${esc(r.name)}">review</button>
-    ${esc(r.name)} — ${esc(r.game)}, ${r.players.map(esc).join(" vs ")}${r.over ? "" : " (unfinished)"}</li>`).join("") ||
-    "<li>No games played here yet.</li>";
+  const records = (await api("GET", "/api/records")).filter((r) => r.over);
+  $("records").innerHTML = records.map((r) => {
+    const scores = r.players.map((p, i) => `${esc(p)} ${r.scores[i]}`).join(", ");
+    const won = r.winners.length === 1 ? ` — ${esc(r.winners[0])} won` : r.winners.length > 1 ? " — a tie" : "";
+    const buttons = r.players.map((p, i) => `<button type="button" data-name="${esc(r.name)}" data-player="${i}">review
+      ${r.players.length > 1 ? esc(p === "you" ? "yours" : p + "'s") : ""}</button>`).join(" ");
+    return `<li><span class="when">${esc(r.date.replace("T", " "))}</span> ${esc(r.game)}: ${scores}${won} ${buttons}</li>`;
+  }).join("") || "<li>No finished games here yet (unfinished ones are on the Play page).</li>";
 }
 
 $("refresh-records").addEventListener("click", () => guarded(listRecords));
 $("records").addEventListener("click", (e) => {
-  const name = e.target.dataset.name;
-  if (name) guarded(async () => {
-    $("review-out").innerHTML = renderReview(await api("GET", `/api/records/${encodeURIComponent(name)}/review?player=${+$("review-player").value || 0}`));
+  const button = e.target.closest("button");
+  if (button && button.dataset.name) guarded(async () => {
+    const name = encodeURIComponent(button.dataset.name);
+    $("review-out").innerHTML = renderReview(await api("GET", `/api/records/${name}/review?player=${+button.dataset.player || 0}`));
   });
 });
+
+// An uploaded record: its players (from its first line) fill the player list, then its review is shown.
+let uploaded = null;
+function recordPlayers(text) {
+  try {
+    const header = JSON.parse(text.split("\n", 1)[0]);
+    return Array.isArray(header.players) ? header.players.map(String) : [];
+  } catch (_) {
+    return [];  // the server says what is wrong with it
+  }
+}
+async function reviewUpload() {
+  if (uploaded === null) return;
+  $("review-out").innerHTML = renderReview(await api("POST", "/api/review", { record: uploaded, player: +$("review-player").value || 0 }));
+}
 $("upload").addEventListener("change", () => guarded(async () => {
   const file = $("upload").files[0];
   if (!file) return;
   if (file.size > 1000000) throw new Error("a record may be at most 1 MB");
-  const text = await file.text();
-  $("review-out").innerHTML = renderReview(await api("POST", "/api/review", { record: text, player: +$("review-player").value || 0 }));
+  uploaded = await file.text();
+  const players = recordPlayers(uploaded);
+  $("review-player").innerHTML = (players.length ? players : ["player 1"]).map((p, i) => `<option value="${i}">${esc(p)}</option>`).join("");
+  $("review-player").disabled = players.length < 2;
+  await reviewUpload();
 }));
+$("review-player").addEventListener("change", () => guarded(reviewUpload));
 
 // -- explore ----------------------------------------------------------------------------------------------------------
 async function explore() {
