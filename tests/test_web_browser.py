@@ -81,14 +81,34 @@ def test_advice_for_a_position_and_applying_it(page, tmp_path):
     assert page.inner_text("#position-text") == "/11345/1"
     page.click("#advise")
     page.wait_for_selector("#advice-table tr.best")
+    page.click("#all-options")
     rows = page.locator("#advice-table tr.clickable")
     assert rows.count() > 20
     best = page.inner_text("#advice-table tr.best")
     assert "keep" in best and "0.0000" in best
     snapshot(page, "advisor", tmp_path)
-    rows.first.click()  # apply the best keep: those dice stay, one roll fewer
+    rows.first.focus()  # by keyboard: apply the best keep, those dice stay, one roll fewer
+    page.keyboard.press("Enter")
     assert page.locator("#tray .die.kept").count() == len(re.search(r"keep (\d+)", best).group(1))
     assert page.input_value("#rolls-left") == "0"
+
+
+def test_the_advisor_shows_the_best_few_and_clears_stale_advice(page):
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    assert page.input_value("#advisor-game") == "yahtzee"  # the default game
+    for face in "11345":
+        page.click(f"#faces .die[data-face='{face}']")
+    page.click("#advise")
+    page.wait_for_selector("#advice-table tr.best")
+    assert page.locator("#advice-table tr.clickable").count() == 8
+    page.click("#all-options")
+    assert page.locator("#advice-table tr.clickable").count() > 20
+    page.select_option("#rolls-left", "2")
+    page.evaluate("positionText = () => 'x/y/z'")  # a position the server refuses
+    page.click("#advise")
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.locator("#advice-table").count() == 0  # the old advice is gone: nothing to apply
 
 
 def start_game(page, game: str, bots: list[str], seed: int) -> None:

@@ -67,7 +67,7 @@ async function loadGames() {
   document.querySelectorAll(".game-select").forEach((select) => {
     select.innerHTML = games.map((g) => `<option value="${esc(g.name)}">${esc(g.title)} (${esc(g.name)})</option>`).join("");
   });
-  $("advisor-game").value = "yacht";
+  $("advisor-game").value = "yahtzee";
   $("play-game").value = "pig";
   $("explore-game").value = "yacht";
   setupAdvisor();
@@ -161,20 +161,36 @@ function positionText() {
 
 function updatePositionText() { $("position-text").textContent = positionText(); }
 
+const SHOWN_OPTIONS = 8;  // the best few; "show all" lists the rest
+
 async function advise() {
   const g = advisorGame();
+  $("advice").innerHTML = "";  // advice for another position must never stay on screen (or be applied)
+  state.advice = null;
   const result = await api("POST", "/api/advice", { game: g.name, position: positionText() });
+  state.advice = result;
+  renderAdvice(false);
+}
+
+function renderAdvice(all) {
+  const g = advisorGame();
+  const result = state.advice;
+  const applies = editorOf(g).applies;
   const better = result.higher_is_better ? "higher is better" : "lower is better";
-  const rows = result.options.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${editorOf(g).applies ? "clickable" : ""}"
-      data-index="${i}"><td class="num">${i + 1}</td><td>${esc(describeOption(o))}</td>
+  const shown = all ? result.options : result.options.slice(0, SHOWN_OPTIONS);
+  const rows = shown.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${applies ? "clickable" : ""}"
+      data-index="${i}" ${applies ? 'tabindex="0"' : ""}><td class="num">${i + 1}</td><td>${esc(describeOption(o))}</td>
       <td class="num">${o.points ?? ""}</td><td class="num">${o.value.toFixed(4)}</td><td class="num">${o.cost.toFixed(4)}</td></tr>`);
   const value = result.value === null ? "" : ` · value with best play <b>${result.value.toFixed(4)}</b>`;
+  const more = result.options.length - shown.length;
+  const empty = result.player === null ? `<p>The game is over: ${esc(UNITS[result.unit])} ${result.value.toFixed(4)}.</p>`
+    : "<p>Throw the dice first.</p>";
   $("advice").innerHTML = `<p>${esc(UNITS[result.unit])} (${better})${value}</p>` + (result.options.length ?
     `<table id="advice-table"><tr><th>#</th><th>option</th><th class="num">points</th><th class="num">value</th>
-     <th class="num">cost</th></tr>${rows.join("")}</table>` : "<p>Throw the dice first.</p>") +
-    (editorOf(g).applies && result.options.length ? "<p class='hint'>Click an option to apply it.</p>" : "") +
+     <th class="num">cost</th></tr>${rows.join("")}</table>` : empty) +
+    (more > 0 ? `<p><button type="button" id="all-options">show all ${result.options.length} options</button></p>` : "") +
+    (applies && result.options.length ? "<p class='hint'>Click an option (or Tab to it and press Enter) to apply it.</p>" : "") +
     result.notes.map((n) => `<p>${esc(n)}</p>`).join("");
-  state.advice = result;
 }
 
 const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning", p_target: "probability of reaching the target" };
@@ -232,8 +248,16 @@ $("rolls-left").addEventListener("change", updatePositionText);
 $("combos").addEventListener("change", updatePositionText);
 $("advise").addEventListener("click", () => guarded(advise));
 $("advice").addEventListener("click", (e) => {
+  if (e.target.id === "all-options") return renderAdvice(true);
   const row = e.target.closest("tr.clickable");
-  if (row) applyOption(+row.dataset.index);
+  if (row && state.advice) applyOption(+row.dataset.index);
+});
+$("advice").addEventListener("keydown", (e) => {
+  const row = e.target.closest("tr.clickable");
+  if (row && state.advice && (e.key === "Enter" || e.key === " ")) {
+    e.preventDefault();
+    applyOption(+row.dataset.index);
+  }
 });
 
 // -- play ---------------------------------------------------------------------------------------------------------
