@@ -291,3 +291,27 @@ def test_an_unfinished_game_is_continued_from_the_list(page, server):
     page.wait_for_function("(name) => state.session && state.session.record === name && state.session.board && "
                            "!state.session.stopped", arg=game["record"])
     assert page.evaluate("state.session.board.position") == game["board"]["position"]
+
+
+def test_the_advisor_card_keeps_its_sums_and_bonuses(page):
+    """The upper section's sum towards the bonus and the total follow the typed boxes; extra-yacht bonuses are
+    typed too (the position says bonus=N); scoring a box that reaches the bonus puts the box's own points in
+    it, not the bonus."""
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    page.select_option("#advisor-game", "yahtzee")
+    for cat, value in (("aces", 3), ("twos", 6), ("threes", 9), ("fours", 12), ("fives", 25), ("yahtzee", 50)):
+        page.fill(f"#card input[aria-label='{cat}']", str(value))  # fives=25: where an extra yahtzee went
+    assert page.inner_text("#upper-sum") == "55 / 63 (8 to the bonus)"
+    page.fill("#extras", "1")
+    assert page.inner_text("#card-total") == str(55 + 50 + 100)
+    assert "bonus=100" in page.inner_text("#position-text")
+    for face in "66662":
+        page.click(f"#faces .die[data-face='{face}']")
+    page.select_option("#rolls-left", "0")
+    page.click("#advise")
+    page.wait_for_selector("#advice-table tr.best")
+    page.locator("#advice-table tr.clickable", has_text="score sixes").click()
+    assert page.input_value("#card input[aria-label='sixes']") == "24"
+    assert page.inner_text("#upper-sum") == "79 / 63 (+35 bonus)"
+    assert page.inner_text("#card-total") == str(79 + 35 + 50 + 100)

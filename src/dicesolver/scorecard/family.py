@@ -90,8 +90,12 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     # -- solutions -----------------------------------------------------------------------------------
     def facts(self, game: ScorecardGame) -> dict[str, Any]:
         return {"players": "1-6", "dice": game.n_dice, "faces": game.faces, "rolls": game.rolls,
-                "categories": [{"name": c.name, "title": c.title, "max_points": max(game.possible_scores(i))}
-                               for i, c in enumerate(game.categories)]}
+                "categories": [{"name": c.name, "title": c.title, "max_points": max(game.possible_scores(i)),
+                                "upper": c.is_upper} for i, c in enumerate(game.categories)],
+                "upper_threshold": game.upper_threshold if game.has_upper_bonus else 0,
+                "upper_points": game.upper_points if game.has_upper_bonus else 0,
+                "extra_bonus": game.extra_yacht.points if game.extra_yacht else 0,
+                "extra_bonus_box": game.extra_yacht.category if game.extra_yacht else -1}
 
     def judges(self, game: ScorecardGame) -> dict[str, str]:
         if game.players == 1:

@@ -22,6 +22,7 @@ class CategoryInfo(BaseModel):
     name: str
     title: str
     max_points: int
+    upper: bool = Field(False, description="counts towards the upper bonus")
 
 
 class ExploreImage(BaseModel):
@@ -48,6 +49,10 @@ class GameInfo(BaseModel):
     rolls: int = 0
     goal: int = 0
     categories: list[CategoryInfo] = []
+    upper_threshold: int = Field(0, description="the upper sum that earns the upper bonus (0: no bonus)")
+    upper_points: int = 0
+    extra_bonus: int = Field(0, description="points of each extra-yacht bonus (0: none in this game)")
+    extra_bonus_box: int = Field(-1, description="the box whose points open the extra-yacht bonuses")
     combinations: list[str] = []
     bots: list[str] = []
     page: PageInfo = PageInfo()

@@ -85,6 +85,7 @@ const EDITORS = {
     applies: true,
     setup(g) {
       state.card = g.categories.map(() => null);
+      state.extras = 0;
       state.dice = [];
       state.kept = 0;
       $("rolls-left").innerHTML = Array.from({ length: g.rolls }, (_, i) => `<option>${i}</option>`).join("");
@@ -96,6 +97,7 @@ const EDITORS = {
     },
     position(g) {
       const card = g.categories.map((c, i) => (state.card[i] === null ? null : `${c.name}=${state.card[i]}`)).filter(Boolean);
+      if (state.extras > 0) card.push(`bonus=${state.extras * g.extra_bonus}`);
       const dice = [...state.dice].sort((a, b) => a - b).join("");
       return `${card.join(",")}/${dice || "-"}/${dice ? $("rolls-left").value : g.rolls}`;
     },
@@ -135,12 +137,30 @@ function setupAdvisor() {
   updatePositionText();
 }
 
+// The card: a field per box, the extra-yacht bonuses where the game has them, and the running sums (the upper
+// section towards its bonus, and the total) kept up to date as boxes are typed.
 function renderCard() {
   const g = advisorGame();
+  const extras = g.extra_bonus ? `<tr><td>extra-yacht bonuses (${g.extra_bonus} each)</td><td class="num"><input
+      type="number" min="0" max="12" id="extras" value="${state.extras || ""}" placeholder="0" aria-label="extra-yacht bonuses"></td>
+      <td></td></tr>` : "";
   $("card").innerHTML = "<tr><th>box</th><th class='num'>points</th><th class='num'>max</th></tr>" +
     g.categories.map((c, i) => `<tr><td>${esc(c.title)}</td><td class="num"><input type="number" min="0" max="${c.max_points}"
       data-cat="${i}" value="${state.card[i] ?? ""}" placeholder="open" aria-label="${esc(c.name)}"></td>
-      <td class="num">${c.max_points}</td></tr>`).join("");
+      <td class="num">${c.max_points}</td></tr>`).join("") + extras +
+    `<tr class="sum"><td>upper section</td><td class="num" id="upper-sum"></td><td></td></tr>
+     <tr class="sum"><td>total</td><td class="num" id="card-total"></td><td></td></tr>`;
+  renderSums();
+}
+
+function renderSums() {
+  const g = advisorGame();
+  const upper = g.categories.reduce((s, c, i) => s + (c.upper ? state.card[i] || 0 : 0), 0);
+  const bonus = g.upper_threshold && upper >= g.upper_threshold ? g.upper_points : 0;
+  const boxes = state.card.reduce((s, v) => s + (v || 0), 0);
+  $("upper-sum").textContent = g.upper_threshold ? `${upper} / ${g.upper_threshold}` +
+    (bonus ? ` (+${bonus} bonus)` : ` (${g.upper_threshold - upper} to the bonus)`) : String(upper);
+  $("card-total").textContent = String(boxes + bonus + (state.extras || 0) * g.extra_bonus);
 }
 
 function renderTray() {
@@ -199,6 +219,21 @@ function describeOption(o) {
   return o.action === "keep none" ? "reroll everything" : o.action;
 }
 
+// What a box holds after scoring, from the option's points (which count the bonuses earned with it).
+function boxPoints(g, c, points, dice) {
+  const box0 = g.extra_bonus_box;
+  const extra = g.extra_bonus && dice.length && dice.every((d) => d === dice[0]) && box0 >= 0 && box0 !== c &&
+    state.card[box0] > 0 ? g.extra_bonus : 0;
+  if (extra) state.extras = (state.extras || 0) + 1;
+  const upper = g.categories.reduce((s, cat, i) => s + (cat.upper ? state.card[i] || 0 : 0), 0);
+  const box = points - extra;
+  if (g.categories[c].upper && g.upper_threshold && upper < g.upper_threshold) {
+    const without = box - g.upper_points;
+    if (without >= 0 && upper + without >= g.upper_threshold) return without;
+  }
+  return box;
+}
+
 function applyOption(index) {
   const g = advisorGame();
   const o = state.advice.options[index];
@@ -209,7 +244,7 @@ function applyOption(index) {
     $("rolls-left").value = String(Math.max(0, +$("rolls-left").value - 1));
   } else {
     const c = g.categories.findIndex((cat) => cat.name === o.option);
-    state.card[c] = o.points;
+    state.card[c] = boxPoints(g, c, o.points, state.dice);
     state.dice = [];
     state.kept = 0;
     $("rolls-left").value = String(g.rolls - 1);
@@ -232,7 +267,11 @@ $("tray").addEventListener("click", (e) => {
 $("clear-dice").addEventListener("click", () => { state.dice = []; state.kept = 0; renderTray(); updatePositionText(); });
 $("card").addEventListener("input", (e) => {
   const i = e.target.dataset.cat;
-  if (i !== undefined) { state.card[+i] = e.target.value === "" ? null : +e.target.value; updatePositionText(); }
+  if (i !== undefined) state.card[+i] = e.target.value === "" ? null : +e.target.value;
+  else if (e.target.id === "extras") state.extras = Math.max(0, +e.target.value || 0);
+  else return;
+  renderSums();
+  updatePositionText();
 });
 $("dfaces").addEventListener("click", (e) => {
   const face = e.target.dataset.face;
