@@ -94,8 +94,9 @@ def test_advice_for_a_position_and_applying_it(page, tmp_path):
 
 
 def test_the_advisor_shows_the_best_few_and_clears_stale_advice(page):
-    page.reload()
+    page.goto(page.url.split("#")[0])  # a fresh page on the Advisor tab (a game in play would reattach)
     page.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    page.click(".tab[data-page='advisor']")
     assert page.input_value("#advisor-game") == "yahtzee"  # the default game
     for face in "11345":
         page.click(f"#faces .die[data-face='{face}']")
@@ -297,8 +298,9 @@ def test_the_advisor_card_keeps_its_sums_and_bonuses(page):
     """The upper section's sum towards the bonus and the total follow the typed boxes; extra-yacht bonuses are
     typed too (the position says bonus=N); scoring a box that reaches the bonus puts the box's own points in
     it, not the bonus."""
-    page.reload()
+    page.goto(page.url.split("#")[0])  # a fresh page on the Advisor tab (a game in play would reattach)
     page.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    page.click(".tab[data-page='advisor']")
     page.select_option("#advisor-game", "yahtzee")
     for cat, value in (("aces", 3), ("twos", 6), ("threes", 9), ("fours", 12), ("fives", 25), ("yahtzee", 50)):
         page.fill(f"#card input[aria-label='{cat}']", str(value))  # fives=25: where an extra yahtzee went
