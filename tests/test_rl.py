@@ -12,7 +12,8 @@ import dicesolver.rl as rl
 from dicesolver.core import registry
 
 SOLITAIRE = sorted(rl.solitaire_games().items())
-SEVERAL = [("pig", None), ("skunk", None), ("big-pig", None), ("generala", 2), ("yacht", 3), ("despirala", 2)]
+# every game of the registry for several players: its usual number, or two (and Yacht for three)
+SEVERAL = [(name, None if registry.load(name).n_players > 1 else 2) for name in registry.game_names()] + [("yacht", 3)]
 
 
 def bonus_rules(tmp_path):

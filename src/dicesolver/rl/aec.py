@@ -23,7 +23,7 @@ from ..core import registry
 from ..core.errors import InputError
 from ..core.protocol import Game, State
 from ..core.solved import SolvedGame
-from .env import draw, observation_space
+from .env import draw, observation_space, solve_for_judge
 
 
 def final_rewards(totals: list[int]) -> list[float]:
@@ -66,7 +66,7 @@ class DiceAECEnv(AECEnv):
     @property
     def solution(self) -> SolvedGame:
         if self._solution is None:
-            self._solution = registry.solve(self.game)
+            self._solution = solve_for_judge(self.game)
         return self._solution
 
     def _seat(self, agent: str) -> int:

@@ -11,7 +11,9 @@ regret of the last action (the best action's value minus its value), from the ga
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import sys
+from typing import Any, Callable, Iterator
 
 import gymnasium
 import numpy as np
@@ -29,6 +31,27 @@ def observation_space(encoding: Encoding) -> spaces.Dict:
                                            for name, spec in encoding.observation_spec().items()}
     arrays["action_mask"] = spaces.Box(0, 1, (encoding.n_actions,), dtype=np.int8)
     return spaces.Dict(arrays)
+
+
+@contextlib.contextmanager
+def solving(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on the terminal while a judge's table is solved (none when stderr is not a terminal)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(label), BarColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def solve_for_judge(game: Game) -> SolvedGame:
+    """The game's solution (loaded from the cache, or solved now with a progress bar and cached)."""
+    with solving(f"solving {game.canonical} to judge the agent (once; cached)") as update:
+        return registry.solve(game, progress=update)
 
 
 def draw(state: State, rng: np.random.Generator) -> State:
@@ -68,7 +91,7 @@ class DiceEnv(gymnasium.Env):
     def solution(self) -> SolvedGame:
         """The exact solution that judges (solved on first use, then cached on disk)."""
         if self._solution is None:
-            self._solution = registry.solve(self.game)
+            self._solution = solve_for_judge(self.game)
         return self._solution
 
     def observation(self) -> dict[str, np.ndarray]:
