@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.arrays import frozen
 from ..core.encoding import Batch
 from ..core.errors import InputError
 from .encoding import ScorecardEncoding
@@ -25,7 +26,8 @@ class ScorecardBatch(Batch):
         self.game, self.num_envs, self.judge = game, num_envs, judge
         self.encoding = ScorecardEncoding(game)
         self.model = SolitaireModel(game)
-        self.values = load_or_solve(game)[0].values if judge else np.zeros(1)
+        # read-only either way: one compiled kernel serves judged and unjudged batches
+        self.values = frozen(load_or_solve(game)[0].values if judge else np.zeros(1))
         n, C, D = num_envs, game.n_categories, game.n_dice
         zeros = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
         self.used, self.group, self.capped, self.upper, self.total = (zeros(n) for _ in range(5))
