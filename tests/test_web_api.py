@@ -472,3 +472,27 @@ def test_messages_speak_of_the_users_input_not_the_servers(client):
     assert r.status_code == 400 and r.json()["detail"].startswith("your record") and "/" not in r.json()["detail"]
     r = client.post("/api/advice", json={"game": "yahtzeee", "position": "/-/3"})
     assert r.status_code == 400 and "yahtzee" in r.json()["detail"] and ".toml" not in r.json()["detail"]
+
+
+def test_a_bots_tables_are_built_through_the_job_queue(fresh_cache):
+    """Starting a game builds its bots' tables in the one job queue (202 and a progress bar), never in the
+    request's thread; once built they are on disk, and an unknown bot fails its job with its reason."""
+    import time
+
+    from dicesolver.core import registry
+    from dicesolver.core.errors import DicesolverError
+    from dicesolver.web.solutions import NotReady, SolutionStore
+
+    store = SolutionStore(wait_seconds=0)
+    game = registry.load("yacht", 2)
+    with pytest.raises(NotReady) as pending:
+        store.bot(game, "target:120")
+    job = pending.value.job
+    assert "target:120" in job.label and store.job(job.id) is job
+    deadline = time.time() + 120
+    while job.state == "running" and time.time() < deadline:
+        time.sleep(0.1)
+    assert job.state == "done"
+    store.bot(game, "target:120")  # at once now
+    with pytest.raises(DicesolverError, match="unknown player"):
+        store.bot(game, "nobody", wait=30)

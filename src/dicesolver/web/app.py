@@ -187,6 +187,8 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         path = games_folder / f"{re.sub(r'[^A-Za-z0-9._=,-]+', '_', game.canonical)}-{seed}-{secrets.token_hex(4)}.jsonl"
         players, _ = Session.seating(game, opponents, request.first)
         solution = store.get(players)  # 202 while the hints' table is solved; nothing is written before
+        for name in opponents:  # the bots' own tables too, through the same queue (202 while they build)
+            store.bot(players, name)
         table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first, path=path)
         session = sessions.new(game.canonical, lambda console, ask: (table.playthrough, play(table, solution, console,
                                                                                                  ask)), path,

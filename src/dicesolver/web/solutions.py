@@ -58,16 +58,29 @@ class SolutionStore:
 
     def get(self, game, wait: float | None = None):
         """The game's solution (for its number of players), or NotReady while a job builds it."""
-        key = self.key(game)
+        return self.prepare(self.key(game), f"solving {game.canonical}",
+                            lambda progress: registry.family_of(game).solve(game, progress=progress), wait)
+
+    def bot(self, game, name: str, wait: float | None = None) -> None:
+        """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
+        game with it then only loads them."""
+        def build(progress) -> None:
+            registry.family_of(game).player(game, name)  # its tables are then on disk; the bot itself is not kept
+
+        self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait)
+
+    def prepare(self, key: str, label: str, work, wait: float | None = None):
+        """The result of ``work(progress)`` for ``key``: at once when done before, else from the one job
+        that runs it in the background (started now if none is running); NotReady while it runs."""
         with self._lock:
             if key in self._solutions:
                 return self._solutions[key]
             job = self._job_by_game.get(key)
             if job is None or job.state == "failed":
-                job = Job(uuid.uuid4().hex[:12], f"solving {game.canonical}")
+                job = Job(uuid.uuid4().hex[:12], label)
                 self._jobs[job.id] = job
                 self._job_by_game[key] = job
-                threading.Thread(target=self._run, args=(game, job), daemon=True).start()
+                threading.Thread(target=self._run, args=(key, work, job), daemon=True).start()
         deadline = time.time() + (self.wait_seconds if wait is None else wait)
         while job.state == "running" and time.time() < deadline:
             time.sleep(0.02)
@@ -78,11 +91,11 @@ class SolutionStore:
             raise DicesolverError(job.error)
         raise NotReady(job)
 
-    def _run(self, game, job: Job) -> None:
+    def _run(self, key: str, work, job: Job) -> None:
         try:
-            solution = registry.family_of(game).solve(game, progress=job.progress)
+            result = work(job.progress)
             with self._lock:
-                self._solutions[self.key(game)] = solution
+                self._solutions[key] = result
             job.state = "done"
         except Exception as exc:  # reported to the page through the job; the server carries on
             job.error = str(exc) or type(exc).__name__
