@@ -317,3 +317,22 @@ def test_the_advisor_card_keeps_its_sums_and_bonuses(page):
     assert page.input_value("#card input[aria-label='sixes']") == "24"
     assert page.inner_text("#upper-sum") == "79 / 63 (+35 bonus)"
     assert page.inner_text("#card-total") == str(79 + 35 + 50 + 100)
+
+
+def test_the_advisor_dice_are_reachable_by_keyboard(page):
+    """Faces and tray dice are buttons (Enter adds and removes them), and the drawn board's shortcuts stay
+    on the Play page: Enter in the Advisor never throws the dice of a game in play on the other tab."""
+    start_game(page, "yacht", [], 5)
+    page.wait_for_function("state.session && state.session.prompt")
+    before = page.evaluate("state.session.transcript")
+    page.click(".tab[data-page='advisor']")
+    page.select_option("#advisor-game", "yacht")
+    page.click("#clear-dice")
+    for face in "123":
+        page.press(f"#faces .die[data-face='{face}']", "Enter")
+    assert page.inner_text("#position-text").startswith("/123/")
+    page.press("#tray .die[data-index='1']", "Enter")  # remove the 2 by keyboard
+    assert page.inner_text("#position-text").startswith("/13/")
+    page.keyboard.press("r")
+    time.sleep(0.5)
+    assert page.evaluate("state.session.transcript") == before  # the game on the Play tab did not move

@@ -164,13 +164,15 @@ function renderSums() {
 }
 
 function renderTray() {
-  $("tray").innerHTML = state.dice.map((d, i) =>
-    `<span class="die ${i < state.kept ? "kept" : ""}" data-index="${i}" title="remove">${d}</span>`).join("") ||
+  $("tray").innerHTML = state.dice.map((d, i) =>  // buttons: removable by keyboard too
+    `<button type="button" class="die ${i < state.kept ? "kept" : ""}" data-index="${i}" title="remove"
+      aria-label="remove a ${d}">${d}</button>`).join("") ||
     "<em>click the faces of your dice →</em>";
 }
 
 function renderDespiralaTray() {
-  $("dtray").innerHTML = state.ddice.map((d, i) => `<span class="die" data-index="${i}">${d}</span>`).join("") ||
+  $("dtray").innerHTML = state.ddice.map((d, i) => `<button type="button" class="die" data-index="${i}"
+      title="remove" aria-label="remove a ${d}">${d}</button>`).join("") ||
     "<em>click six faces →</em>";
 }
 

@@ -160,6 +160,9 @@ async function renderBoard(session) {
 function boardKey(e) {
   const s = state.session;
   if (!s || !s.board || !s.prompt || e.target.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
+  // only on the Play page, and Enter or space on a focused button, list or field is that control's own
+  if (!$("play").classList.contains("active")) return;
+  if (["BUTTON", "SELECT", "TEXTAREA"].includes(e.target.tagName) && (e.key === "Enter" || e.key === " ")) return;
   const b = s.board;
   const send = (line) => { e.preventDefault(); guarded(() => sendLine(line)); };
   if (e.key === "?") { e.preventDefault(); toggleHint(); return; }
