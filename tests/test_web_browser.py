@@ -221,6 +221,7 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
 def test_a_whole_game_on_the_drawn_board(page, tmp_path, game, bots, seed):
     play_by_clicking(page, game, bots, seed)
     page.wait_for_selector("#play-review .summary")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1200  # the review fits the window
     snapshot(page, f"board-{game}", tmp_path)
 
 
