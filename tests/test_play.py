@@ -248,3 +248,15 @@ def test_after_standing_the_hint_ranks_the_boxes_and_its_suggestion_is_accepted(
     events = read_record(path).events
     assert [e.type for e in events] == ["roll", "score"]
     assert best.endswith(load_game("yacht").categories[events[-1].category].name)
+
+
+def test_malina_at_a_table_of_three_is_explained():
+    """Malina is a two-person strategy: at a bigger table she plays against the most dangerous opponent, and
+    the game says so when it starts."""
+    from dicesolver.core import registry
+
+    game = registry.load("generala")
+    family = registry.family_of(game)
+    assert family.bot_notes(game, ["you", "malina"]) == []
+    [note] = family.bot_notes(game.with_players(3), ["you", "Malina", "joe"])
+    assert "most dangerous opponent" in note

@@ -137,6 +137,10 @@ class Family(ABC, Generic[G, S]):
         """The bots you play when you name none (nobody, in games you can play alone)."""
         return []
 
+    def bot_notes(self, game: G, names: Sequence[str]) -> list[str]:
+        """What the players at the table should know about how a bot plays with this many players."""
+        return []
+
     # -- records and the table -----------------------------------------------------------------------
     @abstractmethod
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: G) -> Playthrough:

@@ -195,6 +195,12 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         if _bot_key(name) == "malina":
             check_duel_game(game.with_players(1))
 
+    def bot_notes(self, game: ScorecardGame, names: Sequence[str]) -> list[str]:
+        if len(names) > 2 and any(_safe_key(n) == "malina" for n in names):
+            return ["malina plays the exact two-person strategy against the most dangerous opponent (the one her "
+                    "equity is lowest against), as in matches"]
+        return []
+
     def player(self, game: ScorecardGame, name: str, seed: int = 0) -> ScorecardBot:
         key = _bot_key(name)
         single = game.with_players(1)
@@ -474,6 +480,10 @@ def _default_judge(game: ScorecardGame, judges: dict[str, str]) -> str:
         if not (duel.table_key(game.with_players(1)).directory / "manifest.json").exists():
             return next(j for j in judges if j != "exact")
     return next(iter(judges))
+
+
+def _safe_key(name: str) -> str:
+    return str(name).strip().lower()
 
 
 def _bot_key(name: str) -> str:

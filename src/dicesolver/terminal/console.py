@@ -189,6 +189,8 @@ def play(session: Session, solution: SolvedGame, console: Console, ask: Callable
     first = session.name(0)
     moves = "move" if first == "you" else "moves"
     render.say(console, f"{session.game.title} ({session.game.canonical}): {who}; {first} {moves} first")
+    for note in session.family.bot_notes(session.game, session.names()):
+        render.say(console, f"note: {note}")
     TerminalGame(session, solution, console, ask).run()
     player = session.playthrough.players.index(session.name(session.human))
     return (judge or solution).review(session.playthrough, player)
