@@ -25,7 +25,7 @@ from typing import Iterable
 import numba
 from numba import njit, prange
 
-from .kernel_cache import ENV_KERNEL_CACHE, PREFIX, cache_base
+from .kernel_cache import PREFIX, cache_base
 
 __all__ = ["njit", "prange", "kernel_sources", "kernel_cache_dir", "use_kernel_cache"]
 
