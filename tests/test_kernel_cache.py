@@ -6,6 +6,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from dicesolver.core import jit
 
 PACKAGE = Path(jit.__file__).resolve().parent.parent
@@ -70,3 +72,23 @@ def test_a_first_run_is_told_that_kernels_compile_first(tmp_path):
     index.parent.mkdir(parents=True)
     index.write_bytes(b"")
     assert not never_compiled(tmp_path)
+
+
+def test_the_kernels_load_without_importing_scipy_and_leave_it_working():
+    """numba's BLAS probe (an import of scipy.linalg, 90 ms) is skipped while the registries load; scipy
+    and numba's own linear algebra still work afterwards in the same process."""
+    pytest.importorskip("scipy")
+    code = textwrap.dedent("""
+        import sys
+        import numpy as np
+        from numba import njit
+        from dicesolver.scorecard.kernels.widget import chunk_bounds
+        chunk_bounds(10, 2)  # a first dispatch: numba loads its registries by now
+        before = "scipy.linalg" in sys.modules
+        import scipy.linalg
+        a = np.arange(4.0).reshape(2, 2)
+        dot = njit(lambda x, y: np.dot(x, y))
+        print(before, np.allclose(dot(a, a), a @ a), np.allclose(scipy.linalg.inv(np.eye(2)), np.eye(2)))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "True"]

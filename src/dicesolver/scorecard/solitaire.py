@@ -127,6 +127,8 @@ class SolitaireModel:
     # -- solving ----------------------------------------------------------------------------------
     def solve(self, progress: ProgressCallback | None = None) -> np.ndarray:
         """All turn-start values, by backward induction over the number of used categories."""
+        from numba import get_num_threads
+
         from .kernels.solitaire import solve_level  # numba is loaded only by what needs it
 
         values = np.zeros(self.size, dtype=np.float64)
@@ -138,7 +140,7 @@ class SolitaireModel:
         for k in range(n - 1, -1, -1):
             solve_level(levels[k], values, self.offset, self.n_upper_lanes, self.n_groups,
                              *self.rule_args(), self.keep_add, self.sub_ptr, self.sub_idx, self.roll_prob,
-                             self.roll_offset, self.game.rolls - 1)
+                             self.roll_offset, self.game.rolls - 1, get_num_threads())
             done += work[k]
             if progress:
                 progress(int(done), int(total))
