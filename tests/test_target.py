@@ -10,6 +10,7 @@ import pytest
 from reference import final_score_bonus
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
+from dicesolver.core import aims
 from dicesolver.scorecard import target
 
 
@@ -65,7 +66,7 @@ def test_chances_to_beat_a_score_are_the_reference(definition, choices):
     """More than S wins, exactly S counts half: its own best play, not the mean of two targets' best plays."""
     game = tiny(definition, **choices)
     N = int(game.max_scores.sum()) + 25
-    got = target.build(game, N, tie=target.BEAT).curve()
+    got = target.build(game, N, tie=aims.BEAT).curve()
     want = reference_chances(game, N, tie=0.5)
     assert got == pytest.approx(want, abs=1e-6)
     at_least = target.build(game, N).curve()
@@ -154,8 +155,8 @@ def test_solve_for_a_target_from_the_command_line(capsys, tmp_path, fresh_cache)
     assert code == 0 and data["unit"] == "p_target" and data["value"] == pytest.approx(want, abs=1e-6)
     assert data["details"] == {"target": 20} and data["solved_now"]
     code, out, _ = run(capsys, "solve", str(rules), "--target", "20")
-    assert code == 0 and f"at least 20 points is {want:.6f}" in out and "loaded from cache" in out
-    for args, words in ((["pig", "--target", "50"], "solitaire scorecard"), (["yacht", "--target", "0"], "positive"),
+    assert code == 0 and f"reaching 20 points is {want:.6f}" in " ".join(out.split()) and "loaded from cache" in out
+    for args, words in ((["pig", "--target", "50"], "solitaire scorecard games and Despirala"), (["yacht", "--target", "0"], "positive"),
                         (["yacht", "--target", "99999"], "between 1 and"),
                         (["yacht", "--target", "50", "--judge", "exact"], "goes alone")):
         code, _, err = run(capsys, "solve", *args)
@@ -206,6 +207,25 @@ def test_the_target_players_decisions_are_the_best_options():
             decisions += 1
             state = state.apply(step)
     assert decisions > 30 * 6
+
+
+def test_a_target_player_in_a_match_plays_as_in_its_simulations():
+    """In the match kernel, against players who look at the table (Mindful, Joe), a target player plays its
+    own card exactly as the simulator does on the same seat's dice: the same totals, game by game."""
+    from dicesolver.scorecard.match import MatchSetup, deal_numbers
+    from dicesolver.scorecard.players.target import TargetPlayer
+
+    game = tiny(BONUS_GAME)
+    setup = MatchSetup(game, ["target:30", "mindful", "joe", "target:25"])
+    throws, rand = deal_numbers(game, 300, 4, np.random.default_rng(2))
+    perms = setup.rotations()
+    totals, _ = setup.play(throws, rand, perms)
+    for player, aim in ((0, 30), (3, 25)):
+        bot = TargetPlayer.build(game, aim)
+        for rot in range(perms.shape[0]):
+            seat = int(np.nonzero(perms[rot] == player)[0][0])
+            alone = bot.play_many(np.ascontiguousarray(throws[:, seat]), np.ascontiguousarray(rand[:, seat]))[0]
+            assert np.array_equal(totals[rot::perms.shape[0], player], alone)
 
 
 def test_target_players_by_name():
@@ -263,8 +283,8 @@ def test_targets_from_the_command_line(capsys, tmp_path, fresh_cache):
     assert runs[0]["target_chance"] == pytest.approx(curve["best"][20], abs=1e-6)
     code, out, _ = run(capsys, "match", str(rules), "target:20", "optimal", "-n", "2000", "--json")
     assert code == 0 and json.loads(out)["games"] == 2000
-    code, _, err = run(capsys, "match", str(rules), "target:20", "joe")
-    assert code == 2 and "solitaire strategies" in err
+    code, out, _ = run(capsys, "match", str(rules), "target:20", "mindful", "joe", "target:15", "-n", "300", "--json")
+    assert code == 0 and json.loads(out)["games"] == 300
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -113,7 +113,8 @@ def target_curve_figure(c: TargetCurve) -> Figure:
     best, theirs = np.array(c.best), np.array(c.expected_score_strategy)
     top.plot(t, best, color="tab:red", label="playing for the target")
     top.plot(t, theirs, color="royalblue", linestyle="--", label="playing for the expected score")
-    top.set(title=f"{c.game}: the best chance of reaching each final score", ylabel="P(final score >= T)")
+    top.set(title=f"{c.game}: the best chance of reaching each final score",
+            ylabel="P(final score <= T)" if c.at_most else "P(final score >= T)")
     top.legend()
     bottom.fill_between(t, 0, best - theirs, color="tab:red", alpha=0.35)
     bottom.annotate(f"+{c.largest_gain:.4f} at {c.largest_gain_at}", (c.largest_gain_at, c.largest_gain),

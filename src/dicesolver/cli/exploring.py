@@ -84,8 +84,9 @@ def solve(
     dask_storage: Optional[Path] = typer.Option(None, "--dask-storage", help="with --dask: the directory for the "
                                                 "levels' blocks, seen by every worker under the same path "
                                                 "(default: beside the table; required for tcp://)"),
-    target: Optional[int] = typer.Option(None, "--target", help="play for at least this many points instead: the "
-                                         "best chance of reaching them (solitaire scorecard games)"),
+    target: Optional[int] = typer.Option(None, "--target", help="play for at least this many points instead (at "
+                                         "most, misere Despirala): the best chance of reaching them (solitaire "
+                                         "scorecard games, Despirala)"),
 ) -> None:
     """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
     player: the expected final score, the equity, or the probability of winning. A big solve shows its
@@ -100,11 +101,11 @@ def solve(
             raise InputError("--target goes alone (no --judge, --dask, --rebuild or --verify)")
         with progress(f"{g.canonical}: best chances of every target up to {target} (once; cached)",
                       quiet=json_output) as update:
-            info = family.solve_target(g, target, progress=update)
+            aimed = family.target_solution(g, target, progress=update)
         if json_output:
-            emit(info)
+            emit(aimed.info)
             return
-        render.solve_info(out, info, f"the best chance of scoring at least {target} points is {info.value:.6f}")
+        render.solve_info(out, aimed.info, aimed.headline())
         return
     with progress(f"solving {g.canonical} (once; cached)", quiet=json_output) as update:
         solution = family.solve(g, judge=judge, progress=update, rebuild=rebuild, on_problem=warn, cluster=cluster)
@@ -127,7 +128,8 @@ def advise(
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
     target: Optional[int] = typer.Option(None, "--target", help="rank by the best chance of finishing with at "
-                                         "least this many points instead (solitaire scorecard games)"),
+                                         "least this many points instead (at most, misere Despirala; solitaire "
+                                         "scorecard games, Despirala)"),
     beat: Optional[int] = typer.Option(None, "--beat", help="rank by the best chance of finishing with more than "
                                        "this score, a tie counting half (the score to beat, for the last player)"),
 ) -> None:
@@ -143,7 +145,7 @@ def advise(
         what = f"beating {score}" if beat is not None else f"reaching {score}"
         with progress(f"{state.game.canonical}: best chances of {what} (once; cached)", quiet=json_output) as update:
             solution = registry.family_of(state.game).target_solution(state.game, score, beat=beat is not None,
-                                                                      progress=update)
+                                                                      progress=update, at=state)
     else:
         with progress(f"solving {state.game.canonical} (once; cached)", quiet=json_output) as update:
             solution = registry.solution_for(state, progress=update)
@@ -194,7 +196,7 @@ def distribution(
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (with every score's probability)"),
     target_curve: bool = typer.Option(False, "--target-curve", help="instead, the best chance of reaching each "
                                       "target score, beside the expected-score strategy's own (solitaire "
-                                      "scorecard games; --plot draws both)"),
+                                      "scorecard games, Despirala; --plot draws both)"),
     up_to: Optional[int] = typer.Option(None, "--up-to", help="with --target-curve: the largest target (default: "
                                         "the expected-score strategy's 95th percentile)"),
 ) -> None:

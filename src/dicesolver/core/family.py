@@ -221,20 +221,19 @@ class Family(ABC, Generic[G, S]):
         raise InputError(f"strategy facts come from an exact two-person scorecard table (generala, yacht, crag), "
                          f"not from {game.canonical}")
 
-    def solve_target(self, game: G, target: int, progress: Progress | None = None) -> SolveInfo:
-        """The best chance of finishing with at least ``target`` points (value), from one player's own start."""
-        return self.target_solution(game, target, progress=progress).info
-
-    def target_solution(self, game: G, score: int, beat: bool = False,
-                        progress: Progress | None = None) -> SolvedGame:
+    def target_solution(self, game: G, score: int, beat: bool = False, progress: Progress | None = None,
+                        at: S | None = None) -> SolvedGame:
         """Play for a score: the best chance of at least ``score`` points of one's own (``beat``: of more
-        than ``score``, exactly it counting half), at any position."""
-        raise InputError(f"target scores are solved for solitaire scorecard games, not for {game.canonical}")
+        than ``score``, exactly it counting half), at any position; given a position ``at``, a family may
+        solve only the part of the game that follows it."""
+        raise InputError(f"target scores are solved for solitaire scorecard games and Despirala, not for "
+                         f"{game.canonical}")
 
     def target_curve(self, game: G, up_to: int | None = None, progress: Progress | None = None) -> TargetCurve:
         """The best chance of reaching every target up to ``up_to`` (default: the expected-score strategy's
         95th percentile), beside that strategy's own chance."""
-        raise InputError(f"target scores are solved for solitaire scorecard games, not for {game.canonical}")
+        raise InputError(f"target scores are solved for solitaire scorecard games and Despirala, not for "
+                         f"{game.canonical}")
 
     def match(self, game: G, names: list[str], n: int, seed: int, progress: Progress | None = None) -> MatchGames:
         """About ``n`` games between bots, every seating order, the same dice for every seat."""

@@ -337,12 +337,13 @@ class TargetCurve(_Model):
 
     game: str
     targets: list[int] = Field(description="every target T from 0 up")
-    best: list[float] = Field(description="P(final score >= T) playing for T, for each T")
+    best: list[float] = Field(description="P(final score >= T) playing for T, for each T (<= T: see at_most)")
     expected_score_strategy: list[float] = Field(description="P(final score >= T) of the strategy that maximises "
                                                  "the expected score (its exact distribution)")
     largest_gain: float = Field(description="the largest difference between the two")
     largest_gain_at: int = Field(description="the target where it is")
     seconds: float
+    at_most: bool = Field(False, description="the lowest score wins (misere): every P is of a final score <= T")
 
 
 class PolicyEvaluation(_Model):

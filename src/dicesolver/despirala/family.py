@@ -7,18 +7,19 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
+from ..core.aims import AT_LEAST, BEAT, parse_target, table_needs
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated
 from ..core.playthrough import Playthrough
-from ..core.results import Board, SolveInfo
+from ..core.results import Board, SolveInfo, TargetCurve
 from .records import DespiralaRecord, despirala_record_from_lines
-from .rules import COMBINATIONS, DespiralaGame, Move, format_throw, make_despirala
+from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, DespiralaGame, Move, format_throw, make_despirala
 from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
 
 if TYPE_CHECKING:
     from .encoding import DespiralaEncoding  # the solver and the players load numba kernels: imported when first needed
-    from .solution import ExpectedFinalScore
+    from .solution import ExpectedFinalScore, TargetChance
 
 
 class DespiralaBot:
@@ -65,7 +66,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     def solve(self, game: DespiralaGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
               cluster: Cluster | None = None) -> ExpectedFinalScore:
-        from .solution import ExpectedFinalScore
+        from .solution import ExpectedFinalScore, TargetChance
         from .solver import load_or_solve
 
         refuse(cluster, "Despirala")
@@ -86,6 +87,59 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         from .players import make_despirala_player
 
         return DespiralaBot(make_despirala_player(name, game, self.solve(game).table, seed=seed))
+
+    # -- playing for a score ---------------------------------------------------------------------------
+    def target_solution(self, game: DespiralaGame, score: int, beat: bool = False, progress: Progress | None = None,
+                        at: DespiralaState | None = None) -> TargetChance:
+        """From a position ``at``, only the sets of combinations its players still have free are solved, for
+        the needs their points leave: an endgame's table is built in moments."""
+        from .solution import TargetChance
+        from .target import load_or_build
+
+        if score <= 0 and not beat:
+            raise InputError("a target is a positive number of points (every game reaches 0)")
+        if score < 0:
+            raise InputError("a score to beat is 0 points or more")
+        within, need = ALL_FREE, score
+        if at is not None and not at.over:
+            within = 0
+            for seat in at.seats:
+                within |= seat.free
+            need = max(1, score - min(seat.points for seat in at.seats))
+        table, built, seconds = load_or_build(game.mode, table_needs(need), progress, tie=BEAT if beat else AT_LEAST,
+                                              within=within)
+        info = SolveInfo(game=game.canonical, unit="p_target", value=0.0, solved_now=built, seconds=seconds,
+                         states=int(table.V.shape[0]), table_bytes=int(table.V.nbytes), table_dir=table.directory,
+                         details={"beat" if beat else "target": score})
+        solved = TargetChance(game, table, score, beat, info)
+        # the value: the chance from the start, or from the position when only its endgame is solved
+        value = solved.state_value(at) if within != ALL_FREE else table.start(ALL_FREE, GOODS_PER_TURN, score)
+        solved.info = info.model_copy(update={"value": value})
+        return solved
+
+    def target_curve(self, game: DespiralaGame, up_to: int | None = None,
+                     progress: Progress | None = None) -> TargetCurve:
+        import time
+
+        from .future import load_or_build as load_distributions
+
+        start = time.perf_counter()
+        expected = self.solve(game, progress=progress).table
+        dist = load_distributions(expected, progress).start(ALL_FREE, GOODS_PER_TURN)
+        normal = game.mode == "normal"
+        # the expected-score strategy's own chance of each target: P(final >= T), or P(final <= T) in misere
+        reach = np.cumsum(dist[::-1])[::-1] if normal else np.cumsum(dist)
+        if up_to is None:  # its 95th percentile (5th in misere): where the chances become small
+            up_to = int(np.searchsorted(np.cumsum(dist), 0.95 if normal else 0.05))
+        if up_to <= 0:
+            raise InputError("the curve goes up to a positive number of points")
+        best = self.target_solution(game, up_to, progress=progress).curve()[: up_to + 1]
+        theirs = np.array([reach[t] if t < len(reach) else float(not normal) for t in range(up_to + 1)])
+        gain = best - theirs
+        at = int(np.argmax(gain))
+        return TargetCurve(game=game.canonical, targets=list(range(up_to + 1)), best=[float(x) for x in best],
+                           expected_score_strategy=[float(x) for x in theirs], largest_gain=float(gain[at]),
+                           largest_gain_at=at, seconds=time.perf_counter() - start, at_most=not normal)
 
     # -- records and the table -----------------------------------------------------------------------
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: DespiralaGame) -> Playthrough:
@@ -152,12 +206,32 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                  progress: Progress | None = None) -> list[Simulated]:
         from .simulate import simulate_despirala
 
+        aim = parse_target(names[0]) if len(names) == 1 else None
+        if aim is not None:
+            return [self._simulate_target(game, aim, n, seed, samples, progress)]
         if names not in ([], ["optimal"]):
             raise InputError("Despirala simulates its expected-score table (optimal; --samples N for a Monte Carlo "
-                             "model); for its other bots use match")
+                             "model) or a target player (target:T); for its other bots use match")
         stats, scores = simulate_despirala(game.mode, n, seed, samples)
         label = "optimal" if not samples else f"mc-{samples}"
         return [Simulated(label, scores, {"expected": stats.expected}, {"model": stats.model}, stats.seconds)]
+
+    def _simulate_target(self, game: DespiralaGame, aim: int, n: int, seed: int, samples: int,
+                         progress: Progress | None) -> Simulated:
+        import time
+
+        from .simulate import play_target_games
+        from .target import load_or_build
+
+        if samples:
+            raise InputError("--samples goes with the expected-score table, not with a target player")
+        table = load_or_build(game.mode, table_needs(aim), progress)[0]
+        start = time.perf_counter()
+        scores = play_target_games(table, aim, n, seed)
+        reached = scores >= aim if game.mode == "normal" else scores <= aim
+        return Simulated(f"target:{aim}", scores, {"target": aim, "target_rate": float(np.mean(reached)),
+                                                   "target_chance": table.start(ALL_FREE, GOODS_PER_TURN, aim)},
+                         {"model": "exact"}, time.perf_counter() - start)
 
     def match(self, game: DespiralaGame, names: list[str], n: int, seed: int,
               progress: Progress | None = None) -> MatchGames:

@@ -18,18 +18,22 @@ from typing import Callable
 
 import numpy as np
 
+from ..core.aims import TARGET_PREFIX, TARGET_TEMPLATE, parse_target, table_needs
 from ..core.errors import InputError
 from .future import FutureTable, point_slots
 from .rules import COMBINATIONS, DespiralaGame, Move
 from .solution import collect_state_values
 from .solver import DespiralaSolution, binomial_table, completion_odds, pick_shape, throw_options, turn_options
 from .state import COLLECT, DECIDE, DespiralaState
+from .target import TargetTable
 
 DESPIRALA_STRATEGIES = {
     "optimal": "maximises the expected final score (minimises it in misere play): the exact solution",
     "competitive": "plays to finish ahead of the others: the best expected rank, from exact final-score distributions",
     "mc-5": "a Monte Carlo model: every average over the 462 throws replaced by 5 sampled throws (weak); mc-N for "
             "any N",
+    TARGET_TEMPLATE: "plays for the best chance of a final score of at least T (at most T in misere play), "
+                     "e.g. target:450",
 }
 _MC = re.compile(r"^mc-?([0-9]{1,7})$")
 
@@ -185,6 +189,31 @@ class CompetitivePlayer:
         raise InputError("no decision is due now")
 
 
+@dataclass
+class TargetPlayer:
+    """Plays its own sheet for the best chance of finishing with at least ``aim`` points (at most, misere),
+    from the target table (``target``); the other players' sheets are not looked at."""
+
+    table: TargetTable
+    aim: int
+
+    @property
+    def name(self) -> str:
+        return f"{TARGET_PREFIX}{self.aim}"
+
+    def choose(self, game: DespiralaGame, state: DespiralaState) -> Move:
+        seat = state.seat
+        need = self.aim - seat.points
+        if state.phase == DECIDE:
+            return self.table.turn_options(seat.free, seat.goods, state.dice, need)[0][0]
+        if state.phase == COLLECT:
+            combo = COMBINATIONS[state.combination]
+            values = self.table.collect_chances(seat.free & ~(1 << combo.index), combo.collect_face(), state.have,
+                                                seat.goods, need)
+            return Move(max(values, key=lambda k: values[k]))  # Stop first: a tie stops
+        raise InputError("no decision is due now")
+
+
 @lru_cache(maxsize=1)
 def _throw_index() -> dict[tuple[int, ...], int]:
     from .rules import six_dice_throws
@@ -195,9 +224,14 @@ def _throw_index() -> dict[tuple[int, ...], int]:
 
 def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaSolution, seed: int = 0,
                           progress: Callable[[int, int], None] | None = None):
-    """A bot by name: optimal, competitive, or mc-N (a Monte Carlo model with N samples per state).
-    ``progress`` follows the first build of the distribution table the competitive strategy reads."""
+    """A bot by name: optimal, competitive, mc-N (a Monte Carlo model with N samples per state) or
+    target:T. ``progress`` follows the first build of the table the competitive or target strategy reads."""
     key = str(name).strip().lower()
+    aim = parse_target(key)
+    if aim is not None:
+        from .target import load_or_build as load_targets
+
+        return TargetPlayer(load_targets(game.mode, table_needs(aim), progress)[0], aim)
     if key in ("optimal", "ev", "expected"):
         return ExpectedScorePlayer("optimal", solution)
     if key == "competitive":
@@ -215,4 +249,5 @@ def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaSol
         from ..core.arrays import frozen
 
         return ExpectedScorePlayer(f"mc-{n}", DespiralaSolution(game.mode, frozen(W)))
-    raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive or mc-N (e.g. mc-5)")
+    raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive, mc-N (e.g. mc-5) or target:T "
+                     "(e.g. target:450)")

@@ -13,6 +13,7 @@ from ..core.errors import InputError
 from .kernels.expected import simulate_games
 from .rules import ALL_FREE, six_dice_throws
 from .solver import binomial_table, check_mode, completion_odds, shape_index, shape_transitions, throw_options
+from .target import TargetTable
 
 MAX_GAMES = 100_000_000
 
@@ -87,3 +88,25 @@ def simulate_despirala(mode: str, n: int, seed: int, samples: int = 0) -> tuple[
     start = time.perf_counter()
     scores = play_games(W, mode, n, seed)
     return statistics(mode, model, float(W[ALL_FREE, 5]), scores, time.perf_counter() - start), scores
+
+
+def play_target_games(table: TargetTable, aim: int, n: int, seed: int,
+                      start: tuple[int, int, int] = (ALL_FREE, 0, 0)) -> np.ndarray:
+    """Final scores of ``n`` games played for the best chance of ``aim`` (``TargetPlayer``'s decisions, in
+    the kernels), reproducible from ``seed``, from the start of a turn: ``start`` = (free combinations,
+    goods before this turn's 5, points)."""
+    from .kernels.target import target_games
+    from .target import layout
+
+    if not 1 <= n <= MAX_GAMES:
+        raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
+    _, normal, counts, code_index, start_idx, combo, shape, points, q, qcum, shape_cum, done, binom = \
+        _kernel_inputs(table.mode)
+    free, goods, scored = start
+    if free & ~table.within or not 0 <= aim - scored <= table.N:
+        raise InputError("the target table does not hold this start or this aim")
+    offset, rows, _ = layout(table.N, table.within)
+    scores = np.zeros(n, dtype=np.int64)
+    target_games(np.asarray(table.V), offset, rows, table.N, aim, normal, table.tie, counts, code_index, start_idx,
+                 combo, shape, points, q, qcum, shape_cum, done, binom, free, goods, scored, int(seed) % 2**31, scores)
+    return scores

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..core.errors import InputError
 from ..core.results import SolveInfo
 from ..core.solved import SolvedGame
 from .rules import COMBINATIONS, DespiralaGame, Move
 from .solver import DespiralaSolution, collect_values, completion_odds, pick_shape, pick_value, turn_options
 from .state import COLLECT, COMPLETE, DECIDE, HITS, THROW, DespiralaState
+from .target import TargetTable
 
 
 def _sign(solution: DespiralaSolution) -> float:
@@ -84,4 +87,69 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
         if state.phase == COLLECT:
             values = collect_state_values(self.table, state)
             return [(Move(k), seat.points + v) for k, v in values.items()]
+        raise InputError("no decision is due now")
+
+
+class TargetChance(SolvedGame[DespiralaGame, DespiralaState]):
+    """The best chance that a player's own final score reaches ``score`` (at least it; at most it in
+    misere play), or with ``beat`` passes it (a tie counting half), whatever the others do."""
+
+    unit = "p_target"
+    tie = 1e-6  # the table is float32
+
+    def __init__(self, game: DespiralaGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
+        super().__init__(game, info)
+        self.table, self.score, self.beat = table, score, beat
+
+    def curve(self) -> np.ndarray:
+        """The best chance from the start of a game, for every score 0..N of the table (this aim's kind)."""
+        return self.table.curve()
+
+    def _goal(self) -> str:
+        if self.beat:
+            return f"{'beating' if self.table.normal else 'finishing under'} {self.score} (a tie counts half)"
+        return f"finishing with {'at least' if self.table.normal else 'at most'} {self.score} points"
+
+    def headline(self) -> str:
+        return f"the best chance of {self._goal()} is {self.root_value:.6f}"
+
+    def notes(self, state: DespiralaState) -> list[str]:
+        return [f"chances of {self._goal()}, playing for it from here"]
+
+    def details(self, state: DespiralaState) -> dict[str, Any]:
+        points = state.seat.points
+        return {"beat" if self.beat else "target": self.score, "score_so_far": points, "need": self.score - points}
+
+    def state_value(self, state: DespiralaState, seat: int | None = None) -> float:
+        seat = state.mover if seat is None else seat
+        me = state.seats[seat]
+        need = self.score - me.points
+        table = self.table
+        if state.over:
+            return table.end(0, me.goods, need)
+        if state.mover != seat:
+            return table.end(me.free, me.goods, need)
+        if state.phase == THROW:
+            return table.start(me.free, me.goods, need)
+        if state.phase in (DECIDE, COLLECT):
+            return max(v for _, v in self.action_values(state))
+        combo = COMBINATIONS[state.combination]
+        after = me.free & ~(1 << combo.index)
+        if state.phase == COMPLETE:
+            s = pick_shape(combo.index, state.args, state.dice)
+            return table.pick_chance(after, s, me.goods, combo.target(state.args)[1], need)
+        if state.phase == HITS:  # the good for this rethrow is paid already
+            return table.collect_chances(after, combo.collect_face(), state.have, me.goods + 1, need)["continue"]
+        raise InputError(f"unknown phase {state.phase!r}")
+
+    def action_values(self, state: DespiralaState) -> list[tuple[Any, float]]:
+        seat = state.seat
+        need = self.score - seat.points
+        if state.phase == DECIDE:
+            return self.table.turn_options(seat.free, seat.goods, state.dice, need)
+        if state.phase == COLLECT:
+            combo = COMBINATIONS[state.combination]
+            values = self.table.collect_chances(seat.free & ~(1 << combo.index), combo.collect_face(), state.have,
+                                                seat.goods, need)
+            return sorted(((Move(k), v) for k, v in values.items()), key=lambda mv: -mv[1])
         raise InputError("no decision is due now")

@@ -27,19 +27,3 @@ BOTS: dict[str, str] = {
               "dangerous opponent",
 }
 ALIASES = {"maximus": "optimal"}
-
-# a player with a number in its name: plays for at least T points
-TARGET_PREFIX = "target:"
-TARGET_TEMPLATE = TARGET_PREFIX + "T"
-
-
-def parse_target(name: str) -> int | None:
-    """T of a name 'target:T' (None for any other name); InputError for a malformed one."""
-    key = name.strip().lower()
-    if not key.startswith(TARGET_PREFIX):
-        return None
-    text = key[len(TARGET_PREFIX):].strip()
-    if not text.isdigit() or int(text) <= 0:
-        raise InputError(f"{name!r}: the target player is 'target:T' with T a positive number of points, "
-                         "e.g. 'target:300'")
-    return int(text)

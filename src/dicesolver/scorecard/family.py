@@ -15,7 +15,8 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from .bots import ALIASES, BOTS, TARGET_TEMPLATE, parse_target
+from ..core.aims import AT_LEAST, BEAT, TARGET_TEMPLATE, parse_target, table_needs
+from .bots import ALIASES, BOTS
 from .presets import load_scorecard_game, looks_like_path, preset_names
 from .records import Event, GameRecord, record_from_lines
 from .rules import ScorecardGame
@@ -372,11 +373,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         r = compare_exact(optimal, single, a, b, progress=progress)
         return Comparison.of(r.game, r.a, r.b, "equity", r.first, r.second, r.seconds)
 
-    def target_solution(self, game: ScorecardGame, score: int, beat: bool = False,
-                        progress: Progress | None = None) -> SolvedGame:
+    def target_solution(self, game: ScorecardGame, score: int, beat: bool = False, progress: Progress | None = None,
+                        at: ScorecardState | None = None) -> SolvedGame:
         from .solitaire import TurnState
         from .solutions import TargetChance
-        from .target import AT_LEAST, BEAT, load_or_build, table_needs
+        from .target import load_or_build
 
         single = game.with_players(1)
         if score <= 0 and not beat:

@@ -4,10 +4,9 @@ Every deal of dice is played once per rotation of the seating order (player i si
 in rotation r), and the dice belong to the seats: each player throws every seat's dice once per deal
 (common random numbers), which removes most of the luck from the comparison. Results follow the rules
 (win n - 1, k tied leaders (n - k) / k each, loss -1); ``analysis.match`` summarises them.
-
-A match with a target player (``target:T``) is played seat by seat instead: every player there plays its
-own card alone (a target player and the solitaire strategies), so each one's games are the simulator's on
-the seats' dice, and the results follow from the totals.
+A target player (``target:T``) plays its own card for at least T points from the target table, deciding
+with the functions its simulations use; target players with different aims share the table of the
+largest.
 """
 
 from __future__ import annotations
@@ -18,12 +17,12 @@ from typing import Callable
 
 import numpy as np
 
+from ..core.aims import parse_target, table_needs
+from ..core.arrays import frozen
 from ..core.errors import InputError
 from ..core.family import MatchGames
-from ..core.arrays import frozen
-from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, simulate_match
+from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, MATCH_TARGET, simulate_match
 from .kernels.strategies import OPTIMAL
-from .bots import STRATEGIES, parse_target
 from .players import ALIASES, BOTS, make_player
 from .rules import ScorecardGame
 
@@ -62,11 +61,6 @@ class MatchSetup:
         for n in keys:
             if n not in BOTS and n not in ALIASES and not n.startswith("target:"):
                 raise InputError(f"unknown player {n!r} (players: {', '.join(BOTS)}, target:T)")
-        if any(a is not None for a in aims):
-            others = [n for n in keys if not n.startswith("target:") and ALIASES.get(n, n) not in STRATEGIES]
-            if others:
-                raise InputError(f"a target player plays its own card alone: its matches are against the solitaire "
-                                 f"strategies ({', '.join(STRATEGIES)}), not {', '.join(others)}")
         if "malina" in keys:
             from .duel import check_duel_game
 
@@ -89,8 +83,18 @@ class MatchSetup:
                        np.zeros(1, dtype=np.int32))
         self.duel = (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
         self.joe = (np.zeros((1, 1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
-        for name in self.names:
-            if name in ("optimal", "maximus"):
+        aims = [parse_target(name) or 0 for name in self.names]
+        self.aims = np.array(aims, dtype=np.int64)
+        self.target: tuple[np.ndarray, int] = (np.zeros(1, dtype=np.float32), 1)
+        if max(aims):
+            from .target import load_or_build as load_targets
+
+            table = load_targets(game, table_needs(max(aims)))[0]
+            self.target = (table.V, table.N + 1)
+        for name, aim in zip(self.names, aims):
+            if aim:
+                built.append(_Built(MATCH_TARGET, zero_h))
+            elif name in ("optimal", "maximus"):
                 built.append(_Built(OPTIMAL, zero_h))
             elif name == "mindful":
                 from .future import load_or_build
@@ -117,6 +121,7 @@ class MatchSetup:
         self.kinds = np.array([b.kind for b in built], dtype=np.int64)
         self.values = frozen(self.values)
         self.tables = tuple(frozen(x) for x in (*self.future, *self.duel, *self.joe))
+        self.target = (frozen(self.target[0]), self.target[1])
         self.hand_values = np.ascontiguousarray(np.stack([b.hand_values for b in built]))
 
     def rotations(self) -> np.ndarray:
@@ -133,7 +138,7 @@ class MatchSetup:
         ptr, idx = dice.roll_sub_keeps
         simulate_match(self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset, m.n_upper_lanes,
                             m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx,
-                            dice.roll_faces, dice.keep_sizes, *self.tables, totals, results)
+                            dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims, totals, results)
         return totals, results
 
 
@@ -151,8 +156,6 @@ def play_match(game: ScorecardGame, names: list[str], n: int = 10_000, seed: int
     if n < 1:
         raise InputError("the number of games must be at least 1")
     start = time.perf_counter()
-    if any(parse_target(name) is not None for name in names):
-        return _solitaire_match(game, MatchSetup.check_names(game, names), n, seed, progress, start)
     setup = MatchSetup(game, names, seed)
     perms = setup.rotations()
     rot = perms.shape[0]
@@ -175,39 +178,3 @@ def play_match(game: ScorecardGame, names: list[str], n: int = 10_000, seed: int
     r = np.arange(len(totals)) % rot
     seats = (np.arange(players)[None, :] + r[:, None]) % players
     return MatchGames(setup.labels, totals, results, seats, rot, time.perf_counter() - start)
-
-
-def _solitaire_match(game: ScorecardGame, names: list[str], n: int, seed: int,
-                     progress: Callable[[int, int], None] | None, start: float) -> MatchGames:
-    """A match of players who each play their own card alone, seat by seat on the seats' dice: the same
-    deals, rotations and results as the match kernel's."""
-    from .simulate import make_strategy
-
-    players = len(names)
-    built = [make_strategy(ALIASES.get(name, name), game, seed) for name in names]
-    deals = -(-n // players)
-    rng = np.random.default_rng(seed)
-    parts = []
-    done = 0
-    while done < deals:
-        size = min(CHUNK_DEALS, deals - done)
-        throws, rand = deal_numbers(game, size, players, rng)
-        # every player's total on every seat's dice: own[deal, player, seat]
-        seat_dice = [(np.ascontiguousarray(throws[:, s]), np.ascontiguousarray(rand[:, s])) for s in range(players)]
-        # contiguous like the simulator's: the kernels already compiled for it serve (a slice would compile anew)
-        own = np.stack([np.stack([p.play_many(*seat_dice[s])[0] for s in range(players)], axis=1) for p in built],
-                       axis=1)
-        parts.append(own)
-        done += size
-        if progress:
-            progress(done * players, deals * players)
-    own = np.concatenate(parts)
-    r = np.arange(deals * players) % players  # game deal * players + r: player p in seat (p + r) mod n
-    seats = (np.arange(players)[None, :] + r[:, None]) % players
-    deal = np.arange(deals * players) // players
-    totals = own[deal[:, None], np.arange(players)[None, :], seats]
-    best = totals.max(axis=1, keepdims=True)
-    leaders = totals == best
-    k = leaders.sum(axis=1, keepdims=True)
-    results = np.where(leaders, (players - k) / k, -1.0)
-    return MatchGames(_labels(names), totals, results, seats, players, time.perf_counter() - start)

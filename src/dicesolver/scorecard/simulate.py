@@ -10,7 +10,7 @@ import numpy as np
 from ..core.errors import InputError
 from ..core.family import Progress, Simulated
 from ..core.results import CategoryStats
-from .bots import parse_target
+from ..core.aims import parse_target
 from .players import KernelPlayer, make_player
 from .players.target import TargetPlayer
 from .rules import ScorecardGame

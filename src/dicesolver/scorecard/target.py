@@ -20,14 +20,12 @@ from typing import Callable
 import numpy as np
 
 from ..core import tables
+from ..core.aims import AT_LEAST, MAX_NEED
 from ..core.errors import InputError, TableError
 from .rules import ScorecardGame
 from .solitaire import SolitaireModel, TurnState
 
 KIND = "target-chances"
-MAX_NEED = 2000
-NEED_STEP = 50  # tables are built for needs up to a multiple of this, so nearby targets share one
-AT_LEAST, BEAT = 1.0, 0.5  # what scoring exactly the need counts: a target, a score to beat
 
 
 @dataclass
@@ -109,11 +107,6 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
 
 def fingerprint(game: ScorecardGame, N: int, tie: float) -> str:
     return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:{tie}".encode()).hexdigest()
-
-
-def table_needs(need: int) -> int:
-    """The needs of the table that answers ``need``: a multiple of NEED_STEP, so nearby needs share one."""
-    return max(NEED_STEP, -(-need // NEED_STEP) * NEED_STEP)
 
 
 def load_or_build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,

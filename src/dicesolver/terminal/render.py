@@ -176,7 +176,8 @@ def distribution(console: Console, d: Distribution) -> None:
 
 
 def target_curve(console: Console, c: TargetCurve, step: int = 25) -> None:
-    console.print(Text.assemble((c.game, "bold"), ": the best chance of reaching each final score"))
+    reach = "finishing with at most each score" if c.at_most else "reaching each final score"
+    console.print(Text.assemble((c.game, "bold"), f": the best chance of {reach}"))
     table = Table()
     for col in ("target", "playing for it", "playing for points", "gain"):
         table.add_column(col, justify="right")

@@ -7,15 +7,17 @@ from ...core.jit import njit, prange
 from .mindful import mindful_roll_values, result_curve
 from .scoring import next_group, score_choice, upper_step
 from .strategies import OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
+from .target import target_box, target_keep, target_stages
 from .widget import NEG, best_keeps, expect_keeps
 
 #
 # Player kinds: the solitaire modes above (0-4), MATCH_TABLE (decisions by used set only, Joe:
 # keep_table[a, throws left - 1, roll], cat_table[a, roll]), MATCH_MINDFUL (Mindful Maximus) and
 # MATCH_MALINA (the two-player equity table, played against the most dangerous opponent: the one
-# against whom her two-player equity is lowest).
+# against whom her two-player equity is lowest) and MATCH_TARGET (plays its own card for at least aims[p]
+# points, from the target table V of row width W).
 
-MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA = 5, 6, 7
+MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA, MATCH_TARGET = 5, 6, 7, 8
 
 
 @njit(cache=True, inline="always")
@@ -46,7 +48,7 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                    upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
                    roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset,
-                   maxsum, keep_table, cat_table, out_total, out_result):
+                   maxsum, keep_table, cat_table, V, W, aims, out_total, out_result):
     """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
     throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
     out_total[i, player], out_result[i, player]."""
@@ -83,7 +85,12 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                 kind = kinds[p]
                 a = u[seat]
                 dsel = -1
-                if kind == OPTIMAL or kind == STATIC:
+                if kind == MATCH_TARGET:
+                    target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, offset, n_upper_lanes, n_groups,
+                                  scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                                  joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                                  sub_idx, roll_offset, buf, stages[:rolls - 1])
+                elif kind == OPTIMAL or kind == STATIC:
                     policy_stages(kind, a, g[seat], t[seat], H[p], values, offset, n_upper_lanes, n_groups, scores,
                                   upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
                                   roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
@@ -159,7 +166,9 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                             stages[m, k] = buf[k, 0]
                 r = throw(0, throws[deal, seat, turn, 0], n_dice, keep_add, roll_offset)
                 for s in range(1, rolls):
-                    if kind == MATCH_TABLE:
+                    if kind == MATCH_TARGET:
+                        k = target_keep(r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
+                    elif kind == MATCH_TABLE:
                         k = keep_table[a, rolls - s - 1, r]
                     elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                         k = choose_keep_index(OPTIMAL, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
@@ -171,7 +180,11 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                     if kept == n_dice:
                         break
                     r = throw(k, throws[deal, seat, turn, s], n_dice - kept, keep_add, roll_offset)
-                if kind == MATCH_TABLE:
+                if kind == MATCH_TARGET:
+                    c = target_box(a, g[seat], t[seat], r, aims[p] - total[seat], V, W, offset, n_upper_lanes,
+                                   n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                                   joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)[0]
+                elif kind == MATCH_TABLE:
                     c = cat_table[a, r]
                 elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                     c = choice[r]

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.dice import Dice
-from ..bots import TARGET_PREFIX
+from ...core.aims import TARGET_PREFIX, table_needs
 from ..kernels.target import decide_target_box, decide_target_keep, target_games
 from ..position import Position
 from ..rules import ScorecardGame
-from ..target import TargetTable, load_or_build, table_needs
+from ..target import TargetTable, load_or_build
 
 @dataclass
 class TargetPlayer:

@@ -1,0 +1,35 @@
+"""Playing for a score rather than for the most points: what every family's target tables share.
+
+A table of needs holds, for every need n = 0..N of further points, the best chance of scoring more than n
+(fewer, where the lowest score wins), exactly n counting ``tie``: 1 for a target ("at least T"), 1/2 for
+a score to beat (a tie counts half). Tables are built for needs up to a multiple of NEED_STEP, so nearby
+targets share one. The bot that plays for a target is named ``target:T``.
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+AT_LEAST, BEAT = 1.0, 0.5  # what scoring exactly the need counts: a target, a score to beat
+MAX_NEED = 2000
+NEED_STEP = 50
+
+TARGET_PREFIX = "target:"
+TARGET_TEMPLATE = TARGET_PREFIX + "T"
+
+
+def table_needs(need: int) -> int:
+    """The needs of the table that answers ``need``: a multiple of NEED_STEP, so nearby needs share one."""
+    return max(NEED_STEP, -(-need // NEED_STEP) * NEED_STEP)
+
+
+def parse_target(name: str) -> int | None:
+    """T of a name 'target:T' (None for any other name); InputError for a malformed one."""
+    key = name.strip().lower()
+    if not key.startswith(TARGET_PREFIX):
+        return None
+    text = key[len(TARGET_PREFIX):].strip()
+    if not text.isdigit() or int(text) <= 0:
+        raise InputError(f"{name!r}: the target player is 'target:T' with T a positive number of points, "
+                         "e.g. 'target:300'")
+    return int(text)

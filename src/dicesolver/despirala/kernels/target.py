@@ -1,0 +1,307 @@
+"""Despirala played for a score: the best chance of a final score above a need (below it in misere play).
+
+``V`` is float32, one block per set of free combinations ``mask``: row ``h`` (goods at the start of a
+turn, this turn's 5 included; ``rows[mask]`` is the most a turn of that set can hold) of ``N + 1`` cells
+from ``offset[mask] + h * (N + 1)``. Cell ``n`` holds the best chance that the points still to come plus
+the final goods, X, are more than n (fewer than n in misere play), X = n counting ``tie``: 1 for a target,
+1/2 for a score to beat. Needs only fall as points are scored, so needs 0..N answer every need up to N; a
+need below 0 is met (normal) or missed (misere) already.
+
+A turn's chance is the mean over its 462 throws of the best option for each need, as in the expected-score
+solve (``kernels.expected``) with chances for values; but a combination's points now move the need, so
+nothing separates points from what follows: every option is a whole row over the needs.
+
+* Collect f holding c at g goods: Stop ends the turn needing n - f c; Continue (a good) rethrows the others
+  and keeps the need; ``col[f, c, g, n]`` is the better, built upwards in g.
+* A picked combination with missing shape s and p points: completed on the t-th rethrow with probability
+  q[s, t], ending with h - t goods needing n - p; else out of goods, no points, no goods.
+* Reroll (normal play, a good): the same turn with h - 1 goods, the row below in the same block.
+"""
+
+import numpy as np
+
+from ...core.jit import njit, prange
+
+GOODS_PER_TURN = 5
+N_COMBOS = 14
+
+
+@njit(cache=True, nogil=True, inline="always")
+def met_already(normal):
+    """The chance of a need below 0: met whatever happens (normal), or missed already (misere)."""
+    return 1.0 if normal else 0.0
+
+
+@njit(cache=True, nogil=True)
+def end_chance(V, offset, rows, N, after, g, n, normal, tie):
+    """The chance when a turn ends leaving ``after`` free and ``g`` goods, needing ``n`` (at most N)."""
+    if n < 0:
+        return met_already(normal)
+    if after == 0:  # the game is over: the goods are all that is still to come
+        if g == n:
+            return tie
+        return 1.0 if (g > n) == normal else 0.0
+    return np.float64(V[offset[after] + min(g + GOODS_PER_TURN, rows[after]) * (N + 1) + n])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def turn_chance(V, offset, rows, N, mask, h, n, normal):
+    """The chance at the start of a turn (or after a Reroll) of a set with something free."""
+    if n < 0:
+        return met_already(normal)
+    return np.float64(V[offset[mask] + min(h, rows[mask]) * (N + 1) + n])
+
+
+@njit(cache=True, nogil=True)
+def fill_ends(V, offset, rows, N, mask, hmax, normal, tie, ends):
+    """ends[c, g, n]: end_chance leaving mask - c, for every free c, g <= hmax and n <= N."""
+    for c in range(N_COMBOS):
+        if mask & (1 << c):
+            after = mask & ~(1 << c)
+            for g in range(hmax + 1):
+                for n in range(N + 1):
+                    ends[c, g, n] = end_chance(V, offset, rows, N, after, g, n, normal, tie)
+
+
+@njit(cache=True, nogil=True)
+def fill_collects(mask, hmax, N, normal, binom, ends, col):
+    """col[f, c, g, n]: the best chance collecting face f + 1 holding c of it at g goods, needing n."""
+    below = met_already(normal)
+    for f in range(6):
+        if not mask & (1 << f):
+            continue
+        face = f + 1
+        for g in range(hmax + 1):
+            for c in range(7):
+                out = col[f, c, g]
+                shift = face * c
+                for n in range(min(shift, N + 1)):
+                    out[n] = below
+                for n in range(shift, N + 1):
+                    out[n] = ends[f, g, n - shift]
+                if g > 0 and c < 6:
+                    k = 6 - c
+                    for n in range(N + 1):
+                        go = 0.0
+                        for j in range(k + 1):
+                            go += binom[k, j] * col[f, c + j, g - 1, n]
+                        out[n] = max(out[n], go)
+
+
+@njit(cache=True, nogil=True)
+def fill_completions(mask, h, N, used, q, ends, done):
+    """done[c, s, m]: the chance of completing c (missing shape s) within h rethrows and then meeting
+    need m, for the shapes ``used`` by c's options (the points are taken off the need by the caller)."""
+    for c in range(N_COMBOS):
+        if not mask & (1 << c) or c < 6:
+            continue
+        for s in range(q.shape[0]):
+            if not used[c, s]:
+                continue
+            out = done[c, s]
+            for m in range(N + 1):
+                out[m] = 0.0
+            for t in range(h + 1):
+                w = q[s, t]
+                if w == 0.0:
+                    continue
+                src = ends[c, h - t]
+                for m in range(N + 1):
+                    out[m] += w * src[m]
+
+
+@njit(cache=True, nogil=True)
+def turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
+             opt_shape, opt_points, qcum, ends, col, done, row, acc):
+    """acc[n] = the chance of a turn started at (mask, h), for every need (the completions at h ready).
+    ``most``: the most the turn's player can still score, goods included; needs above it are missed
+    (normal) or met (misere) whatever the dice, and are not computed from them."""
+    below = met_already(normal)
+    W = min(N, most) + 1
+    for n in range(W, N + 1):
+        acc[n] = 1.0 - below
+    for n in range(W):
+        acc[n] = 0.0
+    reroll = reroll_allowed and h > 0
+    before = offset[mask] + (h - 1) * (N + 1)
+    for r in range(roll_probs.shape[0]):
+        if reroll:
+            for n in range(W):
+                row[n] = V[before + n]
+        else:
+            for n in range(W):
+                row[n] = 0.0
+        for f in range(6):
+            if mask & (1 << f):
+                src = col[f, roll_counts[r, f], h]
+                for n in range(W):
+                    row[n] = max(row[n], src[n])
+        for o in range(opt_start[r], opt_start[r + 1]):
+            c = opt_combo[o]
+            if not mask & (1 << c):
+                continue
+            s = opt_shape[o]
+            p = int(opt_points[o])
+            ok = qcum[s, h]
+            lost = 1.0 - ok
+            fail = ends[c, 0]
+            src = done[c, s]
+            for n in range(min(p, W)):
+                row[n] = max(row[n], ok * below + lost * fail[n])
+            for n in range(p, W):
+                row[n] = max(row[n], src[n - p] + lost * fail[n])
+        p_r = roll_probs[r]
+        for n in range(W):
+            acc[n] += p_r * row[n]
+
+
+@njit(cache=True, parallel=True)
+def target_level(V, offset, rows, N, masks, hmax, normal, tie, reroll_allowed, roll_probs, roll_counts, opt_start,
+                 opt_combo, opt_shape, opt_points, used, top, q, qcum, binom, threads):
+    """Every row h <= hmax of every mask of one level, from the level below (already in V), on
+    ``threads`` threads, each taking every n-th mask. ``top[c]``: the most combination c scores."""
+    W = N + 1
+    n_shapes = q.shape[0]
+    stripes = max(1, min(threads, masks.shape[0]))
+    for stripe in prange(stripes):
+        ends = np.zeros((N_COMBOS, hmax + 1, W))
+        col = np.zeros((6, 7, hmax + 1, W))
+        done = np.zeros((N_COMBOS, n_shapes, W))
+        row = np.empty(W)
+        acc = np.empty(W)
+        for i in range(stripe, masks.shape[0], stripes):
+            mask = masks[i]
+            fill_ends(V, offset, rows, N, mask, hmax, normal, tie, ends)
+            fill_collects(mask, hmax, N, normal, binom, ends, col)
+            base = offset[mask]
+            points = 0
+            turns = 0
+            for c in range(N_COMBOS):
+                if mask & (1 << c):
+                    points += top[c]
+                    turns += 1
+            for h in range(hmax + 1):
+                fill_completions(mask, h, N, used, q, ends, done)
+                most = points + h + GOODS_PER_TURN * (turns - 1)  # every good kept, every combination at its best
+                turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
+                         opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc)
+                for n in range(W):
+                    V[base + h * W + n] = acc[n]
+
+
+@njit(cache=True, nogil=True)
+def pick_chance(V, offset, rows, N, after, s, h, p, n, normal, tie, q, qcum):
+    """Picking a combination that misses shape ``s`` and scores ``p`` at ``h`` goods, needing ``n``
+    (``TargetTable.pick_chance``'s sum, in its order)."""
+    ok = qcum[s, h]
+    lost = (1.0 - ok) * end_chance(V, offset, rows, N, after, 0, n, normal, tie)
+    if n - p < 0:
+        return ok * met_already(normal) + lost
+    acc = 0.0
+    for t in range(h + 1):
+        if q[s, t] != 0.0:
+            acc += q[s, t] * end_chance(V, offset, rows, N, after, h - t, n - p, normal, tie)
+    return acc + lost
+
+
+@njit(cache=True, nogil=True)
+def collect_chances(V, offset, rows, N, after, face, h, n, normal, tie, binom, out):
+    """out[c, g] (g <= h): the best chance collecting ``face`` holding c at g goods, needing n."""
+    for g in range(h + 1):
+        for c in range(7):
+            best = end_chance(V, offset, rows, N, after, g, n - face * c, normal, tie)
+            if g > 0 and c < 6:
+                go = 0.0
+                for j in range(6 - c + 1):
+                    go += binom[6 - c, j] * out[c + j, g - 1]
+                best = max(best, go)
+            out[c, g] = best
+
+
+@njit(cache=True, nogil=True)
+def _throw(n, counts):
+    counts[:] = 0
+    for _ in range(n):
+        counts[np.random.randint(0, 6)] += 1
+
+
+@njit(cache=True, parallel=True)
+def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, opt_start, opt_combo, opt_shape,
+                 opt_points, q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
+    """Play ``len(scores)`` games for the best chance of ``aim`` from a turn start (each game its own seeded random stream,
+    whatever thread plays it), deciding as ``TargetPlayer`` does: the first best of Reroll, the collects,
+    then the options in their order; a collect stops on a tie."""
+    H = rows.max() + GOODS_PER_TURN + 1
+    powers = np.array([1, 7, 49, 343, 2401, 16807])
+    for game in prange(scores.shape[0]):
+        np.random.seed((seed * 1000003 + game * 7919 + 17) % 4294967296)
+        col = np.empty((6, 7, H))
+        counts = np.zeros(6, dtype=np.int64)
+        mask = start_mask
+        goods = start_goods
+        points = start_points
+        while mask != 0:
+            h = goods + GOODS_PER_TURN
+            n = aim - points
+            for f in range(6):
+                if mask & (1 << f):
+                    collect_chances(V, offset, rows, N, mask & ~(1 << f), f + 1, h, n, normal, tie, binom, col[f])
+            _throw(6, counts)
+            while True:
+                r = code_index[np.sum(counts * powers)]
+                best = -1.0
+                choice = -1  # -1 reroll, 0..5 collect, 6+ option index + 6
+                if normal and h > 0:
+                    best = turn_chance(V, offset, rows, N, mask, h - 1, n, normal)
+                for f in range(6):
+                    if mask & (1 << f):
+                        v = col[f, roll_counts[r, f], h]
+                        if v > best:
+                            best = v
+                            choice = f
+                for o in range(opt_start[r], opt_start[r + 1]):
+                    c = opt_combo[o]
+                    if mask & (1 << c):
+                        v = pick_chance(V, offset, rows, N, mask & ~(1 << c), opt_shape[o], h, int(opt_points[o]), n,
+                                        normal, tie, q, qcum)
+                        if v > best:
+                            best = v
+                            choice = 6 + o
+                if choice == -1:
+                    h -= 1
+                    _throw(6, counts)
+                    continue
+                if choice < 6:
+                    f = choice
+                    after = mask & ~(1 << f)
+                    have = roll_counts[r, f]
+                    while h > 0 and have < 6:
+                        go = 0.0
+                        for j in range(6 - have + 1):
+                            go += binom[6 - have, j] * col[f, have + j, h - 1]
+                        if not go > end_chance(V, offset, rows, N, after, h, n - (f + 1) * have, normal, tie):
+                            break
+                        h -= 1
+                        for _ in range(6 - have):
+                            if np.random.randint(0, 6) == f:
+                                have += 1
+                    points += (f + 1) * have
+                    goods = h
+                    mask = after
+                    break
+                o = choice - 6
+                s = opt_shape[o]
+                while s != done and h > 0:
+                    h -= 1
+                    u = np.random.random()
+                    s = np.searchsorted(shape_cum[s], u, side="right")
+                    if s >= shape_cum.shape[1]:
+                        s = shape_cum.shape[1] - 1
+                if s == done:
+                    points += int(opt_points[o])
+                    goods = h
+                else:
+                    goods = 0
+                mask = mask & ~(1 << opt_combo[o])
+                break
+        scores[game] = points + goods

@@ -1,0 +1,232 @@
+"""Despirala played for a score: the best chance of finishing with at least T points (at most T in misere
+play), or of beating a known score S (a tie counting half), from any position.
+
+One table per mode and aim holds every turn start's best chance for every need n = 0..N of further points
+(``kernels.target``); the options inside a turn are priced here in Python from it, in the kernel's order
+of operations, so that advice never loads numba. Built level by level (number of free combinations)
+upwards from the last turn, stored as float32 and cached like every table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+
+from ..core import tables
+from ..core.aims import AT_LEAST, MAX_NEED
+from ..core.errors import InputError, TableError
+from .future import max_points, most_goods
+from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, Move
+from .solver import H, binomial_table, check_mode, completion_odds, pick_shape, throw_options
+
+KIND = "despirala-target"
+
+
+@lru_cache(maxsize=None)
+def layout(N: int, within: int = ALL_FREE) -> tuple[np.ndarray, np.ndarray, int]:
+    """(offset, rows, cells): mask's block starts at offset[mask] and has rows[mask] + 1 rows of N + 1
+    needs (rows[mask]: the most goods a turn of that set can start with). Only the sets inside ``within``
+    have blocks (a part of the table, for the games that start there)."""
+    offset = np.zeros(ALL_FREE + 1, dtype=np.int64)
+    rows = np.array([most_goods(m) for m in range(ALL_FREE + 1)], dtype=np.int64)
+    cells = 0
+    for mask in range(1, ALL_FREE + 1):
+        if not mask & ~within:
+            offset[mask] = cells
+            cells += (int(rows[mask]) + 1) * (N + 1)
+    return offset, rows, cells
+
+
+@lru_cache(maxsize=None)
+def used_shapes(mode: str) -> np.ndarray:
+    """used[c, s]: whether some throw offers combination c with missing shape s."""
+    _, _, _, combo, shape, _ = throw_options(mode)
+    used = np.zeros((len(COMBINATIONS), completion_odds()[0].shape[0]), dtype=np.bool_)
+    used[combo, shape] = True
+    return used
+
+
+@dataclass
+class TargetTable:
+    """The best chances of a mode's games for needs 0..N (see the module docstring)."""
+
+    mode: str
+    V: np.ndarray  # float32, see layout()
+    N: int
+    tie: float = AT_LEAST
+    directory: str = ""
+    within: int = ALL_FREE
+
+    @property
+    def normal(self) -> bool:
+        return self.mode == "normal"
+
+    def _below(self) -> float:
+        return 1.0 if self.normal else 0.0
+
+    def _check_need(self, need: int) -> None:
+        if need > self.N:
+            raise InputError(f"this table answers needs up to {self.N} points")
+
+    def start(self, free: int, goods: int, need: int) -> float:
+        """The best chance at the start of a turn (``goods``: this turn's 5 included)."""
+        if need < 0:
+            return self._below()
+        self._check_need(need)
+        if free == 0:
+            return self._terminal(goods, need)
+        if free & ~self.within:
+            raise InputError("this target table is an endgame's: it does not hold these combinations")
+        offset, rows, _ = layout(self.N, self.within)
+        h = min(goods, int(rows[free]))
+        return float(self.V[int(offset[free]) + h * (self.N + 1) + need])
+
+    def _terminal(self, goods: int, need: int) -> float:
+        if goods == need:
+            return self.tie
+        return 1.0 if (goods > need) == self.normal else 0.0
+
+    def end(self, free: int, goods: int, need: int) -> float:
+        """The best chance when a turn ends leaving ``free`` and ``goods``, needing ``need``."""
+        if need < 0:
+            return self._below()
+        if free == 0:
+            return self._terminal(goods, need)
+        return self.start(free, min(goods + GOODS_PER_TURN, H - 1), need)
+
+    def curve(self) -> np.ndarray:
+        """The best chance over a whole game, for every need 0..N."""
+        if self.within != ALL_FREE:
+            raise InputError("this target table is an endgame's: it has no whole game")
+        offset, _, _ = layout(self.N, self.within)
+        o = int(offset[ALL_FREE]) + GOODS_PER_TURN * (self.N + 1)
+        return np.asarray(self.V[o: o + self.N + 1], dtype=np.float64)
+
+    # -- inside a turn (the kernel's sums, in its order) ---------------------------------------------------
+    def collect_chances(self, free_after: int, face: int, have: int, goods: int, need: int) -> dict[str, float]:
+        """Collecting ``face`` holding ``have`` at ``goods``: the chance of Stop, and of Continue where it
+        is allowed (goods left and a die that is not ``face``)."""
+        self._check_need(need)
+        binom = binomial_table()
+        # col[c, g]: the best chance holding c at g goods; Continue keeps the need, Stop takes face * c off it
+        col = np.empty((7, goods + 1))
+        for g in range(goods + 1):
+            for c in range(7):
+                stop = self.end(free_after, g, need - face * c)
+                if g > 0 and c < 6:
+                    go = 0.0
+                    for j in range(6 - c + 1):
+                        go += binom[6 - c, j] * col[c + j, g - 1]
+                    stop = max(stop, go)
+                col[c, g] = stop
+        out = {"stop": self.end(free_after, goods, need - face * have)}
+        if goods > 0 and have < 6:
+            out["continue"] = float(sum(binom[6 - have, j] * col[have + j, goods - 1] for j in range(6 - have + 1)))
+        return out
+
+    def pick_chance(self, after: int, shape: int, goods: int, points: int, need: int) -> float:
+        """Picking a combination that misses ``shape`` and scores ``points`` at ``goods``, leaving ``after``."""
+        self._check_need(need)
+        q, qcum = completion_odds()
+        ok = qcum[shape, goods]
+        lost = (1.0 - ok) * self.end(after, 0, need)
+        if need - points < 0:
+            return float(ok * self._below() + lost)
+        acc = 0.0
+        for t in range(goods + 1):
+            if q[shape, t] != 0.0:
+                acc += q[shape, t] * self.end(after, goods - t, need - points)
+        return float(acc + lost)
+
+    def turn_options(self, free: int, goods: int, throw: tuple[int, ...], need: int) -> list[tuple[Move, float]]:
+        """Every legal move after a throw and its best chance, best first."""
+        if len(throw) != 6:
+            raise InputError("a Despirala throw has six dice")
+        out: list[tuple[Move, float]] = []
+        if self.normal and goods > 0:
+            out.append((Move("reroll"), self.start(free, goods - 1, need)))
+        for combo in COMBINATIONS:
+            bit = 1 << combo.index
+            if not free & bit:
+                continue
+            after = free & ~bit
+            if combo.is_collect:
+                face = combo.collect_face()
+                values = self.collect_chances(after, face, throw.count(face), goods, need)
+                out.append((Move("pick", combo.index), max(values.values())))
+                continue
+            for args in combo.arguments():
+                pts = combo.target(args)[1]
+                s = pick_shape(combo.index, args, throw)
+                out.append((Move("pick", combo.index, args), self.pick_chance(after, s, goods, pts, need)))
+        out.sort(key=lambda mv: -mv[1])
+        return out
+
+
+def build(mode: str, N: int, progress: Callable[[int, int], None] | None = None, tie: float = AT_LEAST,
+          within: int = ALL_FREE) -> TargetTable:
+    """The table (or the part of it for the sets of free combinations inside ``within``)."""
+    from numba import get_num_threads
+
+    from .kernels.target import target_level
+
+    mode = check_mode(mode)
+    if not 1 <= N <= MAX_NEED:
+        raise InputError(f"a target is between 1 and {MAX_NEED} points")
+    probs, counts, start, combo, shape, points = throw_options(mode)
+    q, qcum = completion_odds()
+    offset, rows, cells = layout(N, within)
+    top = np.array([max_points(c.index) for c in COMBINATIONS], dtype=np.int64)
+    V = np.zeros(cells, dtype=np.float32)
+    masks = np.array([m for m in range(1, ALL_FREE + 1) if not m & ~within], dtype=np.int64)
+    sizes = np.array([int(m).bit_count() for m in masks])
+    levels = [masks[sizes == k] for k in range(len(COMBINATIONS) + 1)]
+    work = [len(level) * (most_goods((1 << k) - 1) + 1) for k, level in enumerate(levels)]
+    done = 0
+    for k in range(1, len(COMBINATIONS) + 1):
+        if len(levels[k]):
+            target_level(V, offset, rows, N, levels[k], most_goods((1 << k) - 1), mode == "normal", tie,
+                         mode == "normal", probs, counts, start, combo, shape, points, used_shapes(mode), top, q,
+                         qcum, binomial_table(), get_num_threads())
+        done += work[k]
+        if progress:
+            progress(done, sum(work))
+    return TargetTable(mode, V, N, tie, within=within)
+
+
+def fingerprint(mode: str, N: int, tie: float, within: int) -> str:
+    part = "" if within == ALL_FREE else f":{within}"
+    return hashlib.sha256(f"{KIND}-v1:{mode}:{H}:{N}:{tie}{part}".encode()).hexdigest()
+
+
+def load_or_build(mode: str, N: int, progress: Callable[[int, int], None] | None = None,
+                  on_problem: Callable[[str], None] | None = None, tie: float = AT_LEAST,
+                  within: int = ALL_FREE) -> tuple[TargetTable, bool, float]:
+    """(table, built now, seconds); ``within``: only the sets inside it (an endgame's own table)."""
+    mode = check_mode(mode)
+    if not 0 < within <= ALL_FREE:
+        raise InputError("a target table needs a combination left to play")
+    started = time.perf_counter()
+    aim = "targets" if tie == AT_LEAST else "scores to beat"
+    part = "" if within == ALL_FREE else f", combinations {within:#x}"
+    key = tables.TableKey(KIND, f"despirala({mode}) {aim} to {N}{part}", fingerprint(mode, N, tie, within))
+
+    def make():
+        table = build(mode, N, progress, tie, within)
+        # the manifest's value: the best chance of the table's largest need from the start (a part's last cell)
+        value = float(table.curve()[N]) if within == ALL_FREE else float(table.V[-1])
+        return {"V": table.V}, value, {"mode": mode, "needs": N, "tie": tie, "within": within}
+
+    def check(loaded: tables.LoadedTable) -> None:
+        V = loaded.arrays.get("V")
+        if V is None or V.dtype != np.float32 or V.shape != (layout(N, within)[2],):
+            raise TableError(f"the Despirala {mode} target table has the wrong shape")
+
+    loaded, built = tables.load_or_build(key, make, check, on_problem=on_problem)
+    table = TargetTable(mode, loaded.arrays["V"], N, tie, str(loaded.directory), within)
+    return table, built, time.perf_counter() - started
