@@ -121,7 +121,9 @@ def play(
             warn(w)
         render.say(out, f"resuming {session.path}")
     else:
-        session = sessions.Session.new(g, list(vs or []), seed=seed, manual_dice=manual_dice, first=first, path=record)
+        with progress("preparing the bots (their tables are built once, then cached)") as update:
+            session = sessions.Session.new(g, list(vs or []), seed=seed, manual_dice=manual_dice, first=first,
+                                           path=record, progress=update)
         render.say(out, f"recording to {session.path} (seed {session.playthrough.seed}); type help for the commands")
     solution = solution_of(session.game)
     try:

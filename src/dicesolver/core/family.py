@@ -125,8 +125,9 @@ class Family(ABC, Generic[G, S]):
         """The bots of a game: name -> how it plays."""
 
     @abstractmethod
-    def player(self, game: G, name: str, seed: int = 0) -> Player[S]:
-        """A bot by name (InputError naming the choices for an unknown one)."""
+    def player(self, game: G, name: str, seed: int = 0, progress: Progress | None = None) -> Player[S]:
+        """A bot by name (InputError naming the choices for an unknown one); ``progress`` follows the first
+        build of the tables it plays from."""
 
     def check_player(self, game: G, name: str) -> None:
         """InputError naming the choices when ``name`` is not one of the game's bots (a family whose bots

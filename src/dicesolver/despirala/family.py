@@ -83,10 +83,16 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
 
         return dict(DESPIRALA_STRATEGIES)
 
-    def player(self, game: DespiralaGame, name: str, seed: int = 0) -> DespiralaBot:
+    def player(self, game: DespiralaGame, name: str, seed: int = 0, progress: Progress | None = None) -> DespiralaBot:
         from .players import make_despirala_player
 
-        return DespiralaBot(make_despirala_player(name, game, self.solve(game).table, seed=seed))
+        table = self.solve(game, progress=progress).table
+        return DespiralaBot(make_despirala_player(name, game, table, seed=seed, progress=progress))
+
+    def check_player(self, game: DespiralaGame, name: str) -> None:
+        from .players import check_despirala_player
+
+        check_despirala_player(name)
 
     # -- playing for a score ---------------------------------------------------------------------------
     def target_solution(self, game: DespiralaGame, score: int, beat: bool = False, progress: Progress | None = None,
@@ -113,7 +119,8 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                          details={"beat" if beat else "target": score})
         solved = TargetChance(game, table, score, beat, info)
         # the value: the chance from the start, or from the position when only its endgame is solved
-        value = solved.state_value(at) if within != ALL_FREE else table.start(ALL_FREE, GOODS_PER_TURN, score)
+        value = solved.state_value(at) if at is not None and within != ALL_FREE else \
+            table.start(ALL_FREE, GOODS_PER_TURN, score)
         solved.info = info.model_copy(update={"value": value})
         return solved
 

@@ -222,10 +222,24 @@ def _throw_index() -> dict[tuple[int, ...], int]:
     return {tuple(t): i for i, t in enumerate(throws)}
 
 
+def check_despirala_player(name: str) -> None:
+    """InputError naming the choices when ``name`` is no Despirala bot (nothing is built)."""
+    key = str(name).strip().lower()
+    if parse_target(key) is not None or key in ("optimal", "ev", "expected", "competitive"):
+        return
+    m = _MC.match(key)
+    if not m:
+        raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive, mc-N (e.g. mc-5) or target:T "
+                         "(e.g. target:450)")
+    if not 1 <= int(m.group(1)) <= 1000:
+        raise InputError("mc-N takes N from 1 to 1000 samples per state")
+
+
 def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaSolution, seed: int = 0,
                           progress: Callable[[int, int], None] | None = None):
     """A bot by name: optimal, competitive, mc-N (a Monte Carlo model with N samples per state) or
     target:T. ``progress`` follows the first build of the table the competitive or target strategy reads."""
+    check_despirala_player(name)
     key = str(name).strip().lower()
     aim = parse_target(key)
     if aim is not None:
@@ -239,15 +253,10 @@ def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaSol
 
         return CompetitivePlayer(solution, load_or_build(solution, progress))
     m = _MC.match(key)
-    if m:
-        n = int(m.group(1))
-        if not 1 <= n <= 1000:
-            raise InputError("mc-N takes N from 1 to 1000 samples per state")
-        from .solver import solve
+    assert m  # check_despirala_player let only these names through
+    n = int(m.group(1))
+    from ..core.arrays import frozen
+    from .solver import solve
 
-        W = solve(game.mode, samples=n, seed=seed)
-        from ..core.arrays import frozen
-
-        return ExpectedScorePlayer(f"mc-{n}", DespiralaSolution(game.mode, frozen(W)))
-    raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive, mc-N (e.g. mc-5) or target:T "
-                     "(e.g. target:450)")
+    W = solve(game.mode, samples=n, seed=seed)
+    return ExpectedScorePlayer(f"mc-{n}", DespiralaSolution(game.mode, frozen(W)))

@@ -18,7 +18,7 @@ import platformdirs
 
 from ..core import jsonl, registry
 from ..core.errors import InputError
-from ..core.family import Family, Player
+from ..core.family import Family, Player, Progress
 from ..core.playthrough import Playthrough
 from ..core.protocol import Game, State, Step, seat_on_turn
 
@@ -52,13 +52,14 @@ class Session:
     # -- starting and resuming -------------------------------------------------------------------------
     @classmethod
     def new(cls, game: Game, bots: list[str], seed: int | None = None, manual_dice: bool = False,
-            first: str = "you", path: str | Path | None = None) -> Session:
-        """A new game: you against ``bots`` (by name), ``first`` = you, bot (the first bot) or random."""
+            first: str = "you", path: str | Path | None = None, progress: Progress | None = None) -> Session:
+        """A new game: you against ``bots`` (by name), ``first`` = you, bot (the first bot) or random;
+        ``progress`` follows the first build of a bot's tables."""
         family = registry.family_of(game)
         seed = secrets.randbits(31) if seed is None else seed
         game, names = cls.seating(game, bots, first)
         first_key = str(first).strip().lower()
-        players = [family.player(game, n, seed=seed) for n in names]  # before anything is written
+        players = [family.player(game, n, seed=seed, progress=progress) for n in names]  # before anything is written
         first_index = {"you": 0, "bot": 1}.get(first_key)
         if first_index is None:
             first_index = int(np.random.default_rng([seed & 0xFFFFFFFF, 99]).integers(len(names) + 1))

@@ -93,9 +93,9 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def default_opponents(self, game: PushGame) -> list[str]:
         return ["optimal"]
 
-    def player(self, game: PushGame, name: str, seed: int = 0) -> PushBot:
+    def player(self, game: PushGame, name: str, seed: int = 0, progress: Progress | None = None) -> PushBot:
         key = str(name).strip().lower()
-        table = self.solve(game).table if key in ("optimal", "opt") else None
+        table = self.solve(game, progress=progress).table if key in ("optimal", "opt") else None
         from .players import make_push_player
 
         return PushBot(make_push_player(name, game, table))

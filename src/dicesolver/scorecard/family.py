@@ -202,14 +202,14 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                     "equity is lowest against), as in matches"]
         return []
 
-    def player(self, game: ScorecardGame, name: str, seed: int = 0) -> ScorecardBot:
+    def player(self, game: ScorecardGame, name: str, seed: int = 0, progress: Progress | None = None) -> ScorecardBot:
         key = _bot_key(name)
         single = game.with_players(1)
         aim = parse_target(key)
         if aim is not None:
             from .players.target import TargetPlayer
 
-            return ScorecardBot(key, TargetPlayer.build(single, aim))
+            return ScorecardBot(key, TargetPlayer.build(single, aim, progress))
         if key == "joe":
             from .players.joe import JoePlayer
 
@@ -223,7 +223,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             from .players.malina import MalinaPlayer
 
             check_duel_game(single)
-            return ScorecardBot(key, MalinaPlayer(duel.load_or_solve(single)[0]))
+            return ScorecardBot(key, MalinaPlayer(duel.load_or_solve(single, progress=progress)[0]))
         from .players import make_player
 
         return ScorecardBot(key, make_player(key, single, seed=seed))

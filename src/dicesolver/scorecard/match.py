@@ -89,8 +89,8 @@ class MatchSetup:
         if max(aims):
             from .target import load_or_build as load_targets
 
-            table = load_targets(game, table_needs(max(aims)))[0]
-            self.target = (table.V, table.N + 1)
+            targets = load_targets(game, table_needs(max(aims)))[0]
+            self.target = (targets.V, targets.N + 1)
         for name, aim in zip(self.names, aims):
             if aim:
                 built.append(_Built(MATCH_TARGET, zero_h))

@@ -65,7 +65,7 @@ class SolutionStore:
         """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
         game with it then only loads them."""
         def build(progress) -> None:
-            registry.family_of(game).player(game, name)  # its tables are then on disk; the bot itself is not kept
+            registry.family_of(game).player(game, name, progress=progress)  # its tables are on disk; the bot is not kept
 
         self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait)
 

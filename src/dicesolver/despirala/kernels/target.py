@@ -89,9 +89,11 @@ def fill_collects(mask, hmax, N, normal, binom, ends, col):
 
 
 @njit(cache=True, nogil=True)
-def fill_completions(mask, h, N, used, q, ends, done):
+def fill_completions(mask, h, N, most, used, q, ends, done):
     """done[c, s, m]: the chance of completing c (missing shape s) within h rethrows and then meeting
-    need m, for the shapes ``used`` by c's options (the points are taken off the need by the caller)."""
+    need m, for the shapes ``used`` by c's options (the points are taken off the need by the caller), for
+    the needs up to ``most`` (turn_row reads no more)."""
+    W = min(N, most) + 1
     for c in range(N_COMBOS):
         if not mask & (1 << c) or c < 6:
             continue
@@ -99,14 +101,14 @@ def fill_completions(mask, h, N, used, q, ends, done):
             if not used[c, s]:
                 continue
             out = done[c, s]
-            for m in range(N + 1):
+            for m in range(W):
                 out[m] = 0.0
             for t in range(h + 1):
                 w = q[s, t]
                 if w == 0.0:
                     continue
                 src = ends[c, h - t]
-                for m in range(N + 1):
+                for m in range(W):
                     out[m] += w * src[m]
 
 
@@ -181,8 +183,8 @@ def target_level(V, offset, rows, N, masks, hmax, normal, tie, reroll_allowed, r
                     points += top[c]
                     turns += 1
             for h in range(hmax + 1):
-                fill_completions(mask, h, N, used, q, ends, done)
                 most = points + h + GOODS_PER_TURN * (turns - 1)  # every good kept, every combination at its best
+                fill_completions(mask, h, N, most, used, q, ends, done)
                 turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
                          opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc)
                 for n in range(W):
