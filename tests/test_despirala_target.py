@@ -271,3 +271,26 @@ def test_a_whole_game_played_for_a_target():
     n = 30_000
     rate = float(np.mean(play_target_games(solved.table, 450, n, seed=1) >= 450))
     assert abs(rate - solved.root_value) < 4 * np.sqrt(solved.root_value * (1 - solved.root_value) / n)
+
+
+def test_a_target_player_in_the_match_kernel_reaches_its_aim_as_often_as_the_table_says(tables):
+    """Matches play target:T in the kernel (against the expected-score strategy here, from an endgame both
+    players are in): its rate of reaching T, over both seats, within the interval of the table's chance."""
+    from dicesolver.despirala.match import kernel_match
+    from dicesolver.despirala.players import ExpectedScorePlayer, TargetPlayer
+    from dicesolver.despirala.rules import make_despirala
+    from dicesolver.despirala.solver import load_or_solve
+    from dicesolver.despirala.state import THROW, DespiralaState, Seat
+
+    table = tables["normal", AT_LEAST]
+    game = make_despirala({})
+    start = DespiralaState(seats=(Seat(free=TWO, goods=10), Seat(free=TWO, goods=5)), round=13, phase=THROW)
+    pairs = 10_000
+    finals = kernel_match(game, TargetPlayer(table, 70), ExpectedScorePlayer("optimal", load_or_solve("normal")[0]),
+                          pairs, seed=4, start=start)
+    mine = np.concatenate([finals[0::2, 0], finals[1::2, 1]])  # game 2i: the target player moves first
+    theirs = np.concatenate([finals[0::2, 1], finals[1::2, 0]])
+    chance = table.start(TWO, 10, 70)
+    rate = float(np.mean(mine >= 70))
+    assert abs(rate - chance) < 4 * np.sqrt(chance * (1 - chance) / len(mine))
+    assert rate > float(np.mean(theirs >= 70))

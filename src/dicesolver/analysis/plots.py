@@ -117,8 +117,10 @@ def target_curve_figure(c: TargetCurve) -> Figure:
             ylabel="P(final score <= T)" if c.at_most else "P(final score >= T)")
     top.legend()
     bottom.fill_between(t, 0, best - theirs, color="tab:red", alpha=0.35)
+    right = c.largest_gain_at > 0.8 * t[-1]  # near the right edge: the label goes on the left of the peak
     bottom.annotate(f"+{c.largest_gain:.4f} at {c.largest_gain_at}", (c.largest_gain_at, c.largest_gain),
-                    textcoords="offset points", xytext=(6, -12), fontsize=9)
+                    textcoords="offset points", xytext=(-6 if right else 6, -12), fontsize=9,
+                    ha="right" if right else "left")
     bottom.set(xlabel="target T (points)", ylabel="gain in P")
     return fig
 

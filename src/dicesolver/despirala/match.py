@@ -15,6 +15,7 @@ import numpy as np
 from ..core.errors import InputError
 from ..core.family import MatchGames
 from .rules import GOODS_PER_TURN, DespiralaGame
+from .solver import H
 from .state import COLLECT, DECIDE, THROW, DespiralaState, Event, apply_event, draw_event, start_state
 
 MAX_MATCH_GAMES = 1_000_000
@@ -72,9 +73,12 @@ def _result(game: DespiralaGame, a, b, totals: np.ndarray, seats: np.ndarray, st
 
 
 def kernel_strategy(bot) -> tuple[int, np.ndarray] | None:
-    """(kind, expected-score table) of a bot the match kernel plays: 0 expected score, 1 to win."""
-    from .players import CompetitivePlayer, ExpectedScorePlayer
+    """(kind, expected-score table) of a bot the match kernel plays: 0 expected score, 1 to win, 2 for a
+    target (its table is the bot's own)."""
+    from .players import CompetitivePlayer, ExpectedScorePlayer, TargetPlayer
 
+    if isinstance(bot, TargetPlayer):
+        return 2, np.zeros((1, 1))
     if isinstance(bot, CompetitivePlayer):
         return 1, np.asarray(bot.solution.W)
     if isinstance(bot, ExpectedScorePlayer):
@@ -96,7 +100,9 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     if first is None or second is None:
         raise InputError(f"the match kernel plays the expected-score and competitive strategies, not {a.name} or {b.name}")
     (kind_a, table_a), (kind_b, table_b) = first, second
-    W2 = np.ascontiguousarray(np.stack([table_a, table_b]))
+    tables = [t for t in (table_a, table_b) if t.shape != (1, 1)] or [np.zeros((1, H))]
+    W2 = np.ascontiguousarray(np.stack([t if t.shape != (1, 1) else tables[0] for t in (table_a, table_b)]))
+    targets = _target_inputs(game, a, b)
     future = next((bot.future for bot in (a, b) if isinstance(bot, CompetitivePlayer)), None)
     if future is None:  # nobody plays to win: the kernel never reads F
         from .future import FutureTable
@@ -121,8 +127,26 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
                    1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(),
                    starts, combo,
                    shape, scored, opt_slot, slot_points, q, qcum, shape_cum, done, binom, int(np.diff(starts).max()),
-                   masks, goods, points, start.mover, int(seed) % 2**63, deal, part)
+                   masks, goods, points, start.mover, int(seed) % 2**63, deal, *targets, part)
         finals[2 * deal: 2 * deal + len(part)] = part
         if progress:
             progress(2 * deal + len(part), 2 * pairs)
     return finals
+
+
+def _target_inputs(game: DespiralaGame, a, b) -> tuple:
+    """The target arrays of the match kernel: (V, offsets, rows, N, aims, tie) of the one target table the
+    target players share (two target players must share one: the same aim's kind and needs), or empty ones."""
+    from .players import TargetPlayer
+    from .target import layout
+
+    players = [p if isinstance(p, TargetPlayer) else None for p in (a, b)]
+    tables = [p.table for p in players if p is not None]
+    aims = np.array([p.aim if p is not None else 0 for p in players], dtype=np.int64)
+    if not tables:
+        return (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, aims, 1.0)
+    table = max(tables, key=lambda t: t.N)
+    if any(t.tie != table.tie or t.within != table.within for t in tables):
+        raise InputError("two target players in one match play from one kind of target table")
+    offset, rows, _ = layout(table.N, table.within)
+    return np.asarray(table.V), offset, rows, table.N, aims, table.tie

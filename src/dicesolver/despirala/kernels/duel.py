@@ -22,6 +22,7 @@ import numpy as np
 from ...core.jit import njit, prange
 from .expected import _collect_table, _mix
 from .future import collect_goes_on, expected_choice, pick_parts
+from .target import target_choice, target_goes_on, turn_collects
 
 GOODS_PER_TURN = 5
 N_COMBOS = 14
@@ -238,9 +239,11 @@ def uniform(key, counter):
 @njit(cache=True, parallel=True)
 def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo,
                opt_shape, opt_points, opt_slot, slot_points, q, qcum, shape_cum, done, binom, most_options,
-               start_mask, start_goods, start_points, first_seat, seed, first_deal, finals):
+               start_mask, start_goods, start_points, first_seat, seed, first_deal, TV, toffset, trows, TN, aims, tie,
+               finals):
     """Two-player games between strategy 0 and strategy 1 (kinds[k]: 0 plays the expected-score decisions
-    of table W2[k], 1 plays to win with W2[k] and F). Deal i is played twice: game 2i with strategy 0
+    of table W2[k], 1 plays to win with W2[k] and F, 2 plays for at least aims[k] points with the target
+    table TV (``kernels.target``: offsets toffset, rows trows, needs 0..TN, a tie worth ``tie``)). Deal i is played twice: game 2i with strategy 0
     first, game 2i + 1 with strategy 1 first; in both, seat s throws the dice of stream
     (seed, first_deal + i, s). Every game starts from the same position: seat s with start_mask[s] free,
     start_goods[s] goods before its next turn's 5 and start_points[s], seat first_seat to throw.
@@ -248,6 +251,7 @@ def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_co
     H = W2.shape[2]
     powers = np.array([1, 7, 49, 343, 2401, 16807])
     n_shapes = q.shape[0]
+    normal = sign > 0.0
     for i in prange(finals.shape[0] // 2):
         col = np.empty((6, 7, H))
         acc = np.zeros((N_COMBOS, n_shapes))
@@ -273,12 +277,17 @@ def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_co
                     strategy = (s + k) % 2
                     W = W2[strategy]
                     to_win = kinds[strategy] == 1
+                    to_reach = kinds[strategy] == 2
                     m = mask[s]
                     h = min(goods[s] + GOODS_PER_TURN, H - 1)
                     pts = points[s]
-                    for f in range(6):
-                        if m & (1 << f):
-                            _collect_table(W, m & ~(1 << f), f + 1, binom, sign, col[f])
+                    need = aims[strategy] - pts
+                    if to_reach:
+                        turn_collects(TV, toffset, trows, TN, m, h, need, normal, tie, binom, col)
+                    else:
+                        for f in range(6):
+                            if m & (1 << f):
+                                _collect_table(W, m & ~(1 << f), f + 1, binom, sign, col[f])
                     if to_win:
                         beat[:] = 0.0
                         o = 1 - s
@@ -291,9 +300,14 @@ def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_co
                         used[s] += 1
                     while True:
                         r = code_index[np.sum(counts * powers)]
-                        pick_parts(W, m, h, q, qcum, acc, fail)
-                        choice = expected_choice(W, m, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo,
-                                                 opt_shape, opt_points, qcum, acc, fail, col)
+                        if to_reach:
+                            choice = target_choice(TV, toffset, trows, TN, m, h, need, r, normal, tie,
+                                                   roll_counts, opt_start, opt_combo, opt_shape, opt_points, q, qcum,
+                                                   col)
+                        else:
+                            pick_parts(W, m, h, q, qcum, acc, fail)
+                            choice = expected_choice(W, m, h, r, sign, reroll_allowed, roll_counts, opt_start,
+                                                     opt_combo, opt_shape, opt_points, qcum, acc, fail, col)
                         if to_win:
                             reroll = np.nan
                             if reroll_allowed and h > 0:
@@ -314,7 +328,10 @@ def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_co
                             f = choice
                             have = roll_counts[r, f]
                             while True:
-                                if to_win:
+                                if to_reach:
+                                    go = target_goes_on(TV, toffset, trows, TN, col[f], m & ~(1 << f), f + 1, have, h,
+                                                        need, normal, tie, binom)
+                                elif to_win:
                                     go = collect_goes_on_to_win(F, offset, length, rows, W, col[f], m, f, have, h, pts,
                                                                 slot_points, beat, ends, collects, binom, sign)
                                 else:

@@ -221,6 +221,52 @@ def collect_chances(V, offset, rows, N, after, face, h, n, normal, tie, binom, o
 
 
 @njit(cache=True, nogil=True)
+def turn_collects(V, offset, rows, N, mask, h, n, normal, tie, binom, col):
+    """col[f] = collect_chances for every free collect face at the start of a turn (h goods, need n)."""
+    for f in range(6):
+        if mask & (1 << f):
+            collect_chances(V, offset, rows, N, mask & ~(1 << f), f + 1, h, n, normal, tie, binom, col[f])
+
+
+@njit(cache=True, nogil=True)
+def target_choice(V, offset, rows, N, mask, h, n, r, normal, tie, roll_counts, opt_start, opt_combo, opt_shape,
+                  opt_points, q, qcum, col):
+    """The target player's move after throw r (``col`` from turn_collects): -1 Reroll, f < 6 Collect f + 1,
+    6 + o option o; the first best of Reroll, the collects, then the options in their order."""
+    best = -1.0
+    choice = -1
+    if normal and h > 0:
+        best = turn_chance(V, offset, rows, N, mask, h - 1, n, normal)
+    for f in range(6):
+        if mask & (1 << f):
+            v = col[f, roll_counts[r, f], h]
+            if v > best:
+                best = v
+                choice = f
+    for o in range(opt_start[r], opt_start[r + 1]):
+        c = opt_combo[o]
+        if mask & (1 << c):
+            v = pick_chance(V, offset, rows, N, mask & ~(1 << c), opt_shape[o], h, int(opt_points[o]), n, normal,
+                            tie, q, qcum)
+            if v > best:
+                best = v
+                choice = 6 + o
+    return choice
+
+
+@njit(cache=True, nogil=True)
+def target_goes_on(V, offset, rows, N, col_f, after, face, have, h, n, normal, tie, binom):
+    """Whether the target player rethrows when collecting ``face`` holding ``have`` at h goods (a tie
+    stops)."""
+    if h == 0 or have == 6:
+        return False
+    go = 0.0
+    for j in range(6 - have + 1):
+        go += binom[6 - have, j] * col_f[have + j, h - 1]
+    return go > end_chance(V, offset, rows, N, after, h, n - face * have, normal, tie)
+
+
+@njit(cache=True, nogil=True)
 def _throw(n, counts):
     counts[:] = 0
     for _ in range(n):
@@ -230,9 +276,8 @@ def _throw(n, counts):
 @njit(cache=True, parallel=True)
 def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, opt_start, opt_combo, opt_shape,
                  opt_points, q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
-    """Play ``len(scores)`` games for the best chance of ``aim`` from a turn start (each game its own seeded random stream,
-    whatever thread plays it), deciding as ``TargetPlayer`` does: the first best of Reroll, the collects,
-    then the options in their order; a collect stops on a tie."""
+    """Play ``len(scores)`` games for the best chance of ``aim`` from a turn start (each game its own seeded
+    random stream, whatever thread plays it), deciding as ``TargetPlayer`` does (``target_choice``)."""
     H = rows.max() + GOODS_PER_TURN + 1
     powers = np.array([1, 7, 49, 343, 2401, 16807])
     for game in prange(scores.shape[0]):
@@ -245,30 +290,12 @@ def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, 
         while mask != 0:
             h = goods + GOODS_PER_TURN
             n = aim - points
-            for f in range(6):
-                if mask & (1 << f):
-                    collect_chances(V, offset, rows, N, mask & ~(1 << f), f + 1, h, n, normal, tie, binom, col[f])
+            turn_collects(V, offset, rows, N, mask, h, n, normal, tie, binom, col)
             _throw(6, counts)
             while True:
                 r = code_index[np.sum(counts * powers)]
-                best = -1.0
-                choice = -1  # -1 reroll, 0..5 collect, 6+ option index + 6
-                if normal and h > 0:
-                    best = turn_chance(V, offset, rows, N, mask, h - 1, n, normal)
-                for f in range(6):
-                    if mask & (1 << f):
-                        v = col[f, roll_counts[r, f], h]
-                        if v > best:
-                            best = v
-                            choice = f
-                for o in range(opt_start[r], opt_start[r + 1]):
-                    c = opt_combo[o]
-                    if mask & (1 << c):
-                        v = pick_chance(V, offset, rows, N, mask & ~(1 << c), opt_shape[o], h, int(opt_points[o]), n,
-                                        normal, tie, q, qcum)
-                        if v > best:
-                            best = v
-                            choice = 6 + o
+                choice = target_choice(V, offset, rows, N, mask, h, n, r, normal, tie, roll_counts, opt_start,
+                                       opt_combo, opt_shape, opt_points, q, qcum, col)
                 if choice == -1:
                     h -= 1
                     _throw(6, counts)
@@ -277,12 +304,7 @@ def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, 
                     f = choice
                     after = mask & ~(1 << f)
                     have = roll_counts[r, f]
-                    while h > 0 and have < 6:
-                        go = 0.0
-                        for j in range(6 - have + 1):
-                            go += binom[6 - have, j] * col[f, have + j, h - 1]
-                        if not go > end_chance(V, offset, rows, N, after, h, n - (f + 1) * have, normal, tie):
-                            break
+                    while target_goes_on(V, offset, rows, N, col[f], after, f + 1, have, h, n, normal, tie, binom):
                         h -= 1
                         for _ in range(6 - have):
                             if np.random.randint(0, 6) == f:
