@@ -467,6 +467,35 @@ def test_a_hundred_abandoned_games_lock_nobody_out(tmp_path, monkeypatch):
         assert moved.status_code == 200
 
 
+def test_a_game_waiting_for_its_player_holds_no_thread(tmp_path, monkeypatch):
+    """Forty games waiting at a prompt add no thread: each line runs the game only to its next prompt."""
+    import threading
+
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app()) as client:
+        settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "first": "you"})
+        before = threading.active_count()
+        views = [settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "seed": k,
+                                                           "first": "you"}).json() for k in range(40)]
+        assert all(v["prompt"] and not v["busy"] for v in views)
+        assert threading.active_count() <= before + 2
+
+
+def test_lines_that_move_nothing_are_answered_once_in_the_transcript(client):
+    """A hint, a mistake and 'stand' (then the box at the stand prompt, sent separately) in a game that
+    waits with no thread between them: each answered once, and the box is scored from the stand prompt."""
+    view = settle(client, "POST", "/api/play", json={"game": "yacht-dice", "seed": 3}).json()
+    while view["board"]["throw"]:
+        view = client.post(f"/api/play/{view['id']}/send", json={"line": ""}).json()
+    for line in ("hint", "nonsense", "stand"):
+        view = client.post(f"/api/play/{view['id']}/send", json={"line": line}).json()
+    assert view["transcript"].count("best options") == 1 and "which box?" in view["prompt"]
+    assert view["transcript"].count("'nonsense' is not") == 1 and view["transcript"].count("keep? stand") == 1
+    moved = client.post(f"/api/play/{view['id']}/send", json={"line": "choice"}).json()
+    assert moved["board"]["view"] != view["board"]["view"] and "which box? choice" in moved["transcript"]
+    assert moved["transcript"].count("best options") == 1
+
+
 def test_messages_speak_of_the_users_input_not_the_servers(client):
     r = client.post("/api/review", json={"record": "not json"})
     assert r.status_code == 400 and r.json()["detail"].startswith("your record") and "/" not in r.json()["detail"]

@@ -192,7 +192,7 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first, path=path)
         session = sessions.new(game.canonical, lambda console, ask: (table.playthrough, play(table, solution, console,
                                                                                                  ask)), path,
-                               snapshot=lambda: board_of(table))
+                               snapshot=lambda: board_of(table), position=lambda: table.state)
         session.wait(5.0)
         if session.error:
             raise InputError(session.error)
@@ -225,7 +225,8 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
             console.print(f"continuing from its record ({len(table.playthrough.steps)} steps so far)", markup=False)
             return table.playthrough, play(table, solution, console, ask)
 
-        session = sessions.new(table.game.canonical, start, path, snapshot=lambda: board_of(table))
+        session = sessions.new(table.game.canonical, start, path, snapshot=lambda: board_of(table),
+                               position=lambda: table.state)
         session.wait(5.0)
         if session.error:
             raise InputError(session.error)
