@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb, factorial, prod
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -330,30 +330,40 @@ def pick_value(W: np.ndarray, after: int, s: int, h: int, pts: float, q: np.ndar
     return float(pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * end[0])
 
 
-def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
-    """Every legal move after a throw (Reroll and each free combination with each argument) and its
-    expected final-score value (points still to come + goods at the end), best first for the mode."""
+def throw_moves(free: int, goods: int, throw: tuple[int, ...], normal: bool) -> Iterator[tuple[Move, int, int, int]]:
+    """Every legal move after a throw, in the order advice lists equal values: (move, the combinations
+    left after it, shape_or_have, points_or_face): for a Collect the dice showing its face and the face,
+    for another pick its missing shape and its points, for a Reroll -1 and -1."""
     if len(throw) != 6:
         raise InputError("a Despirala throw has six dice")
-    W = np.asarray(solution.W)
-    q, qcum = completion_odds()
-    out: list[tuple[Move, float]] = []
-    if solution.mode == "normal" and goods > 0:
-        out.append((Move("reroll"), float(W[free, goods - 1])))
+    if normal and goods > 0:
+        yield Move("reroll"), free, -1, -1
     for combo in COMBINATIONS:
         bit = 1 << combo.index
         if not free & bit:
             continue
-        after = free & ~bit
         if combo.is_collect:
-            face = combo.collect_face()
-            values = collect_values(solution, after, face, throw.count(face), goods)
-            out.append((Move("pick", combo.index), max(values.values()) if solution.mode == "normal" else min(values.values())))
+            yield Move("pick", combo.index), free & ~bit, throw.count(combo.collect_face()), combo.collect_face()
             continue
-        end = end_values(W, after)
         for args in combo.arguments():
-            pts = combo.target(args)[1]
-            s = pick_shape(combo.index, args, throw)
-            out.append((Move("pick", combo.index, args), pick_value(W, after, s, goods, float(pts), q, qcum, end)))
+            yield (Move("pick", combo.index, args), free & ~bit, pick_shape(combo.index, args, throw),
+                   combo.target(args)[1])
+
+
+def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
+    """Every legal move after a throw (Reroll and each free combination with each argument) and its
+    expected final-score value (points still to come + goods at the end), best first for the mode."""
+    W = np.asarray(solution.W)
+    q, qcum = completion_odds()
+    best = max if solution.mode == "normal" else min
+    out: list[tuple[Move, float]] = []
+    for move, after, shape_or_have, points_or_face in throw_moves(free, goods, throw, solution.mode == "normal"):
+        if move.kind == "reroll":
+            value = float(W[free, goods - 1])
+        elif COMBINATIONS[move.combination].is_collect:
+            value = best(collect_values(solution, after, points_or_face, shape_or_have, goods).values())
+        else:
+            value = pick_value(W, after, shape_or_have, goods, float(points_or_face), q, qcum)
+        out.append((move, value))
     out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
     return out

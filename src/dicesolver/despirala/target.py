@@ -22,7 +22,7 @@ from ..core.aims import AT_LEAST, MAX_NEED
 from ..core.errors import InputError, TableError
 from .future import max_points, most_goods
 from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, Move
-from .solver import H, binomial_table, check_mode, completion_odds, pick_shape, throw_options
+from .solver import H, binomial_table, check_mode, completion_odds, throw_moves, throw_options
 
 KIND = "despirala-target"
 
@@ -145,25 +145,15 @@ class TargetTable:
 
     def turn_options(self, free: int, goods: int, throw: tuple[int, ...], need: int) -> list[tuple[Move, float]]:
         """Every legal move after a throw and its best chance, best first."""
-        if len(throw) != 6:
-            raise InputError("a Despirala throw has six dice")
         out: list[tuple[Move, float]] = []
-        if self.normal and goods > 0:
-            out.append((Move("reroll"), self.start(free, goods - 1, need)))
-        for combo in COMBINATIONS:
-            bit = 1 << combo.index
-            if not free & bit:
-                continue
-            after = free & ~bit
-            if combo.is_collect:
-                face = combo.collect_face()
-                values = self.collect_chances(after, face, throw.count(face), goods, need)
-                out.append((Move("pick", combo.index), max(values.values())))
-                continue
-            for args in combo.arguments():
-                pts = combo.target(args)[1]
-                s = pick_shape(combo.index, args, throw)
-                out.append((Move("pick", combo.index, args), self.pick_chance(after, s, goods, pts, need)))
+        for move, after, shape_or_have, points_or_face in throw_moves(free, goods, throw, self.normal):
+            if move.kind == "reroll":
+                chance = self.start(free, goods - 1, need)
+            elif COMBINATIONS[move.combination].is_collect:
+                chance = max(self.collect_chances(after, points_or_face, shape_or_have, goods, need).values())
+            else:
+                chance = self.pick_chance(after, shape_or_have, goods, points_or_face, need)
+            out.append((move, chance))
         out.sort(key=lambda mv: -mv[1])
         return out
 

@@ -177,6 +177,19 @@ def _throw(n, counts):
         counts[np.random.randint(0, 6)] += 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def complete_by_draws(s, h, shape_cum, done):
+    """Rethrow a picked combination's missing dice (shape s) while goods last, one good a rethrow, on
+    np.random's stream: (completed, goods left)."""
+    while s != done and h > 0:
+        h -= 1
+        u = np.random.random()
+        s = np.searchsorted(shape_cum[s], u, side="right")
+        if s >= shape_cum.shape[1]:
+            s = shape_cum.shape[1] - 1
+    return s == done, h
+
+
 @njit(cache=True, parallel=True)
 def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo, opt_shape, opt_points,
                    q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
@@ -244,18 +257,9 @@ def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, 
                     mask = after
                     break
                 o = choice - 6
-                s = opt_shape[o]
-                while s != done and h > 0:
-                    h -= 1
-                    u = np.random.random()
-                    s = np.searchsorted(shape_cum[s], u, side="right")
-                    if s >= shape_cum.shape[1]:
-                        s = shape_cum.shape[1] - 1
-                if s == done:
-                    points += int(opt_points[o])
-                    goods = h
-                else:
-                    goods = 0
+                completed, h = complete_by_draws(opt_shape[o], h, shape_cum, done)
+                points += int(opt_points[o]) if completed else 0
+                goods = h if completed else 0  # out of goods: no points, and every good is lost
                 mask = mask & ~(1 << opt_combo[o])
                 break
         scores[g] = points + goods

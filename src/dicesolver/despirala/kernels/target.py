@@ -21,6 +21,7 @@ nothing separates points from what follows: every option is a whole row over the
 import numpy as np
 
 from ...core.jit import njit, prange
+from .expected import _throw, complete_by_draws
 
 GOODS_PER_TURN = 5
 N_COMBOS = 14
@@ -266,13 +267,6 @@ def target_goes_on(V, offset, rows, N, col_f, after, face, have, h, n, normal, t
     return go > end_chance(V, offset, rows, N, after, h, n - face * have, normal, tie)
 
 
-@njit(cache=True, nogil=True)
-def _throw(n, counts):
-    counts[:] = 0
-    for _ in range(n):
-        counts[np.random.randint(0, 6)] += 1
-
-
 @njit(cache=True, parallel=True)
 def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, opt_start, opt_combo, opt_shape,
                  opt_points, q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
@@ -314,18 +308,9 @@ def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, 
                     mask = after
                     break
                 o = choice - 6
-                s = opt_shape[o]
-                while s != done and h > 0:
-                    h -= 1
-                    u = np.random.random()
-                    s = np.searchsorted(shape_cum[s], u, side="right")
-                    if s >= shape_cum.shape[1]:
-                        s = shape_cum.shape[1] - 1
-                if s == done:
-                    points += int(opt_points[o])
-                    goods = h
-                else:
-                    goods = 0
+                completed, h = complete_by_draws(opt_shape[o], h, shape_cum, done)
+                points += int(opt_points[o]) if completed else 0
+                goods = h if completed else 0  # out of goods: no points, and every good is lost
                 mask = mask & ~(1 << opt_combo[o])
                 break
         scores[game] = points + goods
