@@ -63,6 +63,21 @@ def draw(state: State, rng: np.random.Generator) -> State:
     return state
 
 
+class LegalActions(spaces.Discrete):
+    """The action space of one game: ``sample()`` with no mask draws a legal action of the state the game
+    is in (random agents, and gymnasium's own checks, then play the game instead of breaking its rules);
+    an explicit mask or probability is used as given."""
+
+    def __init__(self, n: int, legal: Callable[[], np.ndarray]):
+        super().__init__(n)
+        self._legal = legal
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None:
+            mask = self._legal().astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+
 class DiceEnv(gymnasium.Env):
     """A solitaire game of the registry: every scorecard preset, variant and rules file, and Despirala."""
 
@@ -77,7 +92,7 @@ class DiceEnv(gymnasium.Env):
         self.family = registry.family_of(loaded)
         self.encoding = self.family.encoding(loaded)
         self.observation_space = observation_space(self.encoding)
-        self.action_space = spaces.Discrete(self.encoding.n_actions)
+        self.action_space = LegalActions(self.encoding.n_actions, lambda: self.encoding.mask(self.state))
         if shaped and not judge:
             raise InputError("shaped rewards are the solver's values: they need judge=True")
         self.shaped, self.judge = shaped, judge
