@@ -66,7 +66,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     def solve(self, game: DespiralaGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
               cluster: Cluster | None = None) -> ExpectedFinalScore:
-        from .solution import ExpectedFinalScore, TargetChance
+        from .solution import ExpectedFinalScore
         from .solver import load_or_solve
 
         refuse(cluster, "Despirala")

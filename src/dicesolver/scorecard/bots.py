@@ -3,7 +3,6 @@ read (``scorecard.players`` builds them)."""
 
 from __future__ import annotations
 
-from ..core.errors import InputError
 
 STRATEGIES: dict[str, str] = {  # the solitaire strategies, decided in the kernels
     "optimal": "maximises the expected final score (the exact solitaire solution)",
