@@ -63,7 +63,7 @@ class PlaySession:
     whenever the game waits for the person (and at the end), gives the drawn board."""
 
     def __init__(self, game: str, start: Callable[[Console, Callable[[str], str]], Any], record_path: Path,
-                 snapshot: Callable[[], PlayBoard] | None = None, position: Callable[[], object] | None = None):
+                 position: Callable[[], object], snapshot: Callable[[], PlayBoard] | None = None):
         self.id = uuid.uuid4().hex[:16]
         self.game = game
         self.record_path = record_path
@@ -71,7 +71,7 @@ class PlaySession:
         self.console = Console(file=self._buffer, width=100, color_system=None, force_terminal=False,
                                highlight=False, emoji=False)
         self._start = start
-        self._position = position or (lambda: None)
+        self._position = position
         self._typed: list[str] = []  # lines answered since the game last moved: replayed, unseen, on each drive
         self._since: object = None  # the position they were typed at
         self._idle = threading.Event()  # set while no drive runs
@@ -182,14 +182,14 @@ class SessionStore:
         self._away: dict[str, Path] = {}  # id of a game put away -> its record
         self._lock = threading.Lock()
 
-    def new(self, game: str, start, record_path: Path, snapshot: Callable[[], PlayBoard] | None = None,
-            position: Callable[[], object] | None = None) -> PlaySession:
+    def new(self, game: str, start, record_path: Path, position: Callable[[], object],
+            snapshot: Callable[[], PlayBoard] | None = None) -> PlaySession:
         with self._lock:
             self._expire()
             waiting = [s for s in self._sessions.values() if s.waiting()]
             if len(self._sessions) >= MAX_SESSIONS and waiting:
                 self._put_away(min(waiting, key=lambda s: s.last_used))
-            session = PlaySession(game, start, record_path, snapshot, position)
+            session = PlaySession(game, start, record_path, position, snapshot)
             self._sessions[session.id] = session
             return session
 
