@@ -216,18 +216,11 @@ ENDGAME = ("Collect 1,Collect 3,Collect 4,Collect 5,Collect 6,Three pairs,Two tr
            "Straight,General,Despirala;10;222566;points 380")
 
 
-def run(capsys, *argv):
-    from dicesolver.cli.app import main
-
-    with pytest.raises(SystemExit) as info:
-        main(list(argv))
-    captured = capsys.readouterr()
-    return info.value.code or 0, captured.out, captured.err
-
-
 def test_advice_for_a_target_from_the_command_line(capsys, tables):
     """An endgame's advice solves only the endgame (the two combinations left), in moments."""
     import json
+
+    from test_cli import run
 
     code, out, _ = run(capsys, "advise", "despirala", ENDGAME, "--target", "450", "--json")
     data = json.loads(out)

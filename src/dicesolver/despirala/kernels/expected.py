@@ -178,6 +178,16 @@ def _throw(n, counts):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def collect_hits(n, f):
+    """How many of ``n`` rethrown dice show face f + 1, on np.random's stream."""
+    hits = 0
+    for _ in range(n):
+        if np.random.randint(0, 6) == f:
+            hits += 1
+    return hits
+
+
+@njit(cache=True, nogil=True, inline="always")
 def complete_by_draws(s, h, shape_cum, done):
     """Rethrow a picked combination's missing dice (shape s) while goods last, one good a rethrow, on
     np.random's stream: (completed, goods left)."""
@@ -245,11 +255,7 @@ def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, 
                                 go += binom[6 - have, j] * col[f, have + j, h - 1]
                             if sign * go > sign * stop:
                                 h -= 1
-                                hits = 0
-                                for _ in range(6 - have):
-                                    if np.random.randint(0, 6) == f:
-                                        hits += 1
-                                have += hits
+                                have += collect_hits(6 - have, f)
                                 continue
                         break
                     points += (f + 1) * have

@@ -21,7 +21,7 @@ nothing separates points from what follows: every option is a whole row over the
 import numpy as np
 
 from ...core.jit import njit, prange
-from .expected import _throw, complete_by_draws
+from .expected import _throw, collect_hits, complete_by_draws
 
 GOODS_PER_TURN = 5
 N_COMBOS = 14
@@ -300,9 +300,7 @@ def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, 
                     have = roll_counts[r, f]
                     while target_goes_on(V, offset, rows, N, col[f], after, f + 1, have, h, n, normal, tie, binom):
                         h -= 1
-                        for _ in range(6 - have):
-                            if np.random.randint(0, 6) == f:
-                                have += 1
+                        have += collect_hits(6 - have, f)
                     points += (f + 1) * have
                     goods = h
                     mask = after
