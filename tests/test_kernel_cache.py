@@ -17,7 +17,10 @@ RUN = "import kpkg.k_main as m; print(m.compute(), sum(m.compute.stats.cache_hit
 
 def _run(tmp_path: Path) -> tuple[int, int]:
     out = subprocess.run([sys.executable, "-c", RUN], cwd=tmp_path, capture_output=True, text=True, check=True,
-                         env={"KBASE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"})
+                         # no bytecode: a helper rewritten within the second of its first write, at the same
+                         # size, would be read back from a stale .pyc (Python checks mtime in seconds)
+                         env={"KBASE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
+                              "PYTHONDONTWRITEBYTECODE": "1"})
     value, hits = out.stdout.split()
     return int(value), int(hits)
 
