@@ -1,37 +1,38 @@
-"""Advice at any position of any game: every legal option with its value and its cost against the best."""
+"""Advice at any position of any game: every legal option with its value and its cost against the best,
+from the solution's batch answer engine (a batch of one)."""
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .results import Advice, Option
 
 if TYPE_CHECKING:
+    from .answers import Answers
     from .protocol import State
     from .solved import SolvedGame
 
 
-def ranked(solution: SolvedGame, state: State) -> list[Option]:
-    """Every legal action at a decision, best first (equal values keep the order of ``legal_actions``, which
-    each game chooses so that ties read well); costs below the table's precision are 0."""
-    sign = solution.sign
-    pairs = solution.action_values(state)
+def ranked(solution: SolvedGame, state: State, answers: Answers, row: int = 0) -> list[Option]:
+    """A decision's options from row ``row`` of its answers, best first (equal values keep the order of
+    ``legal_actions``, which each game chooses so that ties read well)."""
+    pairs = solution.pairs(state, answers, row)
+    n = len(pairs)
     digits = max(0, round(-math.log10(solution.tie)))
-    pairs.sort(key=lambda av: -sign * round(av[1], digits))
-    best = pairs[0][1] if pairs else 0.0
-    options = []
-    for action, value in pairs:
-        cost = sign * (best - value)
-        options.append(Option(action=str(action), option=action.label, kind=action.kind, value=value,
-                              cost=cost if cost > solution.tie else 0.0, points=getattr(action, "points", None)))
-    return options
+    values = answers.values[row, :n]
+    costs = answers.costs[row, :n].tolist()
+    order = np.argsort(-solution.sign * np.round(values, digits), kind="stable").tolist()
+    return [Option(action=str(pairs[k][0]), option=pairs[k][0].label, kind=pairs[k][0].kind, value=pairs[k][1],
+                   cost=costs[k], points=getattr(pairs[k][0], "points", None)) for k in order]
 
 
 def advise(solution: SolvedGame, state: State) -> Advice:
     """The advice at a state: its value for the player on turn and, at a decision, every option ranked."""
-    options = ranked(solution, state) if state.to_move() is not None else []
-    value = options[0].value if options else solution.value(state)
+    answers = solution.answers([state])
+    options = ranked(solution, state, answers) if state.to_move() is not None else []
     return Advice(game=solution.game.canonical, position=str(state), player=state.player, unit=solution.unit,
-                  higher_is_better=solution.higher_is_better, value=value, options=options,
-                  notes=solution.notes(state), details=solution.details(state))
+                  higher_is_better=solution.higher_is_better, judge=solution.judge, value=float(answers.value[0]),
+                  options=options, notes=solution.notes(state), details=solution.details(state))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Generic, TypeVar
+from typing import Generic, Sequence, TypeVar
 
 import numpy as np
 
@@ -69,6 +69,35 @@ class Encoding(ABC, Generic[G, S]):
             for step in state.legal_actions():
                 flags[self.action_of(state, step)] = 1
         return flags
+
+    # -- situations: the batch answer engine's input (core.answers) --------------------------------------
+    def situation_spec(self) -> dict[str, ArraySpec]:
+        """The arrays a situation is given as: the observation's, and whatever else pins the moment down
+        (a family adds keys where its observation leaves some of it out)."""
+        return self.observation_spec()
+
+    def situation(self, state: S) -> dict[str, np.ndarray]:
+        """One state as the player on turn (or, at the end, seat 0) sees it, in ``situation_spec``'s arrays."""
+        seat = state.player
+        return self.observe(state, 0 if seat is None else seat)
+
+    def situations(self, states: Sequence[S]) -> dict[str, np.ndarray]:
+        """Many states stacked: each array gets a leading dimension, one row per state."""
+        rows = [self.situation(s) for s in states]
+        spec = self.situation_spec()
+        if not rows:
+            return {k: np.zeros((0, *v.shape), dtype=np.int64) for k, v in spec.items()}
+        return {k: np.stack([r[k] for r in rows]) for k in spec}
+
+    def parse_situations(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Position texts as situations (InputError naming the first that is not a position of the game)."""
+        states = []
+        for i, text in enumerate(texts):
+            try:
+                states.append(self.game.parse_state(text))
+            except InputError as exc:
+                raise InputError(f"position {i} ({str(text)[:60]!r}): {exc}") from None
+        return self.situations(states)
 
     def check_action(self, state: S, action: int) -> None:
         if not 0 <= int(action) < self.n_actions:

@@ -62,6 +62,9 @@ class Advice(_Model):
     player: Optional[int] = Field(description="the seat on turn (0 moves first); null at the end")
     unit: Unit
     higher_is_better: bool = True
+    judge: str = Field("exact", description="what the values come from (exact: the exact table; points: the "
+                                            "expected-score table, each card judged alone; mindful: the Mindful "
+                                            "Maximus model; target: the target table)")
     value: float = Field(description="the position's value for the player on turn, with best play")
     options: list[Option] = Field(description="empty before a throw (value: the throw's expectation) and at the end")
     notes: list[str] = Field(default_factory=list, description="remarks on the position in words")

@@ -39,23 +39,30 @@ def label(loss: float, unit: str = "points", tie: float = 1e-9) -> str:
 
 
 def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> Review:
-    """Judge ``player``'s game (an index into the record's players) and every other step on the way."""
+    """Judge ``player``'s game (an index into the record's players) and every other step on the way: every
+    value the review needs comes from two batches of the solution's engine (the decisions' options, and
+    the states' values for the seats they concern)."""
     if playthrough.game.canonical != solution.game.canonical:
         raise InputError(f"the record is a game of {playthrough.game.canonical}, not {solution.game.canonical}")
     me = playthrough.seat(player)
     s = solution.sign
     states = playthrough.states
+    steps = playthrough.steps
+    values = _values_needed(solution, states, steps, me)
+    choices = [i for i, state in enumerate(states[:-1]) if not state.is_chance()]
+    answers = solution.answers([states[i] for i in choices])
+    answer_row = {i: k for k, i in enumerate(choices)}
     decisions: list[Decision] = []
     lucks: list[Luck] = []
     timeline: list[TimelinePoint] = []
     turn = [0] * len(playthrough.players)
     throw = [0] * len(playthrough.players)
     luck = loss = others = others_luck = others_loss = 0.0
-    baseline = last = solution.value(states[0], me)
+    baseline = last = values[(0, me)]
     others_moved = False  # since my last event
     previous_turn = None
-    for i, step in enumerate(playthrough.steps):
-        state, after_state = states[i], states[i + 1]
+    for i, step in enumerate(steps):
+        state = states[i]
         seat = state.player
         assert seat is not None  # the playthrough replays only while the game goes on
         if state.turn_key() != previous_turn:
@@ -64,15 +71,15 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
             previous_turn = state.turn_key()
         mine = seat == me
         if mine and others_moved:
-            now = solution.value(state, me)
+            now = values[(i, me)]
             others += s * (now - last)
             last = now
             others_moved = False
         name = playthrough.name(seat)
         if state.is_chance():
             throw[seat] += 1
-            before = last if mine else solution.value(state)
-            after = solution.value(after_state, seat)
+            before = last if mine else values[(i, None)]
+            after = values[(i + 1, seat)]
             event = Luck(event=i, seat=seat, player=name, turn=turn[seat], throw=throw[seat], kind=step.kind,
                          outcome=step.label, before=before, after=after, luck=s * (after - before))
             lucks.append(event)
@@ -82,11 +89,11 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
             else:
                 others_luck += event.luck
         else:
-            pairs = solution.action_values(state)
-            values = dict(pairs)
-            if step not in values:
+            pairs = solution.pairs(state, answers, answer_row[i])
+            by_step = dict(pairs)
+            if step not in by_step:
                 raise InputError(f"step {i + 1}: {step} is not a legal choice at {state}")
-            chosen = values[step]
+            chosen = by_step[step]
             best_action, best_value = max(pairs, key=lambda av: (s * av[1], av[0] == step))
             d_loss = s * (best_value - chosen)
             d_loss = 0.0 if d_loss <= solution.tie else d_loss
@@ -127,3 +134,25 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
         others_loss=others_loss, result=result, decisions=len(my_decisions), decisions_with_choice=len(with_choice),
         mean_loss=loss / len(with_choice) if with_choice else 0.0, labels=labels)
     return Review(summary=summary, decisions=decisions, luck=lucks, timeline=timeline)
+
+
+def _values_needed(solution: SolvedGame, states: list, steps: list, me: int) -> dict[tuple[int, int | None], float]:
+    """Every (state index, seat) value the review's walk reads (seat None: the player on turn), valued in
+    one batch: the walk's own bookkeeping, without the values."""
+    wanted: dict[tuple[int, int | None], None] = {(0, me): None}
+    others_moved = False
+    for i in range(len(steps)):
+        seat = states[i].player
+        mine = seat == me
+        if mine and others_moved:
+            wanted[(i, me)] = None
+            others_moved = False
+        if states[i].is_chance():
+            if not mine:
+                wanted[(i, None)] = None
+            wanted[(i + 1, seat)] = None
+        if not mine:
+            others_moved = True
+    keys = list(wanted)
+    found = solution.values([states[i] for i, _ in keys], [seat for _, seat in keys])
+    return dict(zip(keys, found.tolist()))

@@ -1,18 +1,25 @@
 """A solved game: the base class every family's solutions share.
 
-A family answers two questions (``value`` of a state, ``action_values`` at a decision) and describes
-its table (``info``); advice and review come from here, written once over the protocol.
+A family answers through one path, its batch answer engine (``answer``: situations as arrays in, every
+legal option's value out, ``core.answers``), and describes its table (``info``); the value of a state,
+the values of its actions, advice and review come from here, written once over the protocol, each a
+batch (of one, for one position).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Sequence, TypeVar, cast
 
+import numpy as np
+
+from .answers import Answers, Situations
+from .errors import InputError
 from .protocol import UNIT_WORDS, Game, State, Step, Unit
 from .results import Advice, Review, SolveInfo
 
 if TYPE_CHECKING:
+    from .encoding import Encoding
     from .playthrough import Playthrough
 
 G = TypeVar("G", bound=Game)
@@ -27,18 +34,57 @@ class SolvedGame(ABC, Generic[G, S]):
     higher_is_better: bool = True
     tie: float = 1e-9  # values closer than this are equal (the table's precision)
     exact: bool = True  # False for a model (the values are not those of optimal play by everyone)
+    judge: str = "exact"  # the name of what answers (the family's judges: exact, points, mindful, target...)
+    encoding: Encoding  # the game's states as arrays: the engine's situations
 
     def __init__(self, game: G, info: SolveInfo):
         self.game = game
         self.info = info  # how the table was obtained
 
-    @abstractmethod
-    def state_value(self, state: S, seat: int | None = None) -> float:
-        """The family's answer behind ``value`` (a state, never its text)."""
+    # -- the one path: the batch answer engine ---------------------------------------------------------
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        """Every legal option of every situation (the arrays of ``encoding.situations``), valued for the
+        player deciding, and each situation's value for the player on turn. ``parallel``: on all threads
+        (default: for big batches; servers whose threads answer at once say False)."""
+        raise NotImplementedError  # PORTING: every family's engine in turn
 
-    @abstractmethod
+    def answers(self, states: Sequence[S], parallel: bool | None = None) -> Answers:
+        """``answer`` for protocol states."""
+        return self.answer(self.encoding.situations(states), parallel)
+
+    def seat_value(self, state: S, seat: int) -> float:
+        """The value of a state for a seat other than the player on turn (the families that can say)."""
+        raise InputError(f"{self.judge} values the player on turn")
+
+    def state_value(self, state: S, seat: int | None = None) -> float:
+        """The value of a state for ``seat`` (default: the player on turn; at the end: seat 0)."""
+        if seat is None or seat == (state.player if state.player is not None else 0):
+            return float(self.answers([state]).value[0])
+        return self.seat_value(state, seat)
+
+    def values(self, states: Sequence[S], seats: Sequence[int | None]) -> np.ndarray:
+        """Many states' values, each for its seat (None: the player on turn), in one batch."""
+        out = np.empty(len(states))
+        mine = [i for i, (s, seat) in enumerate(zip(states, seats))
+                if seat is None or seat == (s.player if s.player is not None else 0)]
+        if mine:
+            out[mine] = self.answers([states[i] for i in mine]).value
+        for i in sorted(set(range(len(states))) - set(mine)):
+            out[i] = self.seat_value(states[i], cast(int, seats[i]))
+        return out
+
     def action_values(self, state: S) -> list[tuple[Step, float]]:
         """The value of every legal action at a decision, for the player deciding."""
+        answers = self.answers([state])
+        return self.pairs(state, answers, 0)
+
+    @staticmethod
+    def pairs(state: S, answers: Answers, row: int) -> list[tuple[Step, float]]:
+        """A situation's options as (action, value), its state's ``legal_actions`` in their order."""
+        actions = state.legal_actions()
+        n = int(answers.counts[row])
+        assert n == len(actions), f"{n} answers for {len(actions)} legal actions at {state}"
+        return list(zip(actions, answers.values[row, :n].tolist()))
 
     def state(self, position: S | str) -> S:
         """A state of this game from a state or its text."""

@@ -7,9 +7,13 @@ while a throw is left (``mask``), and a keep's own index (``action_of``) holds t
 
 from __future__ import annotations
 
+from functools import cached_property
+from typing import Sequence
+
 import numpy as np
 
 from ..core.encoding import ArraySpec, Encoding
+from ..core.dice import format_dice
 from ..core.errors import InputError
 from .rules import ScorecardGame
 from .state import Keep, Score, ScorecardState
@@ -35,6 +39,126 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
             "totals": ArraySpec((n,), 0, self.max_total, "every player's points so far, bonuses included"),
             "upper": ArraySpec((n,), 0, self.max_upper, "every player's upper-section sum (bonus progress)"),
         }
+
+    def situation_spec(self) -> dict[str, ArraySpec]:
+        g = self.game
+        return self.observation_spec() | {
+            "held": ArraySpec((g.n_dice,), 0, g.faces, "the dice held for the throw that is due, sorted (0: none)")}
+
+    def situation(self, state: ScorecardState) -> dict[str, np.ndarray]:
+        return {k: v[0] for k, v in self.situations([state]).items()}
+
+    def situations(self, states: Sequence[ScorecardState]) -> dict[str, np.ndarray]:
+        g = self.game
+        n, p, d = len(states), g.players, g.n_dice
+        cards = np.full((n, p, g.n_categories), -1, dtype=np.int64)
+        totals, upper = np.zeros((n, p), dtype=np.int64), np.zeros((n, p), dtype=np.int64)
+        dice, held = np.zeros((n, d), dtype=np.int64), np.zeros((n, d), dtype=np.int64)
+        rolls_left = np.zeros((n, 1), dtype=np.int64)
+        for i, state in enumerate(states):
+            if len(state.cards) != p:
+                raise InputError(f"position {i} is a game of {len(state.cards)} players, not {p}")
+            seat = state.player or 0
+            for k in range(p):
+                card = state.cards[(seat + k) % p]
+                cards[i, k] = [-1 if v is None else v for v in card.boxes]
+                totals[i, k] = card.total(g)
+                upper[i, k] = card.upper_total(g)
+            if state.dice is not None:
+                dice[i] = state.dice
+            held[i, : len(state.held)] = state.held
+            rolls_left[i, 0] = state.rolls_left
+        return {"cards": cards, "dice": dice, "rolls_left": rolls_left, "totals": totals, "upper": upper,
+                "held": held}
+
+    def parse_situations(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Position texts as situations: the canonical form (``str(state)``) is read directly, anything
+        else (aliases, spaces, ``bonus=``, a refused position) by ``parse_state``, which says what is wrong."""
+        n = len(texts)
+        rows = [self._read(t) for t in texts]
+        slow = [i for i, r in enumerate(rows) if r is None]
+        if slow:
+            parsed = super().parse_situations([texts[i] for i in slow])
+            for j, i in enumerate(slow):
+                rows[i] = {k: v[j] for k, v in parsed.items()}
+        out = {k: np.zeros((n, *spec.shape), dtype=np.int64) for k, spec in self.situation_spec().items()}
+        for i, row in enumerate(rows):
+            assert row is not None
+            for k, v in row.items():
+                out[k][i] = v
+        return out
+
+    @cached_property
+    def _reader(self) -> tuple[dict, list, dict, dict]:
+        """What ``_read`` looks up: box names, each box's possible scores, dice and held dice by their text."""
+        g = self.game
+        names = {c.name: i for i, c in enumerate(g.categories)}
+        possible = [frozenset(g.possible_scores(c)) for c in range(g.n_categories)]
+        rolls = {format_dice(r, g.faces): r for r in g.dice.rolls} if g.faces <= 9 else {}
+        keeps = {format_dice(k, g.faces) + "+": k for k in g.dice.keeps if k} if g.faces <= 9 else {}
+        keeps["+"] = ()
+        return names, possible, rolls, keeps
+
+    def _read(self, text: str) -> dict[str, np.ndarray] | None:
+        """A canonical position's arrays without building its state; None when the text is not in the
+        canonical form or not a position that can happen (``parse_state`` then reads it, or says why not)."""
+        if not isinstance(text, str):
+            return None
+        parts = text.split("/")
+        if len(parts) != 3 or not parts[2].isdigit() or not parts[2].isascii():
+            return None
+        g = self.game
+        names, possible, rolls, keeps = self._reader
+        listed = parts[0].split(";")
+        p = g.players
+        if len(listed) != p:
+            return None
+        cards = np.full((p, g.n_categories), -1, dtype=np.int64)
+        totals, upper = np.zeros(p, dtype=np.int64), np.zeros(p, dtype=np.int64)
+        filled = []
+        for k, card_text in enumerate(listed):
+            count = box_sum = up = 0
+            if card_text:
+                for item in card_text.split(","):
+                    name, _, value = item.partition("=")
+                    c = names.get(name)
+                    if c is None or not value.isdigit() or not value.isascii() or cards[k, c] != -1:
+                        return None
+                    v = int(value)
+                    if v not in possible[c]:
+                        return None
+                    cards[k, c] = v
+                    count += 1
+                    box_sum += v
+                    if g.categories[c].is_upper:
+                        up += v
+            if g.forced_order and any(cards[k, c] == -1 and cards[k, c + 1] != -1 for c in range(g.n_categories - 1)):
+                return None
+            totals[k] = box_sum + (g.upper_points if g.has_upper_bonus and up >= g.upper_threshold else 0)
+            upper[k] = up
+            filled.append(count)
+        if any(f not in (filled[0], filled[0] + 1) for f in filled) or filled != sorted(filled):
+            return None
+        over = filled[0] == g.n_categories
+        rolls_left = int(parts[2])
+        dice, held = np.zeros(g.n_dice, dtype=np.int64), np.zeros(g.n_dice, dtype=np.int64)
+        dice_text = parts[1]
+        if dice_text in ("", "-"):
+            if rolls_left != g.rolls:
+                return None
+        elif dice_text in rolls:
+            if over or not 0 <= rolls_left < g.rolls:
+                return None
+            dice[:] = rolls[dice_text]
+        elif dice_text in keeps:
+            if over or not 1 <= rolls_left < g.rolls:
+                return None
+            kept = keeps[dice_text]
+            held[: len(kept)] = kept
+        else:
+            return None
+        return {"cards": cards, "dice": dice, "rolls_left": np.array([rolls_left], dtype=np.int64), "totals": totals,
+                "upper": upper, "held": held}
 
     def action_labels(self) -> list[str]:
         n = self.game.n_dice

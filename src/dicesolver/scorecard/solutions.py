@@ -16,9 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.answers import Answers, Situations
 from ..core.errors import InputError
 from ..core.results import SolveInfo
 from ..core.solved import SolvedGame
+from .answers import SolitaireEngine
+from .encoding import ScorecardEncoding
 from .position import Position
 from .rules import ScorecardGame
 from .solitaire import SolitaireSolution, TurnState
@@ -43,45 +46,24 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
 
     unit = "points"
     tie = 1e-9
+    judge = "points"
 
     def __init__(self, game: ScorecardGame, table: SolitaireSolution, info: SolveInfo):
         super().__init__(game, info)
         self.table = table
+        self.encoding = ScorecardEncoding(game)
+        self.engine = SolitaireEngine(table.model, table.values, self.tie, self.judge)
 
     def headline(self) -> str:
         return f"optimal expected score {self.root_value:.6f}"
 
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
 
-    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
-        seat = state.player if seat is None else seat
-        if seat is None:
-            seat = 0
-        game = self.game
+    def seat_value(self, state: ScorecardState, seat: int) -> float:
+        """Another seat's card, judged alone: its points and what its own turns to come are worth."""
         card = state.cards[seat]
-        total = card.total(game)
-        if card.is_over():
-            return float(total)
-        if seat != state.player or _at_turn_start(state):
-            return total + self.table.value(_turn_state(game, card))
-        if state.dice is None:  # a re-throw holding state.held
-            keeps = self.table.model.keep_values(self.table.values, _turn_state(game, card), state.rolls_left)
-            return total + float(keeps[game.dice.keep_index(state.held)])
-        return max(v for _, v in self.action_values(state))
-
-    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
-        game, model = self.game, self.table.model
-        pos = state.position
-        ts = _turn_state(game, pos)
-        now = pos.total(game)
-        actions = state.legal_actions()
-        out: list[tuple[Any, float]] = []
-        final, _ = model.final_values(self.table.values, ts)  # every final roll in every box: keeps and boxes
-        if pos.rolls_left > 0:
-            keeps = model.keep_values(self.table.values, ts, pos.rolls_left, final)
-            out += [(a, now + float(keeps[game.dice.keep_index(a.dice)])) for a in actions if isinstance(a, Keep)]
-        values = final[game.dice.roll_index(pos.showing)]
-        out += [(a, now + float(values[a.category])) for a in actions if isinstance(a, Score)]
-        return _in_order(actions, out)
+        return float(card.total(self.game)) + (0.0 if card.is_over() else self.table.value(_turn_state(self.game, card)))
 
     def details(self, state: ScorecardState) -> dict[str, Any]:
         if state.player is None:

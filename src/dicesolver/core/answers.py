@@ -1,0 +1,121 @@
+"""The batch answer engine's results: every legal option of many situations at once, as arrays.
+
+Every solution answers through one path: situations in, as the arrays of its family's encoding
+(``Encoding.situations``; ``Encoding.parse_situations`` reads position texts), and out, for each
+situation, every legal option's code (the encoding's action index), value and cost against the best,
+with the situation's own value. One position's advice, a review, a policy's evaluation, a labelled
+dataset and the web advisor are all batches of this, of one or of millions.
+
+The layout is padded to the widest situation (``width``: the most options any situation of the game can
+have), as the PyPI peer ``yatzy-solver`` lays out its batches: row i holds ``counts[i]`` options in the
+order of the protocol's ``legal_actions`` and -1 codes and NaN values after them.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from .errors import InputError
+
+Situations = Mapping[str, np.ndarray]
+
+
+class Answers:
+    """Every legal option of every situation of a batch (see the module docstring).
+
+    ``codes`` int16 (n, width), ``values`` and ``costs`` float64 (n, width), ``counts`` (n,), ``value``
+    float64 (n,): the situation's value for the player on turn (at a decision, its best option's; before a
+    throw, the throw's expectation). ``judge`` names what produced them (the exact table, a model), ``unit``
+    what they measure; ``costs`` are counted from the player's side (>= 0), and are 0 within the table's
+    precision."""
+
+    __slots__ = ("_f", "_i", "width", "judge", "unit", "higher_is_better")
+
+    def __init__(self, floats: np.ndarray, ints: np.ndarray, judge: str, unit: str, higher_is_better: bool = True):
+        self._f, self._i = floats, ints  # (n, 2 width + 1): values, costs, value; (n, width + 1): codes, count
+        self.width = ints.shape[1] - 1
+        self.judge, self.unit, self.higher_is_better = judge, unit, higher_is_better
+
+    @classmethod
+    def empty(cls, n: int, width: int, judge: str, unit: str, higher_is_better: bool = True) -> Answers:
+        """Buffers for ``n`` situations, to be filled by a family's kernel."""
+        return cls(np.empty((n, 2 * width + 1)), np.empty((n, width + 1), dtype=np.int16), judge, unit,
+                   higher_is_better)
+
+    def __len__(self) -> int:
+        return self._i.shape[0]
+
+    @property
+    def codes(self) -> np.ndarray:
+        return self._i[:, : self.width]
+
+    @property
+    def counts(self) -> np.ndarray:
+        return self._i[:, self.width]
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._f[:, : self.width]
+
+    @property
+    def costs(self) -> np.ndarray:
+        return self._f[:, self.width: 2 * self.width]
+
+    @property
+    def value(self) -> np.ndarray:
+        return self._f[:, 2 * self.width]
+
+    @property
+    def buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        """The two arrays a kernel fills."""
+        return self._f, self._i
+
+    def options(self, i: int) -> list[tuple[int, float, float]]:
+        """Situation i's options as (code, value, cost), in legal-action order."""
+        n = int(self.counts[i])
+        return [(int(c), float(v), float(k)) for c, v, k in
+                zip(self._i[i, :n], self._f[i, :n], self._f[i, self.width: self.width + n])]
+
+    def best(self) -> np.ndarray:
+        """Each situation's first best option's code (-1 where it has none)."""
+        n = len(self)
+        cols = np.argmin(np.where(np.arange(self.width) < self.counts[:, None], self.costs, np.inf), axis=1)
+        return np.where(self.counts > 0, self.codes[np.arange(n), cols], -1)
+
+    def check(self, reasons: Mapping[int, str]) -> Answers:
+        """Raise InputError naming the first situation the kernel refused (a negative count: minus the
+        reason's number in ``reasons``)."""
+        counts = self.counts
+        if (counts < 0).any():
+            i = int(np.argmax(counts < 0))
+            raise InputError(f"situation {i}: {reasons.get(-int(counts[i]), 'not a position of this game')}")
+        return self
+
+
+def as_situations(situations: Situations, keys: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """The named arrays of a batch as contiguous int64 arrays with one leading length (InputError naming
+    the first that is missing or of another length)."""
+    out = []
+    n = -1
+    for k in keys:
+        a = situations.get(k)
+        if a is None:
+            raise InputError(f"situations need the arrays {', '.join(keys)} (missing: {k})")
+        if type(a) is not np.ndarray or a.dtype != INT64 or not a.flags.c_contiguous:
+            try:
+                a = np.ascontiguousarray(a, dtype=np.int64)
+            except (TypeError, ValueError, OverflowError):
+                raise InputError(f"situations[{k!r}] is not an array of integers") from None
+        if a.ndim == 0:
+            raise InputError(f"situations[{k!r}] has no batch dimension")
+        if n < 0:
+            n = a.shape[0]
+        elif a.shape[0] != n:
+            raise InputError(f"situations[{k!r}] holds {a.shape[0]} situations, not {n}")
+        out.append(a)
+    return tuple(out)
+
+
+INT64 = np.dtype(np.int64)

@@ -1,0 +1,449 @@
+"""The batch answer engine's kernel for one player's card and the expected-score table: every legal option
+of many situations at once, its value and its cost against the best, and each situation's own value.
+
+A situation is one moment of a card, as ``ScorecardEncoding.situations`` writes it: the boxes (-1 open),
+the total, the dice showing (0: none), the dice held for a due throw, and the throws left. Situations are
+grouped by turn state (used boxes, capped upper total, yacht flag): a turn state's keep stages are
+computed once and every situation of it is read from them. Turn states go through the keep stages in
+blocks of ``LANES``, side by side as the lanes of the solver's own widget (``widget.py``), so that its
+loops run over contiguous lanes:
+
+* ``stages[0]``'s roll rows: the best value of scoring each final roll now (``finals``);
+* ``stages[m]`` (m >= 1): the value of every keep thrown with m throws allowed from then on (non-roll
+  rows), and of every roll with m - 1 throws left (roll rows), as ``turn.run_stages`` defines them.
+
+Options come in the protocol's ``legal_actions`` order (the keeps but the whole roll, the boxes, then
+keeping every die); their codes are the encoding's action indices (a keep: its dice positions; box c:
+2^dice + c). The model's integer arrays travel packed in one array (``core.arrays.pack``) and are
+unpacked once per call: numba's dispatch costs about 0.1 µs per argument, a fair share of one answer.
+"""
+
+import numpy as np
+
+from ...core.jit import njit, prange
+from .scoring import first_open, next_group, score_choice, upper_step
+from .widget import NEG, best_keeps_wide, expect_keeps_wide
+
+# scalars, in the order of scorecard/answers.py's SolitaireEngine.blob
+N_ROLLS, N_CATS, N_DICE, FACES, ROLLS, N_KEEPS, ROLL_OFFSET, THRESHOLD, UPPER_POINTS, YACHT_CAT, XBONUS, \
+    JOKER_MODE, FORCED, MAX_POINTS, SUB_WIDTH = range(15)
+N_SCALARS = 15
+# arrays, in the same order
+OFFSET, N_UPPER_LANES, N_GROUPS, SCORES, SCORES_T, UPPER_FACE, JOKER_PTS, ROLL_YACHT_FACE, UPPER_CAT_OF_FACE, \
+    KEEP_ADD, SUB_PTR, SUB_IDX, ROLL_SUB_PTR, ROLL_SUB_IDX, ROLL_SUB_MASK, COUNTS_T, POSSIBLE, SUB_PAD = range(18)
+
+LANES = 16  # turn states through the keep stages at once
+# what a situation is
+TERMINAL, TURN_START, RETHROW, DECISION = 0, 1, 2, 3
+# why a situation is refused (its count is minus the reason); scorecard/answers.py words them
+BAD_BOX, BAD_ORDER, BAD_DICE, BAD_ROLLS, BAD_HELD, OVER_WITH_DICE, BAD_TOTAL = range(1, 8)
+# the columns of a situation's fields
+KIND, USED, KEY, UPPER, GROUP, TOTAL, ROLL, HELD, LEFT = range(9)
+
+
+@njit(cache=True, inline="always")
+def part(blob, i):
+    """The model's array number i (1-D)."""
+    return blob[blob[N_SCALARS + i]: blob[N_SCALARS + i + 1]]
+
+
+@njit(cache=True, inline="always")
+def unpack(blob):
+    """The model's arrays, shaped."""
+    n_rolls, n_cats, n_keeps, faces = blob[N_ROLLS], blob[N_CATS], blob[N_KEEPS], blob[FACES]
+    return (part(blob, OFFSET), part(blob, N_UPPER_LANES), part(blob, N_GROUPS),
+            part(blob, SCORES).reshape((n_rolls, n_cats)),
+            part(blob, SCORES_T).view(np.float64).reshape((n_cats, n_rolls)),
+            part(blob, UPPER_FACE), part(blob, JOKER_PTS), part(blob, ROLL_YACHT_FACE),
+            part(blob, UPPER_CAT_OF_FACE), part(blob, KEEP_ADD).reshape((n_keeps, faces)), part(blob, SUB_PTR),
+            part(blob, SUB_IDX), part(blob, ROLL_SUB_PTR), part(blob, ROLL_SUB_IDX), part(blob, ROLL_SUB_MASK),
+            part(blob, COUNTS_T).reshape((faces, n_rolls)), part(blob, POSSIBLE),
+            part(blob, SUB_PAD).reshape((n_keeps, blob[SUB_WIDTH])))
+
+
+@njit(cache=True, inline="always")
+def keep_of(row, i, keep_add):
+    """The keep index of the dice in row[i, :] (zeros skipped); -1 when a die is out of range, -2 when
+    there are none."""
+    faces = keep_add.shape[1]
+    k = 0
+    seen = 0
+    for d in range(row.shape[1]):
+        f = row[i, d]
+        if f == 0:
+            continue
+        if f < 0 or f > faces:
+            return -1
+        k = keep_add[k, f - 1]
+        seen += 1
+    return k if seen else -2
+
+
+@njit(cache=True, inline="always")
+def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, fields):
+    """Situation i's turn state and moment into ``fields[i]``, checked: the reason it is refused, or 0."""
+    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+     keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
+    n_cats, n_dice, rolls = blob[N_CATS], blob[N_DICE], blob[ROLLS]
+    threshold, max_points = blob[THRESHOLD], blob[MAX_POINTS]
+    fields[i, KEY] = -1
+    used = 0
+    box_sum = 0
+    up = 0
+    for c in range(n_cats):
+        v = cards[i, 0, c]
+        if v == -1:
+            continue
+        if v < 0 or v > max_points or possible[c * (max_points + 1) + v] == 0:
+            return BAD_BOX
+        used |= 1 << c
+        box_sum += v
+        if upper_face[c] > 0:
+            up += v
+    if blob[FORCED] and used & (used + 1):
+        return BAD_ORDER
+    total = totals[i, 0]
+    extra = total - box_sum - (blob[UPPER_POINTS] if threshold > 0 and up >= threshold else 0)
+    if extra < 0 or (extra > 0 and (blob[XBONUS] == 0 or extra % blob[XBONUS] != 0)):
+        return BAD_TOTAL
+    lu = n_upper_lanes[used]
+    t = min(up, threshold, lu - 1) if threshold > 0 else 0
+    yc = blob[YACHT_CAT]
+    g = 1 if yc >= 0 and cards[i, 0, yc] > 0 and n_groups[used] == 2 else 0
+    m = rolls_left[i, 0]
+    r = keep_of(dice, i, keep_add)
+    h = keep_of(held, i, keep_add)
+    if r == -1 or h == -1:
+        return BAD_DICE
+    full = used == (1 << n_cats) - 1
+    fields[i, USED], fields[i, UPPER], fields[i, GROUP], fields[i, TOTAL] = used, t, g, total
+    fields[i, ROLL], fields[i, HELD], fields[i, LEFT] = -1, 0, m
+    if r >= 0:  # dice showing: a decision
+        for d in range(n_dice):
+            if dice[i, d] == 0:
+                return BAD_DICE
+        if h != -2:
+            return BAD_HELD
+        if full:
+            return OVER_WITH_DICE
+        if m < 0 or m >= rolls:
+            return BAD_ROLLS
+        fields[i, KIND], fields[i, ROLL] = DECISION, r - blob[ROLL_OFFSET]
+    elif full:
+        if h != -2:
+            return OVER_WITH_DICE
+        fields[i, KIND] = TERMINAL
+        return 0
+    elif h == -2 and m == rolls:
+        fields[i, KIND] = TURN_START
+    elif m < 1 or m >= rolls:
+        return BAD_ROLLS
+    else:
+        fields[i, KIND], fields[i, HELD] = RETHROW, max(h, 0)
+    fields[i, KEY] = offset[used] + g * lu + t
+    return 0
+
+
+@njit(cache=True, inline="always")
+def score_value(u, g, t, r, c, values, blob, model):
+    """(allowed, value of scoring roll r in box c with the rest of the game, points earned now)."""
+    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+     keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
+    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, blob[YACHT_CAT], blob[XBONUS],
+                                       blob[JOKER_MODE], joker_pts, roll_yacht_face, upper_cat_of_face, blob[FORCED])
+    if not allowed:
+        return False, NEG, 0
+    t2, gain = upper_step(t, pts, c, upper_face, blob[THRESHOLD], blob[UPPER_POINTS])
+    nu = u | (1 << c)
+    ln = n_upper_lanes[nu]
+    if t2 > ln - 1:
+        t2 = ln - 1
+    ng = next_group(u, g, c, pts, blob[YACHT_CAT], n_groups[nu])
+    now = pts + gain + extra
+    return True, float(now) + values[offset[nu] + ng * ln + t2], now
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def finals(u, g, t, row, by_count, values, blob, model):
+    """row[r] = the best value of scoring final roll r now, for every roll (one turn state).
+
+    Box by box over contiguous rolls: an ordinary box adds a constant (what the game is worth after it)
+    to the roll's points; an upper box's points are its face times the count, so its values are looked
+    up by count. Rolls of a yacht after the yacht box is used follow the extra-yacht rules and are
+    scored again one box at a time, as every option is priced (score_value)."""
+    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+     keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
+    n_rolls, n_cats, n_dice = blob[N_ROLLS], blob[N_CATS], blob[N_DICE]
+    threshold, upper_points, yacht_cat = blob[THRESHOLD], blob[UPPER_POINTS], blob[YACHT_CAT]
+    for r in range(n_rolls):
+        row[r] = NEG
+    only = first_open(u, n_cats) if blob[FORCED] else -1
+    for c in range(n_cats):
+        if (u >> c) & 1 or (only >= 0 and c != only):
+            continue
+        nu = u | (1 << c)
+        ln = n_upper_lanes[nu]
+        base = offset[nu]
+        if upper_face[c] > 0 and threshold > 0:
+            face = upper_face[c]
+            for k in range(n_dice + 1):
+                pts = k * face
+                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                if t2 > ln - 1:
+                    t2 = ln - 1
+                ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                by_count[k] = float(pts + gain) + values[base + ng * ln + t2]
+            count = counts_t[face - 1]
+            for r in range(n_rolls):
+                row[r] = max(row[r], by_count[count[r]])
+        else:
+            t2 = min(t, ln - 1)
+            if_zero = values[base + next_group(u, g, c, 0, yacht_cat, n_groups[nu]) * ln + t2]
+            if_points = values[base + next_group(u, g, c, 1, yacht_cat, n_groups[nu]) * ln + t2]
+            pts = scores_t[c]
+            if if_zero == if_points:
+                for r in range(n_rolls):
+                    row[r] = max(row[r], pts[r] + if_zero)
+            else:
+                for r in range(n_rolls):
+                    row[r] = max(row[r], pts[r] + (if_points if pts[r] > 0 else if_zero))
+    if yacht_cat >= 0 and (u >> yacht_cat) & 1 and (blob[JOKER_MODE] != 0 or blob[XBONUS] != 0):
+        for r in range(n_rolls):
+            if roll_yacht_face[r] == 0:
+                continue
+            best = NEG
+            for c in range(n_cats):
+                if not (u >> c) & 1:
+                    ok, v, now = score_value(u, g, t, r, c, values, blob, model)
+                    if ok and v > best:
+                        best = v
+            row[r] = best
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def expect_one(buf, keep_add, roll_offset):
+    """``widget.expect_keeps`` for one lane (a 1-D buffer); six faces summed as a tree, not a chain."""
+    faces = keep_add.shape[1]
+    if faces == 6:
+        for k in range(roll_offset - 1, -1, -1):
+            buf[k] = (((buf[keep_add[k, 0]] + buf[keep_add[k, 1]]) + (buf[keep_add[k, 2]] + buf[keep_add[k, 3]]))
+                      + (buf[keep_add[k, 4]] + buf[keep_add[k, 5]])) * (1.0 / 6.0)
+        return
+    inv = 1.0 / faces
+    for k in range(roll_offset - 1, -1, -1):
+        total = 0.0
+        for f in range(faces):
+            total += buf[keep_add[k, f]]
+        buf[k] = total * inv
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def best_one(buf, sub_pad):
+    """``widget.best_keeps`` for one lane (a 1-D buffer), over each keep's one-die-smaller keeps padded
+    with the keep itself to one width: a fixed number of branch-free steps (unrolled for five)."""
+    if sub_pad.shape[1] == 5:
+        for k in range(1, buf.shape[0]):
+            best = buf[k]
+            for w in range(5):
+                best = max(best, buf[sub_pad[k, w]])
+            buf[k] = best
+        return
+    width = sub_pad.shape[1]
+    for k in range(1, buf.shape[0]):
+        best = buf[k]
+        for w in range(width):
+            best = max(best, buf[sub_pad[k, w]])
+        buf[k] = best
+
+
+@njit(cache=True, inline="always")
+def answer_one(i, fields, stages, values, blob, model, tie, out_f, out_i):
+    """Write situation i's options (codes, values, costs), their count and its value; ``stages[m, k]``
+    hold its turn state's stages up to its throws left."""
+    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+     keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
+    width = out_i.shape[1] - 1
+    kind, total, m = fields[i, KIND], fields[i, TOTAL], fields[i, LEFT]
+    out_i[i, width] = 0
+    if kind == TERMINAL:
+        out_f[i, 2 * width] = float(total)
+        return
+    if kind == TURN_START:
+        out_f[i, 2 * width] = total + values[fields[i, KEY]]
+        return
+    if kind == RETHROW:
+        out_f[i, 2 * width] = total + stages[m, fields[i, HELD]]
+        return
+    u, t, g, r = fields[i, USED], fields[i, UPPER], fields[i, GROUP], fields[i, ROLL]
+    holds = 1 << blob[N_DICE]
+    n = 0
+    last = roll_sub_ptr[r + 1] - 1  # the whole roll: keeping every die comes last
+    if m > 0:
+        for p in range(roll_sub_ptr[r], last):
+            out_i[i, n] = roll_sub_mask[p]
+            out_f[i, n] = total + stages[m, roll_sub_idx[p]]
+            n += 1
+    for c in range(blob[N_CATS]):
+        if (u >> c) & 1:
+            continue
+        ok, v, now = score_value(u, g, t, r, c, values, blob, model)
+        if ok:
+            out_i[i, n] = holds + c
+            out_f[i, n] = total + v
+            n += 1
+    if m > 0:
+        out_i[i, n] = roll_sub_mask[last]
+        out_f[i, n] = total + stages[m, blob[ROLL_OFFSET] + r]
+        n += 1
+    best = NEG
+    for k in range(n):
+        if out_f[i, k] > best:
+            best = out_f[i, k]
+    for k in range(n):
+        cost = best - out_f[i, k]
+        out_f[i, width + k] = cost if cost > tie else 0.0
+    for k in range(n, width):
+        out_i[i, k] = -1
+        out_f[i, k] = np.nan
+        out_f[i, width + k] = np.nan
+    out_f[i, 2 * width] = best
+    out_i[i, width] = n
+
+
+@njit(cache=True, inline="always")
+def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i, fields):
+    """Answer situations lo..hi-1: read and check them (into rows lo..hi-1 of ``fields``), order them by
+    turn state, run the keep stages of the turn states that need them (one alone, or in blocks of LANES),
+    and write every answer. Returns how many were refused (their count: minus the reason)."""
+    model = unpack(blob)
+    width = out_i.shape[1] - 1
+    n = hi - lo
+    refused = 0
+    for i in range(lo, hi):
+        reason = read_situation(i, cards, totals, dice, held, rolls_left, blob, model, fields)
+        if reason:
+            fields[i, KEY] = -1
+            fields[i, KIND] = -1
+            out_i[i, width] = -reason
+            refused += 1
+    if n == 1:  # one situation: no grouping
+        if refused == 0:
+            kind, m = fields[lo, KIND], fields[lo, LEFT]
+            top = m if kind == DECISION or kind == RETHROW else 0
+            stages = turn_stages(fields[lo, USED], fields[lo, GROUP], fields[lo, UPPER], top, values, blob, model)
+            answer_one(lo, fields, stages, values, blob, model, tie, out_f, out_i)
+        return refused
+    order = lo + np.argsort(fields[lo:hi, KEY], kind="mergesort")
+    # runs of one turn state, and how many throws their stages must cover
+    starts = np.empty(n + 1, dtype=np.int64)
+    tops = np.zeros(n, dtype=np.int64)
+    runs = 0
+    for p in range(n):
+        i = order[p]
+        if p == 0 or fields[i, KEY] != fields[order[p - 1], KEY]:
+            starts[runs] = p
+            runs += 1
+        kind = fields[i, KIND]
+        if (kind == DECISION or kind == RETHROW) and fields[i, LEFT] > tops[runs - 1]:
+            tops[runs - 1] = fields[i, LEFT]
+    starts[runs] = n
+    staged = np.empty(runs, dtype=np.int64)
+    n_staged = 0
+    no_stages = np.zeros((1, 1))
+    for k in range(runs):
+        if tops[k] > 0:
+            staged[n_staged] = k
+            n_staged += 1
+            continue
+        for p in range(starts[k], starts[k + 1]):
+            i = order[p]
+            if fields[i, KIND] >= 0:
+                answer_one(i, fields, no_stages, values, blob, model, tie, out_f, out_i)
+    if n_staged == 1:
+        k = staged[0]
+        first = order[starts[k]]
+        stages = turn_stages(fields[first, USED], fields[first, GROUP], fields[first, UPPER], tops[k], values, blob,
+                             model)
+        for p in range(starts[k], starts[k + 1]):
+            i = order[p]
+            if fields[i, KIND] >= 0:
+                answer_one(i, fields, stages, values, blob, model, tie, out_f, out_i)
+    elif n_staged > 1:
+        answer_blocks(staged[:n_staged], order, starts, tops, fields, values, blob, model, tie, out_f, out_i)
+    return refused
+
+
+@njit(cache=True, inline="always")
+def turn_stages(u, g, t, top, values, blob, model):
+    """One turn state's stages 0..top in one lane ((1, 1) when none is needed)."""
+    if top == 0:
+        return np.zeros((1, 1))
+    keep_add, sub_pad = model[9], model[17]
+    roll_offset = blob[ROLL_OFFSET]
+    stages = np.empty((top + 1, blob[N_KEEPS]))
+    by_count = np.empty(blob[N_DICE] + 1)
+    finals(u, g, t, stages[0, roll_offset:], by_count, values, blob, model)
+    for m in range(1, top + 1):
+        stages[m, :] = stages[m - 1, :]
+        if m >= 2:
+            best_one(stages[m], sub_pad)
+        expect_one(stages[m], keep_add, roll_offset)
+    return stages
+
+
+@njit(cache=True, inline="always")
+def answer_blocks(staged, order, starts, tops, fields, values, blob, model, tie, out_f, out_i):
+    """The situations of the staged runs, their turn states' stages side by side in blocks of LANES lanes
+    (the solver's widget, whose loops run over contiguous lanes)."""
+    keep_add, sub_ptr, sub_idx = model[9], model[10], model[11]
+    n_keeps, roll_offset, n_rolls = blob[N_KEEPS], blob[ROLL_OFFSET], blob[N_ROLLS]
+    lanes = min(LANES, staged.shape[0])
+    stages = np.empty((blob[ROLLS], n_keeps, lanes))
+    row = np.empty(n_rolls)
+    by_count = np.empty(blob[N_DICE] + 1)
+    for b in range(0, staged.shape[0], lanes):
+        block = min(lanes, staged.shape[0] - b)
+        top = 0
+        for j in range(block):
+            k = staged[b + j]
+            first = order[starts[k]]
+            finals(fields[first, USED], fields[first, GROUP], fields[first, UPPER], row, by_count, values, blob,
+                   model)
+            for r in range(n_rolls):
+                stages[0, roll_offset + r, j] = row[r]
+            top = max(top, tops[k])
+        for m in range(1, top + 1):
+            stages[m, :, :block] = stages[m - 1, :, :block]
+            if m >= 2:
+                best_keeps_wide(stages[m], sub_ptr, sub_idx, block)
+            expect_keeps_wide(stages[m], keep_add, roll_offset, block)
+        for j in range(block):
+            k = staged[b + j]
+            for p in range(starts[k], starts[k + 1]):
+                i = order[p]
+                if fields[i, KIND] >= 0:
+                    answer_one(i, fields, stages[:, :, j], values, blob, model, tie, out_f, out_i)
+
+
+@njit(cache=True)
+def answer_serial(cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i):
+    """Every situation's answer on the calling thread (small batches, and servers whose threads call at
+    once); returns how many were refused."""
+    n = cards.shape[0]
+    fields = np.empty((n, 9), dtype=np.int64)
+    return answer_range(0, n, cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i, fields)
+
+
+@njit(cache=True, parallel=True)
+def answer_parallel(cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i, chunks):
+    """Every situation's answer on all threads: the batch in ``chunks`` contiguous parts, each grouped by
+    turn state on its own (situations of one game lie together, and so share their turn states)."""
+    n = cards.shape[0]
+    fields = np.empty((n, 9), dtype=np.int64)
+    refused = np.zeros(chunks, dtype=np.int64)
+    for c in prange(chunks):
+        lo, hi = c * n // chunks, (c + 1) * n // chunks
+        if hi > lo:
+            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i,
+                                      fields)
+    return refused.sum()
