@@ -12,7 +12,7 @@ from dicesolver.analysis.match import summarize
 from dicesolver.despirala import future
 from dicesolver.despirala.match import despirala_match, play_bots
 from dicesolver.despirala.players import CompetitivePlayer, ExpectedScorePlayer
-from dicesolver.despirala.rules import COMBINATIONS, GOODS_PER_TURN, DespiralaGame, Move, parse_move
+from dicesolver.despirala.rules import COMBINATIONS, DespiralaGame, Move, parse_move
 from dicesolver.despirala.solver import completion_odds, load_or_solve, pick_shape, turn_options
 from dicesolver.despirala.state import DECIDE, DespiralaState, Event, Seat, apply_event
 

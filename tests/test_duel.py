@@ -194,8 +194,8 @@ def test_bad_two_player_positions(text, message):
 
 
 @pytest.mark.parametrize("definition", [PAIRS_GAME, ESSAY_TOY])
-def test_the_numpy_turn_widget_is_the_kernel(definition):
-    """Advice reads one position with numpy (turn.py); the kernel's widget gives the same equities."""
+def test_the_answer_engine_is_the_solve_kernel(definition):
+    """Every keep's and box's equity from the batch answer engine is the solve kernel's widget's."""
     from dicesolver.scorecard.duel import DuelSolution
     from dicesolver.scorecard.kernels.duel import duel_widget
     from dicesolver.scorecard.kernels.widget import expect_keeps
@@ -215,6 +215,13 @@ def test_the_numpy_turn_widget_is_the_kernel(definition):
                         dice.keep_add, ptr, idx, dice.roll_offset, max(rerolls - 1, 0))
             if rerolls > 0:
                 expect_keeps(want, dice.keep_add, dice.roll_offset, lanes)
-            got = solution.within_turn(DuelPosition(a, b, 0), rerolls)
-            rows = slice(0, dice.n_keeps) if rerolls > 0 else slice(dice.roll_offset, dice.n_keeps)
-            np.testing.assert_allclose(got[rows], want[rows], rtol=0, atol=1e-12)
+            for d in range(-int(model.maxsum[b]), int(model.maxsum[a]) + 1):
+                lane = d + int(model.maxsum[b])
+                for roll in dice.rolls:
+                    pos = DuelPosition(a, b, d)
+                    if rerolls > 0:
+                        for keep, got in solution.keep_equities(pos, roll, rerolls).items():
+                            assert got == pytest.approx(want[dice.keep_index(keep), lane], abs=1e-12)
+                    else:
+                        best = max(solution.category_equities(pos, roll).values())
+                        assert best == pytest.approx(want[dice.roll_offset + dice.roll_index(roll), lane], abs=1e-12)

@@ -1,6 +1,7 @@
 import itertools
 import random
 
+import numpy as np
 import pytest
 from reference import final_score_bonus, solve_reference
 from tinygames import BONUS_GAME, ESSAY_TOY, PAIRS_GAME, tiny
@@ -50,9 +51,24 @@ def test_kernel_equals_slow_reference(definition, choices):
         assert ours + already == pytest.approx(reference(card), abs=1e-9), card
 
 
+def engine_answers(game, model, values, card, roll, rerolls):
+    """The answer engine's options at a card (boxes, no extra bonus) with ``roll`` showing: {step text: value}."""
+    from dicesolver.scorecard.answers import SolitaireEngine
+    from dicesolver.scorecard.encoding import ScorecardEncoding
+    from dicesolver.scorecard.position import Position
+    from dicesolver.scorecard.state import ScorecardState
+
+    state = ScorecardState(game, (Position(card, None, game.rolls),), tuple(roll), (), rerolls)
+    answers = SolitaireEngine(model, values).answer(ScorecardEncoding(game).situations([state]))
+    return {a: v for a, v in zip(state.legal_actions(), answers.values[0, : answers.counts[0]])}
+
+
 @pytest.mark.parametrize("definition,choices", TINY_CASES)
-def test_one_positions_turn_in_numpy_equals_slow_reference(definition, choices):
-    """Advice's numpy path (final_values, keep_values): every box and every keep of random positions."""
+def test_the_answer_engine_equals_slow_reference(definition, choices):
+    """The batch answer engine (one situation at a time): every box and every keep of random positions,
+    against the recursion over the rules."""
+    from dicesolver.scorecard.state import Keep, Score
+
     game = tiny(definition, **choices)
     model = SolitaireModel(game)
     values = model.solve()
@@ -62,41 +78,56 @@ def test_one_positions_turn_in_numpy_equals_slow_reference(definition, choices):
     cards = unfinished_cards(game)
     rng.shuffle(cards)
     for card in cards[:40] + [(None,) * game.n_categories]:
-        used = sum(1 << c for c, v in enumerate(card) if v is not None)
-        upper = sum(v for c, v in enumerate(card) if v is not None and game.categories[c].is_upper)
-        state = TurnState(used, upper, bool(game.extra_yacht and card[game.extra_yacht.category]))
-        already = final_score_bonus(game, tuple(v or 0 for v in card)) if game.has_upper_bonus else 0
+        total = sum(v or 0 for v in card)  # the engine's values count the card's points (and a bonus reached)
         roll = rng.choice(dice.rolls)
-        value, _ = model.category_values(values, state, dice.roll_index(roll))
-        legal = game.legal_scores(card, roll)
-        for c, pts, extra in legal:
-            after = card[:c] + (pts,) + card[c + 1:]
-            bonus = final_score_bonus(game, after) if all(v is not None for v in after) else 0
-            assert value[c] + already == pytest.approx(pts + extra + bonus + reference(after), abs=1e-9)
-        assert sum(v > -float("inf") for v in value) == len(legal)
-        for rerolls in range(1, game.rolls):
-            keeps = model.keep_values(values, state, rerolls)
-            for kept in dice.sub_keeps(roll):
-                throws = list(itertools.product(range(1, game.faces + 1), repeat=game.n_dice - len(kept)))
-                want = sum(reference.after_roll(card, tuple(sorted(kept + t)), rerolls - 1) for t in throws)
-                assert keeps[dice.keep_index(kept)] + already == pytest.approx(want / len(throws), abs=1e-9)
-        assert model.keep_values(values, state, game.rolls)[0] == pytest.approx(values[model.index(state)], abs=1e-9)
+        for rerolls in range(game.rolls):
+            options = engine_answers(game, model, values, card, roll, rerolls)
+            scores = {a.category: v for a, v in options.items() if isinstance(a, Score)}
+            legal = game.legal_scores(card, roll)
+            assert sorted(scores) == sorted(c for c, _, _ in legal)
+            for c, pts, extra in legal:
+                after = card[:c] + (pts,) + card[c + 1:]
+                bonus = final_score_bonus(game, after) if all(v is not None for v in after) else 0
+                assert scores[c] - total == pytest.approx(pts + extra + bonus + reference(after), abs=1e-9)
+            for keep, value in ((a.dice, v) for a, v in options.items() if isinstance(a, Keep)):
+                throws = list(itertools.product(range(1, game.faces + 1), repeat=game.n_dice - len(keep)))
+                want = sum(reference.after_roll(card, tuple(sorted(keep + t)), rerolls - 1) for t in throws)
+                assert value - total == pytest.approx(want / len(throws), abs=1e-9)
 
 
 @pytest.mark.parametrize("spec", ["yahtzee", "yahtzee(joker=free)", "yatzy(forced=on)", "generala", "crag"])
-def test_one_positions_turn_in_numpy_equals_the_solve(spec, fresh_cache):
-    """The numpy turn of a real game's positions gives back the solve kernel's turn-start values."""
+def test_a_turn_through_the_engine_equals_the_solve(spec, fresh_cache):
+    """Every first roll of a turn answered in one batch: their values, weighted by the rolls' chances, give
+    back the solve kernel's turn-start value of the same state."""
+    from dicesolver.scorecard.answers import SolitaireEngine
+
     game = load_game(spec)
     solution, _ = load_or_solve(game)
     model, values = solution.model, solution.values
+    dice = game.dice
+    engine = SolitaireEngine(model, values)
     rng = random.Random(3)
     sets = [u for level in model.levels() for u in level.tolist() if u != model.full]
-    for u in rng.sample(sets, min(25, len(sets))) + [0]:
-        lanes = int(model.n_upper_lanes[u])
-        for flag in {False, bool(model.n_groups[u] == 2)}:
-            state = TurnState(u, rng.randrange(lanes) if model.threshold else 0, flag)
-            assert model.keep_values(values, state, game.rolls)[0] == pytest.approx(values[model.index(state)],
-                                                                                  rel=1e-12)
+    for u in rng.sample(sets, min(12, len(sets))) + [0]:
+        card = [-1] * game.n_categories
+        for c in range(game.n_categories):
+            if u >> c & 1:
+                card[c] = rng.choice(game.possible_scores(c))
+        if game.forced_order:
+            card = [v if c < bin(u).count("1") else -1 for c, v in enumerate(
+                [rng.choice(game.possible_scores(c)) for c in range(game.n_categories)])]
+        n = dice.n_rolls
+        cards = np.array([[card]] * (n + 1), dtype=np.int64)
+        boxes = tuple(None if v < 0 else v for v in card)
+        from dicesolver.scorecard.position import Position
+
+        total = Position(boxes, None, game.rolls).total(game)
+        situations = {"cards": cards, "totals": np.full((n + 1, 1), total, dtype=np.int64),
+                      "dice": np.array([list(r) for r in dice.rolls] + [[0] * game.n_dice], dtype=np.int64),
+                      "held": np.zeros((n + 1, game.n_dice), dtype=np.int64),
+                      "rolls_left": np.array([[game.rolls - 1]] * n + [[game.rolls]], dtype=np.int64)}
+        answers = engine.answer(situations)
+        assert float(np.dot(dice.roll_probabilities, answers.value[:n])) == pytest.approx(answers.value[n], rel=1e-12)
 
 
 def test_reachable_upper_lanes_only():

@@ -74,24 +74,29 @@ def test_chances_to_beat_a_score_are_the_reference(definition, choices):
 
 
 def test_every_option_within_a_turn_is_the_reference():
-    """Keeps and boxes ranked for one need from the table (numpy) as the recursion ranks them."""
-    from dicesolver.scorecard.solitaire import TurnState
+    """Keeps and boxes ranked for one need by the answer engine from the table, as the recursion ranks them."""
+    from dicesolver.scorecard.answers import SolitaireEngine
+    from dicesolver.scorecard.encoding import ScorecardEncoding
+    from dicesolver.scorecard.state import Keep, Score
 
     game = tiny(BONUS_GAME)
     N = int(game.max_scores.sum()) + 25
     table = target.build(game, N)
     reference = reference_chances(game, N, solver=True)
     boxes = (None,) * game.n_categories
-    start = TurnState(0)
+    start = game.start()
+    encoding = ScorecardEncoding(game)
     for need in (1, 7, 15):
-        final = table.final_chances(start, need)
+        engine = SolitaireEngine(table.model, table.V, aim=(need, N, table.tie))
         for dice in game.dice.rolls[::3]:
             dice = tuple(int(d) for d in dice)
-            row = final[game.dice.roll_index(dice)]
-            assert row.max() == pytest.approx(reference.after_roll(boxes, dice, 0)[need], abs=1e-6)
-            keeps = table.keep_chances(start, need, 1, final)
-            best_keep = max(keeps[game.dice.keep_index(k)] for k in game.dice.sub_keeps(dice))
-            assert best_keep == pytest.approx(reference.after_roll(boxes, dice, 1)[need], abs=1e-6)
+            for left in (0, 1):
+                state = type(start)(game, start.cards, dice, (), left)
+                answers = engine.answer(encoding.situations([state]))
+                options = dict(zip(state.legal_actions(), answers.values[0, : answers.counts[0]]))
+                kind = Score if left == 0 else Keep
+                best = max(v for a, v in options.items() if isinstance(a, kind))
+                assert best == pytest.approx(reference.after_roll(boxes, dice, left)[need], abs=1e-6)
 
 
 def test_playing_for_the_target_beats_playing_for_points():

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .core.errors import DicesolverError, GameDefinitionError, InputError, TableError
 
 if TYPE_CHECKING:
+    from .core.answers import Answers
     from .core.protocol import Game, Solution, State, Step
     from .core.results import Advice, Review, SolveInfo
     from .core.solved import SolvedGame
@@ -38,7 +39,7 @@ __version__ = "0.1.0"
 # The protocol's and the results' classes are imported on first use: `import dicesolver` (and so every
 # command, `dicesolver --help` included) does not wait for numpy and pydantic until it needs them.
 _LAZY = {"Game": "core.protocol", "Solution": "core.protocol", "State": "core.protocol", "Step": "core.protocol",
-         "Advice": "core.results", "Review": "core.results", "SolveInfo": "core.results",
+         "Advice": "core.results", "Review": "core.results", "SolveInfo": "core.results", "Answers": "core.answers",
          "SolvedGame": "core.solved"}
 
 
@@ -51,7 +52,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DicesolverError", "GameDefinitionError", "InputError", "TableError", "Game", "State", "Step", "Solution",
-    "SolvedGame", "Advice", "Review", "SolveInfo", "load_game", "parse_state", "solve", "advise", "review",
+    "SolvedGame", "Advice", "Review", "SolveInfo", "Answers", "load_game", "parse_state", "solve", "advise",
+    "advise_many", "review",
     "one_turn_odds", "games",
 ]
 
@@ -93,6 +95,30 @@ def advise(spec: str | Game, position: str | State) -> Advice:
 
     state = registry.parse_state(spec, position) if isinstance(position, str) else position
     return registry.solution_for(state).advise(state)
+
+
+def advise_many(spec: str | Game, positions: Sequence[str | State] | Mapping[str, Any], players: int | None = None,
+                judge: str | None = None, parallel: bool | None = None) -> Answers:
+    """Every legal option of many positions at once, as arrays: ``positions`` are position texts or states
+    (how many play follows from the first), or situations (the arrays of the game's encoding, see
+    docs/SCHEMA.md; ``players`` says how many play, by default the game's usual number). Returns ``Answers``:
+    ``codes``, ``values``, ``costs`` (n x width, padded with -1 and NaN), ``counts`` and ``value`` (n), and
+    the ``judge`` that answered (``judge`` picks one where a game has several, as ``solve`` does)."""
+    from .core import registry
+
+    if isinstance(positions, Mapping):
+        solution = registry.solve(spec, players=players, judge=judge)
+        return solution.answer(positions, parallel)
+    items = list(positions)
+    if not items:
+        raise InputError("no positions given")
+    first = registry.parse_state(spec, items[0]) if isinstance(items[0], str) else items[0]
+    solution = registry.solve(first.game, judge=judge)
+    texts = [p for p in items if isinstance(p, str)]
+    if len(texts) == len(items):
+        return solution.answer(solution.encoding.parse_situations(texts), parallel)
+    states = [solution.game.parse_state(p) if isinstance(p, str) else p for p in items]
+    return solution.answers(states, parallel)
 
 
 def review(record: str | Path, player: int = 0, judge: str | None = None) -> Review:

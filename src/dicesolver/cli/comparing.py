@@ -119,3 +119,39 @@ def rl_eval(
         emit(result)
         return
     render.policy_evaluation(out, result)
+
+
+@app.command()
+def label(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    n: int = typer.Option(100_000, "-n", "--rows", min=1, max=1_000_000_000, help="situations to write"),
+    source: str = typer.Option("optimal", "--source", help="who plays the sampled games: optimal, perturbed "
+                               "(the best option, or with probability --perturb any legal one) or uniform"),
+    perturb: float = typer.Option(0.1, "--perturb", min=0.0, max=1.0, help="perturbed: the chance of a uniform move"),
+    seed: int = typer.Option(0, "--seed", help="random seed (same seed, same rows)"),
+    output: str = typer.Option(..., "--out", "-o", help="FILE.parquet (with pyarrow: the 'parquet' extra) or "
+                               "FILE.jsonl"),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the "
+                                          "game's usual number)"),
+    judge: Optional[str] = typer.Option(None, "--judge", help="the solution that labels (exact, mindful, points; "
+                                        "as the game has them)"),
+) -> None:
+    """Write a labelled dataset: the decisions of sampled games, each with every legal option's code,
+    value and cost (docs/SCHEMA.md), for learning."""
+    import time
+
+    from ..analysis import label_files, labels
+
+    labels.check_source(source, perturb)
+    label_files.format_of(output)
+    g = registry.load(game, players)
+    with progress(f"solving {g.canonical}") as update:
+        solution = registry.solve(g, judge=judge, progress=update)
+    about = label_files.metadata(solution, source, perturb, seed)
+    began = time.perf_counter()
+    with progress(f"labelling {n:,} situations of {g.canonical}") as update:
+        rows = label_files.write(output, solution, labels.sample(solution, n, source, perturb, seed), about,
+                                 lambda done: update(done, n))
+    seconds = time.perf_counter() - began
+    out.print(f"{g.canonical}: {rows:,} situations ({source} play, judged by {solution.judge_words}) written to "
+              f"{output} in {seconds:.1f} s ({rows / max(seconds, 1e-9):,.0f}/s)", highlight=False)

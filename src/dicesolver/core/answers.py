@@ -72,6 +72,10 @@ class Answers:
         """The two arrays a kernel fills."""
         return self._f, self._i
 
+    def take(self, rows: np.ndarray) -> Answers:
+        """The answers of some situations (``rows``: their indices), in that order."""
+        return Answers(self._f[rows], self._i[rows], self.judge, self.unit, self.higher_is_better)
+
     def options(self, i: int) -> list[tuple[int, float, float]]:
         """Situation i's options as (code, value, cost), in legal-action order."""
         n = int(self.counts[i])

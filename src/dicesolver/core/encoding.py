@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Generic, Sequence, TypeVar
+from typing import Generic, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -91,13 +91,20 @@ class Encoding(ABC, Generic[G, S]):
 
     def parse_situations(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         """Position texts as situations (InputError naming the first that is not a position of the game)."""
-        states = []
+        states: list[S] = []
         for i, text in enumerate(texts):
             try:
-                states.append(self.game.parse_state(text))
+                states.append(cast(S, self.game.parse_state(text)))
             except InputError as exc:
                 raise InputError(f"position {i} ({str(text)[:60]!r}): {exc}") from None
         return self.situations(states)
+
+    def as_situations(self, observations: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """A batch of observations (as the vectorised environments give them, at decisions) as situations:
+        the arrays a situation adds are zero (nothing held or picked: the moment the player decides)."""
+        n = next(iter(observations.values())).shape[0]
+        return {k: observations[k] if k in observations else np.zeros((n, *spec.shape), dtype=np.int64)
+                for k, spec in self.situation_spec().items()}
 
     def check_action(self, state: S, action: int) -> None:
         if not 0 <= int(action) < self.n_actions:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, cast, runtime_checkable
+from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from .encoding import Batch, Encoding
 from .errors import InputError
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
-from .results import Board, ChartRow, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
+from .results import Board, ChartRow, Comparison, Distribution, OddsRow, StrategyFacts, TargetCurve
 from .solved import SolvedGame
 
 Progress = Callable[[int, int], None]
@@ -114,10 +114,6 @@ class Family(ABC, Generic[G, S]):
     def quick_solution(self, state: S) -> SolvedGame | None:
         """A solution that values ``state`` at once (a table on disk, a small sub-game), if there is one."""
         return None
-
-    def solution_for(self, state: S, progress: Progress | None = None) -> SolvedGame:
-        """The cheapest solution that values ``state``: a quick one, else the whole game's."""
-        return self.quick_solution(state) or self.solve(cast(G, state.game), progress=progress)
 
     # -- players -------------------------------------------------------------------------------------
     @abstractmethod

@@ -30,6 +30,13 @@ UNIT_WORDS: dict[str, str] = {
     "p_target": "probability of reaching the target",
 }
 
+JUDGE_WORDS: dict[str, str] = {  # what answers, by the judge names of answers' `judge`
+    "exact": "the exact table",
+    "points": "the expected-score table",
+    "mindful": "the Mindful Maximus model",
+    "target": "the target table",
+}
+
 
 @runtime_checkable
 class Step(Protocol):

@@ -71,15 +71,41 @@ def parse_state(spec: str | Game, position: str) -> State:
 def solve(spec: str | Game, players: int | None = None, judge: str | None = None, progress: Progress | None = None,
           rebuild: bool = False, on_problem: Callable[[str], None] | None = None, cluster: Cluster | None = None
           ) -> SolvedGame:
-    """A game's solution (cached tables are loaded; missing ones are solved and cached)."""
+    """A game's solution (cached tables are loaded; missing ones are solved and cached). A solution once
+    loaded is kept for the process, as long as its table on disk is the same (answers are then lookups,
+    not loads)."""
     game = load(spec, players)
-    return family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem,
-                                 cluster=cluster)
+    key = (game.family, game.canonical, game.n_players, judge)
+    if not rebuild and cluster is None:
+        kept = _SOLVED.get(key)
+        if kept is not None and _stamp(kept[0]) == kept[1]:
+            return kept[0]
+    solution = family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem,
+                                     cluster=cluster)
+    if solution.info.solved_now:  # a new table: a default judge may now be another one
+        for old in [k for k in _SOLVED if k[1] == game.canonical]:
+            _SOLVED.pop(old, None)
+    _SOLVED[key] = (solution, _stamp(solution))
+    return solution
+
+
+_SOLVED: dict[tuple, tuple[SolvedGame, int | None]] = {}
+
+
+def _stamp(solution: SolvedGame) -> int | None:
+    """When the solution's table was written (None: in memory only)."""
+    if not solution.info.table_dir:
+        return None
+    try:
+        return (Path(solution.info.table_dir) / "manifest.json").stat().st_mtime_ns
+    except OSError:
+        return -1
 
 
 def solution_for(state: State, progress: Progress | None = None) -> SolvedGame:
-    """The cheapest solution that values a position (a two-player endgame is solved as a sub-game)."""
-    return family_of(state.game).solution_for(state, progress=progress)
+    """The cheapest solution that values a position (a two-player endgame is solved as a sub-game), else
+    the game's own (kept for the process, as ``solve`` keeps it)."""
+    return family_of(state.game).quick_solution(state) or solve(state.game, progress=progress)
 
 
 def read_record(path: str | Path, warnings: list[str] | None = None) -> Playthrough:

@@ -19,6 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field
 Unit = Literal["points", "equity", "p_win", "p_target"]
 
 
+JUDGE_DESCRIPTION = ("what the values come from (exact: the exact table; points: the expected-score table, each "
+                     "card judged alone; mindful: the Mindful Maximus model; target: the target table)")
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)  # built when first used: a quicker start
 
@@ -37,6 +41,7 @@ class SolveInfo(_Model):
     states: int = Field(description="entries of the table")
     table_bytes: int
     table_dir: str
+    judge: str = Field("exact", description=JUDGE_DESCRIPTION)
     details: dict[str, Any] = Field(default_factory=dict, description="family facts (a push game's sweeps, ...)")
 
 
@@ -62,9 +67,7 @@ class Advice(_Model):
     player: Optional[int] = Field(description="the seat on turn (0 moves first); null at the end")
     unit: Unit
     higher_is_better: bool = True
-    judge: str = Field("exact", description="what the values come from (exact: the exact table; points: the "
-                                            "expected-score table, each card judged alone; mindful: the Mindful "
-                                            "Maximus model; target: the target table)")
+    judge: str = Field("exact", description=JUDGE_DESCRIPTION)
     value: float = Field(description="the position's value for the player on turn, with best play")
     options: list[Option] = Field(description="empty before a throw (value: the throw's expectation) and at the end")
     notes: list[str] = Field(default_factory=list, description="remarks on the position in words")
@@ -120,7 +123,8 @@ class ReviewSummary(_Model):
     game: str
     unit: Unit
     higher_is_better: bool = True
-    judge: str = Field(description="what the values are (the solution or model that judged the game)")
+    judge: str = Field(description=JUDGE_DESCRIPTION)
+    measure: str = Field(description="what the values are, in words (expected final score, probability of winning...)")
     seat: int = Field(description="the reviewed player's seat (0 moved first)")
     player: str
     index: int = Field(description="the reviewed player's index in players (the record's order)")
@@ -354,6 +358,7 @@ class PolicyEvaluation(_Model):
 
     game: str
     policy: str
+    judge: str = Field("points", description=JUDGE_DESCRIPTION)
     games: int
     seed: int
     mean: float = Field(description="the policy's mean final score")

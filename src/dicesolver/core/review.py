@@ -128,7 +128,7 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
         labels[d.label] = labels.get(d.label, 0) + 1
     summary = ReviewSummary(
         game=solution.game.canonical, unit=solution.unit, higher_is_better=solution.higher_is_better,
-        judge=solution.unit_words, seat=me,
+        judge=solution.judge, measure=solution.unit_words, seat=me,
         player=playthrough.players[player], index=player, players=list(playthrough.players),
         complete=complete, baseline=baseline, luck=luck, loss=loss, others=others, others_luck=others_luck,
         others_loss=others_loss, result=result, decisions=len(my_decisions), decisions_with_choice=len(with_choice),

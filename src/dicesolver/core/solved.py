@@ -15,7 +15,7 @@ import numpy as np
 
 from .answers import Answers, Situations
 from .errors import InputError
-from .protocol import UNIT_WORDS, Game, State, Step, Unit
+from .protocol import JUDGE_WORDS, UNIT_WORDS, Game, State, Step, Unit
 from .results import Advice, Review, SolveInfo
 
 if TYPE_CHECKING:
@@ -39,14 +39,14 @@ class SolvedGame(ABC, Generic[G, S]):
 
     def __init__(self, game: G, info: SolveInfo):
         self.game = game
-        self.info = info  # how the table was obtained
+        self.info = info if info.judge == self.judge else info.model_copy(update={"judge": self.judge})
 
     # -- the one path: the batch answer engine ---------------------------------------------------------
+    @abstractmethod
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         """Every legal option of every situation (the arrays of ``encoding.situations``), valued for the
         player deciding, and each situation's value for the player on turn. ``parallel``: on all threads
         (default: for big batches; servers whose threads answer at once say False)."""
-        raise NotImplementedError  # PORTING: every family's engine in turn
 
     def answers(self, states: Sequence[S], parallel: bool | None = None) -> Answers:
         """``answer`` for protocol states."""
@@ -112,6 +112,11 @@ class SolvedGame(ABC, Generic[G, S]):
     def headline(self) -> str:
         """The solved game in a few words: the value of the start for the first player."""
         return f"{self.unit_words} of the start with best play: {self.root_value:.6f}"
+
+    @property
+    def judge_words(self) -> str:
+        """What answers, in words (the exact table, the Mindful Maximus model...)."""
+        return JUDGE_WORDS.get(self.judge, self.judge)
 
     @property
     def unit_words(self) -> str:

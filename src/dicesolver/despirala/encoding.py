@@ -36,6 +36,18 @@ class DespiralaEncoding(Encoding[DespiralaGame, DespiralaState]):
             "have": ArraySpec((1,), 0, N_DICE, "dice of the collected face so far"),
         }
 
+    def situation_spec(self) -> dict[str, ArraySpec]:
+        return self.observation_spec() | {
+            "picked": ArraySpec((1,), 0, len(self.moves) - 1, "completing a pick: its action (the combination with "
+                                                               "its arguments; 0: none)")}
+
+    def situation(self, state: DespiralaState) -> dict[str, np.ndarray]:
+        seat = 0 if state.phase == OVER else state.mover
+        picked = 0
+        if state.phase == COMPLETE:
+            picked = self.index[("pick", state.combination, tuple(state.args))]
+        return self.observe(state, seat) | {"picked": np.array([picked], dtype=np.int64)}
+
     def action_labels(self) -> list[str]:
         return [m.text() for m in self.moves]
 

@@ -22,10 +22,18 @@ from ..core.aims import TARGET_PREFIX, TARGET_TEMPLATE, parse_target, table_need
 from ..core.errors import InputError
 from .future import FutureTable, point_slots
 from .rules import COMBINATIONS, DespiralaGame, Move
-from .solution import collect_state_values
-from .solver import DespiralaSolution, binomial_table, completion_odds, pick_shape, throw_options, turn_options
+from .solver import (DespiralaSolution, binomial_table, collect_values, completion_odds, pick_shape, throw_options,
+                     turn_options)
 from .state import COLLECT, DECIDE, DespiralaState
 from .target import TargetTable
+
+
+def collect_state_values(solution: DespiralaSolution, state: DespiralaState) -> dict[str, float]:
+    """Stop's and (where allowed) Continue's expected values while collecting."""
+    seat = state.seat
+    combo = COMBINATIONS[state.combination]
+    return collect_values(solution, seat.free & ~(1 << combo.index), combo.collect_face(), state.have, seat.goods)
+
 
 DESPIRALA_STRATEGIES = {
     "optimal": "maximises the expected final score (minimises it in misere play): the exact solution",

@@ -7,57 +7,15 @@ from typing import Any
 
 import numpy as np
 
-from ..core.errors import InputError
+from ..core.answers import Answers, Situations
 from ..core.results import SolveInfo
 from ..core.solved import SolvedGame
-from .rules import COMBINATIONS, DespiralaGame, Move
-from .solver import DespiralaSolution, collect_values, completion_odds, pick_shape, pick_value, turn_options
-from .state import COLLECT, COMPLETE, DECIDE, HITS, THROW, DespiralaState
-from .target import TargetTable
-
-
-def _sign(solution: DespiralaSolution) -> float:
-    return 1.0 if solution.mode == "normal" else -1.0
-
-
-def collect_state_values(solution: DespiralaSolution, state: DespiralaState) -> dict[str, float]:
-    seat = state.seat
-    combo = COMBINATIONS[state.combination]
-    return collect_values(solution, seat.free & ~(1 << combo.index), combo.collect_face(), state.have, seat.goods)
-
-
-def completing_value(solution: DespiralaSolution, state: DespiralaState) -> float:
-    """The value of completing the combination being completed (its points when it succeeds included)."""
-    seat = state.seat
-    combo = COMBINATIONS[state.combination]
-    pts = combo.target(state.args)[1]
-    s = pick_shape(combo.index, state.args, state.dice)
-    q, qcum = completion_odds()
-    return pick_value(solution.W, seat.free & ~(1 << combo.index), s, seat.goods, float(pts), q, qcum)
-
-
-def expected_final(solution: DespiralaSolution, state: DespiralaState, seat: int) -> float:
-    """``seat``'s expected final score in ``state`` (expected-score play from then on)."""
-    me = state.seats[seat]
-    if state.over:
-        return float(me.final)
-    if state.mover != seat:
-        return me.points + solution.end_value(me.free, me.goods)
-    sign = _sign(solution)
-    if state.phase == THROW:
-        return me.points + float(solution.W[me.free, me.goods])
-    if state.phase == DECIDE:
-        return me.points + turn_options(solution, me.free, me.goods, state.dice)[0][1]
-    if state.phase == COLLECT:
-        values = collect_state_values(solution, state)
-        return me.points + (max(values.values()) if sign > 0 else min(values.values()))
-    if state.phase == COMPLETE:
-        return me.points + completing_value(solution, state)
-    if state.phase == HITS:  # the good for this rethrow is paid already
-        combo = COMBINATIONS[state.combination]
-        return me.points + collect_values(solution, me.free & ~(1 << combo.index), combo.collect_face(), state.have,
-                                          me.goods + 1)["continue"]
-    raise InputError(f"unknown phase {state.phase!r}")
+from .answers import DespiralaEngine
+from .encoding import DespiralaEncoding
+from .rules import DespiralaGame
+from .solver import DespiralaSolution
+from .state import DespiralaState
+from .target import TargetTable, layout
 
 
 class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
@@ -66,28 +24,27 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
     unit = "points"
     tie = 1e-9
 
+    judge = "points"
+
     def __init__(self, game: DespiralaGame, table: DespiralaSolution, info: SolveInfo):
         super().__init__(game, info)
         self.table = table
         self.higher_is_better = table.mode == "normal"
+        self.encoding = DespiralaEncoding(game)
+        self.engine = DespiralaEngine(table.mode, self.tie, W=np.asarray(table.W))
 
     def headline(self) -> str:
         goal = "highest" if self.higher_is_better else "lowest"
         return f"expected final score {self.root_value:.3f} playing for the {goal} score"
 
 
-    def state_value(self, state: DespiralaState, seat: int | None = None) -> float:
-        seat = state.mover if seat is None else seat
-        return expected_final(self.table, state, seat)
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
 
-    def action_values(self, state: DespiralaState) -> list[tuple[Any, float]]:
-        seat = state.seat
-        if state.phase == DECIDE:
-            return [(m, seat.points + v) for m, v in turn_options(self.table, seat.free, seat.goods, state.dice)]
-        if state.phase == COLLECT:
-            values = collect_state_values(self.table, state)
-            return [(Move(k), seat.points + v) for k, v in values.items()]
-        raise InputError("no decision is due now")
+    def seat_value(self, state: DespiralaState, seat: int) -> float:
+        """Another seat's expected final score: its points and what its own turns to come are worth."""
+        me = state.seats[seat]
+        return float(me.final) if state.over else me.points + self.table.end_value(me.free, me.goods)
 
 
 class TargetChance(SolvedGame[DespiralaGame, DespiralaState]):
@@ -97,9 +54,15 @@ class TargetChance(SolvedGame[DespiralaGame, DespiralaState]):
     unit = "p_target"
     tie = 1e-6  # the table is float32
 
+    judge = "target"
+
     def __init__(self, game: DespiralaGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
         super().__init__(game, info)
         self.table, self.score, self.beat = table, score, beat
+        self.encoding = DespiralaEncoding(game)
+        offset, rows, _ = layout(table.N, table.within)
+        self.engine = DespiralaEngine(table.mode, self.tie, V=np.asarray(table.V), offset=offset, rows=rows,
+                                      target=(score, table.N, table.tie, table.within))
 
     def curve(self) -> np.ndarray:
         """The best chance from the start of a game, for every score 0..N of the table (this aim's kind)."""
@@ -120,36 +83,11 @@ class TargetChance(SolvedGame[DespiralaGame, DespiralaState]):
         points = state.seat.points
         return {"beat" if self.beat else "target": self.score, "score_so_far": points, "need": self.score - points}
 
-    def state_value(self, state: DespiralaState, seat: int | None = None) -> float:
-        seat = state.mover if seat is None else seat
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
+
+    def seat_value(self, state: DespiralaState, seat: int) -> float:
+        """Another seat's chance: its own sheet when its turn ends as it stands."""
         me = state.seats[seat]
         need = self.score - me.points
-        table = self.table
-        if state.over:
-            return table.end(0, me.goods, need)
-        if state.mover != seat:
-            return table.end(me.free, me.goods, need)
-        if state.phase == THROW:
-            return table.start(me.free, me.goods, need)
-        if state.phase in (DECIDE, COLLECT):
-            return max(v for _, v in self.action_values(state))
-        combo = COMBINATIONS[state.combination]
-        after = me.free & ~(1 << combo.index)
-        if state.phase == COMPLETE:
-            s = pick_shape(combo.index, state.args, state.dice)
-            return table.pick_chance(after, s, me.goods, combo.target(state.args)[1], need)
-        if state.phase == HITS:  # the good for this rethrow is paid already
-            return table.collect_chances(after, combo.collect_face(), state.have, me.goods + 1, need)["continue"]
-        raise InputError(f"unknown phase {state.phase!r}")
-
-    def action_values(self, state: DespiralaState) -> list[tuple[Any, float]]:
-        seat = state.seat
-        need = self.score - seat.points
-        if state.phase == DECIDE:
-            return self.table.turn_options(seat.free, seat.goods, state.dice, need)
-        if state.phase == COLLECT:
-            combo = COMBINATIONS[state.combination]
-            values = self.table.collect_chances(seat.free & ~(1 << combo.index), combo.collect_face(), state.have,
-                                                seat.goods, need)
-            return sorted(((Move(k), v) for k, v in values.items()), key=lambda mv: -mv[1])
-        raise InputError("no decision is due now")
+        return self.table.end(0 if state.over else me.free, me.goods, need)

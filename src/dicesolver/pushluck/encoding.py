@@ -17,6 +17,14 @@ class PushEncoding(Encoding[PushGame, PushState]):
                 "turn_total": ArraySpec((1,), 0, top, "the points at risk this turn (the mover's)"),
                 "on_turn": ArraySpec((1,), 0, 1, "1 when the observer is the player on turn")}
 
+    def situation_spec(self) -> dict[str, ArraySpec]:
+        return self.observation_spec() | {"throwing": ArraySpec((1,), 0, 1, "1 when a throw is due (the turn's first, "
+                                                                          "or after choosing to throw)")}
+
+    def situation(self, state: PushState) -> dict[str, np.ndarray]:
+        seat = state.mover if state.winner is None else 0
+        return self.observe(state, seat) | {"throwing": np.array([int(state.throwing)], dtype=np.int64)}
+
     def action_labels(self) -> list[str]:
         return ["throw", "hold"]
 

@@ -139,3 +139,63 @@ def roll_values(goal, table, adds, probs, p_bust, p_reset):
                     roll += probs[e] * (table[i, j, u] if i + u < goal else 1.0)
                 out[i, j, t] = roll
     return out
+
+
+# -- the batch answer engine (pushluck/answers.py) ----------------------------------------------------
+# A situation: the banked scores (observer's, then the opponent's), the turn total, whether the observer is
+# on turn and whether a throw is due. Options at a decision: throw (code 0) and hold (code 1), each
+# valued as the mover's probability of winning; a throw's value is the mean over its outcomes, as above.
+BAD_SCORES, NOT_ON_TURN, BAD_TOTAL, NO_CHOICE = 1, 2, 3, 4
+
+
+@njit(**ALWAYS)
+def throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset):
+    roll = p_bust * (1.0 - table[o, m, 0]) + p_reset * (1.0 - table[o, 0, 0])
+    for e in range(adds.shape[0]):
+        u = t + adds[e]
+        roll += probs[e] * (table[m, o, u] if m + u < goal else 1.0)
+    return roll
+
+
+@njit(**KERNEL)
+def answer_push(scores, turn_total, on_turn, throwing, table, adds, probs, p_bust, p_reset, most, tie, out_f,
+                out_i):
+    """Every situation's options and value (``most``: the highest score a winning throw can reach); returns
+    how many were refused (their count: minus the reason)."""
+    goal = table.shape[0]
+    width = out_i.shape[1] - 1
+    refused = 0
+    for i in range(scores.shape[0]):
+        m, o, t = scores[i, 0], scores[i, 1], turn_total[i, 0]
+        out_i[i, width] = 0
+        for k in range(width):
+            out_i[i, k] = -1
+            out_f[i, k] = np.nan
+            out_f[i, width + k] = np.nan
+        if m < 0 or o < 0 or t < 0:
+            out_i[i, width] = -BAD_SCORES
+        elif on_turn[i, 0] == 0:  # the end: the observer's win or loss
+            if t != 0 or not ((m >= goal) != (o >= goal)) or max(m, o) > most:
+                out_i[i, width] = -NOT_ON_TURN
+            else:
+                out_f[i, 2 * width] = 1.0 if m >= goal else 0.0
+        elif m >= goal or o >= goal:
+            out_i[i, width] = -BAD_SCORES
+        elif m + t >= goal:
+            out_i[i, width] = -BAD_TOTAL
+        elif throwing[i, 0] == 1:
+            out_f[i, 2 * width] = throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset)
+        elif t == 0:
+            out_i[i, width] = -NO_CHOICE
+        else:
+            throw = throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset)
+            hold = 1.0 - table[o, m + t, 0]
+            best = max(throw, hold)
+            out_i[i, 0], out_i[i, 1], out_i[i, width] = 0, 1, 2
+            out_f[i, 0], out_f[i, 1] = throw, hold
+            out_f[i, width] = best - throw if best - throw > tie else 0.0
+            out_f[i, width + 1] = best - hold if best - hold > tie else 0.0
+            out_f[i, 2 * width] = best
+        if out_i[i, width] < 0:
+            refused += 1
+    return refused

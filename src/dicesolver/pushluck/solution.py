@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.answers import Answers, Situations
 from ..core.results import SolveInfo
 from ..core.solved import SolvedGame
+from .answers import PushEngine
+from .encoding import PushEncoding
 from .rules import PushGame
 from .solver import PushSolution
-from .state import Hold, PushState, Throw
+from .state import PushState
 
 
 class WinProbability(SolvedGame[PushGame, PushState]):
@@ -20,25 +23,21 @@ class WinProbability(SolvedGame[PushGame, PushState]):
     def __init__(self, game: PushGame, table: PushSolution, info: SolveInfo):
         super().__init__(game, info)
         self.table = table
+        self.encoding = PushEncoding(game)
+        self.engine = PushEngine(table, self.tie)
 
     def headline(self) -> str:
         return f"the first player wins with probability {self.root_value:.7f} under optimal play by both"
 
 
-    def state_value(self, state: PushState, seat: int | None = None) -> float:
-        if state.winner is not None:
-            return 1.0 if state.winner == (seat or 0) else 0.0
-        t = self.table
-        if state.throwing:
-            v = t.roll_value(state.mine, state.theirs, state.turn_total)
-        else:
-            v = t.win(state.mine, state.theirs, state.turn_total)
-        return v if seat is None or seat == state.mover else 1.0 - v
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
 
-    def action_values(self, state: PushState) -> list[tuple[Any, float]]:
-        t = self.table
-        return [(Throw(), t.roll_value(state.mine, state.theirs, state.turn_total)),
-                (Hold(), t.hold_value(state.mine, state.theirs, state.turn_total))]
+    def seat_value(self, state: PushState, seat: int) -> float:
+        """The other player's chance: one minus the mover's (at the end: 1 for the winner)."""
+        if state.winner is not None:
+            return 1.0 if state.winner == seat else 0.0
+        return 1.0 - self.state_value(state)
 
     def details(self, state: PushState) -> dict[str, Any]:
         if state.winner is not None:

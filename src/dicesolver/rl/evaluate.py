@@ -1,6 +1,10 @@
 """How good is a policy? Its games in a one-player environment, judged by the exact solution: its mean score
 with an interval, the optimal policy's on the same seeds, and its exact regret per decision (the expected
-points each of its decisions gives up against the best one, from the solved table)."""
+points each of its decisions gives up against the best one, from the solved table).
+
+The scorecard games are evaluated a batch of 8,192 games at a time in their vectorised environment, the
+optimal player's moves answered by the batch answer engine: thousands of games per second. A policy
+marked ``batched`` is asked once per step for every game of the batch."""
 
 from __future__ import annotations
 
@@ -12,20 +16,32 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..core import registry
+from ..core.encoding import Batch
 from ..core.errors import InputError
 from ..core.results import PolicyEvaluation
-from .env import DiceEnv
+from ..core.solved import SolvedGame
+from .env import DiceEnv, solve_for_judge
 
-Policy = Callable[[dict[str, np.ndarray]], int]
+Policy = Callable[[dict[str, np.ndarray]], Any]
+BATCH = 8192  # games played at once
+
+
+def batched(policy: Callable[[dict[str, np.ndarray]], np.ndarray]) -> Callable[[dict[str, np.ndarray]], np.ndarray]:
+    """Mark a policy that takes a batch of observations (each array with a leading games axis) and returns
+    one action per game: ``evaluate`` then asks it once per step for every game, not once per game."""
+    policy.batched = True  # type: ignore[attr-defined]
+    return policy
 
 
 def as_policy(policy: Any) -> Policy:
     """A callable obs -> action; an object with ``predict(obs, action_masks=...)`` (such as sb3-contrib's
-    MaskablePPO) is asked for its deterministic action."""
+    MaskablePPO) is asked for its deterministic actions, a batch at a time."""
     if hasattr(policy, "predict"):
-        def predict(obs: dict[str, np.ndarray]) -> int:
+        @batched
+        def predict(obs: dict[str, np.ndarray]) -> np.ndarray:
             action, _ = policy.predict(obs, action_masks=obs["action_mask"], deterministic=True)
-            return int(action)
+            return np.asarray(action)
         return predict
     if callable(policy):
         return policy
@@ -33,9 +49,15 @@ def as_policy(policy: Any) -> Policy:
 
 
 def random_policy(seed: int = 0) -> Policy:
-    """Uniform over the legal actions (a baseline)."""
+    """Uniform over the legal actions (a baseline); takes one observation or a batch."""
     rng = np.random.default_rng(seed)
-    return lambda obs: int(rng.choice(np.nonzero(obs["action_mask"])[0]))
+
+    def choose(obs: dict[str, np.ndarray]) -> Any:
+        mask = obs["action_mask"]
+        if mask.ndim == 1:
+            return int(rng.choice(np.nonzero(mask)[0]))
+        return np.argmax(rng.random(mask.shape) * mask, axis=1)
+    return batched(choose)
 
 
 def load_policy(spec: str) -> Policy:
@@ -72,22 +94,59 @@ def load_policy(spec: str) -> Policy:
     return as_policy(getattr(module, name))
 
 
-def optimal_policy(env: DiceEnv) -> Policy:
-    """The exact solution's best action (the env's own values)."""
-    def best(obs: dict[str, np.ndarray]) -> int:
-        values = env.action_values()
-        return max(values, key=lambda a: env.solution.sign * values[a])
+def optimal_policy(solution: SolvedGame) -> Policy:
+    """The exact solution's best action for a batch of observations (the batch answer engine's best option)."""
+    @batched
+    def best(obs: dict[str, np.ndarray]) -> np.ndarray:
+        return solution.answer(solution.encoding.as_situations(obs)).best()
     return best
 
 
+def actions_of(policy: Policy, obs: dict[str, np.ndarray], playing: np.ndarray) -> np.ndarray:
+    """One action per game: the policy's for the games still being evaluated, any legal one for the others
+    (a finished game starts again in the batch, and its next games do not count)."""
+    actions = np.argmax(obs["action_mask"], axis=1)
+    rows = np.nonzero(playing)[0]
+    if not rows.size:
+        return actions
+    if getattr(policy, "batched", False):
+        chosen = np.asarray(policy({k: v[rows] for k, v in obs.items()}), dtype=np.int64).reshape(-1)
+        if chosen.shape != rows.shape:
+            raise InputError(f"a batched policy returns one action per game: {rows.size}, not {chosen.size}")
+        actions[rows] = chosen
+    else:
+        for i in rows:
+            actions[i] = int(policy({k: v[i] for k, v in obs.items()}))
+    return actions
+
+
+def play_batch(batch: Batch, policy: Policy, seed: int) -> tuple[np.ndarray, float, int]:
+    """Every game of the batch once from ``seed``: (scores, summed regret, decisions)."""
+    obs, _ = batch.reset(seed)
+    n = batch.num_envs
+    scores, playing = np.zeros(n), np.ones(n, dtype=bool)
+    regret, decisions = 0.0, 0
+    while playing.any():
+        obs, reward, terminated, info = batch.step(actions_of(policy, obs, playing))
+        scores += np.where(playing, reward, 0.0)
+        regret += float(info["regret"][playing].sum())
+        decisions += int(playing.sum())
+        playing &= ~terminated
+    return scores, regret, decisions
+
+
 def play(env: DiceEnv, policy: Policy, seed: int) -> tuple[float, float, int]:
-    """One game from ``seed``: (score, summed regret, decisions)."""
+    """One game in a single env from ``seed``: (score, summed regret, decisions)."""
     obs, _ = env.reset(seed=seed)
     total = regret = 0.0
     decisions = 0
     terminated = False
     while not terminated:
-        obs, reward, terminated, _, info = env.step(policy(obs))
+        if getattr(policy, "batched", False):
+            action = int(np.asarray(policy({k: v[None] for k, v in obs.items()})).reshape(-1)[0])
+        else:
+            action = int(policy(obs))
+        obs, reward, terminated, _, info = env.step(action)
         total += reward
         regret += info["regret"]
         decisions += 1
@@ -96,28 +155,52 @@ def play(env: DiceEnv, policy: Policy, seed: int) -> tuple[float, float, int]:
 
 def evaluate(policy: Any, game: str = "yahtzee", n: int = 1000, seed: int = 0, name: str = "policy",
              progress: Callable[[int, int], None] | None = None) -> PolicyEvaluation:
-    """``n`` games of ``policy`` and of the optimal policy from the same seeds (seed, seed + 1, ...)."""
+    """``n`` games of ``policy`` and of the optimal policy from the same seeds and dice. In the family's
+    vectorised environment where it has one (batches of games stepped in the kernels, the optimal moves
+    from the batch answer engine), else game by game in ``DiceEnv``."""
     if not 1 <= n <= 1_000_000:
         raise InputError("the number of games is between 1 and 1,000,000")
     start = time.perf_counter()
-    env, judge = DiceEnv(game), DiceEnv(game)
-    chosen = optimal_policy(env) if policy == "optimal" else as_policy(policy)
-    best = optimal_policy(judge)
+    loaded = registry.load(game)
+    if loaded.n_players != 1:
+        raise InputError(f"{loaded.canonical} is played by {loaded.n_players}: use dicesolver.rl.aec_env")
+    solution = solve_for_judge(loaded)
+    best = optimal_policy(solution)
+    chosen = best if policy == "optimal" else as_policy(policy)
     mine, theirs = np.empty(n), np.empty(n)
     regret, decisions = 0.0, 0
-    for i in range(n):
-        score, lost, count = play(env, chosen, seed + i)
-        mine[i] = score
+    family = registry.family_of(loaded)
+    batches: list[Batch] | None = None
+    try:
+        batches = [family.batch(loaded, min(n, BATCH), judge=True) for _ in range(2)]
+    except InputError as exc:
+        if "no vectorised environment" not in str(exc):
+            raise
+    done = 0
+    while done < n:
+        if batches is not None:
+            size = min(BATCH, n - done)
+            if size != batches[0].num_envs:
+                batches = [family.batch(loaded, size, judge=True) for _ in range(2)]
+            scores, lost, count = play_batch(batches[0], chosen, seed + done)
+            mine[done: done + size] = scores
+            theirs[done: done + size] = scores if chosen is best else play_batch(batches[1], best, seed + done)[0]
+        else:
+            env = DiceEnv(loaded)
+            size = 1
+            score, lost, count = play(env, chosen, seed + done)
+            mine[done] = score
+            theirs[done] = score if chosen is best else play(DiceEnv(loaded), best, seed + done)[0]
         regret += lost
         decisions += count
-        theirs[i] = play(judge, best, seed + i)[0]
+        done += size
         if progress:
-            progress(i + 1, n)
+            progress(done, n)
     spread = 1.96 / np.sqrt(n)
     return PolicyEvaluation(
-        game=env.game.canonical, policy=name, games=n, seed=seed, mean=float(mine.mean()),
+        game=loaded.canonical, policy=name, judge=solution.judge, games=n, seed=seed, mean=float(mine.mean()),
         ci95=float(mine.std(ddof=1) * spread) if n > 1 else 0.0, optimal_mean=float(theirs.mean()),
-        optimal_value=float(env.solution.root_value), gap=float((theirs - mine).mean()),
+        optimal_value=float(solution.root_value), gap=float((theirs - mine).mean()),
         gap_ci95=float((theirs - mine).std(ddof=1) * spread) if n > 1 else 0.0, decisions=decisions,
         regret_per_decision=regret / max(decisions, 1), regret_per_game=regret / n,
         seconds=time.perf_counter() - start)

@@ -1,26 +1,35 @@
-"""The batch answer engine for one player's card and the expected-score table (``kernels.answers``).
+"""The batch answer engines of scorecard games: situations (the arrays of ``ScorecardEncoding.situations``)
+in, every legal option's value out (``core.answers``), from a solved table.
 
-``SolitaireEngine(model, values).answer(situations)`` answers a batch of situations (the arrays of
-``ScorecardEncoding.situations``) with every legal option's expected final score: the one path behind
-``ExpectedScore``'s advice, values and reviews, the labelled datasets and the web advisor.
+* ``SolitaireEngine``: one player's card and the expected-score table (``kernels.answers``);
+* ``DuelEngine``: two players and the exact equity table (``kernels.duel_answers``);
+* ``MindfulEngine``: any number of players in the Mindful Maximus model (``kernels.mindful_answers``).
+
+Each is the one path behind its solution's values, advice and reviews, the labelled datasets and the web.
 """
 
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core.answers import Answers, Situations, as_situations
 from ..core.arrays import frozen, pack
 from ..core.errors import InputError
+from .rules import ScorecardGame
 from .solitaire import SolitaireModel
 from .turn import keep_steps
+
+if TYPE_CHECKING:
+    from .duel import DuelSolution
+    from .future import FutureTable
 
 SMALL_BATCH = 256  # below this, one thread answers (waking the others costs more than it saves)
 KEYS = ("cards", "totals", "dice", "held", "rolls_left")
 
-REASONS = {
+SOLITAIRE_REASONS = {
     1: "a box holds a score it cannot hold",
     2: "the boxes are not filled from the top (this game is played in card order)",
     3: "the dice are not all showing, or one is not a face of the dice",
@@ -28,66 +37,91 @@ REASONS = {
     5: "dice are held while dice are showing",
     6: "every box is filled: the game is over",
     7: "the total is not the card's points with its bonuses",
+    8: "the points still needed are beyond the target table's",
+}
+DUEL_REASONS = {
+    1: "a box holds a score it cannot hold",
+    2: "the dice are not all showing, or one is not a face of the dice",
+    3: "the throws left do not fit the moment (0..rolls-1 with dice showing, 1..rolls-1 for a re-throw)",
+    4: "dice are held while dice are showing",
+    5: "every box is filled: the game is over",
+    6: "a total is not its card's points",
+    7: "not a position of this table (the mover has filled as many boxes as the other player or one fewer; a "
+       "sub-game's table holds only the positions that follow its start)",
 }
 
 
-class SolitaireEngine:
-    """Answers situations of one player's card from the solitaire table ``values``."""
+class CardEngine:
+    """What both engines share: the situations checked against the game's shapes, the kernels called on
+    one thread or all, refusals worded."""
 
-    def __init__(self, model: SolitaireModel, values: np.ndarray, tie: float = 1e-9, judge: str = "points"):
-        self.model, self.values, self.tie, self.judge = model, frozen(values), tie, judge
-        game = model.game
+    judge: str
+    unit: str
+    reasons: dict[int, str]
+    players: int  # the cards a situation must have at least
+
+    def __init__(self, game: ScorecardGame, tie: float):
+        self.game, self.tie = game, tie
         dice = game.dice
-        ptr, idx = dice.roll_sub_keeps
+        ptr, _ = dice.roll_sub_keeps
         self.width = int(np.diff(ptr).max()) + game.n_categories
-        self.shapes = {"cards": game.n_categories, "dice": game.n_dice, "held": game.n_dice}
-
-    @cached_property
-    def blob(self) -> np.ndarray:
-        """The model's integer arrays in one (the order of ``kernels.answers``'s constants)."""
-        m, game = self.model, self.model.game
-        dice = game.dice
-        possible = np.zeros((game.n_categories, int(game.max_scores.max()) + 1), dtype=np.int64)
-        for c in range(game.n_categories):
-            possible[c, game.possible_scores(c)] = 1
-        ptr, idx = dice.roll_sub_keeps
-        masks = np.array([hold_mask(dice.rolls[r], dice.keeps[int(k)])
-                          for r in range(dice.n_rolls) for k in idx[ptr[r]:ptr[r + 1]]], dtype=np.int64)
-        smaller = keep_steps(dice).smaller  # each size's one-die-smaller keeps, padded with the keep itself
-        sub_pad = np.zeros((dice.n_keeps, max(s.shape[1] for s in smaller)), dtype=np.int64)
-        for size, keeps in enumerate(keep_steps(dice).by_size):
-            sub_pad[keeps] = keeps[:, None]
-            sub_pad[keeps, : smaller[size].shape[1]] = smaller[size]
-        scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
-                   dice.roll_offset, m.threshold, m.upper_points, m.yacht_cat, m.xbonus, m.joker_mode,
-                   int(m.forced_order), possible.shape[1] - 1, sub_pad.shape[1]]
-        scores_t = np.ascontiguousarray(m.scores.T, dtype=np.float64).view(np.int64)  # read as floats
-        arrays = [m.offset, m.n_upper_lanes, m.n_groups, m.scores, scores_t, m.upper_face, m.joker_pts,
-                  m.roll_yacht_face, m.upper_cat_of_face, m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx, masks,
-                  dice.counts.T, possible, sub_pad]
-        return pack(scalars, arrays)
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         """Every legal option of every situation (InputError naming the first one that cannot be)."""
         cards, totals, dice, held, rolls_left = as_situations(situations, KEYS)
         n = cards.shape[0]
-        d = self.shapes["dice"]
-        if (cards.ndim != 3 or cards.shape[2] != self.shapes["cards"] or cards.shape[1] < 1 or totals.ndim != 2
-                or totals.shape[1] < 1 or dice.ndim != 2 or dice.shape[1] != d or held.ndim != 2
-                or held.shape[1] != d or rolls_left.ndim != 2 or rolls_left.shape[1] != 1):
-            raise InputError("situations of this game are cards (n, players, boxes), totals (n, players), dice and "
-                             "held (n, dice), rolls_left (n, 1)")
-        out = Answers.empty(n, self.width, self.judge, "points")
+        g = self.game
+        if (cards.ndim != 3 or cards.shape[2] != g.n_categories or cards.shape[1] < self.players
+                or totals.ndim != 2 or totals.shape[1] < self.players or dice.ndim != 2 or dice.shape[1] != g.n_dice
+                or held.ndim != 2 or held.shape[1] != g.n_dice or rolls_left.ndim != 2 or rolls_left.shape[1] != 1):
+            raise InputError(f"situations of this game are cards (n, {self.players}+ players, {g.n_categories} boxes), "
+                             f"totals (n, players), dice and held (n, {g.n_dice}), rolls_left (n, 1)")
+        out = Answers.empty(n, self.width, self.judge, self.unit)
         f, i = out.buffers
         if not n:
             return out
-        kernels = self._kernels
-        if parallel if parallel is not None else n >= SMALL_BATCH:
-            refused = kernels[1](cards, totals, dice, held, rolls_left, self.values, self.blob, self.tie, f, i,
-                                 kernels[2]())
+        serial, parallel_kernel, chunks = self._kernels
+        args = (cards, totals, dice, held, rolls_left) + self._tables
+        if parallel_kernel is not None and (parallel if parallel is not None else n >= SMALL_BATCH):
+            refused = parallel_kernel(*args, self.tie, f, i, chunks())
         else:
-            refused = kernels[0](cards, totals, dice, held, rolls_left, self.values, self.blob, self.tie, f, i)
-        return out.check(REASONS) if refused else out
+            refused = serial(*args, self.tie, f, i)
+        return out.check(self.reasons) if refused else out
+
+    @property
+    def _tables(self) -> tuple[Any, ...]:
+        """The kernels' table arguments, after the situations."""
+        raise NotImplementedError
+
+    @cached_property
+    def _kernels(self):
+        raise NotImplementedError
+
+
+class SolitaireEngine(CardEngine):
+    """Answers situations of one player's card from the solitaire table ``values`` (expected final score)."""
+
+    unit = "points"
+    reasons = SOLITAIRE_REASONS
+    players = 1
+
+    def __init__(self, model: SolitaireModel, values: np.ndarray, tie: float = 1e-9, judge: str = "points",
+                 aim: tuple[int, int, float] | None = None):
+        """``aim``: answer from a target table ``values`` instead, as (the target T, the table's largest need N,
+        what a tie is worth): every value the best chance of more than T - total further points."""
+        super().__init__(model.game, tie)
+        self.model, self.values, self.judge = model, frozen(values), judge
+        self.aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
+        if aim is not None:
+            self.unit = "p_target"
+
+    @cached_property
+    def blob(self) -> np.ndarray:
+        return solitaire_blob(self.model)
+
+    @property
+    def _tables(self) -> tuple[Any, ...]:
+        return self.values, self.blob, self.aim
 
     @cached_property
     def _kernels(self):
@@ -96,6 +130,132 @@ class SolitaireEngine:
         from .kernels.answers import answer_parallel, answer_serial
 
         return answer_serial, answer_parallel, lambda: 4 * get_num_threads()
+
+
+class MindfulEngine(CardEngine):
+    """Answers situations of any number of players in the Mindful Maximus model (the future-score
+    distribution tables): each option's expected result when everyone plays Maximus from then on."""
+
+    unit = "equity"
+    reasons = SOLITAIRE_REASONS
+    players = 1
+    judge = "mindful"
+
+    def __init__(self, table: FutureTable, tie: float = 1e-9):
+        super().__init__(table.game, tie)
+        self.table = table
+        self.future = tuple(frozen(x) for x in (table.data, table.offset, table.start, table.length))
+
+    @cached_property
+    def blob(self) -> np.ndarray:
+        return solitaire_blob(self.table.model)
+
+    @property
+    def _tables(self) -> tuple[Any, ...]:
+        return (*self.future, self.blob)
+
+    @cached_property
+    def _kernels(self):
+        from .kernels.mindful_answers import answer_mindful
+
+        return answer_mindful, None, None
+
+
+class DuelEngine(CardEngine):
+    """Answers two-player situations from the exact equity table (the mover's equity)."""
+
+    unit = "equity"
+    reasons = DUEL_REASONS
+    players = 2
+    judge = "exact"
+
+    def __init__(self, table: DuelSolution, tie: float):
+        super().__init__(table.game, tie)
+        self.table = table
+        self.values = frozen(table.values)
+        self.pair_offset = frozen(table.model.pair_offset)
+
+    @cached_property
+    def blob(self) -> np.ndarray:
+        """The layout's and the dice's integer arrays in one (the order of ``kernels.duel_answers``)."""
+        game = self.game
+        dice = game.dice
+        ptr, idx = dice.roll_sub_keeps
+        sub_pad = padded_subs(game)
+        possible = possible_scores(game)
+        scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
+                   dice.roll_offset, possible.shape[1] - 1, sub_pad.shape[1]]
+        arrays = [self.table.model.maxsum, self.table.model.scores, dice.keep_add, sub_pad, ptr, idx, hold_masks(game),
+                  possible]
+        return pack(scalars, arrays)
+
+    @property
+    def _tables(self) -> tuple[Any, ...]:
+        return self.values, self.pair_offset, self.blob
+
+    def answer_positions(self, mover: int, other: int, diff: int, dice: np.ndarray, rolls_left: int) -> Answers:
+        """The same answers for one table position given as (mover's used boxes, other's, score difference)
+        with the sorted ``dice`` (1, n_dice) showing: the two-player solver's own questions."""
+        from .kernels.duel_answers import answer_positions
+
+        out = Answers.empty(1, self.width, self.judge, self.unit)
+        f, i = out.buffers
+        one = np.array([mover], dtype=np.int64), np.array([other], dtype=np.int64), np.array([diff], dtype=np.int64)
+        refused = answer_positions(*one, dice, np.zeros_like(dice), np.array([[rolls_left]], dtype=np.int64),
+                                   *self._tables, self.tie, f, i)
+        return out.check(self.reasons) if refused else out
+
+    @cached_property
+    def _kernels(self):
+        from numba import get_num_threads
+
+        from .kernels.duel_answers import answer_parallel, answer_serial
+
+        return answer_serial, answer_parallel, lambda: 4 * get_num_threads()
+
+
+def solitaire_blob(m: SolitaireModel) -> np.ndarray:
+    """A one-player model's integer arrays in one (the order of ``kernels.answers``'s constants)."""
+    game = m.game
+    dice = game.dice
+    ptr, idx = dice.roll_sub_keeps
+    sub_pad = padded_subs(game)
+    scores_t = np.ascontiguousarray(m.scores.T, dtype=np.float64).view(np.int64)  # read as floats
+    possible = possible_scores(game)
+    scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
+               dice.roll_offset, m.threshold, m.upper_points, m.yacht_cat, m.xbonus, m.joker_mode,
+               int(m.forced_order), possible.shape[1] - 1, sub_pad.shape[1]]
+    arrays: list[np.ndarray] = [m.offset, m.n_upper_lanes, m.n_groups, m.scores, scores_t, m.upper_face, m.joker_pts,
+              m.roll_yacht_face, m.upper_cat_of_face, m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx,
+              hold_masks(game), dice.counts.T, possible, sub_pad]
+    return pack(scalars, arrays)
+
+
+def possible_scores(game: ScorecardGame) -> np.ndarray:
+    """possible[c, v] = 1 where box c can hold v points."""
+    possible = np.zeros((game.n_categories, int(game.max_scores.max()) + 1), dtype=np.int64)
+    for c in range(game.n_categories):
+        possible[c, game.possible_scores(c)] = 1
+    return possible
+
+
+def padded_subs(game: ScorecardGame) -> np.ndarray:
+    """Each keep's one-die-smaller keeps, padded with the keep itself to one width."""
+    dice = game.dice
+    steps = keep_steps(dice)
+    sub_pad = np.zeros((dice.n_keeps, max(s.shape[1] for s in steps.smaller)), dtype=np.int64)
+    for size, keeps in enumerate(steps.by_size):
+        sub_pad[keeps] = keeps[:, None]
+        sub_pad[keeps, : steps.smaller[size].shape[1]] = steps.smaller[size]
+    return sub_pad
+
+
+def hold_masks(game: ScorecardGame) -> np.ndarray:
+    """For every roll's every distinct keep (``roll_sub_keeps`` order), the encoding's hold action."""
+    dice = game.dice
+    ptr, idx = dice.roll_sub_keeps
+    return np.array([hold_mask(dice.rolls[r], dice.keeps[int(k)])
+                     for r in range(dice.n_rolls) for k in idx[ptr[r]:ptr[r + 1]]], dtype=np.int64)
 
 
 def hold_mask(roll: tuple[int, ...], keep: tuple[int, ...]) -> int:

@@ -21,16 +21,19 @@ import shutil
 import time
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
 from ..core import inplace, tables
+from ..core.answers import Answers
 from ..core.distributed import Cluster
 from ..core.errors import InputError, TableError
-from . import turn
 from .rules import ScorecardGame
+from .state import ScorecardState
+
+if TYPE_CHECKING:
+    from .answers import DuelEngine
 
 ProgressCallback = Callable[[int, int], None]
 LAYOUT_KIND = "duel-layout"
@@ -235,52 +238,42 @@ class DuelSolution:
     def first_player_equity(self) -> float:
         return self.equity(DuelPosition(0, 0, 0))
 
-    def within_turn(self, pos: DuelPosition, rerolls_left: int) -> np.ndarray:
-        """(keeps x lanes) equities: roll rows = best equity with ``rerolls_left`` throws to come; keep
-        rows = the equity of each keep thrown from there (computed only when rerolls_left > 0).
-        In numpy (turn.py): one position's answer without loading numba."""
-        m = self.model
-        dice = self.game.dice
-        a, b = pos.mover, pos.other
-        mb = int(m.maxsum[b])
-        lanes = int(m.maxsum[a]) + mb + 1
-        buf = np.empty((dice.n_keeps, lanes))
-        rolls = buf[dice.roll_offset:]
-        rolls.fill(-np.inf)
-        lane = np.arange(lanes)
-        for c in range(self.game.n_categories):
-            if a >> c & 1:
-                continue
-            na = a | (1 << c)
-            pts = m.scores[:, c][:, None]
-            if na == m.full and b == m.full:  # the game ends: win, draw or loss
-                final = np.sign(lane - mb + pts).astype(np.float64)
-            else:  # minus the other player's equity, read from the successor's lanes backwards
-                top = int(m.pair_offset[b * m.n_sets + na]) + int(m.maxsum[na]) + mb
-                final = -np.asarray(self.values[(top - pts - lane).ravel()], dtype=np.float64).reshape(rolls.shape)
-            np.maximum(rolls, final, out=rolls)
-        turn.run_stages(buf, dice, rerolls_left)
-        return buf
+    @cached_property
+    def engine(self) -> DuelEngine:
+        """The batch answer engine on this table."""
+        from .answers import DuelEngine
+
+        return DuelEngine(self, tie=0.0)
+
+    def _options(self, pos: DuelPosition, roll: tuple[int, ...], rolls_left: int) -> list[tuple[int, float]]:
+        """(code, equity) of every option with ``roll`` showing at ``pos`` (the engine's answer)."""
+        dice = np.array([sorted(roll)], dtype=np.int64)
+        answers = self.engine.answer_positions(pos.mover, pos.other, pos.diff, dice, rolls_left)
+        return [(code, value) for code, value, _ in answers.options(0)]
 
     def category_equities(self, pos: DuelPosition, roll: tuple[int, ...]) -> dict[int, float]:
         """Equity after scoring the final roll in each open category."""
-        game = self.game
-        r = game.dice.roll_index(roll)
-        result = {}
-        for c in range(game.n_categories):
-            if pos.mover >> c & 1:
-                continue
-            pts = int(game.score_table[r, c])
-            after = DuelPosition(pos.other, pos.mover | (1 << c), -(pos.diff + pts))
-            result[c] = -self.equity(after)
-        return result
+        holds = 1 << self.game.n_dice
+        return {code - holds: v for code, v in self._options(pos, roll, 0)}
 
     def keep_equities(self, pos: DuelPosition, roll: tuple[int, ...], rolls_left: int) -> dict[tuple, float]:
         """Equity of every distinct keep from ``roll`` with ``rolls_left`` throws still allowed."""
-        dice = self.game.dice
-        buf = self.within_turn(pos, rolls_left)
-        lane = pos.diff + int(self.model.maxsum[pos.other])
-        return {k: float(buf[dice.keep_index(k), lane]) for k in dice.sub_keeps(tuple(sorted(roll)))}
+        holds = 1 << self.game.n_dice
+        dice = sorted(roll)
+        return {tuple(d for j, d in enumerate(dice) if code >> j & 1): v
+                for code, v in self._options(pos, roll, rolls_left) if code < holds}
+
+    def opening_equities(self) -> tuple[list[ScorecardState], Answers]:
+        """Every roll of the game's first throw, with every option's equity for the first player (from the
+        duel engine: one batch)."""
+        from .answers import DuelEngine
+        from .encoding import ScorecardEncoding
+        from .state import start_state
+
+        game = self.game.with_players(2)
+        start = start_state(game, 2)
+        states = [ScorecardState(game, start.cards, roll, (), game.rolls - 1) for roll in game.dice.rolls]
+        return states, DuelEngine(self, tie=0.0).answer(ScorecardEncoding(game).situations(states))
 
 
 def cells_of(values: np.ndarray, start: int, stop: int, writable: bool = False) -> np.ndarray:

@@ -56,11 +56,11 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
         dice, held = np.zeros((n, d), dtype=np.int64), np.zeros((n, d), dtype=np.int64)
         rolls_left = np.zeros((n, 1), dtype=np.int64)
         for i, state in enumerate(states):
-            if len(state.cards) != p:
+            if len(state.cards) != p and p != 1:  # a solitaire table sees the card of the player on turn
                 raise InputError(f"position {i} is a game of {len(state.cards)} players, not {p}")
             seat = state.player or 0
             for k in range(p):
-                card = state.cards[(seat + k) % p]
+                card = state.cards[(seat + k) % len(state.cards)]
                 cards[i, k] = [-1 if v is None else v for v in card.boxes]
                 totals[i, k] = card.total(g)
                 upper[i, k] = card.upper_total(g)
@@ -70,6 +70,20 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
             rolls_left[i, 0] = state.rolls_left
         return {"cards": cards, "dice": dice, "rolls_left": rolls_left, "totals": totals, "upper": upper,
                 "held": held}
+
+    def turn_start(self, state: ScorecardState, seat: int) -> dict[str, np.ndarray]:
+        """One situation: ``seat``'s view of the cards as if its turn were starting (no dice showing)."""
+        g = self.game
+        rows = self.situations([state])
+        p = len(state.cards)
+        order = [(seat + k) % p for k in range(g.players)]
+        rows["cards"][0] = [[-1 if v is None else v for v in state.cards[s].boxes] for s in order]
+        rows["totals"][0] = [state.cards[s].total(g) for s in order]
+        rows["upper"][0] = [state.cards[s].upper_total(g) for s in order]
+        rows["dice"][:] = 0
+        rows["held"][:] = 0
+        rows["rolls_left"][:] = g.rolls
+        return rows
 
     def parse_situations(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         """Position texts as situations: the canonical form (``str(state)``) is read directly, anything

@@ -16,7 +16,9 @@ import numpy as np
 from ..core.dice import format_dice
 from ..core.arrays import frozen
 from ..core.results import BoxFacts, Departure, StrategyFacts
+from ..core.solved import SolvedGame
 from .duel import DuelPosition, DuelSolution, LevelSegment, cells_of
+from .state import Keep, ScorecardState
 from .kernels.duel_eval import duel_forward_level
 
 CHUNK_CELLS = 1 << 20  # one parallel chunk of the forward pass, roughly
@@ -98,13 +100,19 @@ def _batches(pb: np.ndarray, lanes: np.ndarray):
         yield bounds[i:i + per_batch + 1]
 
 
+def _opening_keeps(solution: DuelSolution) -> dict[tuple[int, ...], dict[tuple[int, ...], float]]:
+    """For every roll of the game's first throw, every keep's equity for the first player (the duel
+    engine's answers, in the order of the roll's keeps)."""
+    states, answers = solution.opening_equities()
+    return {state.showing: {a.dice: v for a, v in SolvedGame.pairs(state, answers, i) if isinstance(a, Keep)}
+            for i, state in enumerate(states)}
+
+
 def opening_keeps(solution: DuelSolution) -> dict[str, tuple[str, float]]:
     """Malina's keep after the first throw of the game, for every roll: roll -> (keep, equity)."""
     game = solution.game
-    start = DuelPosition(0, 0, 0)
     result = {}
-    for roll in game.dice.rolls:
-        eq = solution.keep_equities(start, roll, game.rolls - 1)
+    for roll, eq in _opening_keeps(solution).items():
         keep = max(eq, key=lambda k: (eq[k], len(k)))
         result[format_dice(roll, game.faces)] = (format_dice(keep, game.faces), eq[keep])
     return result
@@ -114,20 +122,24 @@ def departures_from_maximus(solution: DuelSolution) -> tuple[int, list[Departure
     """The opening rolls where Malina keeps other dice than Maximus (the solitaire optimum) and Maximus's
     keep costs her equity, with the equity each keep gives with perfect play afterwards: (distinct opening
     rolls, departures, costliest first)."""
-    from .solitaire import TurnState, load_or_solve
+    from .answers import SolitaireEngine
+    from .encoding import ScorecardEncoding
+    from .solitaire import load_or_solve
 
-    game = solution.game
+    game = solution.game.with_players(1)
     dice = game.dice
     if game.rolls < 2:
         return dice.n_rolls, []
     solo, _ = load_or_solve(game)
-    points = solo.model.keep_values(solo.values, TurnState(0), game.rolls - 1)
-    start = DuelPosition(0, 0, 0)
+    opening = _opening_keeps(solution)
+    start = game.start()
+    states = [ScorecardState(game, start.cards, roll, (), game.rolls - 1) for roll in opening]
+    solo_answers = SolitaireEngine(solo.model, solo.values).answer(ScorecardEncoding(game).situations(states))
     found = []
-    for roll in dice.rolls:
-        eq = solution.keep_equities(start, roll, game.rolls - 1)
+    for i, (roll, eq) in enumerate(opening.items()):
+        points = {a.dice: v for a, v in SolvedGame.pairs(states[i], solo_answers, i) if isinstance(a, Keep)}
         keep = max(eq, key=lambda k: (eq[k], len(k)))
-        theirs = max(eq, key=lambda k: (points[dice.keep_index(k)], len(k)))
+        theirs = max(eq, key=lambda k: (points[k], len(k)))
         if eq[keep] - eq[theirs] > TIE:  # Malina would not be indifferent
             found.append(Departure(roll=format_dice(roll, game.faces), keep=format_dice(keep, game.faces),
                                    equity=eq[keep], maximus_keep=format_dice(theirs, game.faces),

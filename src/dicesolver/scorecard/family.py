@@ -164,19 +164,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         game = state.game
         if game.players != 2 or not _duel_capable(game):
             return None
-        from ..core import tables
-        from ..core.errors import TableError
         from . import duel
         from .solutions import DuelEquity
 
-        try:
-            loaded = tables.load(duel.table_key(game))
-            table = duel.DuelSolution(duel.DuelModel(game), loaded.arrays["values"])
-            info = _info(game, "equity", table.first_player_equity(), False, 0.0, int(table.values.shape[0]),
-                         int(table.values.nbytes), str(loaded.directory))
-            return DuelEquity(game, table, info)
-        except TableError:
-            pass
+        if (duel.table_key(game.with_players(1)).directory / "manifest.json").exists():
+            return None  # the whole game's table answers (the registry keeps it loaded)
         me, other = state.card, state.opponents()[0]
         sub = duel.DuelModel(game, (me.used, other.used))
         if sub.size > SUBGAME_LIMIT:

@@ -20,15 +20,15 @@ from ..core.answers import Answers, Situations
 from ..core.errors import InputError
 from ..core.results import SolveInfo
 from ..core.solved import SolvedGame
-from .answers import SolitaireEngine
+from .answers import DuelEngine, MindfulEngine, SolitaireEngine
 from .encoding import ScorecardEncoding
 from .position import Position
 from .rules import ScorecardGame
 from .solitaire import SolitaireSolution, TurnState
-from .state import Keep, Score, ScorecardState
+from .state import ScorecardState
 
 if TYPE_CHECKING:  # each loads its own kernels: the one-player solution should not wait for them
-    from .duel import DuelPosition, DuelSolution
+    from .duel import DuelSolution
     from .players.mindful import MindfulPlayer
     from .target import TargetTable
 
@@ -77,59 +77,32 @@ class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
 
     unit = "equity"
     tie = 1e-7  # the full table is float32
+    judge = "exact"
 
     def __init__(self, game: ScorecardGame, table: DuelSolution, info: SolveInfo):
         super().__init__(game.with_players(2), info)
         self.table = table
         if table.values.dtype == np.float64:
             self.tie = 1e-9
+        self.encoding = ScorecardEncoding(self.game)
+        self.engine = DuelEngine(table, self.tie)
 
     def headline(self) -> str:
         return (f"the first player's equity under optimal play by both is {self.root_value:+.6f} "
                 "(+1 win, 0 draw, -1 loss)")
 
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
 
-    def _position(self, state: ScorecardState) -> DuelPosition:
-        from .duel import DuelPosition
-
-        me, other = state.card, state.opponents()[0]
-        return DuelPosition(me.used, other.used, me.total(self.game) - other.total(self.game))
-
-    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
-        if state.is_terminal():
-            totals = [c.total(self.game) for c in state.cards]
-            d = totals[seat or 0] - totals[1 - (seat or 0)]
-            return float(np.sign(d))
-        mover = state.player
-        v = self._mover_value(state)
-        return v if seat is None or seat == mover else -v
-
-    def _mover_value(self, state: ScorecardState) -> float:
-        pos = self._position(state)
-        if _at_turn_start(state):
-            return self.table.equity(pos)
-        if state.dice is None:
-            buf = self.table.within_turn(pos, state.rolls_left)
-            lane = pos.diff + int(self.table.model.maxsum[pos.other])
-            return float(buf[self.game.dice.keep_index(state.held), lane])
-        return max(v for _, v in self.action_values(state))
-
-    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
-        pos = self._position(state)
-        actions = state.legal_actions()
-        out: list[tuple[Any, float]] = []
-        if state.rolls_left > 0:
-            keeps = self.table.keep_equities(pos, state.showing, state.rolls_left)
-            out += [(a, keeps[a.dice]) for a in actions if isinstance(a, Keep)]
-        cats = self.table.category_equities(pos, state.showing)
-        out += [(a, cats[a.category]) for a in actions if isinstance(a, Score)]
-        return _in_order(actions, out)
+    def seat_value(self, state: ScorecardState, seat: int) -> float:
+        """The other player's equity: minus the mover's (at the end, minus the first player's)."""
+        return -self.state_value(state)
 
     def details(self, state: ScorecardState) -> dict[str, Any]:
         if state.player is None:
             return {}
-        pos = self._position(state)
-        return {"lead": pos.diff, "rolls_left": state.rolls_left}
+        me, other = state.card, state.opponents()[0]
+        return {"lead": me.total(self.game) - other.total(self.game), "rolls_left": state.rolls_left}
 
 
 class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
@@ -138,47 +111,30 @@ class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
     unit = "equity"
     tie = 1e-9
     exact = False  # a model of the others' play, not a solution of the game
+    judge = "mindful"
+    encoding: ScorecardEncoding
     unit_words = "expected result in the mindful model (win n - 1, tie shared, loss -1; everyone playing Maximus after)"
 
     def __init__(self, game: ScorecardGame, player: MindfulPlayer, info: SolveInfo):
         super().__init__(game, info)
         self.model = player
+        self.encoding = ScorecardEncoding(game)
+        self.engine = MindfulEngine(player.table, self.tie)
 
     def headline(self) -> str:
         return f"the first player's expected result in the mindful model: {self.root_value:+.6f}"
 
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
 
-    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
+    def seat_value(self, state: ScorecardState, seat: int) -> float:
+        """Anyone's value at the start of a turn (as if it were theirs; a finished card: its total against
+        the others' futures)."""
         if state.is_terminal():
-            return state.returns()[seat or 0]
-        mover = state.mover
-        seat = mover if seat is None else seat
-        game = self.game
-        card = state.cards[seat]
-        others = state.opponents(seat)
-        if seat != mover:
-            if not _at_turn_start(state):
-                raise InputError("the mindful model values the player on turn, or anyone at the start of a turn")
-            if card.is_over():
-                return self.model.finished_value(card.total(game), others)
-        if seat != mover or _at_turn_start(state):
-            start = Position(card.boxes, None, game.rolls, card.extra_bonus)
-            return float(self.model.equities(start, others).keeps[0])
-        if state.dice is None:
-            moment = Position(card.boxes, None, state.rolls_left, card.extra_bonus)
-            return float(self.model.equities(moment, others).keeps[game.dice.keep_index(state.held)])
-        return max(v for _, v in self.action_values(state))
-
-    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
-        pos, others = state.position, state.opponents()
-        actions = state.legal_actions()
-        out: list[tuple[Any, float]] = []
-        if pos.rolls_left > 0:
-            keeps = self.model.keep_values(pos, others)
-            out += [(a, keeps[a.dice]) for a in actions if isinstance(a, Keep)]
-        cats = self.model.category_values(pos, others)
-        out += [(a, cats[a.category]) for a in actions if isinstance(a, Score)]
-        return _in_order(actions, out)
+            return state.returns()[seat]
+        if not _at_turn_start(state):
+            raise InputError("the mindful model values the player on turn, or anyone at the start of a turn")
+        return float(self.answer(self.encoding.turn_start(state, seat)).value[0])
 
     def notes(self, state: ScorecardState) -> list[str]:
         n = len(state.cards)
@@ -192,9 +148,14 @@ class TargetChance(SolvedGame[ScorecardGame, ScorecardState]):
     unit = "p_target"
     tie = 1e-6  # the table is float32
 
+    judge = "target"
+    encoding: ScorecardEncoding
+
     def __init__(self, game: ScorecardGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
         super().__init__(game, info)
         self.table, self.score, self.beat = table, score, beat
+        self.encoding = ScorecardEncoding(game)
+        self.engine = SolitaireEngine(table.model, table.V, self.tie, self.judge, aim=(score, table.N, table.tie))
 
     def curve(self) -> np.ndarray:
         """The best chance from the start of a game, for every score 0..N of the table (this aim's kind)."""
@@ -214,42 +175,9 @@ class TargetChance(SolvedGame[ScorecardGame, ScorecardState]):
         total = state.cards[seat].total(self.game)
         return {"beat" if self.beat else "target": self.score, "score_so_far": total, "need": self.score - total}
 
-    def state_value(self, state: ScorecardState, seat: int | None = None) -> float:
-        seat = (state.player or 0) if seat is None else seat
-        card = state.cards[seat]
-        need = self.score - card.total(self.game)
-        if card.is_over():
-            return 1.0 if need < 0 else (self.table.tie if need == 0 else 0.0)
-        if need < 0:
-            return 1.0
-        ts = _turn_state(self.game, card)
-        if seat != state.player or _at_turn_start(state):
-            return self.table.chance(ts, need)
-        if state.dice is None:  # a re-throw holding state.held
-            final = self.table.final_chances(ts, need)
-            keeps = self.table.keep_chances(ts, need, state.rolls_left, final)
-            return float(keeps[self.game.dice.keep_index(state.held)])
-        return max(v for _, v in self.action_values(state))
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
 
-    def action_values(self, state: ScorecardState) -> list[tuple[Any, float]]:
-        game = self.game
-        pos = state.position
-        ts = _turn_state(game, pos)
-        need = self.score - pos.total(game)
-        actions = state.legal_actions()
-        if need < 0:  # already beyond it: every option is as good
-            return [(a, 1.0) for a in actions]
-        final = self.table.final_chances(ts, need)
-        out: list[tuple[Any, float]] = []
-        if pos.rolls_left > 0:
-            keeps = self.table.keep_chances(ts, need, pos.rolls_left, final)
-            out += [(a, float(keeps[game.dice.keep_index(a.dice)])) for a in actions if isinstance(a, Keep)]
-        values = final[game.dice.roll_index(pos.showing)]
-        out += [(a, float(values[a.category])) for a in actions if isinstance(a, Score)]
-        return _in_order(actions, out)
-
-
-def _in_order(actions: list[Any], values: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
-    """The values in the order of ``legal_actions`` (advice keeps that order among equal values)."""
-    by_action = dict(values)
-    return [(a, by_action[a]) for a in actions]
+    def seat_value(self, state: ScorecardState, seat: int) -> float:
+        """Another seat's chance: its own card at the start of its turn."""
+        return float(self.answer(self.encoding.turn_start(state, seat)).value[0])

@@ -5,8 +5,8 @@ For every turn-start state and every need n = 0..N of points still to score, a t
 of scoring more than n further points, exactly n counting ``tie`` (``kernels.target``): 1 for targets
 ("at least n"), 1/2 for a score to beat. The chance of reaching T from the start is the target table's
 entry for n = T; one table of N needs answers every target up to N, so the whole curve of the best chance
-against the target comes from one solve. Within a turn, ``option_chances`` ranks every keep and box for
-one need in numpy, from the table. Built backwards a level at a time like the expected-score table, stored
+against the target comes from one solve. Within a turn, the batch answer engine prices every keep and box
+for one need from the table (``answers.SolitaireEngine`` with an aim). Built backwards a level at a time like the expected-score table, stored
 as float32, cached like every table.
 """
 
@@ -55,21 +55,6 @@ class TargetTable:
     def curve(self) -> np.ndarray:
         """The best chance over a whole game, for every need 0..N: for targets, of reaching T points."""
         return self.needs(TurnState(0))
-
-    def final_chances(self, state: TurnState, need: int) -> np.ndarray:
-        """(rolls x categories): the best chance after scoring each final roll in each box from ``state``
-        for ``need`` more points (-inf where the rules forbid the box)."""
-        rolls, cats, earned, nxt = self.model.final_moves(state)
-        rest = need - earned
-        W = self.N + 1
-        chance = np.where(rest < 0, 1.0, self.V[nxt * W + np.clip(rest, 0, self.N)])
-        out = np.full((self.game.dice.n_rolls, self.game.n_categories), -np.inf)
-        out[rolls, cats] = chance
-        return out
-
-    def keep_chances(self, state: TurnState, need: int, rerolls_left: int, final: np.ndarray) -> np.ndarray:
-        """The best chance after every keep (dice.keeps order) with ``rerolls_left`` throws from then on."""
-        return self.model.keep_values(None, state, rerolls_left, final)
 
 
 def empty_table(model: SolitaireModel, N: int, tie: float) -> np.ndarray:

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..core.protocol import UNIT_WORDS
+from ..core.protocol import JUDGE_WORDS, UNIT_WORDS
 from ..core.results import (
     Advice,
     Board,
@@ -121,7 +121,7 @@ def review(console: Console, result: Review) -> None:
     word = {"points": "expected final score", "equity": "equity", "p_win": "probability of winning",
             "p_target": "probability of reaching the target"}[unit]
     whose = "your" if s.player == "you" else f"{s.player}'s"
-    say(console, f"{s.game}: review of {whose} game{against} ({s.judge})", "bold")
+    say(console, f"{s.game}: review of {whose} game{against} ({s.measure}, by {JUDGE_WORDS.get(s.judge, s.judge)})", "bold")
     table = Table()
     for col in ("turn", "moment", "choice", "value", "best instead", "loss", ""):
         table.add_column(col, justify="right" if col in ("turn", "value", "loss") else "left")

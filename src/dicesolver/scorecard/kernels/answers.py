@@ -12,6 +12,12 @@ loops run over contiguous lanes:
 * ``stages[m]`` (m >= 1): the value of every keep thrown with m throws allowed from then on (non-roll
   rows), and of every roll with m - 1 throws left (roll rows), as ``turn.run_stages`` defines them.
 
+With an aim (``aim``: the target T, the table's largest need N and what a tie is worth; T < 0: none)
+the same kernel answers from the target table (``target.py``) instead: a situation's value is its best
+chance of scoring more than its need n = T - total further points (exactly n: the tie's worth), a final
+roll's in a box the table's entry for the need left after its points (certain once past it), and the
+situation's turn state is (used boxes, upper total, flag, need).
+
 Options come in the protocol's ``legal_actions`` order (the keeps but the whole roll, the boxes, then
 keeping every die); their codes are the encoding's action indices (a keep: its dice positions; box c:
 2^dice + c). The model's integer arrays travel packed in one array (``core.arrays.pack``) and are
@@ -22,6 +28,7 @@ import numpy as np
 
 from ...core.jit import njit, prange
 from .scoring import first_open, next_group, score_choice, upper_step
+from .batching import empty_row, finish_row, group_runs, keep_stages
 from .widget import NEG, best_keeps_wide, expect_keeps_wide
 
 # scalars, in the order of scorecard/answers.py's SolitaireEngine.blob
@@ -33,12 +40,13 @@ OFFSET, N_UPPER_LANES, N_GROUPS, SCORES, SCORES_T, UPPER_FACE, JOKER_PTS, ROLL_Y
     KEEP_ADD, SUB_PTR, SUB_IDX, ROLL_SUB_PTR, ROLL_SUB_IDX, ROLL_SUB_MASK, COUNTS_T, POSSIBLE, SUB_PAD = range(18)
 
 LANES = 16  # turn states through the keep stages at once
-# what a situation is
-TERMINAL, TURN_START, RETHROW, DECISION = 0, 1, 2, 3
+# what a situation is (WON: past its target, every option certain)
+TERMINAL, TURN_START, RETHROW, DECISION, WON = 0, 1, 2, 3, 4
 # why a situation is refused (its count is minus the reason); scorecard/answers.py words them
-BAD_BOX, BAD_ORDER, BAD_DICE, BAD_ROLLS, BAD_HELD, OVER_WITH_DICE, BAD_TOTAL = range(1, 8)
+BAD_BOX, BAD_ORDER, BAD_DICE, BAD_ROLLS, BAD_HELD, OVER_WITH_DICE, BAD_TOTAL, NEED_BEYOND_TABLE = range(1, 9)
 # the columns of a situation's fields
-KIND, USED, KEY, UPPER, GROUP, TOTAL, ROLL, HELD, LEFT = range(9)
+KIND, USED, KEY, UPPER, GROUP, TOTAL, ROLL, HELD, LEFT, NEED = range(10)
+FIELDS = 10
 
 
 @njit(cache=True, inline="always")
@@ -80,73 +88,97 @@ def keep_of(row, i, keep_add):
 
 
 @njit(cache=True, inline="always")
-def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, fields):
-    """Situation i's turn state and moment into ``fields[i]``, checked: the reason it is refused, or 0."""
+def read_card(cards, totals, i, k, blob, model):
+    """Card k of situation i, checked: (reason it is refused or 0, used boxes, upper total capped to its
+    lane, flag group, total, the table index of its turn state)."""
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
-    n_cats, n_dice, rolls = blob[N_CATS], blob[N_DICE], blob[ROLLS]
     threshold, max_points = blob[THRESHOLD], blob[MAX_POINTS]
-    fields[i, KEY] = -1
     used = 0
     box_sum = 0
     up = 0
-    for c in range(n_cats):
-        v = cards[i, 0, c]
+    for c in range(blob[N_CATS]):
+        v = cards[i, k, c]
         if v == -1:
             continue
         if v < 0 or v > max_points or possible[c * (max_points + 1) + v] == 0:
-            return BAD_BOX
+            return BAD_BOX, 0, 0, 0, 0, -1
         used |= 1 << c
         box_sum += v
         if upper_face[c] > 0:
             up += v
     if blob[FORCED] and used & (used + 1):
-        return BAD_ORDER
-    total = totals[i, 0]
+        return BAD_ORDER, 0, 0, 0, 0, -1
+    total = totals[i, k]
     extra = total - box_sum - (blob[UPPER_POINTS] if threshold > 0 and up >= threshold else 0)
     if extra < 0 or (extra > 0 and (blob[XBONUS] == 0 or extra % blob[XBONUS] != 0)):
-        return BAD_TOTAL
+        return BAD_TOTAL, 0, 0, 0, 0, -1
     lu = n_upper_lanes[used]
     t = min(up, threshold, lu - 1) if threshold > 0 else 0
     yc = blob[YACHT_CAT]
-    g = 1 if yc >= 0 and cards[i, 0, yc] > 0 and n_groups[used] == 2 else 0
+    g = 1 if yc >= 0 and cards[i, k, yc] > 0 and n_groups[used] == 2 else 0
+    return 0, used, t, g, total, offset[used] + g * lu + t
+
+
+@njit(cache=True, inline="always")
+def read_moment(i, dice, held, rolls_left, full, blob, keep_add):
+    """Situation i's moment, checked: (reason or 0, kind, final roll (decisions), held keep (re-throws),
+    throws left); ``full``: whether the card on turn is full."""
+    n_dice, rolls = blob[N_DICE], blob[ROLLS]
     m = rolls_left[i, 0]
     r = keep_of(dice, i, keep_add)
     h = keep_of(held, i, keep_add)
     if r == -1 or h == -1:
-        return BAD_DICE
-    full = used == (1 << n_cats) - 1
-    fields[i, USED], fields[i, UPPER], fields[i, GROUP], fields[i, TOTAL] = used, t, g, total
-    fields[i, ROLL], fields[i, HELD], fields[i, LEFT] = -1, 0, m
+        return BAD_DICE, 0, -1, 0, m
     if r >= 0:  # dice showing: a decision
         for d in range(n_dice):
             if dice[i, d] == 0:
-                return BAD_DICE
+                return BAD_DICE, 0, -1, 0, m
         if h != -2:
-            return BAD_HELD
+            return BAD_HELD, 0, -1, 0, m
         if full:
-            return OVER_WITH_DICE
+            return OVER_WITH_DICE, 0, -1, 0, m
         if m < 0 or m >= rolls:
-            return BAD_ROLLS
-        fields[i, KIND], fields[i, ROLL] = DECISION, r - blob[ROLL_OFFSET]
-    elif full:
-        if h != -2:
-            return OVER_WITH_DICE
-        fields[i, KIND] = TERMINAL
-        return 0
-    elif h == -2 and m == rolls:
-        fields[i, KIND] = TURN_START
-    elif m < 1 or m >= rolls:
-        return BAD_ROLLS
-    else:
-        fields[i, KIND], fields[i, HELD] = RETHROW, max(h, 0)
-    fields[i, KEY] = offset[used] + g * lu + t
+            return BAD_ROLLS, 0, -1, 0, m
+        return 0, DECISION, r - blob[ROLL_OFFSET], 0, m
+    if full:
+        return (OVER_WITH_DICE, 0, -1, 0, m) if h != -2 else (0, TERMINAL, -1, 0, m)
+    if h == -2 and m == rolls:
+        return 0, TURN_START, -1, 0, m
+    if m < 1 or m >= rolls:
+        return BAD_ROLLS, 0, -1, 0, m
+    return 0, RETHROW, -1, max(h, 0), m
+
+
+@njit(cache=True, inline="always")
+def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, fields):
+    """Situation i's turn state and moment into ``fields[i]``, checked: the reason it is refused, or 0."""
+    fields[i, KEY] = -1
+    reason, used, t, g, total, key = read_card(cards, totals, i, 0, blob, model)
+    if reason:
+        return reason
+    full = used == (1 << blob[N_CATS]) - 1
+    reason, kind, r, h, m = read_moment(i, dice, held, rolls_left, full, blob, model[9])
+    if reason:
+        return reason
+    need = int(aim[0]) - total
+    if aim[0] >= 0 and kind != TERMINAL:
+        if need < 0:
+            kind = WON
+        elif need > aim[1]:
+            return NEED_BEYOND_TABLE
+        key = key * (int(aim[1]) + 1) + need
+    fields[i, USED], fields[i, UPPER], fields[i, GROUP], fields[i, TOTAL] = used, t, g, total
+    fields[i, KIND], fields[i, ROLL], fields[i, HELD], fields[i, LEFT], fields[i, NEED] = kind, r, h, m, need
+    if kind != TERMINAL and kind != WON:
+        fields[i, KEY] = key
     return 0
 
 
 @njit(cache=True, inline="always")
-def score_value(u, g, t, r, c, values, blob, model):
-    """(allowed, value of scoring roll r in box c with the rest of the game, points earned now)."""
+def score_value(u, g, t, r, c, values, blob, model, need, aim):
+    """(allowed, value of scoring roll r in box c with the rest of the game, points earned now): the
+    expected points to come, or with an aim the best chance of the ``need`` left after them."""
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, blob[YACHT_CAT], blob[XBONUS],
@@ -160,11 +192,16 @@ def score_value(u, g, t, r, c, values, blob, model):
         t2 = ln - 1
     ng = next_group(u, g, c, pts, blob[YACHT_CAT], n_groups[nu])
     now = pts + gain + extra
-    return True, float(now) + values[offset[nu] + ng * ln + t2], now
+    if aim[0] < 0:
+        return True, float(now) + values[offset[nu] + ng * ln + t2], now
+    rest = need - now
+    if rest < 0:
+        return True, 1.0, now
+    return True, float(values[(offset[nu] + ng * ln + t2) * (int(aim[1]) + 1) + rest]), now
 
 
 @njit(cache=True, fastmath=True, inline="always")
-def finals(u, g, t, row, by_count, values, blob, model):
+def finals(u, g, t, row, by_count, values, blob, model, need, aim):
     """row[r] = the best value of scoring final roll r now, for every roll (one turn state).
 
     Box by box over contiguous rolls: an ordinary box adds a constant (what the game is worth after it)
@@ -177,6 +214,14 @@ def finals(u, g, t, row, by_count, values, blob, model):
     threshold, upper_points, yacht_cat = blob[THRESHOLD], blob[UPPER_POINTS], blob[YACHT_CAT]
     for r in range(n_rolls):
         row[r] = NEG
+    if aim[0] >= 0:  # chances of a need: every box of every roll priced alone
+        for c in range(n_cats):
+            if not (u >> c) & 1:
+                for r in range(n_rolls):
+                    ok, v, now = score_value(u, g, t, r, c, values, blob, model, need, aim)
+                    if ok and v > row[r]:
+                        row[r] = v
+        return
     only = first_open(u, n_cats) if blob[FORCED] else -1
     for c in range(n_cats):
         if (u >> c) & 1 or (only >= 0 and c != only):
@@ -214,104 +259,67 @@ def finals(u, g, t, row, by_count, values, blob, model):
             best = NEG
             for c in range(n_cats):
                 if not (u >> c) & 1:
-                    ok, v, now = score_value(u, g, t, r, c, values, blob, model)
+                    ok, v, now = score_value(u, g, t, r, c, values, blob, model, need, aim)
                     if ok and v > best:
                         best = v
             row[r] = best
 
 
-@njit(cache=True, fastmath=True, inline="always")
-def expect_one(buf, keep_add, roll_offset):
-    """``widget.expect_keeps`` for one lane (a 1-D buffer); six faces summed as a tree, not a chain."""
-    faces = keep_add.shape[1]
-    if faces == 6:
-        for k in range(roll_offset - 1, -1, -1):
-            buf[k] = (((buf[keep_add[k, 0]] + buf[keep_add[k, 1]]) + (buf[keep_add[k, 2]] + buf[keep_add[k, 3]]))
-                      + (buf[keep_add[k, 4]] + buf[keep_add[k, 5]])) * (1.0 / 6.0)
-        return
-    inv = 1.0 / faces
-    for k in range(roll_offset - 1, -1, -1):
-        total = 0.0
-        for f in range(faces):
-            total += buf[keep_add[k, f]]
-        buf[k] = total * inv
-
-
-@njit(cache=True, fastmath=True, inline="always")
-def best_one(buf, sub_pad):
-    """``widget.best_keeps`` for one lane (a 1-D buffer), over each keep's one-die-smaller keeps padded
-    with the keep itself to one width: a fixed number of branch-free steps (unrolled for five)."""
-    if sub_pad.shape[1] == 5:
-        for k in range(1, buf.shape[0]):
-            best = buf[k]
-            for w in range(5):
-                best = max(best, buf[sub_pad[k, w]])
-            buf[k] = best
-        return
-    width = sub_pad.shape[1]
-    for k in range(1, buf.shape[0]):
-        best = buf[k]
-        for w in range(width):
-            best = max(best, buf[sub_pad[k, w]])
-        buf[k] = best
-
-
 @njit(cache=True, inline="always")
-def answer_one(i, fields, stages, values, blob, model, tie, out_f, out_i):
+def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
     """Write situation i's options (codes, values, costs), their count and its value; ``stages[m, k]``
     hold its turn state's stages up to its throws left."""
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     width = out_i.shape[1] - 1
-    kind, total, m = fields[i, KIND], fields[i, TOTAL], fields[i, LEFT]
-    out_i[i, width] = 0
+    kind, total, m, need = fields[i, KIND], fields[i, TOTAL], fields[i, LEFT], fields[i, NEED]
+    base = float(total) if aim[0] < 0 else 0.0  # expected scores count the points so far; chances do not
+    if kind != DECISION and kind != WON:
+        empty_row(i, out_f, out_i)
     if kind == TERMINAL:
-        out_f[i, 2 * width] = float(total)
+        if aim[0] < 0:
+            out_f[i, 2 * width] = float(total)
+        else:
+            out_f[i, 2 * width] = 1.0 if need < 0 else (aim[2] if need == 0 else 0.0)
         return
     if kind == TURN_START:
-        out_f[i, 2 * width] = total + values[fields[i, KEY]]
+        out_f[i, 2 * width] = base + values[fields[i, KEY]]
         return
     if kind == RETHROW:
-        out_f[i, 2 * width] = total + stages[m, fields[i, HELD]]
+        out_f[i, 2 * width] = base + stages[m, fields[i, HELD]]
         return
-    u, t, g, r = fields[i, USED], fields[i, UPPER], fields[i, GROUP], fields[i, ROLL]
+    r = fields[i, ROLL]
+    if kind == WON and r < 0:
+        empty_row(i, out_f, out_i)
+        out_f[i, 2 * width] = 1.0
+        return
+    won = kind == WON
+    u, t, g = fields[i, USED], fields[i, UPPER], fields[i, GROUP]
     holds = 1 << blob[N_DICE]
     n = 0
     last = roll_sub_ptr[r + 1] - 1  # the whole roll: keeping every die comes last
     if m > 0:
         for p in range(roll_sub_ptr[r], last):
             out_i[i, n] = roll_sub_mask[p]
-            out_f[i, n] = total + stages[m, roll_sub_idx[p]]
+            out_f[i, n] = 1.0 if won else base + stages[m, roll_sub_idx[p]]
             n += 1
     for c in range(blob[N_CATS]):
         if (u >> c) & 1:
             continue
-        ok, v, now = score_value(u, g, t, r, c, values, blob, model)
+        ok, v, now = score_value(u, g, t, r, c, values, blob, model, need, aim)
         if ok:
             out_i[i, n] = holds + c
-            out_f[i, n] = total + v
+            out_f[i, n] = base + v
             n += 1
     if m > 0:
         out_i[i, n] = roll_sub_mask[last]
-        out_f[i, n] = total + stages[m, blob[ROLL_OFFSET] + r]
+        out_f[i, n] = 1.0 if won else base + stages[m, blob[ROLL_OFFSET] + r]
         n += 1
-    best = NEG
-    for k in range(n):
-        if out_f[i, k] > best:
-            best = out_f[i, k]
-    for k in range(n):
-        cost = best - out_f[i, k]
-        out_f[i, width + k] = cost if cost > tie else 0.0
-    for k in range(n, width):
-        out_i[i, k] = -1
-        out_f[i, k] = np.nan
-        out_f[i, width + k] = np.nan
-    out_f[i, 2 * width] = best
-    out_i[i, width] = n
+    finish_row(i, n, tie, out_f, out_i)
 
 
 @njit(cache=True, inline="always")
-def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i, fields):
+def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i, fields):
     """Answer situations lo..hi-1: read and check them (into rows lo..hi-1 of ``fields``), order them by
     turn state, run the keep stages of the turn states that need them (one alone, or in blocks of LANES),
     and write every answer. Returns how many were refused (their count: minus the reason)."""
@@ -320,7 +328,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, ti
     n = hi - lo
     refused = 0
     for i in range(lo, hi):
-        reason = read_situation(i, cards, totals, dice, held, rolls_left, blob, model, fields)
+        reason = read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, fields)
         if reason:
             fields[i, KEY] = -1
             fields[i, KIND] = -1
@@ -330,23 +338,10 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, ti
         if refused == 0:
             kind, m = fields[lo, KIND], fields[lo, LEFT]
             top = m if kind == DECISION or kind == RETHROW else 0
-            stages = turn_stages(fields[lo, USED], fields[lo, GROUP], fields[lo, UPPER], top, values, blob, model)
-            answer_one(lo, fields, stages, values, blob, model, tie, out_f, out_i)
+            stages = turn_stages(lo, top, fields, values, blob, model, aim)
+            answer_one(lo, fields, stages, values, blob, model, aim, tie, out_f, out_i)
         return refused
-    order = lo + np.argsort(fields[lo:hi, KEY], kind="mergesort")
-    # runs of one turn state, and how many throws their stages must cover
-    starts = np.empty(n + 1, dtype=np.int64)
-    tops = np.zeros(n, dtype=np.int64)
-    runs = 0
-    for p in range(n):
-        i = order[p]
-        if p == 0 or fields[i, KEY] != fields[order[p - 1], KEY]:
-            starts[runs] = p
-            runs += 1
-        kind = fields[i, KIND]
-        if (kind == DECISION or kind == RETHROW) and fields[i, LEFT] > tops[runs - 1]:
-            tops[runs - 1] = fields[i, LEFT]
-    starts[runs] = n
+    order, starts, tops, runs = group_runs(fields, lo, hi, KEY, KIND, LEFT, DECISION, RETHROW)
     staged = np.empty(runs, dtype=np.int64)
     n_staged = 0
     no_stages = np.zeros((1, 1))
@@ -358,41 +353,36 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, ti
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
-                answer_one(i, fields, no_stages, values, blob, model, tie, out_f, out_i)
+                answer_one(i, fields, no_stages, values, blob, model, aim, tie, out_f, out_i)
     if n_staged == 1:
         k = staged[0]
-        first = order[starts[k]]
-        stages = turn_stages(fields[first, USED], fields[first, GROUP], fields[first, UPPER], tops[k], values, blob,
-                             model)
+        stages = turn_stages(order[starts[k]], tops[k], fields, values, blob, model, aim)
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
-                answer_one(i, fields, stages, values, blob, model, tie, out_f, out_i)
+                answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i)
     elif n_staged > 1:
-        answer_blocks(staged[:n_staged], order, starts, tops, fields, values, blob, model, tie, out_f, out_i)
+        answer_blocks(staged[:n_staged], order, starts, tops, fields, values, blob, model, aim, tie, out_f, out_i)
     return refused
 
 
 @njit(cache=True, inline="always")
-def turn_stages(u, g, t, top, values, blob, model):
-    """One turn state's stages 0..top in one lane ((1, 1) when none is needed)."""
+def turn_stages(i, top, fields, values, blob, model, aim):
+    """Situation i's turn state's stages 0..top in one lane ((1, 1) when none is needed)."""
     if top == 0:
         return np.zeros((1, 1))
     keep_add, sub_pad = model[9], model[17]
     roll_offset = blob[ROLL_OFFSET]
     stages = np.empty((top + 1, blob[N_KEEPS]))
     by_count = np.empty(blob[N_DICE] + 1)
-    finals(u, g, t, stages[0, roll_offset:], by_count, values, blob, model)
-    for m in range(1, top + 1):
-        stages[m, :] = stages[m - 1, :]
-        if m >= 2:
-            best_one(stages[m], sub_pad)
-        expect_one(stages[m], keep_add, roll_offset)
+    finals(fields[i, USED], fields[i, GROUP], fields[i, UPPER], stages[0, roll_offset:], by_count, values, blob, model,
+           fields[i, NEED], aim)
+    keep_stages(stages, top, keep_add, sub_pad, roll_offset)
     return stages
 
 
 @njit(cache=True, inline="always")
-def answer_blocks(staged, order, starts, tops, fields, values, blob, model, tie, out_f, out_i):
+def answer_blocks(staged, order, starts, tops, fields, values, blob, model, aim, tie, out_f, out_i):
     """The situations of the staged runs, their turn states' stages side by side in blocks of LANES lanes
     (the solver's widget, whose loops run over contiguous lanes)."""
     keep_add, sub_ptr, sub_idx = model[9], model[10], model[11]
@@ -408,7 +398,7 @@ def answer_blocks(staged, order, starts, tops, fields, values, blob, model, tie,
             k = staged[b + j]
             first = order[starts[k]]
             finals(fields[first, USED], fields[first, GROUP], fields[first, UPPER], row, by_count, values, blob,
-                   model)
+                   model, fields[first, NEED], aim)
             for r in range(n_rolls):
                 stages[0, roll_offset + r, j] = row[r]
             top = max(top, tops[k])
@@ -422,28 +412,28 @@ def answer_blocks(staged, order, starts, tops, fields, values, blob, model, tie,
             for p in range(starts[k], starts[k + 1]):
                 i = order[p]
                 if fields[i, KIND] >= 0:
-                    answer_one(i, fields, stages[:, :, j], values, blob, model, tie, out_f, out_i)
+                    answer_one(i, fields, stages[:, :, j], values, blob, model, aim, tie, out_f, out_i)
 
 
 @njit(cache=True)
-def answer_serial(cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i):
+def answer_serial(cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i):
     """Every situation's answer on the calling thread (small batches, and servers whose threads call at
     once); returns how many were refused."""
     n = cards.shape[0]
-    fields = np.empty((n, 9), dtype=np.int64)
-    return answer_range(0, n, cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i, fields)
+    fields = np.empty((n, FIELDS), dtype=np.int64)
+    return answer_range(0, n, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i, fields)
 
 
 @njit(cache=True, parallel=True)
-def answer_parallel(cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i, chunks):
+def answer_parallel(cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i, chunks):
     """Every situation's answer on all threads: the batch in ``chunks`` contiguous parts, each grouped by
     turn state on its own (situations of one game lie together, and so share their turn states)."""
     n = cards.shape[0]
-    fields = np.empty((n, 9), dtype=np.int64)
+    fields = np.empty((n, FIELDS), dtype=np.int64)
     refused = np.zeros(chunks, dtype=np.int64)
     for c in prange(chunks):
         lo, hi = c * n // chunks, (c + 1) * n // chunks
         if hi > lo:
-            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, tie, out_f, out_i,
-                                      fields)
+            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f,
+                                      out_i, fields)
     return refused.sum()

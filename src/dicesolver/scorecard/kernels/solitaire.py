@@ -8,7 +8,7 @@ yacht-bonus flag group. All lanes of one set of used categories go through the w
 import numpy as np
 
 from ...core.jit import njit, prange
-from .scoring import next_group, score_choice, upper_step
+from .scoring import next_group, score_choice
 from .widget import NEG, run_widget
 
 

@@ -188,3 +188,39 @@ def best_keeps_along(buf, along, sub_ptr, sub_idx, lanes):
                 if src[j] > dst[j]:
                     dst[j] = src[j]
                     carried[j] = src_along[j]
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def expect_one(buf, keep_add, roll_offset):
+    """``widget.expect_keeps`` for one lane (a 1-D buffer); six faces summed as a tree, not a chain."""
+    faces = keep_add.shape[1]
+    if faces == 6:
+        for k in range(roll_offset - 1, -1, -1):
+            buf[k] = (((buf[keep_add[k, 0]] + buf[keep_add[k, 1]]) + (buf[keep_add[k, 2]] + buf[keep_add[k, 3]]))
+                      + (buf[keep_add[k, 4]] + buf[keep_add[k, 5]])) * (1.0 / 6.0)
+        return
+    inv = 1.0 / faces
+    for k in range(roll_offset - 1, -1, -1):
+        total = 0.0
+        for f in range(faces):
+            total += buf[keep_add[k, f]]
+        buf[k] = total * inv
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def best_one(buf, sub_pad):
+    """``widget.best_keeps`` for one lane (a 1-D buffer), over each keep's one-die-smaller keeps padded
+    with the keep itself to one width: a fixed number of branch-free steps (unrolled for five)."""
+    if sub_pad.shape[1] == 5:
+        for k in range(1, buf.shape[0]):
+            best = buf[k]
+            for w in range(5):
+                best = max(best, buf[sub_pad[k, w]])
+            buf[k] = best
+        return
+    width = sub_pad.shape[1]
+    for k in range(1, buf.shape[0]):
+        best = buf[k]
+        for w in range(width):
+            best = max(best, buf[sub_pad[k, w]])
+        buf[k] = best

@@ -417,7 +417,7 @@ function renderReview(response) {
       <td class="num">${d.loss > 0 ? fmt(d.loss) : ""}</td><td>${esc(label)}</td></tr>`;
   });
   const labels = Object.entries(s.labels || {}).map(([k, v]) => `${esc(k)}: ${v}`).join(", ");
-  return `<h3>Review of ${s.player === "you" ? "your" : esc(s.player) + "'s"} game (${esc(s.judge)})</h3><p class="summary">${summary}</p><p>${labels}</p>
+  return `<h3>Review of ${s.player === "you" ? "your" : esc(s.player) + "'s"} game (${esc(s.measure)}, judged by ${esc(s.judge)})</h3><p class="summary">${summary}</p><p>${labels}</p>
     <img class="plot" alt="timeline of value, luck and loss" src="${response.plot}">
     <table class="review-table"><tr><th>turn</th><th>moment</th><th>choice</th><th class="num">value</th>
     <th>best instead</th><th class="num">loss</th><th></th></tr>${rows.join("")}</table>`;

@@ -1,0 +1,140 @@
+"""Labelled situations written to a file (``dicesolver label``): Parquet (columns of arrays, written with
+pyarrow, the optional extra ``parquet``) or JSON Lines (one object per situation). The layout is in
+docs/SCHEMA.md. A file is written under a temporary name and renamed when complete: an interrupted run
+(a kill, a full disk) leaves no half-written dataset behind."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from .. import __version__
+from ..core.errors import InputError
+from ..core.solved import SolvedGame
+from .labels import Chunk
+
+FORMATS = {".parquet": "parquet", ".jsonl": "jsonl"}
+
+
+def format_of(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise InputError(f"{path}: the output is a .parquet or a .jsonl file")
+    if FORMATS[suffix] == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise InputError("Parquet files are written with pyarrow: pip install 'dicesolver[parquet]' "
+                             "(or write .jsonl)") from None
+    return FORMATS[suffix]
+
+
+def metadata(solution: SolvedGame, source: str, perturb: float, seed: int) -> dict[str, Any]:
+    """What every file says about its rows: the game, the judge, how the games were sampled, and what the
+    codes and arrays mean."""
+    encoding = solution.encoding
+    return {"game": solution.game.canonical, "players": solution.game.n_players, "judge": solution.judge,
+            "unit": solution.unit, "higher_is_better": solution.higher_is_better, "source": source,
+            "perturb": perturb if source == "perturbed" else None, "seed": seed, "dicesolver": __version__,
+            "actions": encoding.action_labels(),
+            "situation": {k: {"shape": list(v.shape), "low": v.low, "high": v.high, "about": v.about}
+                          for k, v in encoding.situation_spec().items()}}
+
+
+def write(path: str | Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
+          progress: Callable[[int], None] | None = None) -> int:
+    """Write every chunk to ``path`` (its format by its suffix); the number of rows written."""
+    path = Path(path)
+    kind = format_of(path)
+    if path.is_dir():
+        raise InputError(f"{path} is a directory")
+    if not path.parent.exists():
+        raise InputError(f"no such directory: {path.parent}")
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        rows = (_parquet if kind == "parquet" else _jsonl)(tmp, solution, chunks, about, progress)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise InputError(f"could not write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return rows
+
+
+def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
+             progress: Callable[[int], None] | None) -> int:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def fixed(a: np.ndarray) -> pa.Array:
+        flat = a.reshape(a.shape[0], -1)
+        return pa.FixedSizeListArray.from_arrays(pa.array(flat.reshape(-1)), flat.shape[1])
+
+    def ragged(a: np.ndarray, offsets: pa.Array, used: np.ndarray) -> pa.Array:
+        """Each row's first counts[i] entries (the padding left out)."""
+        return pa.ListArray.from_arrays(offsets, pa.array(a[used]))
+
+    writer = None
+    rows = 0
+    try:
+        for chunk in chunks:
+            a = chunk.answers
+            columns: dict[str, pa.Array] = {"index": pa.array(chunk.game), "decision": pa.array(chunk.decision.astype(np.int32)),
+                                            "player": pa.array(chunk.player.astype(np.int8))}
+            if chunk.positions is not None:
+                columns["position"] = pa.array(chunk.positions, pa.string())
+            for key, value in chunk.situations.items():
+                columns[key] = fixed(value.astype(np.int32)) if value.ndim > 1 else pa.array(value.astype(np.int32))
+            counts = a.counts.astype(np.int32)
+            offsets = pa.array(np.concatenate([[0], np.cumsum(counts, dtype=np.int32)]))
+            used = np.arange(a.width)[None, :] < counts[:, None]
+            columns |= {"value": pa.array(a.value), "codes": ragged(a.codes, offsets, used),
+                        "values": ragged(a.values, offsets, used), "costs": ragged(a.costs, offsets, used)}
+            table = pa.table(columns)
+            if writer is None:
+                schema = table.schema.with_metadata({"dicesolver": json.dumps(about)})
+                # values compress poorly and dictionaries cost more time than they save here
+                writer = pq.ParquetWriter(str(path), schema, use_dictionary=False, write_statistics=False)
+            writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
+            rows += len(chunk)
+            if progress:
+                progress(rows)
+    finally:
+        if writer is not None:
+            writer.close()
+    return rows
+
+
+def _jsonl(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
+           progress: Callable[[int], None] | None) -> int:
+    labels = about["actions"]
+    head = json.dumps({k: about[k] for k in ("game", "judge", "unit", "source")})[1:-1]
+    rows = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        for chunk in chunks:
+            a = chunk.answers
+            sits = {k: v.tolist() for k, v in chunk.situations.items()}
+            codes, values, costs, counts = a.codes.tolist(), a.values.tolist(), a.costs.tolist(), a.counts.tolist()
+            lines = []
+            for i in range(len(chunk)):
+                row = {"index": int(chunk.game[i]), "decision": int(chunk.decision[i]), "player": int(chunk.player[i])}
+                if chunk.positions is not None:
+                    row["position"] = chunk.positions[i]
+                row |= {k: v[i] for k, v in sits.items()}
+                row["value"] = float(a.value[i])
+                row["options"] = [{"code": c, "action": labels[c], "value": v, "cost": k}
+                                  for c, v, k in zip(codes[i][: counts[i]], values[i], costs[i])]
+                lines.append("{" + head + ", " + json.dumps(row)[1:] + "\n")
+            fh.write("".join(lines))
+            rows += len(chunk)
+            if progress:
+                progress(rows)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return rows

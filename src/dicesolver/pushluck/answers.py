@@ -1,0 +1,51 @@
+"""The batch answer engine of push-your-luck games (``kernels.answer_push``): situations (the arrays of
+``PushEncoding.situations``) in, the mover's probability of winning after throwing and after holding out.
+The one path behind ``WinProbability``'s values, advice and reviews."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+
+from ..core.answers import Answers, Situations, as_situations
+from ..core.arrays import frozen
+from ..core.errors import InputError
+from .solver import PushSolution, game_arrays
+
+KEYS = ("scores", "turn_total", "on_turn", "throwing")
+REASONS = {
+    1: "a score is negative, or at the goal while the game goes on",
+    2: "a situation is seen by the player on turn (on_turn 1), or is a won game's end",
+    3: "the turn total has reached the goal: the game is over",
+    4: "nothing is at risk: the turn starts with a throw (throwing 1)",
+}
+
+
+class PushEngine:
+    width = 2
+    unit = "p_win"
+    judge = "exact"
+
+    def __init__(self, solution: PushSolution, tie: float):
+        self.solution, self.tie = solution, tie
+        self.table = frozen(solution.table)
+        points, probs, bust, reset = game_arrays(solution.game)
+        self.points, self.probs, self.bust, self.reset = frozen(points), frozen(probs), bust, reset
+        self.most = solution.game.goal - 1 + max(int(points.max(initial=0)), 0)
+
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        scores, turn_total, on_turn, throwing = as_situations(situations, KEYS)
+        if (scores.ndim != 2 or scores.shape[1] != 2 or any(a.ndim != 2 or a.shape[1] != 1
+                                                             for a in (turn_total, on_turn, throwing))):
+            raise InputError("situations of this game are scores (n, 2), turn_total, on_turn and throwing (n, 1)")
+        out = Answers.empty(scores.shape[0], self.width, self.judge, self.unit)
+        f, i = out.buffers
+        refused = self._kernel(scores, turn_total, on_turn, throwing, self.table, self.points, self.probs, self.bust,
+                               self.reset, self.most, self.tie, f, i)
+        return out.check(REASONS) if refused else out
+
+    @cached_property
+    def _kernel(self):
+        from .kernels import answer_push
+
+        return answer_push

@@ -1,0 +1,110 @@
+"""Labelled datasets (``dicesolver label``): every row is the engine's answer to its situation, the same seed
+writes the same rows in both formats, the sources play differently, games of every family can be labelled,
+and bad requests are refused with nothing written."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+import dicesolver as ds
+from dicesolver.core import registry
+from test_cli import run
+
+
+def parquet_rows(path):
+    table = pq.read_table(path)
+    about = json.loads(table.schema.metadata[b"dicesolver"])
+    return table.to_pylist(), about
+
+
+def test_a_yahtzee_dataset_holds_the_engines_answers(tmp_path, capsys):
+    path = tmp_path / "yahtzee.parquet"
+    code, out, _ = run(capsys, "label", "yahtzee", "-n", "3000", "--seed", "4", "--out", str(path))
+    assert code == 0 and "3,000 situations" in out and "optimal play" in out
+    rows, about = parquet_rows(path)
+    assert len(rows) == 3000 and about["game"] == "yahtzee" and about["judge"] == "points"
+    assert about["source"] == "optimal" and len(about["actions"]) == 45 and "held" in about["situation"]
+    solution = ds.solve("yahtzee")
+    keys = list(about["situation"])
+    situations = {k: np.array([r[k] for r in rows], dtype=np.int64) for k in keys}
+    situations["cards"] = situations["cards"].reshape(len(rows), 1, -1)
+    answers = solution.answer(situations)
+    for i, row in enumerate(rows):
+        n = int(answers.counts[i])
+        assert row["codes"] == answers.codes[i, :n].tolist()
+        # (answered in other batches: keeps summed in another order, to 1e-13)
+        assert row["values"] == pytest.approx(answers.values[i, :n].tolist(), rel=1e-13)
+        assert row["value"] == pytest.approx(answers.value[i], rel=1e-13)
+        assert min(row["costs"]) == 0.0 and all(c >= 0 for c in row["costs"])
+    # whole games from their first throw: decisions numbered 0, 1, ... within each game
+    first = [r for r in rows if r["decision"] == 0]
+    assert first and all(r["cards"] == [-1] * 13 and r["rolls_left"] == [2] for r in first)
+    assert not (tmp_path / "yahtzee.parquet.tmp").exists()
+
+
+def test_the_same_seed_writes_the_same_rows_in_both_formats(tmp_path, capsys):
+    a, b = tmp_path / "a.parquet", tmp_path / "b.jsonl"
+    for path in (a, b):
+        code, _, _ = run(capsys, "label", "yacht-dice", "-n", "500", "--source", "perturbed", "--perturb", "0.3",
+                         "--seed", "9", "--out", str(path))
+        assert code == 0
+    rows, about = parquet_rows(a)
+    lines = [json.loads(line) for line in b.read_text().splitlines()]
+    assert about["perturb"] == 0.3 and len(lines) == 500
+    for row, line in zip(rows, lines):
+        assert line["game"] == "yacht-dice" and line["source"] == "perturbed"
+        assert (line["index"], line["decision"], line["dice"]) == (row["index"], row["decision"], row["dice"])
+        assert [o["code"] for o in line["options"]] == row["codes"]
+        assert [o["value"] for o in line["options"]] == row["values"]
+        assert all(o["action"] == about["actions"][o["code"]] for o in line["options"])
+
+
+def test_the_sources_play_differently(tmp_path, capsys):
+    """Optimal play keeps its expected score; uniform play throws it away."""
+    def dataset(source):
+        path = tmp_path / f"{source}.parquet"
+        assert run(capsys, "label", "yacht-dice", "-n", "2000", "--source", source, "--out", str(path))[0] == 0
+        return parquet_rows(path)[0]
+
+    optimal, uniform = dataset("optimal"), dataset("uniform")
+    assert max(r["decision"] for r in optimal) >= 20  # whole games, not only their openings
+    # the values of the situations an optimal player meets stay near the start's (191.77 expected); a
+    # uniform player's fall as it scratches boxes
+    assert np.mean([r["value"] for r in optimal]) > np.mean([r["value"] for r in uniform]) + 30
+
+
+@pytest.mark.parametrize("spec, players", [("pig", None), ("despirala", None), ("generala", 2), ("yacht", 3)])
+def test_games_of_every_family_are_labelled(spec, players, tmp_path):
+    """Through the protocol: each row's position reads back to the advice it carries."""
+    from dicesolver.analysis import label_files, labels
+
+    game = registry.load(spec, players)
+    solution = registry.solve(game)
+    path = tmp_path / "rows.jsonl"
+    about = label_files.metadata(solution, "uniform", 0.1, 1)
+    assert label_files.write(path, solution, labels.sample(solution, 300, "uniform", 0.1, 1), about) == 300
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines[::37]:
+        state = game.parse_state(line["position"])
+        pairs = solution.action_values(state)
+        assert sorted(v for _, v in pairs) == pytest.approx(sorted(o["value"] for o in line["options"]), abs=1e-12)
+        assert line["judge"] == solution.judge
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["yahtzee", "-n", "5", "--out", "x.csv"], ".parquet or a .jsonl"),
+    (["yahtzee", "-n", "5", "--source", "greedy", "--out", "x.jsonl"], "the source is one of"),
+    (["yahtzee", "-n", "5", "--perturb", "1.5", "--out", "x.jsonl"], "--perturb"),
+    (["yahtzee", "-n", "0", "--out", "x.jsonl"], "-n"),
+    (["yahtzee", "-n", "5", "--out", "no/such/dir/x.jsonl"], "no such directory"),
+    (["nosuchgame", "-n", "5", "--out", "x.jsonl"], "nosuchgame"),
+])
+def test_bad_requests_write_nothing(argv, words, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "label", *argv)
+    assert code == 2 and words in err, err
+    assert list(tmp_path.iterdir()) == []
