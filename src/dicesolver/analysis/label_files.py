@@ -123,7 +123,7 @@ def _jsonl(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dic
             codes, values, costs, counts = a.codes.tolist(), a.values.tolist(), a.costs.tolist(), a.counts.tolist()
             lines = []
             for i in range(len(chunk)):
-                row = {"index": int(chunk.game[i]), "decision": int(chunk.decision[i]), "player": int(chunk.player[i])}
+                row: dict[str, Any] = {"index": int(chunk.game[i]), "decision": int(chunk.decision[i]), "player": int(chunk.player[i])}
                 if chunk.positions is not None:
                     row["position"] = chunk.positions[i]
                 row |= {k: v[i] for k, v in sits.items()}
