@@ -214,9 +214,13 @@ def distribution(
         return
     with progress(f"propagating {g.canonical}", quiet=json_output) as update:
         d = registry.family_of(g).distribution(g, progress=update)
-    from ..analysis.plots import distribution_figure
 
-    report(d, lambda: render.distribution(out, d), json_output, plot, lambda: distribution_figure(d))
+    def figure():
+        from ..analysis.plots import distribution_figure  # matplotlib: only for --plot
+
+        return distribution_figure(d)
+
+    report(d, lambda: render.distribution(out, d), json_output, plot, figure)
 
 
 @app.command()

@@ -7,42 +7,16 @@ largest possible probability of a perfect game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from .kernels.distribution import group_by_target, outcome_stats, pull_histograms, turn_outcomes
 from .kernels.widget import run_widget
+from .score_stats import ScoreDistribution
 from .solitaire import SolitaireSolution
 
 CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
-
-
-@dataclass
-class ScoreDistribution:
-    probabilities: np.ndarray  # probabilities[s] = P(final score == s)
-    bonus_probability: float | None
-    category_probabilities: np.ndarray  # P(box c scores more than 0)
-    extra_bonus_mean: float | None
-
-    @property
-    def mean(self) -> float:
-        return float(np.dot(np.arange(len(self.probabilities)), self.probabilities))
-
-    @property
-    def sd(self) -> float:
-        s = np.arange(len(self.probabilities))
-        return float(np.sqrt(np.dot((s - self.mean) ** 2, self.probabilities)))
-
-    def percentile(self, q: float) -> int:
-        """Smallest score s with P(score <= s) >= q/100."""
-        cdf = np.cumsum(self.probabilities)
-        return int(np.searchsorted(cdf, q / 100 - 1e-12))
-
-    @property
-    def mode(self) -> int:
-        return int(np.argmax(self.probabilities))
 
 
 def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int):
@@ -162,3 +136,4 @@ def perfect_game_probability(solution_or_model) -> float:
             run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, 1, game.rolls - 1)
             value[u] = buf[0, 0]
     return float(value[0])
+

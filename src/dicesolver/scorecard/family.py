@@ -434,11 +434,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                         progress=progress)
 
     def distribution(self, game: ScorecardGame, progress: Progress | None = None) -> Distribution:
-        from .distribution import perfect_game_probability, score_distribution
+        from .distribution_cache import load_or_build
 
-        table = self._expected_score(game.with_players(1), progress, False, None).table
-        dist = score_distribution(table, progress=progress)
-        perfect = perfect_game_probability(table)
+        single = game.with_players(1)
+        dist, perfect = load_or_build(single, lambda: self._expected_score(single, progress, False, None).table,
+                                      progress)
         p = dist.probabilities
         support = np.nonzero(p > 0)[0]
         return Distribution(
