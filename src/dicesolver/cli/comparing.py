@@ -104,8 +104,7 @@ def rl_eval(
                                "obs -> action, or an object with predict(obs, action_masks=...)), or a saved "
                                "MaskablePPO FILE.zip (with sb3-contrib installed)"),
     n: int = typer.Option(1000, "-n", "--games", min=1, max=1_000_000, help="games"),
-    seed: int = typer.Option(0, "--seed", help="the first game's seed (game i: seed + i, the same for the optimal "
-                             "player)"),
+    seed: int = typer.Option(0, "--seed", help="random seed (the same dice for the policy and the optimal player)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Judge a reinforcement-learning policy in the game's Gymnasium env (dicesolver.rl): its mean score with

@@ -39,7 +39,7 @@ class SolvedGame(ABC, Generic[G, S]):
 
     def __init__(self, game: G, info: SolveInfo):
         self.game = game
-        self.info = info if info.judge == self.judge else info.model_copy(update={"judge": self.judge})
+        self.info = info if info is None or info.judge == self.judge else info.model_copy(update={"judge": self.judge})
 
     # -- the one path: the batch answer engine ---------------------------------------------------------
     @abstractmethod

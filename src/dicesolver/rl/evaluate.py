@@ -155,7 +155,7 @@ def play(env: DiceEnv, policy: Policy, seed: int) -> tuple[float, float, int]:
 
 def evaluate(policy: Any, game: str = "yahtzee", n: int = 1000, seed: int = 0, name: str = "policy",
              progress: Callable[[int, int], None] | None = None) -> PolicyEvaluation:
-    """``n`` games of ``policy`` and of the optimal policy from the same seeds and dice. In the family's
+    """``n`` games of ``policy`` and of the optimal policy on the same dice (``seed``). In the family's
     vectorised environment where it has one (batches of games stepped in the kernels, the optimal moves
     from the batch answer engine), else game by game in ``DiceEnv``."""
     if not 1 <= n <= 1_000_000:

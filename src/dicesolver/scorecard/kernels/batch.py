@@ -19,6 +19,8 @@ from .widget import NEG
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
+TIE = 1e-9  # a regret within the table's precision is none (as the answers' costs)
+
 @njit(cache=True, inline="always")
 def mix(x):
     """splitmix64's output function."""
@@ -103,6 +105,8 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
                         if (a >> d) & 1:
                             k = keep_add[k, dice[i, d] - 1]
                     regret[i] = best_keep_value(stages, i, m, roll[i], roll_sub_ptr, roll_sub_idx) - stages[i, m, k]
+                    if regret[i] <= TIE:
+                        regret[i] = 0.0
                 roll[i] = throw(i, a, dice, rng, faces, keep_add, roll_offset)
                 rolls_left[i] -= 1
             else:
@@ -125,7 +129,7 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
                     if rolls_left[i] > 0:  # scoring with throws left: the best keep counts too
                         best = max(best, best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,
                                                          roll_sub_idx))
-                    regret[i] = best - v
+                    regret[i] = best - v if best - v > TIE else 0.0
                 reward[i] = now
                 total[i] += now
                 boxes[i, c] = pts
