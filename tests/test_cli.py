@@ -29,6 +29,29 @@ def test_solve_json_has_value(capsys):
     assert code == 0 and "191.774369" in out
 
 
+def test_every_answer_names_its_judge(capsys, tmp_path):
+    """The JSON says what answered: a two-person game with bonuses (as two-person Yacht without its exact
+    table) is the Mindful model."""
+    from test_rl import bonus_rules
+
+    code, out, _ = run(capsys, "solve", "yacht-dice", "--json")
+    assert json.loads(out)["judge"] == "points"
+    rules = str(bonus_rules(tmp_path))
+    code, out, _ = run(capsys, "solve", rules, "--players", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["judge"] == "mindful" and data["unit"] == "equity"
+    code, out, _ = run(capsys, "advise", rules, "ones=1;ones=2/123/1", "--json")
+    assert code == 0 and json.loads(out)["judge"] == "mindful"
+    code, out, _ = run(capsys, "advise", "pig", "0,0,4", "--json")
+    assert json.loads(out)["judge"] == "exact"
+    code, out, _ = run(capsys, "solve", rules, "--target", "20", "--json")
+    assert json.loads(out)["judge"] == "target"
+    policy = tmp_path / "policy.py"
+    policy.write_text("import numpy as np\n\ndef last(obs):\n    return int(np.nonzero(obs['action_mask'])[0][-1])\n")
+    code, out, _ = run(capsys, "rl-eval", "yacht-dice", "--policy", f"{policy}:last", "-n", "3", "--json")
+    assert code == 0 and json.loads(out)["judge"] == "points"
+
+
 def test_advise(capsys):
     code, out, _ = run(capsys, "advise", "yacht-dice", "/13456/2", "--json")
     data = json.loads(out)
