@@ -171,11 +171,16 @@ class ScorecardState:
         return keeps[:-1] + self._scores() + keeps[-1:]
 
     def _scores(self) -> list[Keep | Score]:
+        """Every legal box, with the points it adds now: the box's, an extra-yacht bonus, and the upper
+        bonus where this box reaches it (what ``after_score`` adds to the card's total)."""
         game, pos = self.game, self.position
-        now = pos.total(game)
+        upper = pos.upper_total(game)
+        below = game.has_upper_bonus and upper < game.upper_threshold
         out: list[Keep | Score] = []
-        for c, _, _ in game.legal_scores(pos.boxes, pos.showing):
-            out.append(Score(c, game.categories[c].name, after_score(game, pos, c).total(game) - now))
+        for c, points, extra in game.legal_scores(pos.boxes, pos.showing):
+            category = game.categories[c]
+            bonus = game.upper_points if below and category.is_upper and upper + points >= game.upper_threshold else 0
+            out.append(Score(c, category.name, points + extra + bonus))
         return out
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
