@@ -87,7 +87,7 @@ def keep_of(row, i, keep_add):
     return k if seen else -2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def read_card(cards, totals, i, k, blob, model):
     """Card k of situation i, checked: (reason it is refused or 0, used boxes, upper total capped to its
     lane, flag group, total, the table index of its turn state)."""
@@ -120,7 +120,7 @@ def read_card(cards, totals, i, k, blob, model):
     return 0, used, t, g, total, offset[used] + g * lu + t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def read_moment(i, dice, held, rolls_left, full, blob, keep_add):
     """Situation i's moment, checked: (reason or 0, kind, final roll (decisions), held keep (re-throws),
     throws left); ``full``: whether the card on turn is full."""
@@ -150,7 +150,7 @@ def read_moment(i, dice, held, rolls_left, full, blob, keep_add):
     return 0, RETHROW, -1, max(h, 0), m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, fields):
     """Situation i's turn state and moment into ``fields[i]``, checked: the reason it is refused, or 0."""
     fields[i, KEY] = -1
@@ -175,7 +175,7 @@ def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, f
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def score_value(u, g, t, r, c, values, blob, model, need, aim):
     """(allowed, value of scoring roll r in box c with the rest of the game, points earned now): the
     expected points to come, or with an aim the best chance of the ``need`` left after them."""
@@ -200,7 +200,7 @@ def score_value(u, g, t, r, c, values, blob, model, need, aim):
     return True, float(values[(offset[nu] + ng * ln + t2) * (int(aim[1]) + 1) + rest]), now
 
 
-@njit(cache=True, fastmath=True, inline="always")
+@njit(cache=True, fastmath=True)
 def finals(u, g, t, row, by_count, values, blob, model, need, aim):
     """row[r] = the best value of scoring final roll r now, for every roll (one turn state).
 
@@ -265,7 +265,7 @@ def finals(u, g, t, row, by_count, values, blob, model, need, aim):
             row[r] = best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
     """Write situation i's options (codes, values, costs), their count and its value; ``stages[m, k]``
     hold its turn state's stages up to its throws left."""
@@ -318,7 +318,7 @@ def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
     finish_row(i, n, tie, out_f, out_i)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i, fields):
     """Answer situations lo..hi-1: read and check them (into rows lo..hi-1 of ``fields``), order them by
     turn state, run the keep stages of the turn states that need them (one alone, or in blocks of LANES),
@@ -366,7 +366,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, ai
     return refused
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def turn_stages(i, top, fields, values, blob, model, aim):
     """Situation i's turn state's stages 0..top in one lane ((1, 1) when none is needed)."""
     if top == 0:
@@ -381,7 +381,7 @@ def turn_stages(i, top, fields, values, blob, model, aim):
     return stages
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def answer_blocks(staged, order, starts, tops, fields, values, blob, model, aim, tie, out_f, out_i):
     """The situations of the staged runs, their turn states' stages side by side in blocks of LANES lanes
     (the solver's widget, whose loops run over contiguous lanes)."""

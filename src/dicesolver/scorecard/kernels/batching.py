@@ -9,7 +9,7 @@ from ...core.jit import njit
 from .widget import NEG, best_one, expect_one
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def group_runs(fields, lo, hi, key, kind, left, decision, rethrow):
     """(order, starts, tops, runs): situations lo..hi-1 ordered by ``fields[:, key]`` (their turn state; -1:
     refused, or none), the first position in ``order`` of each of the ``runs`` runs of one key (and one
@@ -32,7 +32,7 @@ def group_runs(fields, lo, hi, key, kind, left, decision, rethrow):
     return order, starts, tops, runs
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def keep_stages(stages, top, keep_add, sub_pad, roll_offset):
     """stages[1..top] from the final-roll values in stages[0]'s roll rows: stages[m]'s non-roll rows hold
     every keep thrown with m throws allowed from then on, its roll rows every roll with m - 1 throws left
@@ -44,7 +44,7 @@ def keep_stages(stages, top, keep_add, sub_pad, roll_offset):
         expect_one(stages[m], keep_add, roll_offset)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def empty_row(i, out_f, out_i):
     """Situation i before its options are written: none (a throw is due, or the game is over), all padding."""
     width = out_i.shape[1] - 1
@@ -55,7 +55,7 @@ def empty_row(i, out_f, out_i):
     out_i[i, width] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def finish_row(i, n, tie, out_f, out_i):
     """Situation i's n options are written: its value (the best option's), every option's cost against
     it (0 within ``tie``), the padding (-1 codes, NaN values) and its count."""
