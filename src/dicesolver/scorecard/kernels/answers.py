@@ -87,7 +87,7 @@ def keep_of(row, i, keep_add):
     return k if seen else -2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def read_card(cards, totals, i, k, blob, model):
     """Card k of situation i, checked: (reason it is refused or 0, used boxes, upper total capped to its
     lane, flag group, total, the table index of its turn state)."""
@@ -120,7 +120,7 @@ def read_card(cards, totals, i, k, blob, model):
     return 0, used, t, g, total, offset[used] + g * lu + t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def read_moment(i, dice, held, rolls_left, full, blob, keep_add):
     """Situation i's moment, checked: (reason or 0, kind, final roll (decisions), held keep (re-throws),
     throws left); ``full``: whether the card on turn is full."""
@@ -150,7 +150,7 @@ def read_moment(i, dice, held, rolls_left, full, blob, keep_add):
     return 0, RETHROW, -1, max(h, 0), m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, fields):
     """Situation i's turn state and moment into ``fields[i]``, checked: the reason it is refused, or 0."""
     fields[i, KEY] = -1
@@ -175,7 +175,7 @@ def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, f
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score_value(u, g, t, r, c, values, blob, model, need, aim):
     """(allowed, value of scoring roll r in box c with the rest of the game, points earned now): the
     expected points to come, or with an aim the best chance of the ``need`` left after them."""
@@ -265,7 +265,7 @@ def finals(u, g, t, row, by_count, values, blob, model, need, aim):
             row[r] = best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
     """Write situation i's options (codes, values, costs), their count and its value; ``stages[m, k]``
     hold its turn state's stages up to its throws left."""

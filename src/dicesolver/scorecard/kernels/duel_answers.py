@@ -29,12 +29,12 @@ BAD_BOX, BAD_DICE, BAD_ROLLS, BAD_HELD, OVER_WITH_DICE, BAD_TOTAL, NOT_IN_TABLE 
 KIND, MOVER, OTHER, DIFF, KEY, ROLL, HELD, LEFT = range(8)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def part(blob, i):
     return blob[blob[N_SCALARS + i]: blob[N_SCALARS + i + 1]]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unpack(blob):
     n_rolls, n_cats, n_keeps = blob[N_ROLLS], blob[N_CATS], blob[N_KEEPS]
     return (part(blob, MAXSUM), part(blob, SCORES).reshape((n_rolls, n_cats)),
@@ -42,7 +42,7 @@ def unpack(blob):
             part(blob, ROLL_SUB_PTR), part(blob, ROLL_SUB_IDX), part(blob, ROLL_SUB_MASK), part(blob, POSSIBLE))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def dice_keep(row, i, keep_add):
     """The keep index of the dice in row[i, :] (zeros skipped); -1: a die out of range; -2: none."""
     faces = keep_add.shape[1]
@@ -59,7 +59,7 @@ def dice_keep(row, i, keep_add):
     return k if seen else -2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def card_of(cards, i, k, possible, max_points):
     """(used boxes, points) of card k of situation i; used -1 when a box holds what it cannot."""
     used = 0
@@ -75,7 +75,7 @@ def card_of(cards, i, k, possible, max_points):
     return used, points
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def read_situation(i, cards, totals, dice, held, rolls_left, pair_offset, blob, model, fields):
     """Situation i's position and moment into ``fields[i]``, checked: the reason it is refused, or 0."""
     possible = model[7]
@@ -89,7 +89,7 @@ def read_situation(i, cards, totals, dice, held, rolls_left, pair_offset, blob, 
     return read_position(i, a, b, pa - pb, dice, held, rolls_left, pair_offset, blob, model, fields)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def read_position(i, a, b, d, dice, held, rolls_left, pair_offset, blob, model, fields):
     """The table position (a, b, d) and situation i's moment into ``fields[i]``, checked."""
     maxsum, keep_add = model[0], model[2]
@@ -132,7 +132,7 @@ def read_position(i, a, b, d, dice, held, rolls_left, pair_offset, blob, model, 
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def after_scoring(a, b, d, c, pts, values, pair_offset, maxsum, full):
     """The mover's equity after scoring pts in box c at (a, b, d): minus the other player's at the start
     of their turn, or the result once both cards are full."""
@@ -165,7 +165,7 @@ def finals(a, b, d, row, values, pair_offset, blob, model):
                 row[r] = max(row[r], -float(values[base - scores[r, c]]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def answer_one(i, fields, stages, values, pair_offset, blob, model, tie, out_f, out_i):
     """Write situation i's options, their count and its value (``stages``: its position's, up to its
     throws left)."""
@@ -220,7 +220,7 @@ def position_stages(a, b, d, top, values, pair_offset, blob, model):
     return stages
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refuse(i, reason, fields, out_i):
     fields[i, KEY] = -1
     fields[i, KIND] = -1
