@@ -28,7 +28,7 @@ import numpy as np
 
 from ...core.jit import njit, prange
 from .scoring import first_open, next_group, score_choice, upper_step
-from .batching import empty_row, finish_row, group_runs, keep_stages
+from .batching import empty_row, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG, best_keeps_wide, expect_keeps_wide
 
 # scalars, in the order of scorecard/answers.py's SolitaireEngine.blob
@@ -67,24 +67,6 @@ def unpack(blob):
             part(blob, SUB_IDX), part(blob, ROLL_SUB_PTR), part(blob, ROLL_SUB_IDX), part(blob, ROLL_SUB_MASK),
             part(blob, COUNTS_T).reshape((faces, n_rolls)), part(blob, POSSIBLE),
             part(blob, SUB_PAD).reshape((n_keeps, blob[SUB_WIDTH])))
-
-
-@njit(cache=True, inline="always")
-def keep_of(row, i, keep_add):
-    """The keep index of the dice in row[i, :] (zeros skipped); -1 when a die is out of range, -2 when
-    there are none."""
-    faces = keep_add.shape[1]
-    k = 0
-    seen = 0
-    for d in range(row.shape[1]):
-        f = row[i, d]
-        if f == 0:
-            continue
-        if f < 0 or f > faces:
-            return -1
-        k = keep_add[k, f - 1]
-        seen += 1
-    return k if seen else -2
 
 
 @njit(cache=True, inline="always")

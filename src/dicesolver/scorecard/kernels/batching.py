@@ -1,7 +1,7 @@
 """What the batch answer kernels (``answers``: one card; ``duel_answers``: two players) share: situations
 grouped by turn state, so that a turn state's keep stages are computed once for every situation of it in
-the batch; the keep stages of one turn state; and a situation's row of answers finished (best, costs,
-padding)."""
+the batch; the keep index of a row of dice; the keep stages of one turn state; and a situation's row of
+answers finished (best, costs, padding)."""
 
 import numpy as np
 
@@ -30,6 +30,24 @@ def group_runs(fields, lo, hi, key, kind, left, decision, rethrow):
             tops[runs - 1] = fields[i, left]
     starts[runs] = n
     return order, starts, tops, runs
+
+
+@njit(cache=True, inline="always")
+def keep_of(row, i, keep_add):
+    """The keep index of the dice in row[i, :] (zeros skipped); -1 when a die is out of range, -2 when
+    there are none."""
+    faces = keep_add.shape[1]
+    k = 0
+    seen = 0
+    for d in range(row.shape[1]):
+        f = row[i, d]
+        if f == 0:
+            continue
+        if f < 0 or f > faces:
+            return -1
+        k = keep_add[k, f - 1]
+        seen += 1
+    return k if seen else -2
 
 
 @njit(cache=True)

@@ -13,7 +13,7 @@ protocol's ``legal_actions`` order with the encoding's action codes, as in ``ans
 import numpy as np
 
 from ...core.jit import njit, prange
-from .batching import empty_row, finish_row, group_runs, keep_stages
+from .batching import empty_row, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG
 
 # scalars, in the order of scorecard/answers.py's DuelEngine.blob
@@ -40,23 +40,6 @@ def unpack(blob):
     return (part(blob, MAXSUM), part(blob, SCORES).reshape((n_rolls, n_cats)),
             part(blob, KEEP_ADD).reshape((n_keeps, blob[FACES])), part(blob, SUB_PAD).reshape((n_keeps, blob[SUB_WIDTH])),
             part(blob, ROLL_SUB_PTR), part(blob, ROLL_SUB_IDX), part(blob, ROLL_SUB_MASK), part(blob, POSSIBLE))
-
-
-@njit(cache=True, inline="always")
-def dice_keep(row, i, keep_add):
-    """The keep index of the dice in row[i, :] (zeros skipped); -1: a die out of range; -2: none."""
-    faces = keep_add.shape[1]
-    k = 0
-    seen = 0
-    for d in range(row.shape[1]):
-        f = row[i, d]
-        if f == 0:
-            continue
-        if f < 0 or f > faces:
-            return -1
-        k = keep_add[k, f - 1]
-        seen += 1
-    return k if seen else -2
 
 
 @njit(cache=True, inline="always")
@@ -99,8 +82,8 @@ def read_position(i, a, b, d, dice, held, rolls_left, pair_offset, blob, model, 
     if a < 0 or b < 0 or a > full or b > full:
         return NOT_IN_TABLE
     m = rolls_left[i, 0]
-    r = dice_keep(dice, i, keep_add)
-    h = dice_keep(held, i, keep_add)
+    r = keep_of(dice, i, keep_add)
+    h = keep_of(held, i, keep_add)
     if r == -1 or h == -1:
         return BAD_DICE
     fields[i, MOVER], fields[i, OTHER], fields[i, DIFF] = a, b, d
