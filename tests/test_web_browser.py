@@ -208,11 +208,12 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     listed = page.inner_text("#records li")
     assert re.search(r"pig: you \d+, hold-at-20 \d+ — (you|hold-at-20) won", listed), listed
     # one review per player, named (the newest record first; earlier tests' records may be listed after it)
-    assert page.locator("#records li").first.locator("button").count() == 2
-    page.locator("#records button", has_text="hold-at-20's").click()
+    newest = page.locator("#records li").first
+    assert newest.locator("button").count() == 2
+    newest.locator("button", has_text="hold-at-20's").click()
     page.wait_for_selector("#review-out table.review-table")
     assert "Review of hold-at-20's game" in page.inner_text("#review-out")
-    page.locator("#records button", has_text="yours").click()
+    newest.locator("button", has_text="yours").click()
     page.wait_for_function("document.querySelector('#review-out').innerText.includes('Review of your game')")
     assert page.locator("#review-out table.review-table tr").count() > 2
     snapshot(page, "review", tmp_path)
