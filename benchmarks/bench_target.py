@@ -55,14 +55,14 @@ def main(specs: list[str]) -> None:
 def play_speed(game, table, N: int, n: int = 100_000) -> str:
     from dicesolver.scorecard.players import make_player
     from dicesolver.scorecard.players.target import TargetPlayer
-    from dicesolver.scorecard.simulate import random_numbers
+    from dicesolver.scorecard.policy_table import dice_stream
 
     players = [TargetPlayer(game, N, table), make_player("optimal", game)]
     rates = []
     for player in players:
-        small = random_numbers(game, 100, np.random.default_rng(1))
+        small = dice_stream(game, 1, 0, 100)
         player.play_many(*small)  # compile or load the kernel first
-        throws, rand = random_numbers(game, n, np.random.default_rng(2))
+        throws, rand = dice_stream(game, 2, 0, n)
         start = time.perf_counter()
         player.play_many(throws, rand)
         rates.append(n / (time.perf_counter() - start))

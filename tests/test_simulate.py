@@ -10,7 +10,7 @@ from dicesolver.analysis.simulate import simulate
 from dicesolver.core.errors import InputError
 from dicesolver.scorecard.players import STRATEGIES, Player, make_player
 from dicesolver.scorecard.position import Position
-from dicesolver.scorecard.simulate import random_numbers
+from dicesolver.scorecard.policy_table import dice_stream
 from dicesolver.scorecard.solitaire import load_or_solve
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile
@@ -78,7 +78,7 @@ def test_python_players_make_the_kernel_decisions(name):
     game = load_game("yahtzee")
     player = make_player(name, game)
     assert isinstance(player, Player)
-    throws, rand = random_numbers(game, 20, np.random.default_rng(4))
+    throws, rand = dice_stream(game, 4, 0, 20)
     totals, _, _, _ = player.play_many(throws, rand)
     assert [replay(game, player, throws[i]) for i in range(20)] == list(totals)
 
@@ -115,14 +115,32 @@ def test_cli_simulate(capsys, tmp_path):
     assert code == 2 and ".png" in err
 
 
-def test_grouped_optimal_simulation_plays_the_same_games(monkeypatch):
+def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
+    """The optimal player reading its decisions from the policy table plays every game as the kernel that
+    recomputes them each turn, on the same dice: the stream written out, or drawn in the kernel."""
     from dicesolver.scorecard.players import strategies as scorecard
 
+    for game in (load_game("yahtzee"), tiny(BONUS_GAME)):
+        player = make_player("optimal", game)
+        n = scorecard.POLICY_MIN_GAMES
+        throws, rand = dice_stream(game, 8, 0, n)
+        from_table = player.play_many(throws, rand)
+        for a, b in zip(player.policy().play(n, seed=8), from_table):
+            assert np.array_equal(a, b)
+        monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", 10**9)
+        deciding = player.play_many(throws, rand)
+        monkeypatch.undo()
+        for a, b in zip(from_table, deciding):
+            assert np.array_equal(a, b)
+
+
+def test_the_dice_stream_is_the_same_however_it_is_cut():
+    """A game's dice depend on the seed and its number only: chunks, threads and strategies see the same."""
     game = load_game("yahtzee")
-    player = make_player("optimal", game)
-    throws, rand = random_numbers(game, scorecard.GROUPED_MIN_GAMES, np.random.default_rng(8))
-    grouped = player.play_many(throws, rand)
-    monkeypatch.setattr(scorecard, "GROUPED_MIN_GAMES", 10**9)
-    one_by_one = player.play_many(throws, rand)
-    for a, b in zip(grouped, one_by_one):
-        assert np.array_equal(a, b)
+    whole, rand = dice_stream(game, 3, 0, 1000)
+    part, part_rand = dice_stream(game, 3, 400, 100)
+    assert np.array_equal(whole[400:500], part) and np.array_equal(rand[400:500], part_rand)
+    assert not np.array_equal(dice_stream(game, 4, 0, 1000)[0], whole)
+    faces = np.bincount(whole.ravel(), minlength=7)[1:]
+    expected = whole.size / 6
+    assert ((faces - expected) ** 2 / expected).sum() < 20.5  # chi-square, 5 degrees of freedom, p = 0.001

@@ -21,9 +21,10 @@ from ..core.aims import parse_target, table_needs
 from ..core.arrays import frozen
 from ..core.errors import InputError
 from ..core.family import MatchGames
-from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_TABLE, MATCH_TARGET, simulate_match
+from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_POLICY, MATCH_TABLE, MATCH_TARGET, simulate_match
 from .kernels.strategies import OPTIMAL
 from .players import ALIASES, BOTS, make_player
+from .policy_table import word_layout
 from .rules import ScorecardGame
 
 MAX_PLAYERS = 6
@@ -74,8 +75,15 @@ class MatchSetup:
         base = make_player("random", game)
         self.model = base.model
         self.values = np.zeros(1)
+        layout = word_layout(game)
+        # the optimal player reads the policy table where a decision fits a word (a stand-in otherwise)
+        self.policy = (frozen(np.zeros((1, 1), dtype=layout[1] if layout else np.uint16)), layout[0] if layout else 1)
         if any(n in ("optimal", "maximus", "mindful") for n in self.names):
-            self.values = np.ascontiguousarray(make_player("optimal", game).values)
+            optimal = make_player("optimal", game)
+            self.values = np.ascontiguousarray(optimal.values)
+            if layout and any(n in ("optimal", "maximus") for n in self.names):
+                table = optimal.policy()
+                self.policy = (table.decisions, table.keep_bits)
         built = []
         n_rolls, n_cats = game.dice.n_rolls, game.n_categories
         zero_h = np.zeros((n_rolls, n_cats))
@@ -95,7 +103,7 @@ class MatchSetup:
             if aim:
                 built.append(_Built(MATCH_TARGET, zero_h))
             elif name in ("optimal", "maximus"):
-                built.append(_Built(OPTIMAL, zero_h))
+                built.append(_Built(MATCH_POLICY if layout else OPTIMAL, zero_h))
             elif name == "mindful":
                 from .future import load_or_build
 
@@ -138,7 +146,8 @@ class MatchSetup:
         ptr, idx = dice.roll_sub_keeps
         simulate_match(self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset, m.n_upper_lanes,
                             m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx,
-                            dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims, totals, results)
+                            dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims, *self.policy, totals,
+                       results)
         return totals, results
 
 

@@ -1,5 +1,8 @@
-"""Simulation of scorecard strategies in the numba kernels: many games from pre-drawn dice, the same dice
-for every strategy of one call (common random numbers), with each game's boxes and bonuses."""
+"""Simulation of scorecard strategies in the numba kernels: many games on the dice stream of a seed, the
+same dice for every strategy of one call (common random numbers), with each game's boxes and bonuses.
+
+The optimal player reads its decisions from the policy table (``policy_table``) and draws its dice in
+the kernel; the other strategies decide as they go, on the same dice written out chunk by chunk."""
 
 from __future__ import annotations
 
@@ -12,19 +15,13 @@ from ..core.family import Progress, Simulated
 from ..core.results import CategoryStats
 from ..core.aims import parse_target
 from .players import KernelPlayer, make_player
+from .players.strategies import OPTIMAL, POLICY_MIN_GAMES
 from .players.target import TargetPlayer
+from .policy_table import PolicyTable, dice_stream, has_policy_table
 from .rules import ScorecardGame
 from .solitaire import TurnState
 
-CHUNK = 200_000  # games per batch of pre-drawn dice (about 100 MB for 5 dice, 13 turns)
-
-
-def random_numbers(game: ScorecardGame, n: int, rng: np.random.Generator, turns: int | None = None):
-    """Dice and decision random numbers for ``n`` games: (throws, rand)."""
-    turns = game.n_categories if turns is None else turns
-    throws = rng.integers(1, game.faces + 1, size=(n, turns, game.rolls, game.n_dice), dtype=np.int8)
-    rand = rng.integers(0, 2**62, size=(n, turns, game.rolls), dtype=np.int64)
-    return throws, rand
+CHUNK = 200_000  # games per chunk of written-out dice (about 50 MB for 5 dice, 13 turns)
 
 
 def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, totals: np.ndarray, boxes: np.ndarray,
@@ -58,6 +55,15 @@ def make_strategy(name: str, game: ScorecardGame, seed: int = 0) -> KernelPlayer
     return make_player(name, game, seed=seed) if aim is None else TargetPlayer.build(game, aim)
 
 
+def _policy_for(player: KernelPlayer | TargetPlayer, n: int, progress: Progress | None) -> PolicyTable | None:
+    """The table the optimal player reads its decisions from in a simulation of ``n`` games (built now,
+    with its own progress, when it is not cached); None for a player that decides as it goes."""
+    if isinstance(player, KernelPlayer) and player.mode == OPTIMAL and n >= POLICY_MIN_GAMES \
+            and has_policy_table(player.game):
+        return player.policy(progress)
+    return None
+
+
 def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int = 0,
              progress: Progress | None = None) -> list[Simulated]:
     """Play ``n`` games with each named strategy (same dice for all); one run per strategy."""
@@ -66,16 +72,20 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
     if not players:
         raise InputError("name at least one player")
     built: list[KernelPlayer | TargetPlayer] = [make_strategy(p, game, seed) for p in players]
-    rng = np.random.default_rng(seed)
+    policies = [_policy_for(p, n, progress) for p in built]
     parts: list[list[tuple]] = [[] for _ in built]
     seconds = [0.0 for _ in built]
     done = 0
     while done < n:
         size = min(CHUNK, n - done)
-        throws, rand = random_numbers(game, size, rng)
-        for i, player in enumerate(built):
+        arrays = dice_stream(game, seed, done, size) if None in policies else None
+        for i, (player, policy) in enumerate(zip(built, policies)):
             t0 = time.perf_counter()
-            parts[i].append(player.play_many(throws, rand))
+            if policy is not None:
+                parts[i].append(policy.play(size, seed=seed, first_game=done))
+            else:
+                assert arrays is not None
+                parts[i].append(player.play_many(*arrays))
             seconds[i] += time.perf_counter() - t0
             if progress:
                 progress(done * len(built) + (i + 1) * size, n * len(built))

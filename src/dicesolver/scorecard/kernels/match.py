@@ -14,10 +14,11 @@ from .widget import NEG, best_keeps, expect_keeps
 # Player kinds: the solitaire modes above (0-4), MATCH_TABLE (decisions by used set only, Joe:
 # keep_table[a, throws left - 1, roll], cat_table[a, roll]), MATCH_MINDFUL (Mindful Maximus) and
 # MATCH_MALINA (the two-player equity table, played against the most dangerous opponent: the one
-# against whom her two-player equity is lowest) and MATCH_TARGET (plays its own card for at least aims[p]
-# points, from the target table V of row width W).
+# against whom her two-player equity is lowest), MATCH_TARGET (plays its own card for at least aims[p]
+# points, from the target table V of row width W) and MATCH_POLICY (the optimal player, its decisions
+# read from the policy table of ``policy_table``: policy[state, roll], keep_bits bits a keep).
 
-MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA, MATCH_TARGET = 5, 6, 7, 8
+MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA, MATCH_TARGET, MATCH_POLICY = 5, 6, 7, 8, 9
 
 
 @njit(cache=True, inline="always")
@@ -48,7 +49,7 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                    upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
                    roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset,
-                   maxsum, keep_table, cat_table, V, W, aims, out_total, out_result):
+                   maxsum, keep_table, cat_table, V, W, aims, policy, keep_bits, out_total, out_result):
     """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
     throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
     out_total[i, player], out_result[i, player]."""
@@ -64,6 +65,7 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                 max_points = scores[r, c]
     max_points += xbonus + upper_points
     max_len = fut_len.max()
+    keep_mask = (1 << keep_bits) - 1
     for i in prange(n_deals * n_rot):
         deal = i // n_rot
         rot = i % n_rot
@@ -85,7 +87,11 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                 kind = kinds[p]
                 a = u[seat]
                 dsel = -1
-                if kind == MATCH_TARGET:
+                prow = 0
+                if kind == MATCH_POLICY:
+                    lu = n_upper_lanes[a]
+                    prow = offset[a] + g[seat] * lu + min(t[seat], lu - 1)
+                elif kind == MATCH_TARGET:
                     target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, offset, n_upper_lanes, n_groups,
                                   scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
@@ -170,6 +176,9 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                         k = target_keep(r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
                     elif kind == MATCH_TABLE:
                         k = keep_table[a, rolls - s - 1, r]
+                    elif kind == MATCH_POLICY:
+                        q = (np.int64(policy[prow, r]) >> ((rolls - s - 1) * keep_bits)) & keep_mask
+                        k = roll_sub_idx[roll_sub_ptr[r] + q]
                     elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                         k = choose_keep_index(OPTIMAL, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
                                               roll_offset, 0, keep_add)
@@ -186,6 +195,8 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                                    joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)[0]
                 elif kind == MATCH_TABLE:
                     c = cat_table[a, r]
+                elif kind == MATCH_POLICY:
+                    c = np.int64(policy[prow, r]) >> ((rolls - 1) * keep_bits)
                 elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                     c = choice[r]
                 else:

@@ -4,7 +4,6 @@
 import numpy as np
 
 from ...core.jit import njit, prange
-from .policy import optimal_policy
 from .scoring import next_group, score_choice, upper_step
 from .widget import NEG, best_keeps, expect_keeps
 
@@ -214,77 +213,6 @@ def simulate_games(mode, H, start_u, start_t, start_g, start_score, throws, rand
         out_total[i] = total
         out_bonus[i] = bonus
         out_extra[i] = extras
-
-
-@njit(cache=True, parallel=True)
-def simulate_optimal_grouped(start_u, start_t, start_g, start_score, throws, values, offset, n_upper_lanes,
-                             n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                             joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
-                             roll_offset, roll_sub_ptr, roll_sub_idx, keep_size, out_total, out_boxes, out_bonus,
-                             out_extra):
-    """The optimal player's games, turn by turn: games sharing a set of used boxes share one run of
-    the widget over all lanes, so many games cost about one solve plus a few look-ups per game.
-    Same decisions as simulate_games in mode OPTIMAL."""
-    n_games, n_turns, rolls, n_dice = throws.shape
-    n_rolls, n_cats = scores.shape
-    u_arr = np.full(n_games, start_u, dtype=np.int64)
-    t_arr = np.full(n_games, start_t, dtype=np.int64)
-    g_arr = np.full(n_games, start_g, dtype=np.int64)
-    for i in range(n_games):
-        out_total[i] = start_score
-        out_bonus[i] = 0
-        out_extra[i] = 0
-        for c in range(n_cats):
-            out_boxes[i, c] = -1
-    full_set = (1 << n_cats) - 1
-    for turn in range(n_turns):
-        order = np.argsort(u_arr, kind="mergesort")
-        starts = [0]
-        for p in range(1, n_games):
-            if u_arr[order[p]] != u_arr[order[p - 1]]:
-                starts.append(p)
-        starts.append(n_games)
-        bounds = np.array(starts, dtype=np.int64)
-        for b in prange(bounds.shape[0] - 1):
-            lo = bounds[b]
-            hi = bounds[b + 1]
-            u = u_arr[order[lo]]
-            if u == full_set:
-                continue
-            lu = n_upper_lanes[u]
-            lanes = lu * n_groups[u]
-            choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                                            threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                                            roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
-                                            roll_offset)
-            for p in range(lo, hi):
-                i = order[p]
-                g = g_arr[i]
-                t = t_arr[i]
-                j = g * lu + min(t, lu - 1)
-                r = throw(0, throws[i, turn, 0], n_dice, keep_add, roll_offset)
-                for s in range(1, rolls):
-                    table = stages[rolls - s - 1]
-                    best_k = roll_offset + r
-                    best_v = NEG
-                    for q in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
-                        k = roll_sub_idx[q]
-                        if table[k, j] > best_v:
-                            best_v = table[k, j]
-                            best_k = k
-                    r = throw(best_k, throws[i, turn, s], n_dice - keep_size[best_k], keep_add, roll_offset)
-                c = choice[r, j]
-                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
-                t_arr[i], gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
-                out_total[i] += pts + gain + extra
-                out_boxes[i, c] = pts
-                if gain > 0:
-                    out_bonus[i] = 1
-                if extra > 0:
-                    out_extra[i] += 1
-                g_arr[i] = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
-                u_arr[i] = u | (1 << c)
 
 
 @njit(cache=True, parallel=True)

@@ -17,16 +17,17 @@ from ..kernels.strategies import (
     decide_category,
     decide_keep,
     simulate_games,
-    simulate_optimal_grouped,
 )
 from ..oneturn import turn_values
+from ..policy_table import PolicyTable, has_policy_table
+from ..policy_table import load_or_build as load_policy
 from ..position import Position
 from ..rules import ScorecardGame
 from ..solitaire import SolitaireModel
 
-# from this many games on, the optimal player's games are played in groups sharing one widget run per
-# set of used boxes (much faster for many games, slower for a few)
-GROUPED_MIN_GAMES = 20_000
+# from this many games on, the optimal player reads its decisions from the policy table (built once and
+# cached, a few seconds for Yahtzee) instead of recomputing them every turn
+POLICY_MIN_GAMES = 20_000
 
 MODES = {"optimal": OPTIMAL, "random": RANDOM, "semi-random": SEMI_RANDOM,
          "whatever": WHATEVER}
@@ -73,6 +74,12 @@ class KernelPlayer:
         return int(decide_category(self.mode, self.hand_values, u, g, t, r, int(rng.integers(0, 2**62)),
                                         *self.kernel_args()))
 
+    def policy(self, progress=None) -> PolicyTable:
+        """The optimal player's decisions as a table (``scorecard.policy_table``), loaded or built once."""
+        if "_policy" not in self.__dict__:
+            self.__dict__["_policy"] = load_policy(self.game, lambda: self.values, progress)
+        return self.__dict__["_policy"]
+
     def play_many(self, throws: np.ndarray, rand: np.ndarray, start: tuple[int, int, int, int] = (0, 0, 0, 0)):
         """Play ``len(throws)`` games in the kernel from a start (used, upper total, flag group, score).
 
@@ -88,10 +95,8 @@ class KernelPlayer:
         dice = self.game.dice
         ptr, idx = dice.roll_sub_keeps
         u, t, g, score = start
-        if self.mode == OPTIMAL and n >= GROUPED_MIN_GAMES:
-            simulate_optimal_grouped(u, t, g, score, throws, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
-                                          dice.roll_offset, ptr, idx, dice.keep_sizes, totals, boxes, bonus, extra)
-            return totals, boxes, bonus.astype(bool), extra
+        if self.mode == OPTIMAL and n >= POLICY_MIN_GAMES and has_policy_table(self.game):
+            return self.policy().play(n, throws=throws, start=start)
         simulate_games(self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(),
                             dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces,
                             dice.keep_sizes, totals, boxes, bonus, extra)
