@@ -82,8 +82,8 @@ class MatchSetup:
             optimal = make_player("optimal", game)
             self.values = np.ascontiguousarray(optimal.values)
             if layout and any(n in ("optimal", "maximus") for n in self.names):
-                table = optimal.policy()
-                self.policy = (table.decisions, table.keep_bits)
+                policy = optimal.policy()
+                self.policy = (policy.decisions, policy.keep_bits)
         built = []
         n_rolls, n_cats = game.dice.n_rolls, game.n_categories
         zero_h = np.zeros((n_rolls, n_cats))
