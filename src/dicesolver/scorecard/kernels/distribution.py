@@ -63,6 +63,7 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
             mass, moved = moved, mass
         # collapse final rolls into distinct (category, box points, extra bonus) outcomes per lane
         where = np.full(n_keys, -1, dtype=np.int64)
+        keys = np.empty(n_rolls, dtype=np.int64)  # the keys a lane used, to clear only those after it
         for j in range(lanes):
             g = j // lu
             t = j % lu
@@ -79,6 +80,7 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
                 q = where[key]
                 if q < 0:
                     q = count
+                    keys[count] = key
                     count += 1
                     where[key] = q
                     nu = u | (1 << c)
@@ -94,7 +96,8 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
                     out_prob[s, q] = 0.0
                 out_prob[s, q] += w
             out_count[s] = count
-            where[:] = -1
+            for q in range(count):
+                where[keys[q]] = -1
 
 
 @njit(cache=True)
