@@ -57,6 +57,8 @@ def write(path: str | Path, solution: SolvedGame, chunks: Iterable[Chunk], about
     tmp = path.with_name(path.name + ".tmp")
     try:
         rows = (_parquet if kind == "parquet" else _jsonl)(tmp, solution, chunks, about, progress)
+        with open(tmp, "rb") as fh:  # on disk before it takes the dataset's name
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -135,6 +137,4 @@ def _jsonl(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dic
             rows += len(chunk)
             if progress:
                 progress(rows)
-        fh.flush()
-        os.fsync(fh.fileno())
     return rows

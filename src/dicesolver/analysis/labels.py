@@ -71,14 +71,10 @@ def sample(solution: SolvedGame, n: int, source: str = "optimal", perturb: float
     if n < 1:
         raise InputError("the number of situations is at least 1")
     game = solution.game
-    if game.n_players == 1:
-        try:
-            yield from _vectorised(solution, n, source, perturb, seed)
-            return
-        except InputError as exc:
-            if "no vectorised environment" not in str(exc):
-                raise
-    yield from _playouts(solution, n, source, perturb, seed)
+    if game.n_players == 1 and registry.family_of(game).has_batch(game):
+        yield from _vectorised(solution, n, source, perturb, seed)
+    else:
+        yield from _playouts(solution, n, source, perturb, seed)
 
 
 def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed: int) -> Iterator[Chunk]:

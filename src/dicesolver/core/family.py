@@ -168,6 +168,10 @@ class Family(ABC, Generic[G, S]):
     def encoding(self, game: G) -> Encoding:
         """The game's states and actions as arrays, for learning agents (``dicesolver.rl``)."""
 
+    def has_batch(self, game: G) -> bool:
+        """Whether ``batch`` steps this game's one-player games in the kernels."""
+        return False
+
     def batch(self, game: G, num_envs: int, judge: bool = False) -> Batch:
         """Many one-player games stepped at once in the kernels (a vectorised environment)."""
         raise InputError(f"{game.canonical} has no vectorised environment in the kernels")

@@ -171,11 +171,8 @@ def evaluate(policy: Any, game: str = "yahtzee", n: int = 1000, seed: int = 0, n
     regret, decisions = 0.0, 0
     family = registry.family_of(loaded)
     batches: list[Batch] | None = None
-    try:
+    if family.has_batch(loaded):
         batches = [family.batch(loaded, min(n, BATCH), judge=True) for _ in range(2)]
-    except InputError as exc:
-        if "no vectorised environment" not in str(exc):
-            raise
     done = 0
     while done < n:
         if batches is not None:

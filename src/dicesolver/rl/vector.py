@@ -12,7 +12,6 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core import registry
-from ..core.errors import InputError
 from ..core.protocol import Game
 from .env import DiceEnv, observation_space
 
@@ -46,9 +45,7 @@ class DiceVectorEnv(VectorEnv):
 def make_vec(game: str = "yahtzee", num_envs: int = 64, judge: bool = False) -> VectorEnv:
     """A vector env of a one-player game: in the kernels where the family has them, else Gymnasium's
     ``SyncVectorEnv`` of ``DiceEnv``."""
-    try:
+    loaded = registry.load(game)
+    if registry.family_of(loaded).has_batch(loaded):
         return DiceVectorEnv(game, num_envs, judge)
-    except InputError as exc:
-        if "no vectorised environment" not in str(exc):
-            raise
     return SyncVectorEnv([lambda: DiceEnv(game, judge=judge) for _ in range(num_envs)])

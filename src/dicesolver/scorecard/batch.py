@@ -10,7 +10,8 @@ from ..core.arrays import frozen
 from ..core.encoding import Batch
 from ..core.errors import InputError
 from .encoding import ScorecardEncoding
-from .kernels.batch import batch_masks, batch_step, mix
+from .kernels.batch import batch_masks, batch_step
+from .kernels.stream import mix64
 from .rules import ScorecardGame
 from .solitaire import SolitaireModel, load_or_solve
 
@@ -58,7 +59,7 @@ class ScorecardBatch(Batch):
 
     def reset(self, seed: int | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         base = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64)[0]
-        self.rng[:] = [mix(np.uint64((int(base) + i * 0x632BE59BD9B4E019) % (1 << 64))) for i in range(self.num_envs)]
+        self.rng[:] = [mix64(np.uint64((int(base) + i * 0x632BE59BD9B4E019) % (1 << 64))) for i in range(self.num_envs)]
         self._run(np.zeros(self.num_envs, dtype=np.int64), True)
         return self.observations(), self.info()
 

@@ -272,6 +272,9 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return Board(title=f"{g.title} ({g.canonical})", columns=["box"] + list(names), rows=rows,
                      strong=[len(rows) - 1], faint=faint, lines=lines)
 
+    def has_batch(self, game: ScorecardGame) -> bool:
+        return True
+
     def batch(self, game: ScorecardGame, num_envs: int, judge: bool = False) -> ScorecardBatch:
         from .batch import ScorecardBatch
 

@@ -16,7 +16,8 @@ import numpy as np
 from ..core import tables
 from ..core.arrays import frozen
 from ..core.errors import TableError
-from .kernels.policy_table import build_policy, draw_dice, draw_rand, play_policy
+from .kernels.policy_table import build_policy, play_policy
+from .kernels.stream import draw_dice, draw_rand
 from .rules import ScorecardGame
 from .solitaire import SolitaireModel
 

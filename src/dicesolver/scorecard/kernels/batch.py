@@ -14,25 +14,15 @@ import numpy as np
 from ...core.jit import njit, prange
 from .scoring import next_group, score_choice, upper_step
 from .strategies import OPTIMAL, RANDOM, best_category, choice_value, policy_stages
+from .stream import GOLDEN, mix64
 from .widget import NEG
-
-GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
 
 TIE = 1e-9  # a regret within the table's precision is none (as the answers' costs)
 
 @njit(cache=True, inline="always")
-def mix(x):
-    """splitmix64's output function."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True, inline="always")
 def face(rng, i, faces):
     rng[i] += GOLDEN
-    return np.int64(mix(rng[i]) % np.uint64(faces)) + 1
+    return np.int64(mix64(rng[i]) % np.uint64(faces)) + 1
 
 
 @njit(cache=True, inline="always")
