@@ -78,7 +78,7 @@ def mindful_option(s, p, cur, glo, curve, n_players, fut_data, fut_off, fut_star
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
 def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, offset,
                         n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
                         joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, memo, buf, choice,

@@ -80,7 +80,7 @@ def best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, 
     return best_c, best_v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
 def policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
                   upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
                   forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
