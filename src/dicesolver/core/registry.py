@@ -23,7 +23,8 @@ from .playthrough import Playthrough
 from .protocol import Game, State
 from .solved import SolvedGame
 
-FAMILY_MODULES = ("dicesolver.scorecard.family", "dicesolver.pushluck.family", "dicesolver.despirala.family")
+FAMILY_MODULES = ("dicesolver.scorecard.family", "dicesolver.pushluck.family", "dicesolver.despirala.family",
+                  "dicesolver.farkle.family")
 MAX_RECORD_BYTES = 5 * 2**20
 
 

@@ -1,0 +1,1 @@
+"""Farkle (Facebook Farkle, Zilch, Kingdom Come: Deliverance): exact two-person win probabilities."""

@@ -1,0 +1,197 @@
+"""The Farkle family (Farkle as Facebook plays it, Zilch, Kingdom Come's) behind ``core.family``."""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+import numpy as np
+
+from ..core.distributed import Cluster, refuse
+from ..core.errors import InputError
+from ..core.family import Family, MatchGames, Progress
+from ..core.playthrough import Playthrough
+from ..core.results import Board, SolveInfo
+from .records import FarkleEvent, farkle_record_from_lines
+from .rules import DICE, PRESETS, FarkleGame, format_dice, make_farkle_game
+from .state import Bank, FarkleRoll, FarkleState, Take, Throw, takes
+
+if TYPE_CHECKING:
+    from .encoding import FarkleEncoding  # the solver and the bots load numba kernels: imported when first needed
+    from .solution import FarkleWinProbability
+
+
+@lru_cache(maxsize=64)
+def _load(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> FarkleGame:
+    return make_farkle_game(base, dict(frozen_choices))
+
+
+class FarkleFamily(Family[FarkleGame, FarkleState]):
+    name = "farkle"
+    title = "Farkle games for two"
+
+    def names(self) -> list[str]:
+        return list(PRESETS)
+
+    def load(self, base: str, choices: dict[str, str]) -> FarkleGame:
+        return _load(base.strip().lower(), tuple(sorted(choices.items())))
+
+    def catalog(self) -> list[dict[str, Any]]:
+        rows = []
+        for name in PRESETS:
+            g = self.load(name, {})
+            rows.append({"name": name, "title": g.title, "family": self.name, "dice": DICE, "faces": 6,
+                         "goal": g.goal, "players": "2", "parameters": "goal=N" + (", floor=N" if g.penalty else ""),
+                         # the conformance test's stand-in: the same code on a table solved in seconds
+                         "test_spec": f"{name}(goal=1000" + (",floor=-500)" if g.penalty else ")")})
+        return rows
+
+    def facts(self, game: FarkleGame) -> dict[str, Any]:
+        return {"players": "2", "dice": DICE, "faces": 6, "goal": game.goal}
+
+    def page(self, game: FarkleGame) -> dict[str, Any]:
+        return {"quick": ["throw", "bank", "hint", "score"], "max_opponents": 1, "explore_odds": False, "explore": [],
+                "start_position": "0,0"}
+
+    def judges(self, game: FarkleGame) -> dict[str, str]:
+        return {"exact": "probability of winning under optimal play by both"}
+
+    def solve(self, game: FarkleGame, judge: str | None = None, progress: Progress | None = None,
+              rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
+              cluster: Cluster | None = None) -> FarkleWinProbability:
+        from .solution import FarkleWinProbability
+        from .solver import load_or_solve, state_count
+
+        refuse(cluster, game.canonical)
+        if judge not in (None, "exact"):
+            raise InputError(f"{game.canonical} is judged exactly (probability of winning), not by {judge!r}")
+        solution, built, seconds, manifest = load_or_solve(game, progress, rebuild, on_problem)
+        info = SolveInfo(game=game.canonical, unit="p_win", value=solution.root_value, solved_now=built,
+                         seconds=seconds, states=state_count(game), table_bytes=int(solution.starts.nbytes),
+                         table_dir=str(manifest.get("directory", "")) or _table_dir(game),
+                         details={"sweeps": manifest.get("sweeps"), "turn_starts": int(solution.starts.size)})
+        return FarkleWinProbability(game, solution, info)
+
+    def players(self, game: FarkleGame) -> dict[str, str]:
+        from .players import FARKLE_STRATEGIES
+
+        return dict(FARKLE_STRATEGIES)
+
+    def default_opponents(self, game: FarkleGame) -> list[str]:
+        return ["optimal"]
+
+    def check_player(self, game: FarkleGame, name: str) -> None:
+        from .players import make_farkle_player
+
+        if str(name).strip().lower() not in ("optimal", "opt"):
+            make_farkle_player(name, game)
+
+    def player(self, game: FarkleGame, name: str, seed: int = 0, progress: Progress | None = None):
+        from .players import make_farkle_player
+
+        key = str(name).strip().lower()
+        solution = self.solve(game, progress=progress) if key in ("optimal", "opt") else None
+        return make_farkle_player(name, game, solution)
+
+    # -- records and the table -----------------------------------------------------------------------
+    def read_record(self, path: Path, lines: list[tuple[int, Any]], game: FarkleGame) -> Playthrough:
+        return farkle_record_from_lines(path, lines, game).playthrough()
+
+    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
+        return {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
+                "players": playthrough.players, "first": playthrough.first,
+                "manual_dice": bool(playthrough.details.get("manual_dice")),
+                **{k: v for k, v in playthrough.details.items() if k != "manual_dice"}}
+
+    def record_events(self, before: FarkleState, step: Any, player: int) -> list[dict[str, Any]]:
+        if isinstance(step, Throw):
+            return []  # implied by the roll line that follows
+        if isinstance(step, Bank):
+            return [FarkleEvent("bank", player).to_json()]
+        if isinstance(step, Take):
+            return [FarkleEvent("take", player, step.dice).to_json()]
+        return [FarkleEvent("roll", player, tuple(step.dice)).to_json()]
+
+    def board(self, state: FarkleState, names: Sequence[str]) -> Board:
+        rows = [[names[s], f"{state.scores[s]:,}", "x" * state.farkles[s] or "-"] for s in (0, 1)]
+        lines = [f"goal {state.game.goal:,}"]
+        if state.winner is None:
+            lines.append(f"{names[state.mover]} to play: {state.brief()}")
+        return Board(title=state.game.title, columns=["player", "banked", "Farkles in a row"], rows=rows, lines=lines)
+
+    def encoding(self, game: FarkleGame) -> FarkleEncoding:
+        from .encoding import FarkleEncoding
+
+        return FarkleEncoding(game)
+
+    def view(self, state: FarkleState) -> dict[str, Any]:
+        g = state.game
+        return {"goal": g.goal, "floor": g.floor, "scores": list(state.scores), "farkles": list(state.farkles),
+                "farkle_limit": g.farkle_limit, "penalty": g.penalty, "turn_total": state.turn_total,
+                "left": state.left, "table": list(state.table), "phase": state.phase if state.winner is None else "over",
+                "winner": state.winner,
+                "takes": [{"dice": list(t.dice), "points": p} for t, p in takes(g, state.table)] if state.table else []}
+
+    def totals(self, state: FarkleState) -> list[int]:
+        return list(state.scores)
+
+    def narrate(self, before: FarkleState, step: Any, after: FarkleState, name: str) -> str:
+        s = "" if name == "you" else "s"
+        if isinstance(step, Throw):
+            return f"{name} throw{s} {before.left} dice"
+        if isinstance(step, Bank):
+            return f"{name} bank{s}: {before.mine:,} + {before.turn_total:,} = {before.mine + before.turn_total:,}"
+        if isinstance(step, Take):
+            points = dict(takes(before.game, before.table))[step]
+            if after.winner is not None:
+                return f"{name} set{s} aside {step.label} (+{points}): {after.scores[before.mover]:,} reaches the goal"
+            hot = " — hot dice: all six again" if len(step.dice) == len(before.table) else ""
+            return f"{name} set{s} aside {step.label} (+{points}, turn total {after.turn_total:,}){hot}"
+        dice = format_dice(step.dice)
+        if after.mover != before.mover:
+            penalty = before.scores[before.mover] - after.scores[before.mover]
+            lost = f": Farkle, {before.turn_total:,} lost" if before.turn_total else ": Farkle"
+            return f"{name} throw{s} {dice}{lost}" + (f", and {penalty} for {before.game.farkle_limit} Farkles in a row"
+                                                    if penalty else "")
+        return f"{name} throw{s} {dice}"
+
+    def prompt(self, state: FarkleState, name: str) -> str:
+        if state.is_chance():
+            return f"the {state.left} dice you threw: "
+        if state.table:
+            return f"set aside from {format_dice(state.table)} (take DICE): "
+        return f"turn total {state.turn_total:,} (bank → {state.mine + state.turn_total:,}), {state.left} dice: throw or bank? "
+
+    def announce(self, state: FarkleState, names: Sequence[str]) -> list[str]:
+        return [f"{names[0]} {state.scores[0]:,} · {names[1]} {state.scores[1]:,} (goal {state.game.goal:,})"]
+
+    def legal_summary(self, state: FarkleState) -> list[str]:
+        if state.table:
+            return ["set aside: " + ", ".join(f"{t.label} (+{p})" for t, p in takes(state.game, state.table))]
+        return super().legal_summary(state)
+
+    def game_over(self, state: FarkleState, names: Sequence[str], seat: int) -> list[str]:
+        winner = "you win" if state.winner == seat else f"{names[state.winner or 0]} wins"
+        return [f"{winner}, {state.scores[0]:,} to {state.scores[1]:,}"]
+
+    # -- capabilities --------------------------------------------------------------------------------
+    def match(self, game: FarkleGame, names: list[str], n: int, seed: int,
+              progress: Progress | None = None) -> MatchGames:
+        from .match import farkle_match
+
+        if len(names) != 2:
+            raise InputError("a Farkle match is between two bots, e.g. optimal human")
+        bots = [self.player(game, name, seed, progress) for name in names]
+        return farkle_match(game, bots, n, seed, progress)
+
+
+def _table_dir(game: FarkleGame) -> str:
+    from ..core import tables
+    from .solver import KIND
+
+    return str(tables.TableKey(KIND, game.canonical, game.fingerprint).directory)
+
+
+FAMILY = FarkleFamily()

@@ -1,0 +1,122 @@
+"""Farkle's kernels: one turn as a dynamic programme, and the two-person win probabilities by value
+iteration over turn starts.
+
+Scores are in units of 50 points. A turn start is (my banked score, theirs, my Farkles in a row, theirs);
+``starts[i, j, f, g]`` is the mover's probability of winning there, with ``i = mine - floor`` and
+``j = theirs - floor``. Within a turn only the turn total ``t`` and the dice left ``n`` change, and every
+exit leads to a turn start of the opponent: banking to ``(theirs, mine + t, g, 0)``, a Farkle to
+``(theirs, mine, g, f + 1)``, or, at the limit of Farkles in a row, ``(theirs, mine - penalty, g, 0)``. So
+a turn is solved backwards over ``t`` from the values of turn starts (``turn``), and only the turn starts
+are stored: 562,500 numbers for Facebook Farkle, where the full state space has hundreds of millions.
+
+The throw of ``n`` dice is summarised by *classes*: throws that offer the same best points for each number
+of dice set aside (more turn points are never worse, so no other set-aside is worth a look) are merged,
+with their probability. Six dice have 119 classes and 503 options in all.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from ..core.jit import njit, prange
+
+
+@njit(cache=True)
+def roll_value(t, n, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left, option_units):
+    """The mover's value of throwing ``n`` dice with ``t`` at risk: each class's best set-aside, the Farkle
+    (worth ``farkle``) for the rest."""
+    value = 0.0
+    p_scoring = 0.0
+    for c in range(class_start[n], class_start[n + 1]):
+        best = 0.0
+        for o in range(option_start[c], option_start[c + 1]):
+            total = t + option_units[o]
+            v = 1.0 if total >= left_to_goal else pre[total, option_left[o]]
+            if v > best:
+                best = v
+        value += class_prob[c] * best
+        p_scoring += class_prob[c]
+    return value + (1.0 - p_scoring) * farkle
+
+
+@njit(cache=True)
+def turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class_prob, option_start, option_left,
+         option_units, down_to):
+    """Solve the turn of the mover at ``(i, j, ·, g)`` whose Farkle is worth ``farkle``: ``pre[t, n]`` is
+    the value of deciding (bank or throw) with ``t`` at risk and ``n`` dice, for every ``t >= down_to``
+    (``pre[·, 0]`` unused). Returns the value of the turn's first throw of six dice."""
+    left_to_goal = goal - (i + floor)
+    for t in range(left_to_goal - 1, down_to - 1, -1):
+        bank = -1.0
+        if t > 0 and t >= min_bank:
+            bank = 1.0 - starts[j, i + t, g, 0]
+        for n in range(1, 7):
+            v = roll_value(t, n, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left,
+                           option_units)
+            pre[t, n] = v if v > bank else bank
+    return roll_value(0, 6, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left,
+                      option_units)
+
+
+@njit(cache=True)
+def farkle_value(i, j, f, g, starts, floor, limit, penalty):
+    """The mover's value of a Farkle at ``(i, j, f, g)``: the opponent's turn start after it."""
+    if f + 1 < limit:
+        return 1.0 - starts[j, i, g, f + 1]
+    dropped = i - penalty
+    if dropped < 0:
+        dropped = 0  # the floor
+    return 1.0 - starts[j, dropped, g, 0]
+
+
+@njit(cache=True)
+def solve_group(a, b, starts, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob, option_start,
+                option_left, option_units, tol):
+    """The turn starts of scores ``{a, b}`` (both seats' views), given every higher total: in order of
+    Farkles in a row, most first, so that each reads the one its Farkle leads to; repeated while a Farkle
+    leads back into the group (no penalty, or a score on the floor). Returns the largest change."""
+    cyclic = limit == 1 or penalty == 0 or a == 0 or b == 0
+    largest = 0.0
+    while True:
+        change = 0.0
+        for total in range(2 * (limit - 1), -1, -1):
+            for f in range(limit):
+                g = total - f
+                if g < 0 or g >= limit:
+                    continue
+                for side in range(2):
+                    i, j = (a, b) if side == 0 else (b, a)
+                    if side == 1 and a == b:
+                        continue
+                    farkle = farkle_value(i, j, f, g, starts, floor, limit, penalty)
+                    v = turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class_prob,
+                             option_start, option_left, option_units, 1)
+                    d = abs(v - starts[i, j, f, g])
+                    if d > change:
+                        change = d
+                    starts[i, j, f, g] = v
+        if change > largest:
+            largest = change
+        if not cyclic or change <= tol:
+            return largest
+
+
+@njit(cache=True, parallel=True)
+def sweep(starts, goal, floor, limit, penalty, min_bank, class_start, class_prob, option_start, option_left,
+          option_units, tol):
+    """One pass over every turn start, highest total of scores first (banking only raises the total, so
+    each group reads finished values; the penalty's lower totals are last sweep's). Returns the largest
+    change."""
+    size = starts.shape[0]
+    largest = np.zeros(size)
+    for total in range(2 * (size - 1), -1, -1):
+        low = max(0, total - (size - 1))
+        count = total // 2 - low + 1
+        for k in prange(count):
+            a = low + k
+            b = total - a
+            pre = np.empty((goal - floor + 1, 7))
+            d = solve_group(a, b, starts, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob,
+                            option_start, option_left, option_units, tol)
+            if d > largest[a]:
+                largest[a] = d
+    return largest.max()

@@ -1,0 +1,201 @@
+"""Farkle: the scoring against hand-counted throws, the turn kernel against the rules played through the
+protocol (an obviously correct recursion over states, throws and set-asides), the solved table against
+its own Bellman equations, Busche's figure (opt-in: a 10-minute solve), records, bots and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dicesolver.core import registry
+from dicesolver.core.errors import GameDefinitionError, InputError
+from dicesolver.farkle.rules import FACEBOOK, PRESETS, UNIT, FarkleGame, best_by_count, make_farkle_game
+from dicesolver.farkle.state import Bank, FarkleRoll, Take, Throw
+
+SMALL = "farkle(goal=1000,floor=-500)"
+
+
+def counts(dice: str) -> tuple[int, ...]:
+    return tuple(dice.count(str(f)) for f in range(1, 7))
+
+
+@pytest.mark.parametrize("dice, points", [("1", 100), ("5", 50), ("111", 1000), ("222", 200), ("666", 600),
+                                          ("2222", 400), ("22222", 800), ("222222", 1600), ("1111", 2000),
+                                          ("123456", 1500), ("223344", 750), ("115", 250), ("11155", 1100),
+                                          ("2", 0), ("22", 0), ("1112", 0), ("222233", 0)])
+def test_facebook_scoring(dice, points):
+    assert FACEBOOK.table.get(counts(dice), 0) == points
+
+
+def test_kingdom_come_scores_short_straights_and_no_three_pairs():
+    kcd = PRESETS["kcd"][1]["scoring"]
+    assert kcd.table[counts("12345")] == 500 and kcd.table[counts("23456")] == 750
+    assert kcd.table[counts("123455")] == 550 and kcd.table.get(counts("223344"), 0) == 0
+
+
+def test_farkle_odds_by_number_of_dice():
+    classes = make_farkle_game("farkle", {}).classes
+    # 1 die: a 2, 3, 4 or 6; two dice: neither a 1 nor a 5 (16 of 36); six dice: Facebook's 2.31%
+    assert classes.p_farkle[1] == pytest.approx(4 / 6, abs=1e-15)
+    assert classes.p_farkle[2] == pytest.approx(16 / 36, abs=1e-15)
+    assert classes.p_farkle[3] == pytest.approx(60 / 216, abs=1e-15)
+    assert classes.p_farkle[6] == pytest.approx(1080 / 6 ** 6, abs=1e-15)
+    for n in range(1, 7):  # the classes and the Farkle cover every throw once
+        total = classes.class_prob[classes.class_start[n]:classes.class_start[n + 1]].sum() + classes.p_farkle[n]
+        assert total == pytest.approx(1.0, abs=1e-12)
+
+
+def test_best_by_count_keeps_the_best_set_aside_of_each_size():
+    assert best_by_count(FACEBOOK, (1, 1, 5, 2, 3, 4)) == {1: 100, 2: 200, 3: 250}
+    assert best_by_count(FACEBOOK, (1, 2, 3, 4, 5, 6)) == {1: 100, 2: 150, 6: 1500}
+
+
+# -- the turn kernel against the rules, played through the protocol -------------------------------------------
+
+
+def reference_value(state, starts, game, memo) -> float:
+    """The mover's chance of winning at a state of their turn, by recursion over the protocol (every throw,
+    every legal action), with the turn starts that follow read from ``starts``."""
+    key = str(state)
+    if key in memo:
+        return memo[key]
+    if state.is_chance():
+        v = 0.0
+        for roll, p in state.chance_outcomes():
+            v += p * exit_or_recurse(state, state.apply(roll), starts, game, memo)
+    else:
+        v = max(exit_or_recurse(state, state.apply(a), starts, game, memo) for a in state.legal_actions())
+    memo[key] = v
+    return v
+
+
+def exit_or_recurse(before, after, starts, game, memo) -> float:
+    if after.winner is not None:
+        return 1.0 if after.winner == before.mover else 0.0
+    if after.mover != before.mover:  # the turn has ended: the opponent's turn start
+        i, j = ((after.scores[after.mover] - game.floor) // UNIT, (after.scores[1 - after.mover] - game.floor) // UNIT)
+        return 1.0 - starts[i, j, after.farkles[after.mover], after.farkles[1 - after.mover]]
+    return reference_value(after, starts, game, memo)
+
+
+@pytest.fixture(scope="module")
+def small():
+    return registry.solve(SMALL)
+
+
+def test_every_turn_start_satisfies_its_bellman_equation_by_the_protocol(small):
+    game, starts = small.game, small.solution.starts
+    rng = np.random.default_rng(1)
+    size = starts.shape[0]
+    for _ in range(4):
+        i, j = (int(x) for x in rng.integers(0, size, 2))
+        f, g = (int(x) for x in rng.integers(0, 3, 2))
+        state = game.parse_state(f"{game.floor + UNIT * i}{'x' * f},{game.floor + UNIT * j}{'x' * g}")
+        assert reference_value(state, starts, game, {}) == pytest.approx(starts[i, j, f, g], abs=1e-9)
+
+
+def test_the_engine_values_every_option_as_the_protocol_does(small):
+    game, starts = small.game, small.solution.starts
+    for text in ("0,0,350,=115236", "300x,200xx,350,3", "-500xx,900,100,=5", "850,900,50,=1223"):
+        state = game.parse_state(text)
+        memo: dict[str, float] = {}
+        for action, value in small.action_values(state):
+            assert value == pytest.approx(exit_or_recurse(state, state.apply(action), starts, game, memo), abs=1e-12)
+
+
+def test_the_reference_recursion_agrees_with_the_kernel_on_any_table():
+    """Not only at the fixed point: on random turn-start values, one turn solved both ways. The kernel keeps
+    only the best set-aside of each size, which is exact when more points never hurt: the opponent's
+    chance falls as my banked score rises (true of the solution), so the random values do too."""
+    from dicesolver.farkle.kernels import turn
+
+    game = FarkleGame("farkle", "test", FACEBOOK, goal=600, farkle_limit=2, penalty=100, floor=-200)
+    size = (game.goal - game.floor) // UNIT
+    starts = -np.sort(-np.random.default_rng(2).random((size, size, 2, 2)), axis=1)
+    pre = np.empty((size + 1, 7))
+    for i, j, f, g in ((4, 4, 0, 0), (0, 9, 1, 1), (11, 2, 1, 0)):
+        state = game.parse_state(f"{game.floor + UNIT * i}{'x' * f},{game.floor + UNIT * j}{'x' * g}")
+        farkle = 1.0 - (starts[j, i, g, f + 1] if f + 1 < 2 else starts[j, max(i - 2, 0), g, 0])
+        kernel = turn(i, j, g, farkle, starts, game.goal // UNIT, game.floor // UNIT, 0, pre,
+                      *game.classes.arrays(), 1)
+        assert kernel == pytest.approx(reference_value(state, starts, game, {}), abs=1e-12)
+
+
+def test_the_first_player_is_favoured_and_the_table_is_a_probability(small):
+    assert 0.5 < small.root_value < 0.7
+    assert (small.solution.starts >= 0).all() and (small.solution.starts <= 1).all()
+
+
+@pytest.mark.essay
+def test_busche_first_player_wins_53_487_percent():
+    """ORACLES.md: Facebook Farkle, goal 10,000, floor -2,500: 423,765,000 states (ours: 423,562,500, see
+    docs/RULES.md), first player 53.487%."""
+    solution = registry.solve("farkle")
+    assert round(100 * solution.root_value, 3) == 53.487
+
+
+# -- the game: positions, records, bots, bad input ---------------------------------------------------------
+
+
+def test_positions_round_trip_and_bad_ones_are_refused():
+    game = registry.load(SMALL)
+    for text in ("0,0", "-500xx,900,100,=5", "300x,200xx,350,3", "300,200,350,3+@1", "1050,200,won"):
+        assert str(game.parse_state(text)) == text
+    for bad in ("0,0,0,6", "25,0", "0,0,350,=2346", "0,0,1000,3", "xx,0", "0xxx,0", "0,0,50,7", "0,0@2"):
+        with pytest.raises(InputError):
+            game.parse_state(bad)
+
+
+def test_a_turn_through_the_protocol():
+    game = registry.load(SMALL)
+    state = game.start().apply(FarkleRoll((1, 1, 2, 3, 4, 5)))
+    assert [str(a) for a in state.legal_actions()][:3] == ["take 1", "take 5", "take 11"]
+    with pytest.raises(InputError):
+        state.apply(Take((2,)))
+    state = state.apply(Take((1, 1, 5)))
+    assert (state.turn_total, state.left, state.phase) == (250, 3, "bank")
+    state = state.apply(Throw()).apply(FarkleRoll((2, 3, 4)))  # a Farkle: the turn passes, 250 lost
+    assert (state.mover, state.scores, state.farkles) == (1, (0, 0), (1, 0))
+
+
+def test_three_farkles_in_a_row_cost_the_penalty_never_below_the_floor():
+    game = registry.load(SMALL)
+    state = game.parse_state("-300xx,0")
+    after = state.apply(FarkleRoll((2, 2, 3, 3, 4, 6)))
+    assert after.scores[0] == -500 and after.farkles == (0, 0) and after.mover == 1
+
+
+def test_game_strings_are_checked():
+    assert registry.load("farkle(goal=5000)").canonical == "farkle(goal=5000)"
+    for bad in ("farkle(goal=123)", "farkle(speed=2)", "kcd(floor=-500)", "farkle(goal=10)"):
+        with pytest.raises(GameDefinitionError):
+            registry.load(bad)
+
+
+def test_bots_play_a_match_and_the_optimal_bot_wins_more(small):
+    family = registry.family_of(small.game)
+    games = family.match(small.game, ["optimal", "bank-at-300"], 40, seed=3)
+    assert games.totals.shape == (40, 2) and set(np.unique(games.seats)) == {0, 1}
+    assert games.results[:, 0].mean() > 0  # the optimal bot wins more than it loses
+    with pytest.raises(InputError):
+        family.player(small.game, "bank-at-7")
+
+
+def test_a_record_round_trips(tmp_path):
+    game = registry.load(SMALL)
+    family = registry.family_of(game)
+    steps = [FarkleRoll((1, 1, 2, 3, 4, 6)), Take((1, 1)), Bank(), FarkleRoll((2, 2, 3, 3, 4, 6))]
+    state = game.start()
+    lines = [{"type": "game", "format": 1, "game": game.canonical, "seed": 1, "players": ["a", "b"], "first": 0}]
+    for step in steps:
+        lines += family.record_events(state, step, state.mover)
+        state = state.apply(step)
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    playthrough = registry.read_record(path)
+    assert playthrough.final == state
+    path.write_text(path.read_text().replace('"dice": "11"', '"dice": "12"'))
+    with pytest.raises(InputError, match="event 2"):
+        registry.read_record(path)
