@@ -5,6 +5,7 @@ its own Bellman equations, Busche's figure (opt-in: a 10-minute solve), records,
 from __future__ import annotations
 
 import json
+import time
 
 import numpy as np
 import pytest
@@ -199,3 +200,34 @@ def test_a_record_round_trips(tmp_path):
     path.write_text(path.read_text().replace('"dice": "11"', '"dice": "12"'))
     with pytest.raises(InputError, match="event 2"):
         registry.read_record(path)
+
+
+def test_a_web_game_on_the_drawn_board_then_its_review(small):
+    from fastapi.testclient import TestClient
+
+    from dicesolver.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        r = client.post("/api/play", json={"game": SMALL, "opponents": ["bank-at-300"], "first": "you", "seed": 5})
+        for _ in range(600):
+            if r.status_code != 202:
+                break
+            time.sleep(0.1)
+            r = client.post("/api/play", json={"game": SMALL, "opponents": ["bank-at-300"], "first": "you", "seed": 5})
+        assert r.status_code == 200, r.text
+        view = r.json()
+        assert view["board"]["family"] == "farkle" and view["board"]["view"]["goal"] == 1000
+        for _ in range(2000):
+            if view["over"]:
+                break
+            if view["prompt"]:
+                actions = view["board"]["actions"]
+                line = actions[-1]["action"] if actions else ""  # the biggest set-aside, bank when it can
+                view = client.post(f"/api/play/{view['id']}/send", json={"line": line}).json()
+            else:
+                view = client.get(f"/api/play/{view['id']}?wait=2").json()
+        assert view["over"]
+        review = client.get(f"/api/play/{view['id']}/review").json()
+        assert review["review"]["summary"]["unit"] == "p_win" and review["review"]["summary"]["complete"]
+        bad = client.post("/api/advice", json={"game": SMALL, "position": "0,0,350,=2346"})
+        assert bad.status_code == 400 and "nothing to set aside" in bad.json()["detail"]

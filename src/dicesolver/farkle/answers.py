@@ -42,7 +42,9 @@ class FarkleEngine:
         f[:] = np.nan
         codes[:] = -1
         pre = np.empty((self.size + 1, DICE + 1))
-        last = None
+        last: tuple[int, int, int, int] | None = None
+        down_to = 0
+        first = 0.0
         for row in range(n):
             if on_turn[row, 0] == 0 and max(scores[row]) >= self.game.goal:  # a won game, seen from seat 0
                 codes[row, self.width] = 0

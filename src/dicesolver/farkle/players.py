@@ -68,7 +68,9 @@ class Optimal:
     def choose(self, state: FarkleState, rng: np.random.Generator) -> Take | Throw | Bank:
         answers = self.solution.answers([state], parallel=False)
         code = int(answers.best()[0])
-        return self.solution.encoding.step_of(state, code)
+        step = self.solution.encoding.step_of(state, code)
+        assert isinstance(step, (Take, Throw, Bank))
+        return step
 
 
 def strategy_names(game: FarkleGame) -> str:

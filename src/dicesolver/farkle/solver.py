@@ -146,7 +146,7 @@ def load_or_solve(game: FarkleGame, progress: Progress | None = None, rebuild: b
 
         inplace.run(key, {"starts": (int(np.prod(shape)), "float64")}, fill, restart=rebuild)
         loaded = cached()
-        if loaded is None:
-            raise TableError(f"the table just written in {key.directory} does not load")
+    if loaded is None:
+        raise TableError(f"the table just written in {key.directory} does not load")
     starts = frozen(np.asarray(loaded.arrays["starts"]).reshape(shape))
     return FarkleSolution(game, starts), built, time.perf_counter() - begin, dict(loaded.manifest)

@@ -110,6 +110,16 @@ const EDITORS = {
       return `${$("push-mine").value || 0},${$("push-theirs").value || 0},${$("push-total").value || 0}`;
     },
   },
+  farkle: {
+    panel: "advisor-farkle",
+    applies: false,
+    setup() {},
+    position() {
+      const mine = $("farkle-mine").value || 0, theirs = $("farkle-theirs").value || 0;
+      const total = $("farkle-total").value || 0, dice = ($("farkle-dice").value || "").replace(/[^1-6]/g, "");
+      return dice ? `${mine},${theirs},${total},=${dice}` : (+total ? `${mine},${theirs},${total},${$("farkle-left").value}` : `${mine},${theirs}`);
+    },
+  },
   despirala: {
     panel: "advisor-despirala",
     applies: false,

@@ -1,5 +1,5 @@
 "use strict";
-// The Play page's drawn board: one component per family (scorecard, pushluck, despirala), drawn from the
+// The Play page's drawn board: one component per family (scorecard, pushluck, despirala, farkle), drawn from the
 // session's `board` snapshot (PlayBoard: the family's view, the person's legal actions). A click sends the
 // same line the terminal would take; keys: 1-9 hold dice, Enter or r rolls, h holds, ? shows the hint.
 // Needs app.js (esc, api, guarded) and calls its sendLine.
@@ -26,8 +26,8 @@ function diceRow(dice, faces, { selectable = false, held = new Set() } = {}) {
 
 // -- hints: the advice for the board's position, every option's value and cost ------------------------------------
 async function boardAdvice(b, game) {
-  // push-your-luck boards always show each player's chance of winning: the position's value
-  if (!(board.hint || b.family === "pushluck") || !b.actions.length) return null;
+  // race boards (push-your-luck, Farkle) always show each player's chance of winning: the position's value
+  if (!(board.hint || RACES.has(b.family)) || !b.actions.length) return null;
   if (board.adviceFor !== b.position) {
     board.advice = await api("POST", "/api/advice", { game, position: b.position });
     board.adviceFor = b.position;
@@ -143,7 +143,40 @@ function despiralaBoard(b, advice) {
   return html;
 }
 
-const BOARDS = { scorecard: scorecardBoard, pushluck: pushBoard, despirala: despiralaBoard };
+// -- Farkle ----------------------------------------------------------------------------------------------------
+// The throw on the table: click dice to set them aside (or pick one of the legal set-asides below), then bank
+// or throw the dice left; both banks as bars with the turn total at risk, and each choice's P(win).
+function farkleBoard(b, advice) {
+  const v = b.view;
+  if (board.heldFor !== b.position) { board.held = new Set(); board.heldFor = b.position; }
+  const taking = v.phase === "take" && b.actions.length > 0;
+  const status = b.mover === null ? gameOver(b)
+    : `turn total <b>${v.turn_total}</b> · ${v.left} dice ${v.phase === "take" ? "thrown" : "left"} · ${esc(b.names[b.mover])} on turn`;
+  let html = `<div class="board-top">${v.table.length ? diceRow(v.table, 6, { selectable: taking, held: board.held }) : ""}
+    <div class="turn-total">${status}</div></div>`;
+  const chance = advice ? (seat) => (seat === advice.player ? advice.value : 1 - advice.value) : null;
+  html += `<div class="banks">${v.scores.map((score, seat) => {
+    const span = v.goal - v.floor;
+    const risk = seat === b.mover ? Math.min(v.turn_total, v.goal - score) : 0;
+    const marks = v.farkles[seat] ? ` <span class="farkles" title="Farkles in a row">${"✗".repeat(v.farkles[seat])}</span>` : "";
+    return `<div class="bank"><span class="who">${esc(b.names[seat])}${marks}</span>
+      <span class="bar wide"><span style="width:${100 * (score - v.floor) / span}%"></span><span class="risk" style="width:${100 * risk / span}%"></span></span>
+      <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">P(win) ${chance(seat).toFixed(3)}</span>` : ""}</div>`;
+  }).join("")}</div>`;
+  const pwin = (a) => (advice ? ` P(win) ${costOf(advice, a.action)?.value.toFixed(4) ?? ""} ${board.hint ? hintText(costOf(advice, a.action), advice.unit) : ""}` : "");
+  html += `<div class="board-buttons moves">${b.throw ? `<button type="button" class="primary" data-line="">Throw (Enter)</button>` : ""}`;
+  if (taking) {
+    const picked = [...board.held].map((i) => v.table[i]).sort((x, y) => x - y).join("");
+    html += `<button type="button" class="primary" data-take ${picked ? "" : "disabled"}>Set aside ${picked || "(click dice)"}</button>`;
+    html += b.actions.map((a) => `<span class="move"><button type="button" data-line="${esc(a.action)}">${esc(a.label)}</button>${pwin(a)}</span>`).join("");
+  } else {
+    html += b.actions.map((a) => `<span class="move"><button type="button" class="primary" data-line="${esc(a.action)}">${a.kind === "bank" ? "Bank (b)" : "Throw (r)"}</button>${pwin(a)}</span>`).join("");
+  }
+  return html + "</div>";
+}
+
+const RACES = new Set(["pushluck", "farkle"]);
+const BOARDS = { scorecard: scorecardBoard, pushluck: pushBoard, despirala: despiralaBoard, farkle: farkleBoard };
 
 async function renderBoard(session) {
   const area = $("board");
@@ -172,11 +205,21 @@ function boardKey(e) {
     if (Number.isInteger(i) && i >= 0 && i < b.view.dice.length) { e.preventDefault(); toggleDie(i); return; }
     if (e.key === "Enter" || e.key === "r") return send(rollLine(b));
   }
-  if (b.family === "pushluck") {
+  if (RACES.has(b.family)) {
     const find = (kind) => b.actions.find((a) => a.kind === kind);
     if ((e.key === "r" || e.key === "Enter") && find("throw")) return send(find("throw").action);
     if (e.key === "h" && find("hold")) return send(find("hold").action);
+    if (e.key === "b" && find("bank")) return send(find("bank").action);
   }
+  if (b.family === "farkle" && b.view.phase === "take" && b.actions.length) {
+    const i = +e.key - 1;
+    if (Number.isInteger(i) && i >= 0 && i < b.view.table.length) { e.preventDefault(); toggleDie(i); return; }
+    if (e.key === "Enter" && board.held.size) return send(takeLine(b));
+  }
+}
+
+function takeLine(b) {
+  return `take ${[...board.held].map((i) => b.view.table[i]).sort((x, y) => x - y).join("")}`;
 }
 
 function toggleDie(i) {
@@ -198,6 +241,7 @@ $("board").addEventListener("click", (e) => {
   if (target.id === "hint-toggle") { toggleHint(); return; }
   if (target.dataset.die !== undefined) { toggleDie(+target.dataset.die); return; }
   if (target.dataset.roll !== undefined) { guarded(() => sendLine(rollLine(state.session.board))); return; }
+  if (target.dataset.take !== undefined) { guarded(() => sendLine(takeLine(state.session.board))); return; }
   if (target.dataset.line !== undefined) guarded(() => sendLine(target.dataset.line));
 });
 document.addEventListener("keydown", boardKey);
