@@ -21,10 +21,10 @@ from dicesolver.core.playthrough import Playthrough
 from dicesolver.core.protocol import seat_on_turn
 
 GAMES = ["yahtzee", "yahtzee(joker=free)", "yacht", "generala", "crag", "yatzy", "yacht-dice", "yazy",
-         "pig", "skunk", "big-pig", "despirala", "despirala(misere)", "pig(goal=30)"]
+         "pig", "skunk", "big-pig", "despirala", "despirala(misere)", "pig(goal=30)", "farkle", "zilch", "kcd"]
 TWO_PLAYER = ["generala", "yacht", "yahtzee"]
 SPECS = GAMES + ["yahtzee(upper_bonus=off,yahtzee_bonus=off)", "yatzy(forced=on)", "skunk(goal=50)",
-                 "big-pig(goal=40)", "despirala(play=normal)", "generala(fh5=on)"]
+                 "big-pig(goal=40)", "despirala(play=normal)", "generala(fh5=on)", "farkle(goal=1000,floor=-500)"]
 # Characters the languages use, and a few that look like them (superscripts, other scripts' digits, markup).
 ALPHABET = "0123456789/;,=-+.:() []{}~!_abcdefhklnoprstuvwxyz" + "²³٣\n\t\\\"'" + "[/x]"
 HUGE = ["9" * 5_000, "99999999999", "-1", "--1", "+1", "1e3", "0x1f", "1_000", "²", ""]

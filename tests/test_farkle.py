@@ -231,3 +231,63 @@ def test_a_web_game_on_the_drawn_board_then_its_review(small):
         assert review["review"]["summary"]["unit"] == "p_win" and review["review"]["summary"]["complete"]
         bad = client.post("/api/advice", json={"game": SMALL, "position": "0,0,350,=2346"})
         assert bad.status_code == 400 and "nothing to set aside" in bad.json()["detail"]
+
+
+# -- Farkle alone ------------------------------------------------------------------------------------------------
+
+
+def test_the_most_points_per_turn_and_when_to_bank():
+    from dicesolver.farkle.solitaire import expected_turn
+
+    game = registry.load("farkle")
+    turn = expected_turn(game)
+    assert turn.per_turn == pytest.approx(551.554, abs=1e-3)
+    # with six dice one throws until the risk of a Farkle (2.3%) outweighs what a throw adds: about 16,000
+    assert turn.bank_from() == {1: 300, 2: 250, 3: 450, 4: 1050, 5: 3100, 6: 16500}
+    # the table is its own Bellman equation: banking or the throw's expectation, whichever is more
+    e = turn.table / UNIT
+    c = game.classes
+    for t, n in ((0, 6), (7, 3), (20, 1), (60, 5)):
+        roll = 0.0
+        for k in range(c.class_start[n], c.class_start[n + 1]):
+            lo, hi = c.option_start[k], c.option_start[k + 1]
+            roll += c.class_prob[k] * max(e[t + u, left] for u, left in zip(c.option_units[lo:hi], c.option_left[lo:hi]))
+        assert e[t, n] == pytest.approx(max(roll, t if t else -1), abs=1e-9)
+
+
+def test_the_fewest_turns_to_the_goal_by_the_protocol():
+    from dicesolver.farkle.solitaire import fewest_turns
+
+    game = registry.load("kcd(goal=1000)")  # no penalty: every turn start is solved from the goal down
+    race = fewest_turns(game)
+    assert 1 < race.expected(0) < 10
+    # one turn start checked by the rules: the mover's expected turns, by recursion over the protocol
+    state = game.parse_state("400,0")
+    memo: dict[str, float] = {}
+
+    def left(s) -> float:  # turns still needed after this one, from a state of the turn
+        key = str(s)
+        if key not in memo:
+            if s.is_chance():
+                memo[key] = sum(p * after(s, s.apply(o)) for o, p in s.chance_outcomes())
+            else:
+                memo[key] = min(after(s, s.apply(a)) for a in s.legal_actions())
+        return memo[key]
+
+    def after(before, s) -> float:
+        if s.winner is not None:
+            return 0.0
+        if s.mover != before.mover:
+            return race.expected(s.scores[before.mover], s.farkles[before.mover])
+        return left(s)
+
+    assert 1 + left(state) == pytest.approx(race.expected(400), abs=1e-9)
+
+
+def test_throw_odds():
+    from dicesolver.farkle.solitaire import throw_odds
+
+    rows = throw_odds(registry.load("farkle"))
+    assert [r.dice for r in rows] == [1, 2, 3, 4, 5, 6]
+    assert rows[0].p_farkle == pytest.approx(2 / 3) and rows[0].best_points == pytest.approx(25.0)
+    assert rows[5].p_farkle == pytest.approx(1080 / 6 ** 6) and rows[5].most == 8000

@@ -127,7 +127,7 @@ def test_records(text):
 
 # -- the front ends: the CLI's exit code and one line, the web's status --------------------------------------
 
-FRONT_GAMES = ("yacht", "yahtzee", "pig(goal=30)", "skunk(goal=50)")  # quick to solve
+FRONT_GAMES = ("yacht", "yahtzee", "pig(goal=30)", "skunk(goal=50)", "farkle(goal=1000,floor=-500)")  # quick to solve
 
 
 @FRONT

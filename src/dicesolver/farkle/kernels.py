@@ -120,3 +120,84 @@ def sweep(starts, goal, floor, limit, penalty, min_bank, class_start, class_prob
             if d > largest[a]:
                 largest[a] = d
     return largest.max()
+
+
+# -- Farkle alone: the most points per turn, and the fewest turns to the goal -------------------------------
+
+
+@njit(cache=True)
+def expected_turn(cap, min_bank, class_start, class_prob, option_start, option_left, option_units):
+    """``E[t, n]``: the expected banked points (units) of the rest of a turn with ``t`` at risk and ``n``
+    dice, banking or throwing to maximise it. At ``cap`` and above the player banks (checked by the caller:
+    the strategy banks well below it)."""
+    e = np.zeros((cap + 1, 7))
+    for t in range(cap, -1, -1):
+        for n in range(1, 7):
+            if t == cap:
+                e[t, n] = t
+                continue
+            roll = 0.0
+            for c in range(class_start[n], class_start[n + 1]):
+                best = 0.0
+                for o in range(option_start[c], option_start[c + 1]):
+                    u = t + option_units[o]
+                    v = float(u) if u >= cap else e[u, option_left[o]]
+                    if v > best:
+                        best = v
+                roll += class_prob[c] * best
+            bank = float(t) if t > 0 and t >= min_bank else -1.0
+            e[t, n] = roll if roll > bank else bank
+    return e
+
+
+@njit(cache=True)
+def turns_turn(b, f, turns, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob, option_start,
+               option_left, option_units):
+    """One turn of the solitaire race from banked ``b`` (index above the floor) with ``f`` Farkles in a row:
+    ``pre[t, n]`` the expected turns still needed after this one (banking or throwing to make it fewest);
+    returns the expected turns from the turn's start, this one included."""
+    left_to_goal = goal - (b + floor)
+    if f + 1 < limit:
+        farkle = turns[b, f + 1]
+    else:
+        dropped = b - penalty
+        farkle = turns[dropped if dropped > 0 else 0, 0]
+    for t in range(left_to_goal - 1, -1, -1):
+        for n in range(1, 7):
+            roll = 0.0
+            p = 0.0
+            for c in range(class_start[n], class_start[n + 1]):
+                best = 1e300
+                for o in range(option_start[c], option_start[c + 1]):
+                    u = t + option_units[o]
+                    v = 0.0 if u >= left_to_goal else pre[u, option_left[o]]
+                    if v < best:
+                        best = v
+                roll += class_prob[c] * best
+                p += class_prob[c]
+            roll += (1.0 - p) * farkle
+            if t > 0 and t >= min_bank:
+                bank = turns[b + t, 0]
+                pre[t, n] = roll if roll < bank else bank
+            else:
+                pre[t, n] = roll
+    return 1.0 + pre[0, 6]
+
+
+@njit(cache=True)
+def turns_sweep(turns, goal, floor, limit, penalty, min_bank, class_start, class_prob, option_start, option_left,
+                option_units):
+    """One pass of the solitaire race's value iteration, from the highest banked score down (a bank only
+    raises it); returns the largest change."""
+    size = turns.shape[0]
+    pre = np.empty((size + 1, 7))
+    largest = 0.0
+    for b in range(size - 1, -1, -1):
+        for f in range(limit - 1, -1, -1):
+            v = turns_turn(b, f, turns, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob,
+                           option_start, option_left, option_units)
+            d = abs(v - turns[b, f])
+            if d > largest:
+                largest = d
+            turns[b, f] = v
+    return largest

@@ -53,28 +53,22 @@ class SolveFacts:
 
 def solve_in(game: FarkleGame, starts: np.ndarray, done: int = 0, progress: Progress | None = None,
              after_sweep: Callable[[int, float], None] | None = None, tol: float = TOLERANCE) -> SolveFacts:
-    """Sweep ``starts`` (any values: a fresh 1/2 or a checkpoint's) until it converges.
-
-    With a penalty, the first sweep solves the game without it (exactly, in one sweep: then every exit of
-    a turn leads up or back into its own group) as the starting point: the penalty's stale values then
-    start close, and the sweeps that follow converge in far fewer passes than from 1/2."""
+    """Sweep ``starts`` (any values: a fresh 1/2 or a checkpoint's) until it converges."""
     from .kernels import sweep  # numba is loaded by what needs it
 
     begin = time.perf_counter()
     goal, floor = game.goal // UNIT, game.floor // UNIT
     classes = game.classes.arrays()
     changes: list[float] = []
-    warm_up = 1 if game.penalty else 0
     for k in range(done, MAX_SWEEPS):
-        penalty = 0 if k < warm_up else game.penalty // UNIT
-        change = float(sweep(starts, goal, floor, game.farkle_limit, penalty, game.min_bank // UNIT, *classes, tol))
-        if k >= warm_up:
-            changes.append(change)
+        change = float(sweep(starts, goal, floor, game.farkle_limit, game.penalty // UNIT, game.min_bank // UNIT,
+                             *classes, tol))
+        changes.append(change)
         if after_sweep:
             after_sweep(k + 1, change)
         if progress:
-            progress(k + 1, k + 1 + (_sweeps_to_go(changes, tol) if changes else 8))
-        if changes and change <= tol:
+            progress(k + 1, k + 1 + _sweeps_to_go(changes, tol))
+        if change <= tol:
             return SolveFacts(k + 1, change, time.perf_counter() - begin, done > 0)
     raise RuntimeError(f"{game.canonical}: no convergence after {MAX_SWEEPS} sweeps")
 

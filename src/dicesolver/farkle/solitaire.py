@@ -1,0 +1,120 @@
+"""Farkle alone: the turn strategy that banks the most points on average, the strategy that reaches the
+goal in the fewest turns on average, when each banks, the odds of one throw, and a chart of it all.
+
+* ``expected_turn``: ``E[t, n]``, the expected banked points of a turn from ``t`` at risk with ``n`` dice
+  (Busche's E(S, N) tables); bank where banking is worth more than throwing.
+* ``fewest_turns``: ``T[b, f]``, the expected number of turns still needed from banked score ``b`` with
+  ``f`` Farkles in a row, when every turn banks or throws to make it fewest (value iteration from the
+  goal down; only the Farkle penalty reads last sweep's values).
+* ``throw_odds``: for each number of dice, the chance of a Farkle, of hot dice, and the points of the
+  best set-aside of one throw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .rules import DICE, UNIT, FarkleGame
+
+CAP = 1_000  # units (50,000 points): no turn strategy throws there (checked: it banks far below)
+TOLERANCE = 1e-10
+
+
+@dataclass(frozen=True)
+class ExpectedTurn:
+    game: FarkleGame
+    table: np.ndarray  # E[t, n] in points
+
+    @property
+    def per_turn(self) -> float:
+        """The expected points a turn banks, played for the most."""
+        return float(self.table[0, DICE])
+
+    def bank_from(self) -> dict[int, int]:
+        """For each number of dice left, the least turn total from which banking is best (and stays best)."""
+        out = {}
+        for n in range(1, DICE + 1):
+            throws = self.table[1:, n] > np.arange(1, self.table.shape[0]) * UNIT + 1e-9
+            last_throw = np.nonzero(throws)[0]
+            out[n] = UNIT * (int(last_throw[-1]) + 2) if len(last_throw) else UNIT
+        return out
+
+
+@lru_cache(maxsize=16)
+def expected_turn(game: FarkleGame) -> ExpectedTurn:
+    from .kernels import expected_turn as kernel
+
+    e = kernel(CAP, game.min_bank // UNIT, *game.classes.arrays())
+    if not np.allclose(e[CAP - 1, 1:], CAP - 1):  # a scoring that pays so much that it throws even there
+        raise RuntimeError(f"{game.canonical}: the expected-points strategy still throws at {CAP * UNIT:,} points")
+    return ExpectedTurn(game, e * UNIT)
+
+
+@dataclass(frozen=True)
+class FewestTurns:
+    game: FarkleGame
+    turns: np.ndarray  # T[b - floor in units, f]
+    sweeps: int
+
+    def expected(self, banked: int = 0, farkles: int = 0) -> float:
+        """Expected turns still needed from a banked score (a turn start)."""
+        return float(self.turns[(banked - self.game.floor) // UNIT, farkles])
+
+    def bank_from(self, banked: int, farkles: int = 0) -> dict[int, int | None]:
+        """For each number of dice left, the least turn total from which banking is best in this turn (None:
+        never, the goal comes first)."""
+        from .kernels import turns_turn
+
+        g = self.game
+        b = (banked - g.floor) // UNIT
+        pre = np.empty((self.turns.shape[0] + 1, 7))
+        turns_turn(b, farkles, self.turns, g.goal // UNIT, g.floor // UNIT, g.farkle_limit, g.penalty // UNIT,
+                   g.min_bank // UNIT, pre, *g.classes.arrays())
+        out: dict[int, int | None] = {}
+        to_goal = (g.goal - banked) // UNIT
+        for n in range(1, DICE + 1):  # banking is best where the turn's value is the bank's (ties bank)
+            banks = [t for t in range(max(1, g.min_bank // UNIT), to_goal) if pre[t, n] == self.turns[b + t, 0]]
+            out[n] = UNIT * banks[0] if banks else None
+        return out
+
+
+@lru_cache(maxsize=16)
+def fewest_turns(game: FarkleGame) -> FewestTurns:
+    from .kernels import turns_sweep
+
+    size = (game.goal - game.floor) // UNIT
+    turns = np.full((size, game.farkle_limit), 20.0)
+    for sweep in range(1, 500):
+        change = turns_sweep(turns, game.goal // UNIT, game.floor // UNIT, game.farkle_limit, game.penalty // UNIT,
+                             game.min_bank // UNIT, *game.classes.arrays())
+        if change <= TOLERANCE:
+            return FewestTurns(game, turns, sweep)
+    raise RuntimeError(f"{game.canonical}: the fewest-turns strategy did not converge")
+
+
+@dataclass(frozen=True)
+class ThrowOdds:
+    dice: int
+    p_farkle: float
+    p_hot_dice: float  # every die can be set aside
+    best_points: float  # the expected points of the throw's best set-aside (0 for a Farkle)
+    most: int  # the most one throw can score
+
+
+def throw_odds(game: FarkleGame) -> list[ThrowOdds]:
+    c = game.classes
+    rows = []
+    for n in range(1, DICE + 1):
+        probs = c.class_prob[c.class_start[n]:c.class_start[n + 1]]
+        best, hot, most = 0.0, 0.0, 0
+        for k, p in zip(range(c.class_start[n], c.class_start[n + 1]), probs):
+            units = c.option_units[c.option_start[k]:c.option_start[k + 1]]
+            left = c.option_left[c.option_start[k]:c.option_start[k + 1]]
+            best += p * units.max() * UNIT
+            most = max(most, int(units.max()) * UNIT)
+            hot += p * bool((left == DICE).any())
+        rows.append(ThrowOdds(n, float(c.p_farkle[n]), float(hot), float(best), most))
+    return rows
