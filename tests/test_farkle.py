@@ -291,3 +291,9 @@ def test_throw_odds():
     assert [r.dice for r in rows] == [1, 2, 3, 4, 5, 6]
     assert rows[0].p_farkle == pytest.approx(2 / 3) and rows[0].best_points == pytest.approx(25.0)
     assert rows[5].p_farkle == pytest.approx(1080 / 6 ** 6) and rows[5].most == 8000
+
+
+def test_the_strategy_chart(small):
+    fig = registry.family_of(small.game).chart_figure(small.game)
+    titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
+    assert len(titles) == 3 and "551.6" in titles[1] and "fewest turns to 1,000" in titles[2]

@@ -52,8 +52,8 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
         return {"players": "2", "dice": DICE, "faces": 6, "goal": game.goal}
 
     def page(self, game: FarkleGame) -> dict[str, Any]:
-        return {"quick": ["throw", "bank", "hint", "score"], "max_opponents": 1, "explore_odds": False, "explore": [],
-                "start_position": "0,0"}
+        return {"quick": ["throw", "bank", "hint", "score"], "max_opponents": 1, "explore_odds": False,
+                "explore": [{"title": "Strategy chart", "image": "chart.png"}], "start_position": "0,0"}
 
     def judges(self, game: FarkleGame) -> dict[str, str]:
         return {"exact": "probability of winning under optimal play by both"}
@@ -177,6 +177,11 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
         return [f"{winner}, {state.scores[0]:,} to {state.scores[1]:,}"]
 
     # -- capabilities --------------------------------------------------------------------------------
+    def chart_figure(self, game: FarkleGame):
+        from .chart import chart_figure
+
+        return chart_figure(game, self.solve(game).solution)
+
     def match(self, game: FarkleGame, names: list[str], n: int, seed: int,
               progress: Progress | None = None) -> MatchGames:
         from .match import farkle_match
