@@ -148,6 +148,15 @@ def check_the_board(page, board: dict) -> None:
         if board["actions"]:  # each player's chance of winning, from the position's value
             page.wait_for_selector("#board .pwin")
             assert page.locator("#board .pwin").count() == 2
+    elif board["family"] == "farkle":
+        for score in view["scores"]:
+            assert f"{score} / {view['goal']}" in text
+        if board["mover"] is not None:
+            assert f"turn total {view['turn_total']}" in text
+            assert page.locator("#board .bdie").count() == len(view["table"])
+        if board["actions"]:  # each player's chance of winning, from the position's value
+            page.wait_for_selector("#board .pwin")
+            assert page.locator("#board .pwin").count() == 2
     else:
         points = page.locator("#board tr.total td").all_inner_texts()
         assert points[1:] == [str(seat["points"]) for seat in view["seats"]]
@@ -170,6 +179,20 @@ def click_a_move(page, board: dict, rng) -> None:
             boxes.nth(rng.randrange(boxes.count())).click()
     elif board["family"] == "pushluck":
         page.keyboard.press("h" if view["turn_total"] >= 20 else "r")
+    elif board["family"] == "farkle" and view["phase"] == "take":
+        take = rng.choice(board["actions"])["action"]  # "take 155": its dice clicked on the table, or its button
+        if rng.random() < 0.5:
+            free = list(enumerate(view["table"]))
+            for face in take.split()[1]:
+                i = next(i for i, f in free if str(f) == face)
+                free = [(j, f) for j, f in free if j != i]
+                page.click(f"#board [data-die='{i}']")
+            page.click("#board [data-take]")
+        else:
+            page.click(f"#board button[data-line='{take}']")
+    elif board["family"] == "farkle":
+        banks = any(a["kind"] == "bank" for a in board["actions"])
+        page.keyboard.press("b" if banks and view["turn_total"] >= 300 else "r")
     else:
         moves = page.locator("#board .moves button[data-line]")
         moves.nth(rng.randrange(moves.count())).click()
@@ -219,7 +242,7 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     snapshot(page, "review", tmp_path)
 
 
-@pytest.mark.parametrize("game,bots,seed", [("yacht", [], 4), ("despirala", [], 2)])
+@pytest.mark.parametrize("game,bots,seed", [("yacht", [], 4), ("despirala", [], 2), ("kcd", ["bank-at-300"], 3)])
 def test_a_whole_game_on_the_drawn_board(page, tmp_path, game, bots, seed):
     play_by_clicking(page, game, bots, seed)
     page.wait_for_selector("#play-review .summary")
