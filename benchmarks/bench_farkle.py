@@ -43,7 +43,8 @@ def main() -> None:
         print("|---:|---:|---:|---:|---:|")
         for floor in args.floors:
             p, sweeps, seconds = solve_fresh(args.goal, floor)
-            starts = int(np.prod(table_shape(make_farkle_game("farkle", {"goal": str(args.goal), "floor": str(floor)}))))
+            game = make_farkle_game("farkle", {"goal": str(args.goal), "floor": str(floor)})
+            starts = int(np.prod(table_shape(game)))
             print(f"| {floor:,} | {starts:,} | {p:.7f} | {sweeps} | {seconds:.1f} |", flush=True)
         return
     game = registry.load("farkle")
@@ -56,7 +57,8 @@ def main() -> None:
     best = min(_timed(lambda: solution.answers([state])) for _ in range(200))
     print(f"| farkle (goal 10,000, floor -2,500) | {state_count(game):,} states (Busche {BUSCHE_STATES:,}) | "
           f"P(first wins) {solution.root_value:.7f} (Busche {BUSCHE_FIRST:.5f}) | {solution.info.details['sweeps']} "
-          f"sweeps | {seconds:.0f} s | peak RSS {peak:.2f} GB | table {solution.solution.starts.nbytes / 2**20:.1f} MiB | "
+          f"sweeps | {seconds:.0f} s | peak RSS {peak:.2f} GB | "
+          f"table {solution.solution.starts.nbytes / 2**20:.1f} MiB | "
           f"one situation {best * 1e6:.0f} µs |")
 
 

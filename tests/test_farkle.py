@@ -256,7 +256,8 @@ def test_the_most_points_per_turn_and_when_to_bank():
         roll = 0.0
         for k in range(c.class_start[n], c.class_start[n + 1]):
             lo, hi = c.option_start[k], c.option_start[k + 1]
-            roll += c.class_prob[k] * max(e[t + u, left] for u, left in zip(c.option_units[lo:hi], c.option_left[lo:hi]))
+            options = zip(c.option_units[lo:hi], c.option_left[lo:hi])
+            roll += c.class_prob[k] * max(e[t + u, left] for u, left in options)
         assert e[t, n] == pytest.approx(max(roll, t if t else -1), abs=1e-9)
 
 

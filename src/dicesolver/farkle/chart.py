@@ -17,8 +17,8 @@ def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
     scores = game.floor + UNIT * np.arange(solution.starts.shape[0])
     extent = (scores[0], scores[-1], scores[0], scores[-1])
     im = ax1.imshow(solution.starts[:, :, 0, 0], origin="lower", cmap="RdYlGn", vmin=0, vmax=1, extent=extent)
-    ax1.set(title=f"{game.title}:\nP(win) at the start of my turn (no Farkles in a row)", xlabel="opponent's score",
-            ylabel="my score")
+    ax1.set(title=f"{game.title}:\nP(win) at the start of my turn (no Farkles in a row)",
+            xlabel="opponent's score", ylabel="my score")
     fig.colorbar(im, ax=ax1, shrink=0.8)
 
     most = expected_turn(game)
@@ -33,7 +33,8 @@ def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
     race = fewest_turns(game)
     banked = np.arange(0, game.goal, 10 * UNIT)
     for n in range(1, DICE):
-        ax3.plot(banked, [race.bank_from(int(b))[n] or np.nan for b in banked], label=f"{n} di{'e' if n == 1 else 'ce'} left")
+        thresholds = [race.bank_from(int(b))[n] or np.nan for b in banked]
+        ax3.plot(banked, thresholds, label=f"{n} di{'e' if n == 1 else 'ce'} left")
     ax3.set(title=f"fewest turns to {game.goal:,} ({race.expected(0):.2f} from 0):\nbank once the turn total reaches",
             xlabel="my banked score", ylabel="turn total")
     ax3.legend()

@@ -57,8 +57,8 @@ class FarkleEncoding(Encoding[FarkleGame, FarkleState]):
         return self.observe(state, seat) | {"throwing": np.array([int(state.is_chance())], dtype=np.int64)}
 
     def action_labels(self) -> list[str]:
-        return ["throw", "bank"] + [f"take the dice at positions {', '.join(str(p + 1) for p in range(DICE) if m >> p & 1)}"
-                                    for m in range(1, 2 ** DICE)]
+        positions = [", ".join(str(p + 1) for p in range(DICE) if m >> p & 1) for m in range(1, 2 ** DICE)]
+        return ["throw", "bank"] + [f"take the dice at positions {p}" for p in positions]
 
     def observe(self, state: FarkleState, seat: int) -> dict[str, np.ndarray]:
         return {"scores": np.array([state.scores[seat], state.scores[1 - seat]], dtype=np.int64),

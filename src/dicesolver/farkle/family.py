@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-import numpy as np
 
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
@@ -16,7 +14,7 @@ from ..core.playthrough import Playthrough
 from ..core.results import Board, SolveInfo
 from .records import FarkleEvent, farkle_record_from_lines
 from .rules import DICE, PRESETS, FarkleGame, format_dice, make_farkle_game
-from .state import Bank, FarkleRoll, FarkleState, Take, Throw, takes
+from .state import Bank, FarkleState, Take, Throw, takes
 
 if TYPE_CHECKING:
     from .encoding import FarkleEncoding  # the solver and the bots load numba kernels: imported when first needed
@@ -130,7 +128,8 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
         g = state.game
         return {"goal": g.goal, "floor": g.floor, "scores": list(state.scores), "farkles": list(state.farkles),
                 "farkle_limit": g.farkle_limit, "penalty": g.penalty, "turn_total": state.turn_total,
-                "left": state.left, "table": list(state.table), "phase": state.phase if state.winner is None else "over",
+                "left": state.left, "table": list(state.table),
+                "phase": state.phase if state.winner is None else "over",
                 "winner": state.winner,
                 "takes": [{"dice": list(t.dice), "points": p} for t, p in takes(g, state.table)] if state.table else []}
 
@@ -162,7 +161,8 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
             return f"the {state.left} dice you threw: "
         if state.table:
             return f"set aside from {format_dice(state.table)} (take DICE): "
-        return f"turn total {state.turn_total:,} (bank → {state.mine + state.turn_total:,}), {state.left} dice: throw or bank? "
+        bank = state.mine + state.turn_total
+        return f"turn total {state.turn_total:,} (bank → {bank:,}), {state.left} dice: throw or bank? "
 
     def announce(self, state: FarkleState, names: Sequence[str]) -> list[str]:
         return [f"{names[0]} {state.scores[0]:,} · {names[1]} {state.scores[1]:,} (goal {state.game.goal:,})"]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.jsonl import RECORD_FORMAT, read_header
+from ..core.jsonl import read_header
 from ..core.playthrough import Playthrough
 from .rules import FarkleGame, format_dice
 from .state import Bank, FarkleRoll, Take, Throw

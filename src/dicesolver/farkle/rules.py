@@ -171,9 +171,8 @@ def throw_classes(scoring: Scoring) -> ThrowClasses:
                 option_units.append(points // UNIT)
             option_start.append(len(option_left))
         class_start.append(len(class_prob))
-    return ThrowClasses(np.array(class_start, dtype=np.int64), np.array(class_prob), np.array(option_start, dtype=np.int64),
-                        np.array(option_left, dtype=np.int64), np.array(option_units, dtype=np.int64),
-                        np.array(p_farkle))
+    ints = [np.array(a, dtype=np.int64) for a in (class_start, option_start, option_left, option_units)]
+    return ThrowClasses(ints[0], np.array(class_prob), ints[1], ints[2], ints[3], np.array(p_farkle))
 
 
 def _arrangements(roll: tuple[int, ...]) -> int:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from ..core.errors import InputError
-from .rules import DICE, FACES, FarkleGame, counts_of, format_dice
+from .rules import DICE, FarkleGame, counts_of, format_dice
 
 
 @dataclass(frozen=True)
@@ -252,8 +252,8 @@ class FarkleState:
 
 
 _SCORE = r"(-?[0-9]{1,6})(x*)"
-_STATE = re.compile(rf"^\s*{_SCORE}\s*,\s*{_SCORE}\s*(?:,\s*(?:([0-9]{{1,6}})\s*,\s*(=\s*[1-6]{{1,6}}|[1-6]\+?)|(won)))?"
-                    r"\s*(?:@\s*([0-9]))?\s*$")
+_TURN = r"([0-9]{1,6})\s*,\s*(=\s*[1-6]{1,6}|[1-6]\+?)"  # turn total, and the table or the dice left
+_STATE = re.compile(rf"^\s*{_SCORE}\s*,\s*{_SCORE}\s*(?:,\s*(?:{_TURN}|(won)))?\s*(?:@\s*([0-9]))?\s*$")
 
 
 def start_state(game: FarkleGame) -> FarkleState:
