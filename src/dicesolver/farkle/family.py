@@ -68,7 +68,7 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
         solution, built, seconds, manifest = load_or_solve(game, progress, rebuild, on_problem)
         info = SolveInfo(game=game.canonical, unit="p_win", value=solution.root_value, solved_now=built,
                          seconds=seconds, states=state_count(game), table_bytes=int(solution.starts.nbytes),
-                         table_dir=str(manifest.get("directory", "")) or _table_dir(game),
+                         table_dir=_table_dir(game),
                          details={"sweeps": manifest.get("sweeps"), "turn_starts": int(solution.starts.size)})
         return FarkleWinProbability(game, solution, info)
 
