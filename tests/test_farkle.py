@@ -303,3 +303,40 @@ def test_the_strategy_chart(small):
     fig = registry.family_of(small.game).chart_figure(small.game)
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
     assert len(titles) == 3 and "551.6" in titles[1] and "fewest turns to 1,000" in titles[2]
+
+
+def test_a_corrupt_table_is_rebuilt_with_one_warning(fresh_cache):
+    registry.solve(SMALL)
+    starts = next(fresh_cache.glob("farkle/*/starts.npy"))
+    data = bytearray(starts.read_bytes())
+    data[-80:] = b"x" * 80
+    starts.write_bytes(bytes(data))
+    problems: list[str] = []
+    game = registry.load(SMALL)
+    solution = registry.family_of(game).solve(game, on_problem=problems.append)
+    assert solution.info.solved_now and len(problems) == 1 and "corrupt" in problems[0]
+    assert solution.root_value == pytest.approx(0.605756, abs=1e-6)
+
+
+def test_a_killed_solve_resumes_from_its_last_sweep(fresh_cache, monkeypatch):
+    from dicesolver.farkle import kernels
+    from dicesolver.farkle.solver import load_or_solve
+
+    game = registry.load("farkle(goal=800,floor=-300)")
+    real, calls = kernels.sweep, []
+
+    def killed_at_the_third(*args):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # as a kill between two checkpoints
+        return real(*args)
+
+    monkeypatch.setattr(kernels, "sweep", killed_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        load_or_solve(game)
+    monkeypatch.setattr(kernels, "sweep", real)
+    solution, built, _, manifest = load_or_solve(game)
+    assert built and manifest["resumed"] is True
+    fresh, _, _, again = load_or_solve(game, rebuild=True)
+    assert solution.root_value == pytest.approx(fresh.root_value, abs=1e-9)
+    assert manifest["sweeps"] >= 3 and not again["resumed"]

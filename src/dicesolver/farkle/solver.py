@@ -149,7 +149,9 @@ def load_or_solve(game: FarkleGame, progress: Progress | None = None, rebuild: b
                                          "tolerance": TOLERANCE, "resumed": facts.resumed,
                                          "solve_seconds": facts.seconds, "states": state_count(game)}
 
-        inplace.run(key, {"starts": (int(np.prod(shape)), "float64")}, fill, restart=rebuild)
+        bad = key.directory.exists()  # a table there failed its checks: build anew (none: another may finish it)
+        inplace.run(key, {"starts": (int(np.prod(shape)), "float64")}, fill, restart=rebuild,
+                    reuse=not (rebuild or bad))
         loaded = cached()
     if loaded is None:
         raise TableError(f"the table just written in {key.directory} does not load")
