@@ -47,17 +47,14 @@ class Scoring:
     def table(self) -> dict[tuple[int, ...], int]:
         """Every multiset of 1 to 6 dice (as counts of faces 1..6) that scores with all its dice: its best points."""
         best: dict[tuple[int, ...], int] = {}
+        memo: dict[tuple[int, ...], int] = {}
         for n in range(1, DICE + 1):
             for dice in itertools.combinations_with_replacement(range(1, FACES + 1), n):
-                counts = tuple(dice.count(f) for f in range(1, FACES + 1))
-                points = self._best(counts)
+                counts = counts_of(dice)
+                points = _best_partition(self, counts, memo)
                 if points > 0:
                     best[counts] = points
         return best
-
-    def _best(self, counts: tuple[int, ...]) -> int:
-        """The most a multiset scores using every die (0 when some die cannot score), by trying each combination."""
-        return _best_partition(self, counts, {})
 
     def combinations(self, counts: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         """The scoring combinations that fit in ``counts``: (the dice they use, points)."""
@@ -85,6 +82,7 @@ class Scoring:
 
 
 def _best_partition(scoring: Scoring, counts: tuple[int, ...], memo: dict) -> int:
+    """The most a multiset scores using every die (0 when some die cannot score), trying each combination."""
     if not any(counts):
         return 0
     if counts in memo:
