@@ -309,7 +309,8 @@ def test_an_unfinished_game_continues_after_a_server_restart(tmp_path, monkeypat
     with TestClient(create_app()) as first:
         view = moves(first, settle(first, "POST", "/api/play", json=body).json(), 12)
         position, name = view["board"]["position"], view["record"]
-    with TestClient(create_app()) as second:  # the server restarted: its games in memory are gone
+        browser = dict(first.cookies)  # the same browser comes back
+    with TestClient(create_app(), cookies=browser) as second:  # the server restarted: its games in memory are gone
         assert second.get(f"/api/play/{view['id']}").status_code == 404
         listed = {r["name"]: r for r in second.get("/api/records").json()}
         assert listed[name]["over"] is False and listed[name]["turn"] >= 1 and listed[name]["date"]
@@ -335,10 +336,11 @@ def test_a_cut_record_continues_from_its_last_event_and_can_be_discarded(tmp_pat
             view = client.post(f"/api/play/{view['id']}/send", json={"line": "throw"}).json()
         name = view["record"]
         client.post(f"/api/play/{view['id']}/send", json={"line": "quit"})
+        browser = dict(client.cookies)
     path = tmp_path / "web-games" / name
     lines = path.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[:-1]) + lines[-1][: len(lines[-1]) // 2])  # a kill in the middle of a write
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(), cookies=browser) as client:
         resumed = settle(client, "POST", "/api/play", json={"resume": name}).json()
         assert "note:" in resumed["transcript"] and resumed["board"] is not None
         assert client.delete(f"/api/records/{name}").status_code == 400  # being played
@@ -377,13 +379,16 @@ def _server(port: int, cache: Path):
     raise AssertionError("the server did not start")
 
 
+BROWSER = {"Cookie": "dicesolver-browser=" + "0123456789abcdef" * 2}  # one browser, whatever the server
+
+
 def _call(port: int, method: str, path: str, body: dict | None = None) -> dict:
     import urllib.request
 
     for _ in range(600):
         request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
                                          data=json.dumps(body).encode() if body is not None else None,
-                                         headers={"Content-Type": "application/json"})
+                                         headers={"Content-Type": "application/json", **BROWSER})
         with urllib.request.urlopen(request, timeout=60) as response:
             data = json.loads(response.read())
             if response.status != 202:

@@ -263,12 +263,41 @@ def schema() -> None:
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (default: this machine only)"),
+    host: Optional[str] = typer.Option(None, "--host", help="address to listen on (default: this machine only)"),
     port: int = typer.Option(8000, "--port", min=1, max=65535, help="port"),
+    lan: bool = typer.Option(False, "--lan", help="serve the local network too (a phone at the table), guarded "
+                                                  "by a secret token: the address with it is printed and drawn as "
+                                                  "a QR code"),
+    token: Optional[str] = typer.Option(None, "--token", help="the token to require (default: a new random one "
+                                                              "whenever the server is open to the network)"),
+    no_token: bool = typer.Option(False, "--no-token", help="serve the network without a token (anyone who can reach "
+                                                            "the port sees and plays every game)"),
 ) -> None:
-    """Serve the web app (advisor, play, review, explore) and its JSON API (schema at /docs)."""
+    """Serve the web app (advisor, play, review, explore) and its JSON API (schema at /docs).
+
+    On this machine alone by default. With --lan (or any --host that is not loopback) every request needs the
+    server's token, as Jupyter does: open the printed address (or scan its QR code) once, and the browser keeps it."""
+    from ..web import access
     from ..web.app import serve as run_server
 
-    render.say(out, f"dicesolver at http://{host}:{port}/ (API schema at /docs); Ctrl-C stops")
-    run_server(host, port)
+    if lan and host is not None and access.is_loopback(host):
+        raise InputError(f"--lan serves the network; --host {host} is this machine only")
+    if no_token and token is not None:
+        raise InputError("--token and --no-token contradict each other")
+    if token is not None and (len(token) < 8 or not re.fullmatch(r"[A-Za-z0-9_.~-]+", token)):
+        raise InputError("a --token is at least 8 letters, digits or '-_.~'")
+    host = host or ("0.0.0.0" if lan else "127.0.0.1")
+    open_to_network = not access.is_loopback(host)
+    if no_token:
+        token = None
+        if open_to_network:
+            warn(f"serving {host} without a token: anyone who can reach port {port} sees and plays every game")
+    elif open_to_network or token is not None:
+        token = token or access.new_token()
+    url = access.visit_url(host, port, token)
+    render.say(out, f"dicesolver at {url} (API schema at /docs); Ctrl-C stops")
+    if open_to_network:
+        render.say(out, "Open that address on a phone on the same network, or scan:")
+        print(access.qr_text(url), end="", flush=True)
+    run_server(host, port, token)
 

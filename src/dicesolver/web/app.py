@@ -30,6 +30,7 @@ from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, OddsRow
 from . import models
+from .access import Guard, Owners, browser_of
 from .sessions import SessionStore, board_of
 from .solutions import NotReady, SolutionStore
 
@@ -85,13 +86,15 @@ def review_response(solution, playthrough, player: int) -> models.ReviewResponse
     return models.ReviewResponse(review=review, plot=plot)
 
 
-def create_app(wait_seconds: float = 3.0) -> FastAPI:
+def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
+    """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine)."""
     app = FastAPI(title="dicesolver", version="0.1.0",
                   description="Optimal strategies for dice games: advice, play against bots, game review. Results "
                               "are the same models as the command line's --json ('dicesolver schema').")
     store = SolutionStore(wait_seconds)
     games_folder = tables.cache_dir() / "web-games"
     sessions = SessionStore(games_folder)
+    owners = Owners(shared_legacy=token is None)
     app.state.solutions = store
     app.state.sessions = sessions
 
@@ -101,6 +104,8 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
             return JSONResponse({"detail": f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB"}, status_code=413)
         return await call_next(request)
+
+    app.middleware("http")(Guard(token))  # added last, so it runs first: no data before the token is checked
 
     @app.exception_handler(DicesolverError)
     async def user_error(request: Request, exc: DicesolverError):
@@ -158,26 +163,29 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         return Response(body, media_type="application/json")
 
     # -- play -------------------------------------------------------------------------------------------
-    def session_or_404(session_id: str):
-        """The game in play, or one put away to disk continued from its record (with a new id)."""
+    def session_or_404(session_id: str, http: Request):
+        """This browser's game in play, or one put away to disk continued from its record (with a new id)."""
+        missing = _NotFound("no such game (finished games are under Review, unfinished ones in Play's list)")
         session = sessions.get(session_id[:40])
         if session is None:
             away = sessions.put_away(session_id[:40])
-            if away is None or not away.is_file():
-                raise _NotFound("no such game (finished games are under Review, unfinished ones in Play's list)")
+            if away is None or not away.is_file() or not owners.may_see(away, browser_of(http)):
+                raise missing
             session = resume_session(away)
+        if not owners.may_see(session.record_path, browser_of(http)):
+            raise missing
         return session
 
     def view(session) -> models.SessionResponse:
         return session.view()
 
     @app.post("/api/play", response_model=models.SessionResponse, responses={202: {"model": models.Pending}})
-    def new_game(request: models.PlayRequest):
+    def new_game(request: models.PlayRequest, http: Request):
         from ..play.session import Session
         from ..terminal.console import play
 
         if request.resume is not None:
-            return continue_game(request.resume)
+            return continue_game(request.resume, http)
         if not request.game.strip():
             raise InputError("name a game to play, or an unfinished game's record to resume")
         game = _game(request.game)
@@ -189,7 +197,13 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         solution = store.get(players)  # 202 while the hints' table is solved; nothing is written before
         for name in opponents:  # the bots' own tables too, through the same queue (202 while they build)
             store.bot(players, name)
-        table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first, path=path)
+        owners.claim(path, browser_of(http))
+        try:
+            table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first,
+                                path=path)
+        except BaseException:
+            owners.forget(path)
+            raise
         session = sessions.new(game.canonical, lambda console, ask: (table.playthrough, play(table, solution, console,
                                                                                                  ask)), path,
                                snapshot=lambda: board_of(table), position=lambda: table.state)
@@ -198,8 +212,8 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
             raise InputError(session.error)
         return view(session)
 
-    def continue_game(name: str) -> models.SessionResponse:
-        return view(resume_session(record_path(name)))
+    def continue_game(name: str, http: Request) -> models.SessionResponse:
+        return view(resume_session(record_path(name, http)))
 
     def resume_session(path: Path):
         """An unfinished game from its record, throwing the dice an unbroken game would have thrown (the
@@ -232,42 +246,44 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
             raise InputError(session.error)
         return session
 
-    def record_path(name: str) -> Path:
+    def record_path(name: str, http: Request) -> Path:
+        """One of this browser's records in the web games folder."""
         if not RECORD_NAME.match(name):
             raise InputError("a record name is letters, digits, dots and dashes, ending in .jsonl")
         path = games_folder / name
-        if not path.is_file():
+        if not path.is_file() or not owners.may_see(path, browser_of(http)):
             raise _NotFound(f"no record named {name}")
         return path
 
     @app.delete("/api/records/{name}", summary="Discard an unfinished game (its record is deleted)")
-    def discard(name: str):
-        path = record_path(name)
+    def discard(name: str, http: Request):
+        path = record_path(name, http)
         if sessions.playing(path) is not None:
             raise InputError("that game is being played; quit it first")
         if registry.read_record(path).is_over():
             raise InputError(f"{name} is a finished game: finished games are kept")
         path.unlink(missing_ok=True)
+        owners.forget(path)
         return {"discarded": name}
 
     @app.get("/api/play/{session_id}", response_model=models.SessionResponse)
-    def get_game(session_id: str, wait: float = Query(0.0, ge=0.0, le=10.0)):
-        session = session_or_404(session_id)
+    def get_game(session_id: str, http: Request, wait: float = Query(0.0, ge=0.0, le=10.0)):
+        session = session_or_404(session_id, http)
         if wait:
             session.wait(wait)
         return view(session)
 
     @app.post("/api/play/{session_id}/send", response_model=models.SessionResponse)
-    def send(session_id: str, request: models.SendRequest):
-        session = session_or_404(session_id)
+    def send(session_id: str, request: models.SendRequest, http: Request):
+        session = session_or_404(session_id, http)
         session.send(request.line.replace("\n", " ").replace("\r", " "))
         return view(session)
 
     @app.get("/api/play/{session_id}/review", response_model=models.ReviewResponse)
-    def session_review(session_id: str):
+    def session_review(session_id: str, http: Request):
         from ..analysis.plots import review_figure
 
-        session = session_or_404(session_id)
+        session = session_or_404(session_id, http)
         if session.result is None:
             raise InputError("the game is not over yet")
         _, review = session.result
@@ -275,11 +291,13 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         return models.ReviewResponse(review=review, plot=plot)
 
     # -- review -------------------------------------------------------------------------------------------
-    @app.get("/api/records", response_model=list[models.RecordInfo], summary="Games played in the web app")
-    def records():
+    @app.get("/api/records", response_model=list[models.RecordInfo],
+             summary="This browser's games played in the web app")
+    def records(http: Request):
         out = []
         if games_folder.exists():
-            for path in sorted(games_folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)[:200]:
+            mine = [p for p in games_folder.glob("*.jsonl") if owners.may_see(p, browser_of(http))]
+            for path in sorted(mine, key=lambda p: p.stat().st_mtime, reverse=True)[:200]:
                 try:
                     playthrough = registry.read_record(path)
                 except DicesolverError:
@@ -306,8 +324,8 @@ def create_app(wait_seconds: float = 3.0) -> FastAPI:
         return review_response(store.get(playthrough.game), playthrough, player)
 
     @app.get("/api/records/{name}/review", response_model=models.ReviewResponse)
-    def review_saved(name: str, player: int = Query(0, ge=0, le=5)):
-        return review_file(record_path(name), player)
+    def review_saved(name: str, http: Request, player: int = Query(0, ge=0, le=5)):
+        return review_file(record_path(name, http), player)
 
     @app.post("/api/review", response_model=models.ReviewResponse, summary="Review an uploaded record")
     def review_upload(request: models.ReviewRequest):
@@ -407,13 +425,13 @@ def _figure(game: Game, what: str) -> bytes:
     return _figures[key]
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None) -> None:
     import gc
     import importlib
 
     import uvicorn
 
-    app = create_app()
+    app = create_app(token=token)
     # The libraries' long-lived objects (imported now rather than by the first requests) are frozen out
     # of the cycle collector, whose full passes over them would otherwise pause requests now and then;
     # the young generation is collected less often for the same reason.

@@ -518,7 +518,10 @@ async function reattach() {
   }
   const session = await response.json();
   document.querySelector(".tab[data-page='play']").click();
-  if (state.games[session.game.split("#")[0]]) $("play-game").value = session.game;
+  if (state.games[session.game]) {  // the controls describe the game on the board, its bots included
+    $("play-game").value = session.game;
+    setupPlay();
+  }
   renderSession(session);
   await pollSession();
 }

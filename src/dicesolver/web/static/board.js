@@ -4,7 +4,7 @@
 // same line the terminal would take; keys: 1-9 hold dice, Enter or r rolls, h holds, ? shows the hint.
 // Needs app.js (esc, api, guarded) and calls its sendLine.
 
-const board = { held: new Set(), heldFor: "", hint: false, advice: null, adviceFor: "" };
+const board = { held: new Set(), heldFor: "", entered: [], enteredFor: "", hint: false, advice: null, adviceFor: "" };
 
 // -- dice -------------------------------------------------------------------------------------------------------
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]],
@@ -22,6 +22,26 @@ function diceRow(dice, faces, { selectable = false, held = new Set() } = {}) {
   return `<div class="board-dice">${dice.map((d, i) =>
     `<button type="button" class="bdie${held.has(i) ? " held" : ""}" ${selectable ? `data-die="${i}"` : "disabled"}
       title="${selectable ? `die ${i + 1}: click or press ${i + 1} to hold` : ""}">${dieSvg(d, faces)}</button>`).join("")}</div>`;
+}
+
+// The dice picked out (not yet sent) belong to one position of one game; they are kept in the tab's storage so
+// that a reload shows them picked as they were.
+const HELD_KEY = "dicesolver.held";
+
+function heldFor(b) {
+  if (board.heldFor === b.position) return;
+  board.heldFor = b.position;
+  board.held = new Set();
+  try {
+    const saved = JSON.parse(localStorage.getItem(HELD_KEY) || "null");
+    if (saved && saved.game === state.session.record && saved.position === b.position) board.held = new Set(saved.held);
+  } catch (err) { /* no storage, or not ours: nothing picked */ }
+}
+
+function saveHeld() {
+  try {
+    localStorage.setItem(HELD_KEY, JSON.stringify({ game: state.session.record, position: board.heldFor, held: [...board.held] }));
+  } catch (err) { /* private mode: picks live as long as the page */ }
 }
 
 // -- hints: the advice for the board's position, every option's value and cost ------------------------------------
@@ -56,11 +76,14 @@ function scorecardBoard(b, advice) {
   const v = b.view;
   const scoring = Object.fromEntries(b.actions.filter((a) => a.kind === "score").map((a) => [a.label, a]));
   const deciding = b.actions.length > 0;
-  if (board.heldFor !== b.position) { board.held = new Set(); board.heldFor = b.position; }
+  heldFor(b);
   const canKeep = deciding && v.rolls_left > 0;
   let html = `<div class="board-top">`;
   if (v.dice.length) {
     html += diceRow(v.dice, v.faces, { selectable: canKeep, held: board.held });
+  } else if (enteringDice(b)) {
+    html += `<div class="board-dice muted">${v.held.length ? diceRow(v.held, v.faces).replace("board-dice", "board-dice kept") : ""}</div>`;
+    html += dicePad(b, v.n_dice - v.held.length, v.faces);
   } else {
     html += `<div class="board-dice muted">${v.held.length ? diceRow(v.held, v.faces).replace("board-dice", "board-dice kept") : ""}
       <span>${b.mover === null ? gameOver(b) : `${esc(b.names[b.mover])} to throw`}</span></div>`;
@@ -101,6 +124,24 @@ function scorecardBoard(b, advice) {
   }
   html += `<tr class="total"><td>total</td>${v.cards.map((card) => `<td class="num">${card.total}</td>`).join("")}</tr></table>`;
   return html;
+}
+
+// "My own dice": the person's real throw, entered by tapping the faces it shows (big buttons, for a phone in
+// one hand); a tapped die in the tray is taken out again. The line sent is the faces, as typed at the prompt.
+function enteringDice(b) {
+  return b.mover !== null && b.mover === b.you && !b.throw && !b.actions.length && Boolean(state.session.prompt);
+}
+
+function dicePad(b, count, faces) {
+  if (board.enteredFor !== b.position) { board.entered = []; board.enteredFor = b.position; }
+  const entered = board.entered;
+  const tray = entered.map((d, i) => `<button type="button" class="bdie" data-unenter="${i}" title="take this ${d} out"
+      aria-label="take out a ${d}">${dieSvg(d, faces)}</button>`).join("");
+  const pad = Array.from({ length: faces }, (_, i) => `<button type="button" class="bdie pad-face" data-enter="${i + 1}"
+      ${entered.length >= count ? "disabled" : ""} aria-label="a ${i + 1}">${dieSvg(i + 1, faces)}</button>`).join("");
+  return `<div class="dice-pad"><p>Your throw: tap the ${count} ${count === 1 ? "die" : "dice"} you threw
+    (${entered.length} of ${count})</p><div class="board-dice pad-tray">${tray}</div><div class="pad-faces">${pad}</div>
+    <button type="button" class="primary pad-done" data-enter-done="1" ${entered.length === count ? "" : "disabled"}>These are my dice</button></div>`;
 }
 
 function rollLine(b) {
@@ -148,7 +189,7 @@ function despiralaBoard(b, advice) {
 // or throw the dice left; both banks as bars with the turn total at risk, and each choice's P(win).
 function farkleBoard(b, advice) {
   const v = b.view;
-  if (board.heldFor !== b.position) { board.held = new Set(); board.heldFor = b.position; }
+  heldFor(b);
   const taking = v.phase === "take" && b.actions.length > 0;
   const status = b.mover === null ? gameOver(b)
     : `turn total <b>${v.turn_total}</b> · ${v.left} dice ${v.phase === "take" ? "thrown" : "left"} · ${esc(b.names[b.mover])} on turn`;
@@ -200,6 +241,15 @@ function boardKey(e) {
   const send = (line) => { e.preventDefault(); guarded(() => sendLine(line)); };
   if (e.key === "?") { e.preventDefault(); toggleHint(); return; }
   if (b.throw && (e.key === "Enter" || e.key === "r")) return send("");
+  if (b.family === "scorecard" && enteringDice(b)) {  // my own dice: their faces typed, Enter when all are in
+    const count = b.view.n_dice - b.view.held.length;
+    const face = +e.key;
+    if (Number.isInteger(face) && face >= 1 && face <= b.view.faces && board.entered.length < count) {
+      e.preventDefault(); board.entered.push(face); renderBoard(s); return;
+    }
+    if (e.key === "Backspace" && board.entered.length) { e.preventDefault(); board.entered.pop(); renderBoard(s); return; }
+    if (e.key === "Enter" && board.entered.length === count) return send(board.entered.join(""));
+  }
   if (b.family === "scorecard" && b.actions.length && b.view.rolls_left > 0) {
     const i = +e.key - 1;
     if (Number.isInteger(i) && i >= 0 && i < b.view.dice.length) { e.preventDefault(); toggleDie(i); return; }
@@ -224,6 +274,7 @@ function takeLine(b) {
 
 function toggleDie(i) {
   if (board.held.has(i)) board.held.delete(i); else board.held.add(i);
+  saveHeld();
   renderBoard(state.session);
 }
 
@@ -240,6 +291,9 @@ $("board").addEventListener("click", (e) => {
   }
   if (target.id === "hint-toggle") { toggleHint(); return; }
   if (target.dataset.die !== undefined) { toggleDie(+target.dataset.die); return; }
+  if (target.dataset.enter !== undefined) { board.entered.push(+target.dataset.enter); renderBoard(state.session); return; }
+  if (target.dataset.unenter !== undefined) { board.entered.splice(+target.dataset.unenter, 1); renderBoard(state.session); return; }
+  if (target.dataset.enterDone !== undefined) { guarded(() => sendLine(board.entered.join(""))); return; }
   if (target.dataset.roll !== undefined) { guarded(() => sendLine(rollLine(state.session.board))); return; }
   if (target.dataset.take !== undefined) { guarded(() => sendLine(takeLine(state.session.board))); return; }
   if (target.dataset.line !== undefined) guarded(() => sendLine(target.dataset.line));

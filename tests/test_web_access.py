@@ -1,0 +1,172 @@
+"""Who may use the web app (the token of a server open to the network) and whose games are whose (each
+browser sees its own)."""
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dicesolver.cli.app import main
+from dicesolver.web import access
+from dicesolver.web.app import create_app
+from test_web_api import play_to_end
+
+TOKEN = "table-token-1234"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def settle(client, method, url, **kwargs):
+    for _ in range(600):
+        response = client.request(method, url, **kwargs)
+        if response.status_code != 202:
+            return response
+        time.sleep(0.1)
+    raise AssertionError("the table never became ready")
+
+
+def test_without_the_token_nothing_is_served(cache):
+    guarded = TestClient(create_app(token=TOKEN))
+    for path in ("/api/games", "/api/records", "/api/jobs/x", "/openapi.json", "/static/app.js"):
+        response = guarded.get(path)
+        assert response.status_code == 401, path
+        assert "token" in response.json()["detail"] and "records" not in response.text
+    assert guarded.post("/api/advice", json={"game": "pig", "position": "0,0,0"}).status_code == 401
+    page = guarded.get("/", headers={"accept": "text/html"})
+    assert page.status_code == 401 and "<form" in page.text and "yahtzee" not in page.text.lower()
+    wrong = guarded.get("/?token=not-the-token", headers={"accept": "text/html"})
+    assert wrong.status_code == 401 and "Wrong token" in wrong.text
+    assert guarded.get("/api/games", headers={"Authorization": "token nope"}).status_code == 401
+
+
+def test_the_address_with_the_token_leaves_a_cookie(cache):
+    browser = TestClient(create_app(token=TOKEN))
+    visit = browser.get(f"/?token={TOKEN}", follow_redirects=False)
+    assert visit.status_code == 303 and visit.headers["location"] == "/"  # the address bar loses the token
+    assert any(c.startswith(f"{access.TOKEN_COOKIE}={TOKEN};") and "HttpOnly" in c
+               for c in visit.headers.get_list("set-cookie"))
+    assert browser.get("/").status_code == 200  # from now on the cookie is enough
+    assert browser.get("/api/games").status_code == 200
+    assert browser.post("/api/advice", json={"game": "pig", "position": "0,0,0"}).status_code in (200, 202)
+    # a program sends the header instead
+    program = TestClient(create_app(token=TOKEN))
+    for scheme in ("token", "Bearer"):
+        assert program.get("/api/games", headers={"Authorization": f"{scheme} {TOKEN}"}).status_code == 200
+
+
+def test_on_this_machine_alone_no_token_is_asked(cache):
+    assert TestClient(create_app()).get("/api/games").status_code == 200
+
+
+def _start_pig(client) -> dict:
+    response = settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "first": "you",
+                                                         "seed": 7})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_each_browser_sees_its_own_games(cache):
+    app = create_app(token=TOKEN)
+    phones = [TestClient(app, headers={"Authorization": f"token {TOKEN}"}) for _ in range(2)]
+    mine, theirs = phones
+    game = _start_pig(mine)
+    record = game["record"]
+    assert [r["name"] for r in mine.get("/api/records").json()] == [record]
+    assert theirs.get("/api/records").json() == []  # the other phone sees nothing of it
+    assert theirs.get(f"/api/play/{game['id']}").status_code == 404
+    assert theirs.post(f"/api/play/{game['id']}/send", json={"line": "r"}).status_code == 404
+    assert theirs.post("/api/play", json={"game": "", "resume": record}).status_code == 404
+    assert theirs.delete(f"/api/records/{record}").status_code == 404
+    assert theirs.get(f"/api/records/{record}/review").status_code == 404
+    # the owner still plays it; the other phone's own game is its own
+    assert mine.post(f"/api/play/{game['id']}/send", json={"line": "r"}).status_code == 200
+    other = _start_pig(theirs)
+    assert [r["name"] for r in theirs.get("/api/records").json()] == [other["record"]]
+    assert [r["name"] for r in mine.get("/api/records").json()] == [record]
+    # the Review tab still reviews any record uploaded to it
+    over = play_to_end(mine, mine.get(f"/api/play/{game['id']}").json(), line="r")
+    assert over["over"]
+    text = (cache / "web-games" / record).read_text()
+    uploaded = settle(theirs, "POST", "/api/review", json={"record": text, "player": 0})
+    assert uploaded.status_code == 200 and uploaded.json()["review"]["summary"]["player"] == "you"
+
+
+def test_records_from_before_owners_stay_with_this_machine(cache):
+    local = TestClient(create_app())
+    game = _start_pig(local)
+    (cache / "web-games" / (game["record"] + access.OWNER_SUFFIX)).unlink()  # as a game from an older version
+    assert [r["name"] for r in TestClient(create_app()).get("/api/records").json()] == [game["record"]]
+    networked = TestClient(create_app(token=TOKEN), headers={"Authorization": f"token {TOKEN}"})
+    assert networked.get("/api/records").json() == []
+
+
+def test_discarding_a_game_removes_its_owner_file(cache):
+    client = TestClient(create_app())
+    game = _start_pig(client)
+    client.post(f"/api/play/{game['id']}/send", json={"line": "quit"})
+    for _ in range(100):
+        if client.get(f"/api/play/{game['id']}").json()["stopped"]:
+            break
+        time.sleep(0.05)
+    assert client.delete(f"/api/records/{game['record']}").status_code == 200
+    assert list((cache / "web-games").iterdir()) == []
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    captured = capsys.readouterr()
+    return exit_info.value.code or 0, captured.out, captured.err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--token", "short"], "at least 8"),
+    (["--token", "has spaces in it"], "at least 8"),
+    (["--no-token", "--token", "abcdefgh1"], "contradict"),
+    (["--lan", "--host", "127.0.0.1"], "this machine only"),
+])
+def test_serve_refuses_contradictions(capsys, argv, words):
+    code, _, err = run(capsys, "serve", *argv)
+    assert code == 2 and words in err
+
+
+def test_serve_lan_prints_the_address_with_its_token_and_a_qr_code(capsys, monkeypatch):
+    served = {}
+    monkeypatch.setattr("dicesolver.web.app.serve", lambda host, port, token: served.update(host=host, port=port,
+                                                                                          token=token))
+    monkeypatch.setattr(access, "lan_address", lambda: "192.168.1.23")
+    code, out, _ = run(capsys, "serve", "--lan", "--port", "8123")
+    assert code == 0 and served["host"] == "0.0.0.0" and served["port"] == 8123
+    token = served["token"]
+    assert token and len(token) >= 24
+    assert f"http://192.168.1.23:8123/?token={token}" in out
+    assert "█" in out and out.count("\n") > 15  # the QR code, drawn in the terminal
+
+    code, out, _ = run(capsys, "serve", "--host", "0.0.0.0", "--token", "my-own-token")
+    assert code == 0 and served["token"] == "my-own-token" and "?token=my-own-token" in out
+
+    code, out, err = run(capsys, "serve", "--lan", "--no-token")
+    assert code == 0 and served["token"] is None and "without a token" in err
+
+    code, out, _ = run(capsys, "serve")  # this machine alone: as before
+    assert code == 0 and served == {"host": "127.0.0.1", "port": 8000, "token": None}
+    assert "http://127.0.0.1:8000/ " in out and "█" not in out
+
+
+def test_the_qr_code_drawn_is_the_addresss():
+    """Read back from the terminal's half blocks (light modules drawn, two rows a line, a border of 2), the
+    drawing is segno's QR matrix of the address, module for module."""
+    import segno
+
+    url = "http://192.168.1.23:8000/?token=abc"
+    light = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}
+    rows = []
+    for line in access.qr_text(url).splitlines():
+        rows += [[light[c][0] for c in line], [light[c][1] for c in line]]
+    matrix = segno.make(url, error="m").matrix
+    n = len(matrix)
+    assert all(rows[2 + i][2 + j] == (0 if matrix[i][j] else 1) for i in range(n) for j in range(n))
