@@ -170,3 +170,30 @@ def test_the_qr_code_drawn_is_the_addresss():
     matrix = segno.make(url, error="m").matrix
     n = len(matrix)
     assert all(rows[2 + i][2 + j] == (0 if matrix[i][j] else 1) for i in range(n) for j in range(n))
+
+
+def test_the_app_can_be_added_to_a_home_screen(cache):
+    """A web app manifest with its icons (each the size it says), reachable without the token: a phone fetches
+    them without the page's cookies, and they hold no data."""
+    import struct
+
+    client = TestClient(create_app(token=TOKEN))
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone" and manifest["name"] == "dicesolver"
+    sizes = set()
+    for icon in manifest["icons"]:
+        image = client.get(icon["src"])
+        assert image.status_code == 200, icon["src"]
+        if icon["type"] == "image/png":
+            assert image.content[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = struct.unpack(">II", image.content[16:24])
+            assert icon["sizes"] == f"{width}x{height}"
+            sizes.add(width)
+        else:
+            assert image.content.lstrip().startswith(b"<svg")
+    assert {192, 512} <= sizes
+    assert client.get("/static/app.js").status_code == 401  # everything else still needs the token
+    page = TestClient(create_app()).get("/").text
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page and "apple-touch-icon" in page

@@ -137,7 +137,7 @@ def check_the_board(page, board: dict) -> None:
         assert "game over" in text
     if board["family"] == "scorecard":
         shown = view["dice"] or view["held"]
-        assert page.locator("#board .bdie").count() == len(shown)
+        assert page.locator("#board .bdie:not(.pad-face)").count() == len(shown)
         totals = page.locator("#board tr.total td").all_inner_texts()
         assert totals[1:] == [str(card["total"]) for card in view["cards"]]
         assert page.locator("#board button.score").count() == sum(a["kind"] == "score" for a in board["actions"])
@@ -283,12 +283,15 @@ def test_the_board_on_a_phone_with_hints_and_no_console_errors(page, server, tmp
 
 def test_a_reload_shows_the_same_game_at_the_same_prompt(page, server):
     """The game's id is in the page's address (and local storage): a reload, or the address opened in a new
-    tab, reattaches to the game in play with its board and history."""
+    visit, reattaches to the game in play with its board, its history and the dice picked out to hold. Another
+    browser (a phone beside this one) given the same address sees no game: games belong to their browser."""
     start_game(page, "yacht", [], 13)
     page.wait_for_selector("#board .bdie[data-die]")
     page.click("#board [data-die='0']")
     page.click("#board [data-roll]")
     page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.prompt")
+    page.click("#board [data-die='1']")
+    page.keyboard.press("4")
     before = page.evaluate("state.session")
     assert page.url.endswith(f"#play/{before['id']}")
     page.reload()
@@ -296,11 +299,59 @@ def test_a_reload_shows_the_same_game_at_the_same_prompt(page, server):
     after = page.evaluate("state.session")
     assert after["board"]["position"] == before["board"]["position"] and after["transcript"] == before["transcript"]
     page.wait_for_selector("#board .bdie[data-die]")
-    other = page.context.browser.new_page()  # another browser context: only the address is shared
-    other.goto(page.url)
-    other.wait_for_function("(id) => state.session && state.session.id === id", arg=before["id"])
-    assert other.evaluate("state.session.board.position") == before["board"]["position"]
+    held = page.locator("#board .bdie.held")
+    assert [held.nth(i).get_attribute("data-die") for i in range(held.count())] == ["1", "3"]  # as picked
+    assert "Roll the others" in page.inner_text("#board")
+    address = page.url
+    page.goto("about:blank")  # the page closed, and the address opened again
+    page.goto(address)
+    page.wait_for_function("(id) => state.session && state.session.id === id", arg=before["id"])
+    assert page.evaluate("state.session.board.position") == before["board"]["position"]
+    other = page.context.browser.new_page()  # another browser: its own cookies
+    other.goto(address)
+    other.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    time.sleep(0.5)
+    assert other.evaluate("state.session") is None and not other.url.endswith(before["id"])
     other.close()
+
+
+def test_after_a_reload_the_controls_describe_the_game_in_play(page, server):
+    """The Game list and the Bots list are the game's own after a reload (they were Pig's: the page's default)."""
+    start_game(page, "yacht", ["greedy"], 3)
+    page.wait_for_function("state.session && state.session.board")
+    page.reload()
+    page.wait_for_function("state.session && state.session.board")
+    assert page.input_value("#play-game") == "yacht"
+    bots = page.eval_on_selector_all("#play-bots option", "options => options.map((o) => o.value)")
+    assert bots == page.evaluate("state.games.yacht.bots") and "hold-at-20" not in bots
+
+
+def test_new_game_stays_clear_of_the_board(page, server):
+    """Nothing of the controls overlaps the board's dice, a die picked out (raised) included."""
+    start_game(page, "yacht", [], 8)
+    page.wait_for_selector("#board .bdie[data-die]")
+    page.click("#board [data-die='3']")  # raised, under the button's right half
+    button = page.locator("#play-start").bounding_box()
+    for i in range(page.locator("#board .bdie").count()):
+        die = page.locator("#board .bdie").nth(i).bounding_box()
+        apart = (die["y"] >= button["y"] + button["height"] or die["y"] + die["height"] <= button["y"] or
+                 die["x"] >= button["x"] + button["width"] or die["x"] + die["width"] <= button["x"])
+        assert apart, (button, die)
+    assert page.locator("#board").bounding_box()["y"] >= button["y"] + button["height"] + 4
+
+
+def test_a_first_game_shows_its_progress_at_once(page, server, tmp_path, monkeypatch):
+    """A game whose tables are not built yet says so as soon as New game is pressed (the table's bar follows
+    when the solve takes more than a moment), and its board comes when they are."""
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))  # no table built yet
+    page.click(".tab[data-page='play']")
+    page.select_option("#play-game", "yacht-dice")
+    page.select_option("#play-bots", ["greedy"])
+    page.click("#play-start")
+    assert page.evaluate("!document.getElementById('progress').hidden")
+    assert "yacht" in page.inner_text("#progress-label").lower()
+    page.wait_for_function("state.session && state.session.game === 'yacht-dice' && state.session.board")
+    page.wait_for_function("document.getElementById('progress').hidden")
 
 
 def test_an_unfinished_game_is_continued_from_the_list(page, server):
@@ -362,3 +413,66 @@ def test_the_advisor_dice_are_reachable_by_keyboard(page):
     page.keyboard.press("r")
     time.sleep(0.5)
     assert page.evaluate("state.session.transcript") == before  # the game on the Play tab did not move
+
+
+def test_a_whole_game_with_my_own_dice_on_a_phone(page, server):
+    """At the table with real dice, on a 390x844 phone: each throw entered by tapping its faces, the advice
+    one tap away and the same as the library's for every position, the best option taken by one tap, the
+    scorecard always in view without scrolling sideways, until the game is over."""
+    import random
+
+    import dicesolver
+
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    phone.click(".tab[data-page='play']")
+    phone.select_option("#play-game", "yacht")
+    phone.select_option("#play-bots", [])
+    phone.check("#play-manual")
+    phone.click("#play-start")
+    phone.wait_for_function("state.session && state.session.board")
+    phone.click("#hint-toggle")
+    rng = random.Random(2026)
+    throws = 0
+    for _ in range(200):
+        phone.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
+                                " && (state.session.prompt || state.session.over)")
+        session = phone.evaluate("state.session")
+        board = session["board"]
+        check_the_board(phone, board)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        if session["over"]:
+            break
+        view = board["view"]
+        if not board["actions"]:  # our throw: tap the faces of the dice thrown, then confirm
+            count = view["n_dice"] - len(view["held"])
+            assert phone.locator("#board .pad-face").count() == 6
+            thrown = [rng.randint(1, 6) for _ in range(count)]
+            for face in thrown:
+                phone.click(f"#board .pad-face[data-enter='{face}']")
+            box = phone.locator("#board .pad-face").first.bounding_box()
+            assert box["width"] >= 44 and box["height"] >= 44  # thumb-sized
+            phone.click("#board .pad-done")
+            phone.wait_for_function("(p) => state.session.board && state.session.board.position !== p && "
+                                    "!state.session.busy", arg=board["position"])
+            shown = phone.evaluate("state.session.board.view.dice")
+            assert sorted(shown) == sorted(view["held"] + thrown)
+            throws += 1
+            continue
+        phone.wait_for_function("(p) => board.adviceFor === p", arg=board["position"])
+        advice = phone.evaluate("board.advice")
+        library = dicesolver.advise("yacht", board["position"])
+        assert [o["action"] for o in advice["options"]] == [o.action for o in library.options]
+        assert all(abs(a["value"] - o.value) < 1e-9 and abs(a["cost"] - o.cost) < 1e-9
+                   for a, o in zip(advice["options"], library.options))
+        best = advice["options"][0]
+        if best["kind"] == "keep":  # one tap on the best keep in the hint line
+            phone.click(f"#board .board-hint button[data-line='{best['action']}']")
+        else:
+            phone.click(f"#board button.score[data-line='{best['action']}']")
+    else:
+        raise AssertionError("the game did not end")
+    assert throws >= 12
+    phone.close()

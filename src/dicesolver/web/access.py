@@ -30,6 +30,8 @@ TOKEN_ENV = "DICESOLVER_WEB_TOKEN"  # how ``serve --workers N`` hands its token 
 COOKIE_SECONDS = 400 * 24 * 3600  # browsers cap a cookie's life at 400 days
 BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 OWNER_SUFFIX = ".owner"
+# what a phone fetches to add the app to its home screen, without the page's cookies; no data in any of them
+PUBLIC_PATHS = frozenset({"/manifest.webmanifest", "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png"})
 
 
 def is_loopback(host: str) -> bool:
@@ -93,10 +95,12 @@ class Guard:
         return bool(supplied) and secrets.compare_digest(str(supplied).encode(), str(self.token).encode())
 
     async def __call__(self, request: Request, call_next) -> Response:
-        if self.token is not None:
+        granted = False  # whether this request proved it holds the token (then the browser keeps it)
+        if self.token is not None and request.url.path not in PUBLIC_PATHS:
             supplied = self._token_of(request)
             if not self._valid(supplied):
                 return _refused(request, supplied is not None)
+            granted = request.cookies.get(TOKEN_COOKIE) != self.token
             opened = request.method == "GET" and not request.url.path.startswith("/api")
             if opened and request.query_params.get("token"):
                 # the address with the token was opened: keep the token in a cookie and show a clean address
@@ -113,7 +117,7 @@ class Guard:
         response = await call_next(request)
         if new_browser:
             response.set_cookie(BROWSER_COOKIE, browser, max_age=COOKIE_SECONDS, httponly=True, samesite="lax")
-        if self.token is not None and request.cookies.get(TOKEN_COOKIE) != self.token:
+        if granted:
             self._keep_token(response)
         return response
 

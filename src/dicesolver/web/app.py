@@ -376,6 +376,10 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
     def index():
         return FileResponse(str(static / "index.html"))
 
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    def manifest():  # what a phone needs to add the app to its home screen
+        return FileResponse(str(static / "manifest.webmanifest"), media_type="application/manifest+json")
+
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     @app.exception_handler(_NotFound)

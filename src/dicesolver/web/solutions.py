@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import registry
+from ..core.kernel_cache import never_compiled
 from ..core.errors import DicesolverError
 
 
@@ -77,6 +78,8 @@ class SolutionStore:
                 return self._solutions[key]
             job = self._job_by_game.get(key)
             if job is None or job.state == "failed":
+                if never_compiled():
+                    label += " (a first run compiles the solver too, once: a minute or two)"
                 job = Job(uuid.uuid4().hex[:12], label)
                 self._jobs[job.id] = job
                 self._job_by_game[key] = job

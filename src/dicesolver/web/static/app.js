@@ -26,6 +26,7 @@ async function api(method, path, body) {
     const data = await response.json().catch(() => ({ detail: `HTTP ${response.status}` }));
     if (response.status === 202 && data.job) {
       await waitForJob(data.job);
+      showProgress("almost ready…");  // the table is built; the request that waited for it is asked again
       continue;
     }
     $("progress").hidden = true;
@@ -34,6 +35,13 @@ async function api(method, path, body) {
     }
     return data;
   }
+}
+
+// A bar that moves without a share: work has started and its size is not known yet.
+function showProgress(label) {
+  $("progress").hidden = false;
+  $("progress-label").textContent = label;
+  $("progress-bar").removeAttribute("value");
 }
 
 async function waitForJob(job) {
@@ -355,7 +363,12 @@ async function startGame() {
   const body = { game: g.name, opponents: bots, first: $("play-first").value, manual_dice: $("play-manual").checked };
   if ($("play-seed").value !== "") body.seed = +$("play-seed").value;
   $("play-review").innerHTML = "";
-  renderSession(await api("POST", "/api/play", body));
+  showProgress(`starting ${g.title}…`);  // at once: a first game may wait for its tables (the bar then shows them)
+  try {
+    renderSession(await api("POST", "/api/play", body));
+  } finally {
+    $("progress").hidden = true;
+  }
   await pollSession();
 }
 
