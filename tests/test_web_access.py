@@ -136,8 +136,8 @@ def test_serve_refuses_contradictions(capsys, argv, words):
 
 def test_serve_lan_prints_the_address_with_its_token_and_a_qr_code(capsys, monkeypatch):
     served = {}
-    monkeypatch.setattr("dicesolver.web.app.serve", lambda host, port, token: served.update(host=host, port=port,
-                                                                                          token=token))
+    monkeypatch.setattr("dicesolver.web.app.serve", lambda host, port, token, workers: served.update(
+        host=host, port=port, token=token, workers=workers))
     monkeypatch.setattr(access, "lan_address", lambda: "192.168.1.23")
     code, out, _ = run(capsys, "serve", "--lan", "--port", "8123")
     assert code == 0 and served["host"] == "0.0.0.0" and served["port"] == 8123
@@ -153,7 +153,7 @@ def test_serve_lan_prints_the_address_with_its_token_and_a_qr_code(capsys, monke
     assert code == 0 and served["token"] is None and "without a token" in err
 
     code, out, _ = run(capsys, "serve")  # this machine alone: as before
-    assert code == 0 and served == {"host": "127.0.0.1", "port": 8000, "token": None}
+    assert code == 0 and served == {"host": "127.0.0.1", "port": 8000, "token": None, "workers": 1}
     assert "http://127.0.0.1:8000/ " in out and "█" not in out
 
 

@@ -311,13 +311,13 @@ def test_an_unfinished_game_continues_after_a_server_restart(tmp_path, monkeypat
         position, name = view["board"]["position"], view["record"]
         browser = dict(first.cookies)  # the same browser comes back
     with TestClient(create_app(), cookies=browser) as second:  # the server restarted: its games in memory are gone
-        assert second.get(f"/api/play/{view['id']}").status_code == 404
         listed = {r["name"]: r for r in second.get("/api/records").json()}
         assert listed[name]["over"] is False and listed[name]["turn"] >= 1 and listed[name]["date"]
         resumed = settle(second, "POST", "/api/play", json={"resume": name}).json()
         assert resumed["board"]["position"] == position and "continuing from its record" in resumed["transcript"]
         again = second.post("/api/play", json={"resume": name}).json()
-        assert again["id"] == resumed["id"]  # one game writes one record
+        assert again["id"] == resumed["id"] == view["id"]  # one game writes one record; its page's address holds
+        assert second.get(f"/api/play/{view['id']}").json()["board"]["position"] == position
         finished = moves(second, resumed, 2000)
         assert finished["over"]
         record = (tmp_path / "web-games" / name).read_text()

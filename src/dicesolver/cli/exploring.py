@@ -272,6 +272,8 @@ def serve(
                                                               "whenever the server is open to the network)"),
     no_token: bool = typer.Option(False, "--no-token", help="serve the network without a token (anyone who can reach "
                                                             "the port sees and plays every game)"),
+    workers: int = typer.Option(1, "--workers", min=1, max=64, help="server processes: they share the tables on "
+                                                                    "disk and continue any game from its record"),
 ) -> None:
     """Serve the web app (advisor, play, review, explore) and its JSON API (schema at /docs).
 
@@ -295,9 +297,10 @@ def serve(
     elif open_to_network or token is not None:
         token = token or access.new_token()
     url = access.visit_url(host, port, token)
-    render.say(out, f"dicesolver at {url} (API schema at /docs); Ctrl-C stops")
+    processes = f", {workers} processes" if workers > 1 else ""
+    render.say(out, f"dicesolver at {url} (API schema at /docs{processes}); Ctrl-C stops")
     if open_to_network:
         render.say(out, "Open that address on a phone on the same network, or scan:")
         print(access.qr_text(url), end="", flush=True)
-    run_server(host, port, token)
+    run_server(host, port, token, workers)
 

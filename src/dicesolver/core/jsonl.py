@@ -93,12 +93,18 @@ def append_line(path: str | Path, obj: dict[str, Any], mode: str = "a") -> None:
 
 
 def write_lines(path: str | Path, objs: Iterable[dict[str, Any]]) -> None:
-    """Replace the file with these lines atomically (temporary file, sync, rename)."""
+    """Replace the file with these lines atomically (temporary file, sync, rename); a file that already
+    holds exactly them is left as it is (others watching it see no change)."""
     path = Path(path)
+    text = "".join(json.dumps(obj) + "\n" for obj in objs)
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
-        for obj in objs:
-            fh.write(json.dumps(obj) + "\n")
+        fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)

@@ -30,8 +30,8 @@ from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, OddsRow
 from . import models
-from .access import Guard, Owners, browser_of
-from .sessions import SessionStore, board_of
+from .access import TOKEN_ENV, Guard, Owners, browser_of
+from .sessions import LOCK_SUFFIX, GameBusy, RecordLock, SessionStore, StaleGame, board_of
 from .solutions import NotReady, SolutionStore
 
 MAX_BODY_BYTES = 2 * 2**20
@@ -109,7 +109,7 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
 
     @app.exception_handler(DicesolverError)
     async def user_error(request: Request, exc: DicesolverError):
-        return JSONResponse({"detail": str(exc)}, status_code=400)
+        return JSONResponse({"detail": str(exc)}, status_code=409 if isinstance(exc, GameBusy) else 400)
 
     @app.exception_handler(NotReady)
     async def not_ready(request: Request, exc: NotReady):
@@ -167,11 +167,11 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
         """This browser's game in play, or one put away to disk continued from its record (with a new id)."""
         missing = _NotFound("no such game (finished games are under Review, unfinished ones in Play's list)")
         session = sessions.get(session_id[:40])
-        if session is None:
-            away = sessions.put_away(session_id[:40])
-            if away is None or not away.is_file() or not owners.may_see(away, browser_of(http)):
+        if session is None:  # put away, played by another process, or from before a restart: from its record
+            record = sessions.record_of(session_id[:40])
+            if record is None or not record.is_file() or not owners.may_see(record, browser_of(http)):
                 raise missing
-            session = resume_session(away)
+            session = resume_session(record, finished_too=True)
         if not owners.may_see(session.record_path, browser_of(http)):
             raise missing
         return session
@@ -215,10 +215,11 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
     def continue_game(name: str, http: Request) -> models.SessionResponse:
         return view(resume_session(record_path(name, http)))
 
-    def resume_session(path: Path):
+    def resume_session(path: Path, finished_too: bool = False):
         """An unfinished game from its record, throwing the dice an unbroken game would have thrown (the
         seed and the event number decide them); a record cut in the middle of a line goes on from its
-        last complete event, and says so."""
+        last complete event, and says so. ``finished_too``: a finished game too (its page, served by
+        another process than the one that ended it, shows its end and its review)."""
         from ..play.session import Session
         from ..terminal.console import play
 
@@ -226,12 +227,23 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
         if live is not None:  # already being continued: that game, not a second writer of one record
             return live
         _check_record_game(path)
-        warnings: list[str] = []
-        playthrough = registry.read_record(path, warnings)
-        if playthrough.is_over():
-            raise InputError(f"{path.name} is a finished game (see Review)")
-        solution = store.get(playthrough.game)  # 202 while the hints' table is solved
-        table = Session.resume(playthrough.game, path, warnings)
+        lock = RecordLock(path)  # read and continued under the lock: no other process moves it meanwhile
+        if not lock.acquire():
+            raise GameBusy("another request is moving this game; ask again in a moment")
+        try:
+            live = sessions.playing(path)
+            if live is not None:  # continued by another request of this process meanwhile
+                lock.release()
+                return live
+            warnings: list[str] = []
+            playthrough = registry.read_record(path, warnings)
+            if playthrough.is_over() and not finished_too:
+                raise InputError(f"{path.name} is a finished game (see Review)")
+            solution = store.get(playthrough.game)  # 202 while the hints' table is solved
+            table = Session.resume(playthrough.game, path, warnings)
+        except BaseException:
+            lock.release()
+            raise
 
         def start(console, ask):
             for warning in dict.fromkeys(warnings):
@@ -240,7 +252,7 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
             return table.playthrough, play(table, solution, console, ask)
 
         session = sessions.new(table.game.canonical, start, path, snapshot=lambda: board_of(table),
-                               position=lambda: table.state)
+                               position=lambda: table.state, lock=lock)
         session.wait(5.0)
         if session.error:
             raise InputError(session.error)
@@ -264,6 +276,7 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
             raise InputError(f"{name} is a finished game: finished games are kept")
         path.unlink(missing_ok=True)
         owners.forget(path)
+        path.with_name(path.name + LOCK_SUFFIX).unlink(missing_ok=True)
         return {"discarded": name}
 
     @app.get("/api/play/{session_id}", response_model=models.SessionResponse)
@@ -275,8 +288,14 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
 
     @app.post("/api/play/{session_id}/send", response_model=models.SessionResponse)
     def send(session_id: str, request: models.SendRequest, http: Request):
-        session = session_or_404(session_id, http)
-        session.send(request.line.replace("\n", " ").replace("\r", " "))
+        line = request.line.replace("\n", " ").replace("\r", " ")
+        try:
+            session = session_or_404(session_id, http)
+            session.send(line, moves=request.moves)
+        except StaleGame:  # another process moved it meanwhile: once more, from its record
+            sessions.drop(session)
+            session = session_or_404(session_id, http)
+            session.send(line, moves=request.moves)
         return view(session)
 
     @app.get("/api/play/{session_id}/review", response_model=models.ReviewResponse)
@@ -429,20 +448,42 @@ def _figure(game: Game, what: str) -> bytes:
     return _figures[key]
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None) -> None:
-    import gc
-    import importlib
+def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1) -> None:
+    """Serve until interrupted: one process, or ``workers`` processes sharing the port, the tables on disk and
+    the games (``web.sessions``); each builds its app with ``app_from_environment``."""
+    import os
 
     import uvicorn
 
+    if workers > 1:
+        os.environ[TOKEN_ENV] = token or ""  # the worker processes inherit it
+        uvicorn.run("dicesolver.web.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning")
+        return
     app = create_app(token=token)
-    # The libraries' long-lived objects (imported now rather than by the first requests) are frozen out
-    # of the cycle collector, whose full passes over them would otherwise pause requests now and then;
-    # the young generation is collected less often for the same reason.
+    _settle_process()
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def app_from_environment() -> FastAPI:
+    """A worker process's app (``serve --workers N``): the token from the environment its parent set."""
+    import os
+
+    app = create_app(token=os.environ.get(TOKEN_ENV) or None)
+    _settle_process()
+    return app
+
+
+def _settle_process() -> None:
+    """The libraries' long-lived objects (imported now rather than by the first requests) are frozen out of
+    the cycle collector, whose full passes over them would otherwise pause requests now and then; the young
+    generation is collected less often for the same reason."""
+    import gc
+    import importlib
+
     registry.families()
     for module in ("core.advice", "core.review", "analysis.plots"):
         importlib.import_module(f"dicesolver.{module}")
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 50)
-    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -94,6 +94,8 @@ class PlayRequest(_Request):
 
 class SendRequest(_Request):
     line: str = Field(..., max_length=200, description="what you would type at the terminal prompt")
+    moves: int | None = Field(None, ge=0, description="the board's 'moves' the line answers: a game that has moved "
+                                                      "since (another tab, another device) refuses it with 409")
 
 
 class PlayAction(BaseModel):
@@ -107,7 +109,7 @@ class PlayBoard(BaseModel):
     """The game as the drawn board shows it, taken each time the game waits for the person."""
 
     position: str = Field(..., description="the state in the position language (POST /api/advice takes it)")
-    family: str = Field(..., description="scorecard, pushluck or despirala: which board draws ``view``")
+    family: str = Field(..., description="scorecard, pushluck, despirala or farkle: which board draws ``view``")
     names: list[str]
     you: int = Field(..., description="the person's seat")
     mover: Optional[int] = Field(None, description="the seat on turn (None once the game is over)")
@@ -116,6 +118,8 @@ class PlayBoard(BaseModel):
     throw: bool = Field(False, description="the person's dice are to be thrown (Enter)")
     last_dice: list[int] = Field([], description="the dice of the last throw")
     totals: list[int] = []
+    moves: int = Field(0, description="steps played so far (throws included): send it with a line so that a game "
+                                      "that has moved since refuses the line")
 
 
 class SessionResponse(BaseModel):

@@ -11,14 +11,23 @@ hangs. The records are the same JSON Lines files as in the terminal, in the web 
 cache directory; a game idle for ``IDLE_SECONDS``, or the oldest waiting one beyond ``MAX_SESSIONS``, is
 put away (dropped from memory; its record holds every move) and continued from its record when its page
 comes back.
+
+Several server processes (``serve --workers N``) share the games folder. A game's id is its record's
+(``game_id``), so any process finds the record of any game; the record is the game's state. A process
+moves a game only while it holds the record's lock (``RecordLock``: one writer at a time, across
+processes), and a game held in memory whose record changed since (another process moved it) is continued
+afresh from the record. A line sent while another is being applied, or one meant for a position the game
+has left, is refused (``GameBusy``, 409): never a lost or doubled move.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import io
+import os
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -33,12 +42,68 @@ if TYPE_CHECKING:
 
 IDLE_SECONDS = 30 * 60
 MAX_SESSIONS = 500  # games held in memory (no thread each); beyond, the longest-waiting one is put away to disk
-MAX_PUT_AWAY = 100_000  # ids of games put away, remembered so that their pages find them again
 MAX_TRANSCRIPT = 400_000  # characters kept (the oldest are dropped)
+LOCK_WAIT_SECONDS = 5.0  # how long a move waits for another process's move on the same game
 
 
 class _Waiting(Exception):
     """Raised at a prompt with no line to answer it: the drive ends there and the game waits."""
+
+
+class GameBusy(DicesolverError):
+    """A line that cannot be applied now: another is being applied, or the game has left the position the
+    line was meant for (answered 409)."""
+
+
+class StaleGame(Exception):
+    """The game in memory is behind its record (another process moved it): continue it from the record."""
+
+
+def game_id(record_path: Path) -> str:
+    """A game's id, the same in every process and after a restart: from its record's name."""
+    return hashlib.sha256(record_path.name.encode()).hexdigest()[:16]
+
+
+LOCK_SUFFIX = ".lock"
+
+
+class RecordLock:
+    """An exclusive lock on a game's record, shared by every process: ``flock`` on a file beside the record
+    (not the record itself, which an undo replaces), released by the kernel if the process dies. A game is
+    read, continued and moved only under it: one move is applied at a time."""
+
+    def __init__(self, record: Path):
+        self.path = record.with_name(record.name + LOCK_SUFFIX)
+        self._fd: int | None = None
+
+    def acquire(self, seconds: float = LOCK_WAIT_SECONDS) -> bool:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._fd = fd
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return False
+                time.sleep(0.01)
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+
+def _mark(path: Path) -> tuple[int, int] | None:
+    """What tells that a record changed: its size and modification time."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
 
 
 def board_of(table: Session) -> PlayBoard:
@@ -54,7 +119,8 @@ def board_of(table: Session) -> PlayBoard:
     return PlayBoard(position=str(state), family=table.family.name, names=table.names(), you=you, mover=mover,
                      view=table.family.view(state), actions=actions,
                      throw=mover == you and state.is_chance() and not table.manual_dice,
-                     last_dice=list(thrown.dice) if thrown is not None else [], totals=table.family.totals(state))
+                     last_dice=list(thrown.dice) if thrown is not None else [], totals=table.family.totals(state),
+                     moves=len(table.playthrough.steps))
 
 
 class PlaySession:
@@ -63,8 +129,9 @@ class PlaySession:
     whenever the game waits for the person (and at the end), gives the drawn board."""
 
     def __init__(self, game: str, start: Callable[[Console, Callable[[str], str]], Any], record_path: Path,
-                 position: Callable[[], object], snapshot: Callable[[], PlayBoard] | None = None):
-        self.id = uuid.uuid4().hex[:16]
+                 position: Callable[[], object], snapshot: Callable[[], PlayBoard] | None = None,
+                 lock: RecordLock | None = None):
+        self.id = game_id(record_path)
         self.game = game
         self.record_path = record_path
         self._buffer = io.StringIO()
@@ -83,10 +150,16 @@ class PlaySession:
         self.last_used = time.time()
         self._snapshot = snapshot
         self.board: PlayBoard | None = None
+        self._starting = threading.Lock()  # one line at a time from this process's requests
+        self._record_lock = lock or RecordLock(record_path)  # one move at a time from every process
+        self._record_mark: tuple[int, int] | None = None  # the record as this game last left it
+        if lock is None and not self._record_lock.acquire():  # a bot's move may be due: written under the lock
+            raise GameBusy("another request is moving this game; ask again in a moment")
         self._drive(None)
 
     def _drive(self, line: str | None) -> None:
-        """Run the front end in a thread of its own until the game asks for a line after ``line`` (or ends)."""
+        """Run the front end in a thread of its own until the game asks for a line after ``line`` (or ends);
+        the record's lock, taken by the caller, is released when it stops."""
         self._idle.clear()
         threading.Thread(target=self._run, args=(line,), daemon=True).start()
 
@@ -132,6 +205,8 @@ class PlaySession:
             if self.over or self.stopped or self.error:
                 self.prompt = ""
                 self._take_snapshot()
+            self._record_mark = _mark(self.record_path)
+            self._record_lock.release()
             self._idle.set()
 
     def _take_snapshot(self) -> None:
@@ -146,14 +221,28 @@ class PlaySession:
     def wait(self, seconds: float) -> None:
         self._idle.wait(seconds)
 
-    def send(self, line: str, seconds: float = 5.0) -> None:
+    def stale(self) -> bool:
+        """Whether the record changed since this game last moved (another process moved it)."""
+        return self._idle.is_set() and _mark(self.record_path) != self._record_mark
+
+    def send(self, line: str, seconds: float = 5.0, moves: int | None = None) -> None:
+        """Apply ``line`` at the prompt (``moves``: the steps played on the board it answers, when the sender
+        knows them)."""
         if self.over or self.stopped or self.error:
             raise DicesolverError("this game has ended")
-        if not self._idle.is_set() or not self.prompt:
-            raise DicesolverError("the game is busy; ask again in a moment")
-        self.last_used = time.time()
-        self.prompt = ""
-        self._drive(line)
+        with self._starting:
+            if not self._idle.is_set() or not self.prompt:
+                raise GameBusy("the game is busy with another move; ask again in a moment")
+            if moves is not None and self.board is not None and moves != self.board.moves:
+                raise GameBusy("the game has moved on since (another tab or device?): look again before moving")
+            if not self._record_lock.acquire():
+                raise GameBusy("another request is moving this game; ask again in a moment")
+            if _mark(self.record_path) != self._record_mark:
+                self._record_lock.release()
+                raise StaleGame
+            self.last_used = time.time()
+            self.prompt = ""
+            self._drive(line)
         self._idle.wait(seconds)
 
     def waiting(self) -> bool:
@@ -173,44 +262,64 @@ class PlaySession:
 class SessionStore:
     """The games in play. A game waiting for its player costs no thread; when more than MAX_SESSIONS are
     open, or one has been idle for IDLE_SECONDS, it is put away (dropped from memory: every move is already
-    in its record) and continued from its record when its page comes back (``put_away``). Starting a game
+    in its record) and continued from its record when its page comes back (``record_of``). Starting a game
     never fails because others are open."""
 
     def __init__(self, folder: Path):
         self.folder = folder
         self._sessions: dict[str, PlaySession] = {}
-        self._away: dict[str, Path] = {}  # id of a game put away -> its record
+        self._records: dict[str, Path] = {}  # game id -> record, as far as seen (every process's games)
         self._lock = threading.Lock()
 
     def new(self, game: str, start, record_path: Path, position: Callable[[], object],
-            snapshot: Callable[[], PlayBoard] | None = None) -> PlaySession:
+            snapshot: Callable[[], PlayBoard] | None = None, lock: RecordLock | None = None) -> PlaySession:
+        """A game played from the state ``start`` brings it to (``lock``: the record's, already held, if the
+        caller read the record under it; the game releases it when it first waits)."""
         with self._lock:
             self._expire()
             waiting = [s for s in self._sessions.values() if s.waiting()]
             if len(self._sessions) >= MAX_SESSIONS and waiting:
                 self._put_away(min(waiting, key=lambda s: s.last_used))
-            session = PlaySession(game, start, record_path, position, snapshot)
+            session = PlaySession(game, start, record_path, position, snapshot, lock)
             self._sessions[session.id] = session
+            self._records[session.id] = record_path
             return session
 
     def get(self, session_id: str) -> PlaySession | None:
-        return self._sessions.get(session_id)
+        """The game held in memory, if it is up to date with its record (else it is dropped: continue it
+        from the record)."""
+        session = self._sessions.get(session_id)
+        if session is not None and session.stale():
+            self.drop(session)
+            return None
+        return session
 
-    def put_away(self, session_id: str) -> Path | None:
-        """The record of a game put away (to be continued from it), if this id was one."""
-        return self._away.get(session_id)
+    def record_of(self, session_id: str) -> Path | None:
+        """The record of the game with this id (played in any process, or before a restart), if there is one."""
+        path = self._records.get(session_id)
+        if path is None and self.folder.is_dir():
+            self._records.update({game_id(p): p for p in self.folder.glob("*.jsonl")})
+            path = self._records.get(session_id)
+        return path
 
     def playing(self, record_path: Path) -> PlaySession | None:
-        """The live game writing this record, if any (a record is continued by one game at a time)."""
-        return next((s for s in self._sessions.values() if s.record_path == record_path
-                     and not (s.over or s.stopped or s.error)), None)
+        """The live, up-to-date game writing this record, if any (a record is continued by one game at a time)."""
+        live = self._sessions.get(game_id(record_path))
+        if live is None or live.record_path != record_path or live.over or live.stopped or live.error:
+            return None
+        if live.stale():
+            self.drop(live)
+            return None
+        return live
+
+    def drop(self, session: PlaySession) -> None:
+        """Forget a game held in memory (its record holds every move)."""
+        with self._lock:
+            if self._sessions.get(session.id) is session:
+                del self._sessions[session.id]
 
     def _put_away(self, session: PlaySession) -> None:
         self._sessions.pop(session.id, None)
-        if not (session.over or session.error):
-            self._away[session.id] = session.record_path
-            while len(self._away) > MAX_PUT_AWAY:
-                self._away.pop(next(iter(self._away)))
 
     def _expire(self) -> None:
         now = time.time()

@@ -378,8 +378,12 @@ async function sendLine(line) {
   state.sending = true;  // one move at a time: the board and the prompt wait for the answer
   $("game-area").classList.add("sending");
   $("line").disabled = $("send").disabled = true;
+  const moves = state.session.board ? state.session.board.moves : undefined;  // the game the line answers
   try {
-    renderSession(await api("POST", `/api/play/${state.session.id}/send`, { line }));
+    renderSession(await api("POST", `/api/play/${state.session.id}/send`, { line, moves }));
+  } catch (err) {  // refused (the game moved on in another tab, say): show the game as it now stands
+    await api("GET", `/api/play/${state.session.id}`).then(renderSession).catch(() => null);
+    throw err;
   } finally {
     state.sending = false;
     $("game-area").classList.remove("sending");
