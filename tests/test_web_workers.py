@@ -152,22 +152,25 @@ def _settled(port: int, method: str, path: str, body: dict | None = None) -> dic
     raise AssertionError(f"{path} never answered")
 
 
-def _children(pid: int) -> list[int]:
-    out = []
+def _server_processes(pid: int) -> set[int]:
+    """The server processes the command started (its children running the spawned worker)."""
+    out = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == pid:
-            out.append(int(stat.parent.name))
+        if int(fields[1]) == pid and b"spawn_main" in command:
+            out.add(int(stat.parent.name))
     return out
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts the worker processes in /proc")
 def test_serve_with_two_worker_processes(tmp_path):
     """``dicesolver serve --workers 2``: two processes answer on one port (each request on a new connection,
-    so the kernel spreads them), and a whole game played through them is the unbroken game."""
+    so the kernel spreads them), a whole game played through them is the unbroken game, and a process
+    killed is replaced."""
     import socket
 
     with socket.socket() as s:
@@ -185,8 +188,8 @@ def test_serve_with_two_worker_processes(tmp_path):
                 time.sleep(0.1)
         else:
             raise AssertionError("the server did not start")
-        workers = [p for child in _children(server.pid) for p in [child, *_children(child)]]
-        assert len(workers) >= 2, workers
+        workers = _server_processes(server.pid)
+        assert len(workers) == 2, workers
         body = {"game": "pig", "opponents": ["hold-at-20"], "seed": 5, "first": "you"}
         views = []
         for _ in range(2):
@@ -204,6 +207,15 @@ def test_serve_with_two_worker_processes(tmp_path):
             views.append(view)
         games = tmp_path / "web-games"
         assert (games / views[0]["record"]).read_text() == (games / views[1]["record"]).read_text()
+        killed = min(workers)
+        os.kill(killed, 9)
+        for _ in range(300):
+            now = _server_processes(server.pid)
+            if len(now) == 2 and killed not in now:
+                break
+            time.sleep(0.1)
+        assert len(now) == 2 and killed not in now, now
+        assert all(_settled(port, "GET", "/api/games/pig")["name"] == "pig" for _ in range(10))
     finally:
         os.killpg(server.pid, 9)
         server.wait(10)

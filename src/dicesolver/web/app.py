@@ -98,14 +98,8 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
     app.state.solutions = store
     app.state.sessions = sessions
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            return JSONResponse({"detail": f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB"}, status_code=413)
-        return await call_next(request)
-
-    app.middleware("http")(Guard(token))  # added last, so it runs first: no data before the token is checked
+    app.add_middleware(_BodyLimit)
+    app.add_middleware(Guard, token=token)  # added last, so it runs first: no data before the token is checked
 
     @app.exception_handler(DicesolverError)
     async def user_error(request: Request, exc: DicesolverError):
@@ -412,6 +406,23 @@ class _NotFound(Exception):
     pass
 
 
+class _BodyLimit:
+    """ASGI middleware: a request announcing more than MAX_BODY_BYTES is refused before it is read."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http":
+            length = dict(scope["headers"]).get(b"content-length")
+            if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+                response = JSONResponse({"detail": f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB"},
+                                        status_code=413)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def _check_record_game(path: Path) -> None:
     """Refuse a record whose header names a rules file: the web app never reads files a request names."""
     import json
@@ -456,9 +467,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, w
     import uvicorn
 
     if workers > 1:
+        from .processes import serve_processes
+
         os.environ[TOKEN_ENV] = token or ""  # the worker processes inherit it
-        uvicorn.run("dicesolver.web.app:app_from_environment", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning")
+        serve_processes(host, port, workers)
         return
     app = create_app(token=token)
     _settle_process()
