@@ -19,10 +19,12 @@ from .solitaire import SolitaireSolution
 CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
 
 
-def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int):
-    """The distinct outcomes of one optimally played turn for every lane of the sets in ``chunk``
-    (state rows from ``slots``): (target, points, probability, category, flags, count) arrays, as
-    turn_outcomes documents. A state has at most one distinct outcome per final roll."""
+def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int,
+                       reached: np.ndarray | None = None):
+    """The distinct outcomes of one optimally played turn for every reached lane of the sets in ``chunk``
+    (state rows from ``slots``; ``reached[row]`` whether play gets there): (target, points, probability,
+    category, flags, count) arrays, as turn_outcomes documents. A state has at most one distinct outcome
+    per final roll; one never reached has none."""
     game = model.game
     dice = game.dice
     cap = dice.n_rolls
@@ -33,29 +35,30 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
     out_flag = np.empty((n_states, cap), dtype=np.int64)
     out_count = np.zeros(n_states, dtype=np.int64)
     rsp, rsi = dice.roll_sub_keeps
+    if reached is None:  # every lane
+        reached = np.ones(n_states, dtype=np.bool_)
     turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
                        dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
-                       int(game.max_scores.max()), slots, out_target, out_points, out_prob, out_cat, out_flag,
-                       out_count)
+                       int(game.max_scores.max()), slots, reached, out_target, out_points, out_prob, out_cat,
+                       out_flag, out_count)
     return out_target, out_points, out_prob, out_cat, out_flag, out_count
 
 
 def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each state of the sets ``us`` (lanes in table order): its table index and histogram length."""
+    """For each state of the sets ``us`` (lanes in table order): its table index and histogram length (the
+    most its boxes and bonuses can hold, plus one)."""
     game = model.game
     maxs = game.max_scores.astype(np.int64)
-    bonus = model.upper_points
-    xb = model.xbonus
-    index, length = [], []
-    for u in us:
-        base = int(sum(maxs[c] for c in range(game.n_categories) if u >> c & 1)) + bonus
-        lu, gu = int(model.n_upper_lanes[u]), int(model.n_groups[u])
-        for g in range(gu):
-            extra = xb * max(level - 1, 0) if g == 1 else 0
-            for t in range(lu):
-                index.append(int(model.offset[u]) + g * lu + t)
-                length.append(base + extra + 1)
-    return np.array(index, dtype=np.int64), np.array(length, dtype=np.int64)
+    bits = (us[:, None] >> np.arange(game.n_categories)) & 1
+    base = bits @ maxs + model.upper_points
+    lu = model.n_upper_lanes[us].astype(np.int64)
+    gu = model.n_groups[us].astype(np.int64)
+    extra_bonus = model.xbonus * max(level - 1, 0)
+    rows = np.repeat(np.arange(len(us)), lu * gu)  # the set of each state
+    within = np.arange(len(rows)) - np.repeat(np.cumsum(lu * gu) - lu * gu, lu * gu)  # g * lu + t
+    index = model.offset[us].astype(np.int64)[rows] + within
+    length = base[rows] + 1 + np.where(within // lu[rows] == 1, extra_bonus, 0)
+    return index, length
 
 
 def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
@@ -89,15 +92,15 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             chunk = us[start:stop]
             cslots = slots[start:stop] - slots[start]
             n_states = int(cslots[-1] + lanes[stop - 1])
-            out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
-                model, values, chunk, cslots, n_states)
             s0 = int(slots[start])
             src_off = off[s0:s0 + n_states].astype(np.int64)
             src_len = length[s0:s0 + n_states].astype(np.int64)
-            ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
-            pull_histograms(hist, src_off, src_len, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
             # histograms are contiguous in state order: one segment per state of this chunk
             mass = np.add.reduceat(hist[src_off[0]:src_off[-1] + src_len[-1]], src_off - src_off[0])
+            out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
+                model, values, chunk, cslots, n_states, mass > 0)
+            ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+            pull_histograms(hist, src_off, src_len, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
             outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
             start = stop
         hist, off, length = nhist, noff, nlen
@@ -115,25 +118,25 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
 
 
 def perfect_game_probability(solution_or_model) -> float:
-    """The largest probability of a perfect game (every box at its maximum), playing for exactly that."""
+    """The largest probability of a perfect game (every box at its maximum), playing for exactly that: the
+    sets of one level side by side, as the lanes of one turn."""
     model = getattr(solution_or_model, "model", solution_or_model)
     game = model.game
     dice = game.dice
-    scores = game.score_table
-    is_max = scores == game.max_scores[None, :]
+    is_max = (game.score_table == game.max_scores[None, :]).astype(np.float64)
     n = game.n_categories
     value = np.zeros(1 << n)
     value[(1 << n) - 1] = 1.0
     ptr, idx = dice.keep_sub
-    buf = np.empty((dice.n_keeps, 1))
     for level in reversed(model.levels()[:-1]):
-        for u in level:
-            best = np.zeros(dice.n_rolls)
-            for c in range(n):
-                if not (u >> c) & 1:
-                    best = np.maximum(best, np.where(is_max[:, c], value[u | (1 << c)], 0.0))
-            buf[dice.roll_offset:, 0] = best
-            run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, 1, game.rolls - 1)
-            value[u] = buf[0, 0]
+        best = np.zeros((dice.n_rolls, len(level)))
+        for c in range(n):
+            open_c = ((level >> c) & 1) == 0
+            if open_c.any():
+                cols = np.nonzero(open_c)[0]
+                best[:, cols] = np.maximum(best[:, cols], is_max[:, c:c + 1] * value[level[cols] | (1 << c)][None, :])
+        buf = np.empty((dice.n_keeps, len(level)))
+        buf[dice.roll_offset:] = best
+        run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, len(level), game.rolls - 1)
+        value[level] = buf[0]
     return float(value[0])
-

@@ -5,17 +5,60 @@ one optimally played turn from every state, and histograms pushed along them.
 import numpy as np
 
 from ...core.jit import njit, prange
-from .policy import optimal_policy
 from .scoring import next_group, score_choice, upper_step
-from .widget import NEG, spread_keeps
+from .widget import NEG, best_keeps, expect_keeps, spread_keeps
+
+
+@njit(cache=True, inline="always")
+def active_final_choice(u, active, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores,
+                        upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                        roll_yacht_face, upper_cat_of_face, forced_order):
+    """policy.final_choice for the lanes ``active`` only (column q of buf and choice is lane active[q])."""
+    n_rolls, n_cats = scores.shape
+    lu = n_upper_lanes[u]
+    m = active.shape[0]
+    for r in range(n_rolls):
+        for q in range(m):
+            buf[roll_offset + r, q] = NEG
+            choice[r, q] = -1
+    for c in range(n_cats):
+        if (u >> c) & 1:
+            continue
+        nu = u | (1 << c)
+        ln = n_upper_lanes[nu]
+        gn = n_groups[nu]
+        base = offset[nu]
+        for r in range(n_rolls):
+            last_g = -1
+            allowed, pts, extra, ng = False, 0, 0, 0
+            for q in range(m):
+                g = active[q] // lu
+                t = active[q] % lu
+                if g != last_g:  # lanes are in order: a group's lanes come together
+                    last_g = g
+                    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus,
+                                                       joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                                                       forced_order)
+                    ng = next_group(u, g, c, pts, yacht_cat, gn)
+                if not allowed:
+                    continue
+                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                if t2 > ln - 1:
+                    t2 = ln - 1
+                v = pts + gain + extra + values[base + ng * ln + t2]
+                if v > buf[roll_offset + r, q]:
+                    buf[roll_offset + r, q] = v
+                    choice[r, q] = c
 
 
 @njit(cache=True, parallel=True)
 def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
                   yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
                   keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points,
-                  slot, out_target, out_points, out_prob, out_cat, out_flag, out_count):
-    """For every lane of every set in ``us``: the distinct outcomes of one turn under optimal play.
+                  slot, reached, out_target, out_points, out_prob, out_cat, out_flag, out_count):
+    """For every lane of every set in ``us`` that play reaches (``reached[row]``, the row slot[i] + lane):
+    the distinct outcomes of one turn under optimal play. About 70% of a game's lanes are never reached (an
+    upper total the boxes filled cannot make, say): their policy is not computed, and they have none.
 
     Outcome q of the state at row slot[i] + lane: the next state's table index (out_target), the points
     earned (out_points, box + bonuses), the category (out_cat), whether the upper bonus was reached
@@ -29,75 +72,97 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
         u = us[i]
         lu = n_upper_lanes[u]
         lanes = lu * n_groups[u]
-        choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                                        threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                                        roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
-                                        roll_offset)
+        m = 0
+        for j in range(lanes):
+            out_count[slot[i] + j] = 0
+            if reached[slot[i] + j]:
+                m += 1
+        if m == 0:
+            continue
+        active = np.empty(m, dtype=np.int64)
+        m = 0
+        for j in range(lanes):
+            if reached[slot[i] + j]:
+                active[m] = j
+                m += 1
+        # the optimal policy of the reached lanes (policy.optimal_policy, on columns active[q])
+        buf = np.empty((n_keeps, m))
+        choice = np.empty((n_rolls, m), dtype=np.int64)
+        active_final_choice(u, active, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores,
+                            upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                            roll_yacht_face, upper_cat_of_face, forced_order)
+        stages = np.empty((max(rolls - 1, 1), n_keeps, m))
+        for st in range(rolls - 1):
+            if st > 0:
+                best_keeps(buf, sub_ptr, sub_idx, m)
+            expect_keeps(buf, keep_add, roll_offset, m)
+            stages[st] = buf
         # forward: mass on rolls after the opening throw, then each re-throw under the best keep
-        mass = np.empty((n_keeps, lanes))
-        moved = np.empty((n_keeps, lanes))
+        mass = np.empty((n_keeps, m))
+        moved = np.empty((n_keeps, m))
         for r in range(n_rolls):
-            for j in range(lanes):
-                mass[roll_offset + r, j] = roll_prob[r]
-        best_v = np.empty(lanes)
-        best_k = np.empty(lanes, dtype=np.int64)
-        for m in range(rolls - 2, -1, -1):
-            table = stages[m]
+            for q in range(m):
+                mass[roll_offset + r, q] = roll_prob[r]
+        best_v = np.empty(m)
+        best_k = np.empty(m, dtype=np.int64)
+        for st in range(rolls - 2, -1, -1):
+            table = stages[st]
             moved[:, :] = 0.0
             for r in range(n_rolls):
                 full = roll_offset + r
-                for j in range(lanes):
-                    best_v[j] = NEG
-                    best_k[j] = full
+                for q in range(m):
+                    best_v[q] = NEG
+                    best_k[q] = full
                 for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
                     k = roll_sub_idx[p]
                     row = table[k]
-                    for j in range(lanes):
-                        if row[j] > best_v[j]:
-                            best_v[j] = row[j]
-                            best_k[j] = k
+                    for q in range(m):
+                        if row[q] > best_v[q]:
+                            best_v[q] = row[q]
+                            best_k[q] = k
                 src = mass[full]
-                for j in range(lanes):
-                    moved[best_k[j], j] += src[j]
-            spread_keeps(moved, keep_add, roll_offset, lanes)
+                for q in range(m):
+                    moved[best_k[q], q] += src[q]
+            spread_keeps(moved, keep_add, roll_offset, m)
             mass, moved = moved, mass
         # collapse final rolls into distinct (category, box points, extra bonus) outcomes per lane
         where = np.full(n_keys, -1, dtype=np.int64)
         keys = np.empty(n_rolls, dtype=np.int64)  # the keys a lane used, to clear only those after it
-        for j in range(lanes):
+        for q in range(m):
+            j = active[q]
             g = j // lu
             t = j % lu
             s = slot[i] + j
             count = 0
             for r in range(n_rolls):
-                w = mass[roll_offset + r, j]
+                w = mass[roll_offset + r, q]
                 if w == 0.0:
                     continue
-                c = choice[r, j]
+                c = choice[r, q]
                 allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
                                                    joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
                 key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
-                q = where[key]
-                if q < 0:
-                    q = count
+                o = where[key]
+                if o < 0:
+                    o = count
                     keys[count] = key
                     count += 1
-                    where[key] = q
+                    where[key] = o
                     nu = u | (1 << c)
                     ln = n_upper_lanes[nu]
                     t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
                     if t2 > ln - 1:
                         t2 = ln - 1
                     ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
-                    out_target[s, q] = offset[nu] + ng * ln + t2
-                    out_points[s, q] = pts + gain + extra
-                    out_cat[s, q] = c
-                    out_flag[s, q] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
-                    out_prob[s, q] = 0.0
-                out_prob[s, q] += w
+                    out_target[s, o] = offset[nu] + ng * ln + t2
+                    out_points[s, o] = pts + gain + extra
+                    out_cat[s, o] = c
+                    out_flag[s, o] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
+                    out_prob[s, o] = 0.0
+                out_prob[s, o] += w
             out_count[s] = count
-            for q in range(count):
-                where[keys[q]] = -1
+            for o in range(count):
+                where[keys[o]] = -1
 
 
 @njit(cache=True)
