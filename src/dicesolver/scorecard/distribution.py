@@ -11,36 +11,53 @@ from typing import Callable
 
 import numpy as np
 
-from .kernels.distribution import group_by_target, outcome_stats, pull_histograms, turn_outcomes
+from .kernels.distribution import group_by_target, outcome_stats, pull_histograms, support_bounds, turn_outcomes
 from .kernels.widget import run_widget
 from .score_stats import ScoreDistribution
 from .solitaire import SolitaireSolution
 
 CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
+COLUMNS_PER_BLOCK = 128  # states whose turns run side by side in one kernel task (its buffers stay in cache)
+
+
+class OutcomeBuffers:
+    """The outcome arrays of turn_outcome_batch, kept from one batch to the next: fresh ones of a few hundred
+    MB each time cost as much in page faults as the kernel that fills them."""
+
+    def __init__(self) -> None:
+        self._arrays: tuple[np.ndarray, ...] = ()
+
+    def get(self, n_states: int, cap: int) -> tuple[np.ndarray, ...]:
+        if not self._arrays or self._arrays[0].shape[0] < n_states or self._arrays[0].shape[1] != cap:
+            self._arrays = (np.empty((n_states, cap), dtype=np.int64), np.empty((n_states, cap), dtype=np.int64),
+                            np.empty((n_states, cap)), np.empty((n_states, cap), dtype=np.int64),
+                            np.empty((n_states, cap), dtype=np.int64))
+        return tuple(a[:n_states] for a in self._arrays)
 
 
 def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int,
-                       reached: np.ndarray | None = None):
+                       reached: np.ndarray | None = None, buffers: OutcomeBuffers | None = None):
     """The distinct outcomes of one optimally played turn for every reached lane of the sets in ``chunk``
-    (state rows from ``slots``; ``reached[row]`` whether play gets there): (target, points, probability,
-    category, flags, count) arrays, as turn_outcomes documents. A state has at most one distinct outcome
-    per final roll; one never reached has none."""
+    (state rows from ``slots``; ``reached[row]`` whether play gets there, all by default): (target, points,
+    probability, category, flags, count) arrays, as turn_outcomes documents. A state has at most one
+    distinct outcome per final roll; one never reached has none (in Yatzy 70% of the states are never
+    reached: an upper total that the boxes filled cannot make, say)."""
     game = model.game
     dice = game.dice
     cap = dice.n_rolls
-    out_target = np.empty((n_states, cap), dtype=np.int64)
-    out_points = np.empty((n_states, cap), dtype=np.int64)
-    out_prob = np.empty((n_states, cap))
-    out_cat = np.empty((n_states, cap), dtype=np.int64)
-    out_flag = np.empty((n_states, cap), dtype=np.int64)
+    out_target, out_points, out_prob, out_cat, out_flag = (buffers or OutcomeBuffers()).get(n_states, cap)
     out_count = np.zeros(n_states, dtype=np.int64)
-    rsp, rsi = dice.roll_sub_keeps
-    if reached is None:  # every lane
-        reached = np.ones(n_states, dtype=np.bool_)
-    turn_outcomes(chunk, values, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
-                       dice.keep_add, *dice.keep_sub, model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls,
-                       int(game.max_scores.max()), slots, reached, out_target, out_points, out_prob, out_cat,
-                       out_flag, out_count)
+    rows = np.arange(n_states) if reached is None else np.nonzero(reached)[0]
+    if len(rows):
+        which = np.searchsorted(slots, rows, side="right") - 1  # the set of each row
+        cols_u = chunk[which].astype(np.int64)
+        cols_lane = (rows - slots[which]).astype(np.int64)
+        block_start = np.append(np.arange(0, len(rows), COLUMNS_PER_BLOCK), len(rows)).astype(np.int64)
+        rsp, rsi = dice.roll_sub_keeps
+        turn_outcomes(cols_u, cols_lane, rows.astype(np.int64), block_start, values, model.offset,
+                      model.n_upper_lanes, model.n_groups, *model.rule_args(), dice.keep_add, *dice.keep_sub,
+                      model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()),
+                      out_target, out_points, out_prob, out_cat, out_flag, out_count)
     return out_target, out_points, out_prob, out_cat, out_flag, out_count
 
 
@@ -68,18 +85,25 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
     levels = model.levels()
     n = game.n_categories
     dst_index_full = np.full(model.size, -1, dtype=np.int64)
+    buffers = OutcomeBuffers()
+    shapes = [_hist_lengths(model, level, k) for k, level in enumerate(levels)]
+    # two buffers for the histograms of a level and the next, touched once: fresh arrays for every level
+    # would fault their pages in inside the parallel kernel, one thread at a time
+    largest = max(int(length.sum()) for _, length in shapes)
+    spare, other = np.zeros(largest), np.zeros(largest)
     # level 0: the start state, score 0 with certainty
-    idx, length = _hist_lengths(model, levels[0], 0)
+    idx, length = shapes[0]
     off = np.concatenate([[0], np.cumsum(length)[:-1]])
-    hist = np.zeros(int(length.sum()))
+    hist = spare[:int(length.sum())]
     hist[off[0]] = 1.0  # only lane 0 (upper total 0, no flag) is where a game starts
     cat_prob = np.zeros(n)
     totals = np.zeros(2)  # P(upper bonus), E[extra-yacht bonuses]
     for k in range(n):
         us = levels[k]
-        nidx, nlen = _hist_lengths(model, levels[k + 1], k + 1)
+        nidx, nlen = shapes[k + 1]
         noff = np.concatenate([[0], np.cumsum(nlen)[:-1]]).astype(np.int64)
-        nhist = np.zeros(int(nlen.sum()))
+        nhist = other[:int(nlen.sum())]
+        nhist[:] = 0.0
         dst_index_full[nidx] = np.arange(len(nidx))
         lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
         slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
@@ -95,15 +119,17 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             s0 = int(slots[start])
             src_off = off[s0:s0 + n_states].astype(np.int64)
             src_len = length[s0:s0 + n_states].astype(np.int64)
-            # histograms are contiguous in state order: one segment per state of this chunk
-            mass = np.add.reduceat(hist[src_off[0]:src_off[-1] + src_len[-1]], src_off - src_off[0])
+            first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
+            mass = np.empty(n_states)
+            support_bounds(hist, src_off, src_len, first, last, mass)
             out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
-                model, values, chunk, cslots, n_states, mass > 0)
+                model, values, chunk, cslots, n_states, mass > 0, buffers)
             ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
-            pull_histograms(hist, src_off, src_len, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
+            pull_histograms(hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
             outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
             start = stop
         hist, off, length = nhist, noff, nlen
+        spare, other = other, spare
         if progress:
             progress(k + 1, n)
     final = np.zeros(int(length.max()))

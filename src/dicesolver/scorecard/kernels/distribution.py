@@ -10,36 +10,36 @@ from .widget import NEG, best_keeps, expect_keeps, spread_keeps
 
 
 @njit(cache=True, inline="always")
-def active_final_choice(u, active, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores,
-                        upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                        roll_yacht_face, upper_cat_of_face, forced_order):
-    """policy.final_choice for the lanes ``active`` only (column q of buf and choice is lane active[q])."""
+def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, offset, n_upper_lanes,
+                         n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                         joker_pts, roll_yacht_face, upper_cat_of_face, forced_order):
+    """policy.final_choice for m columns, column q being the state (group col_g[q], upper total col_t[q]) of
+    set cols_u[lo + q] (columns of one set and group come together: a box's points are scored once for
+    them)."""
     n_rolls, n_cats = scores.shape
-    lu = n_upper_lanes[u]
-    m = active.shape[0]
     for r in range(n_rolls):
         for q in range(m):
             buf[roll_offset + r, q] = NEG
             choice[r, q] = -1
     for c in range(n_cats):
-        if (u >> c) & 1:
-            continue
-        nu = u | (1 << c)
-        ln = n_upper_lanes[nu]
-        gn = n_groups[nu]
-        base = offset[nu]
         for r in range(n_rolls):
-            last_g = -1
-            allowed, pts, extra, ng = False, 0, 0, 0
+            last_u, last_g = -1, -1
+            allowed, pts, extra, ng, ln, base = False, 0, 0, 0, 1, 0
             for q in range(m):
-                g = active[q] // lu
-                t = active[q] % lu
-                if g != last_g:  # lanes are in order: a group's lanes come together
-                    last_g = g
+                u = cols_u[lo + q]
+                if (u >> c) & 1:
+                    continue
+                g = col_g[q]
+                t = col_t[q]
+                if u != last_u or g != last_g:
+                    last_u, last_g = u, g
+                    nu = u | (1 << c)
+                    ln = n_upper_lanes[nu]
+                    base = offset[nu]
                     allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus,
                                                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
                                                        forced_order)
-                    ng = next_group(u, g, c, pts, yacht_cat, gn)
+                    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
                 if not allowed:
                     continue
                 t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
@@ -52,45 +52,36 @@ def active_final_choice(u, active, buf, choice, roll_offset, values, offset, n_u
 
 
 @njit(cache=True, parallel=True)
-def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                  yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
-                  keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points,
-                  slot, reached, out_target, out_points, out_prob, out_cat, out_flag, out_count):
-    """For every lane of every set in ``us`` that play reaches (``reached[row]``, the row slot[i] + lane):
-    the distinct outcomes of one turn under optimal play. About 70% of a game's lanes are never reached (an
-    upper total the boxes filled cannot make, say): their policy is not computed, and they have none.
+def turn_outcomes(cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes, n_groups, scores,
+                  upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                  upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr,
+                  roll_sub_idx, rolls, max_points, out_target, out_points, out_prob, out_cat, out_flag, out_count):
+    """The distinct outcomes of one turn under optimal play, for the states given as columns (lane
+    cols_lane[q] of set cols_u[q], written to row cols_row[q]), a block of columns at a time
+    (block_start): the turn's stages run over a block's columns side by side, whatever their sets.
 
-    Outcome q of the state at row slot[i] + lane: the next state's table index (out_target), the points
-    earned (out_points, box + bonuses), the category (out_cat), whether the upper bonus was reached
-    (out_flag bit 0), an extra-yacht bonus earned (bit 1) or the box scored more than 0 (bit 2), and its
-    probability (out_prob).
+    Outcome o of row s: the next state's table index (out_target), the points earned (out_points, box +
+    bonuses), the category (out_cat), whether the upper bonus was reached (out_flag bit 0), an extra-yacht
+    bonus earned (bit 1) or the box scored more than 0 (bit 2), and its probability (out_prob).
     """
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_keys = n_cats * (max_points + 1) * 2
-    for i in prange(us.shape[0]):
-        u = us[i]
-        lu = n_upper_lanes[u]
-        lanes = lu * n_groups[u]
-        m = 0
-        for j in range(lanes):
-            out_count[slot[i] + j] = 0
-            if reached[slot[i] + j]:
-                m += 1
-        if m == 0:
-            continue
-        active = np.empty(m, dtype=np.int64)
-        m = 0
-        for j in range(lanes):
-            if reached[slot[i] + j]:
-                active[m] = j
-                m += 1
-        # the optimal policy of the reached lanes (policy.optimal_policy, on columns active[q])
+    for b in prange(block_start.shape[0] - 1):
+        lo = block_start[b]
+        m = block_start[b + 1] - lo
+        # the optimal policy of the block's columns (policy.optimal_policy, column by column)
+        col_g = np.empty(m, dtype=np.int64)
+        col_t = np.empty(m, dtype=np.int64)
+        for q in range(m):
+            lu = n_upper_lanes[cols_u[lo + q]]
+            col_g[q] = cols_lane[lo + q] // lu
+            col_t[q] = cols_lane[lo + q] % lu
         buf = np.empty((n_keeps, m))
         choice = np.empty((n_rolls, m), dtype=np.int64)
-        active_final_choice(u, active, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores,
-                            upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                            roll_yacht_face, upper_cat_of_face, forced_order)
+        columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, offset, n_upper_lanes,
+                             n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                             joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
         stages = np.empty((max(rolls - 1, 1), n_keeps, m))
         for st in range(rolls - 1):
             if st > 0:
@@ -125,14 +116,14 @@ def turn_outcomes(us, values, offset, n_upper_lanes, n_groups, scores, upper_fac
                     moved[best_k[q], q] += src[q]
             spread_keeps(moved, keep_add, roll_offset, m)
             mass, moved = moved, mass
-        # collapse final rolls into distinct (category, box points, extra bonus) outcomes per lane
+        # collapse final rolls into distinct (category, box points, extra bonus) outcomes per column
         where = np.full(n_keys, -1, dtype=np.int64)
-        keys = np.empty(n_rolls, dtype=np.int64)  # the keys a lane used, to clear only those after it
+        keys = np.empty(n_rolls, dtype=np.int64)  # the keys a column used, to clear only those after it
         for q in range(m):
-            j = active[q]
-            g = j // lu
-            t = j % lu
-            s = slot[i] + j
+            u = cols_u[lo + q]
+            g = col_g[q]
+            t = col_t[q]
+            s = cols_row[lo + q]
             count = 0
             for r in range(n_rolls):
                 w = mass[roll_offset + r, q]
@@ -181,9 +172,32 @@ def outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_pr
 
 
 @njit(cache=True, parallel=True)
-def pull_histograms(hist_src, src_off, src_len, by_target_ptr, by_target_src, by_target_q, out_points, out_prob,
-                    hist_dst, dst_off, dst_len):
-    """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts)."""
+def support_bounds(hist, src_off, src_len, first, last, mass):
+    """The first and last score each histogram gives a chance (first > last for an empty one), and its mass."""
+    for s in prange(src_off.shape[0]):
+        h = src_off[s]
+        lo, hi = src_len[s], -1
+        for x in range(src_len[s]):
+            if hist[h + x] != 0.0:
+                lo = x
+                break
+        for x in range(src_len[s] - 1, lo - 1, -1):
+            if hist[h + x] != 0.0:
+                hi = x
+                break
+        total = 0.0
+        for x in range(lo, hi + 1):
+            total += hist[h + x]
+        first[s] = lo
+        last[s] = hi
+        mass[s] = total
+
+
+@njit(cache=True, parallel=True)
+def pull_histograms(hist_src, src_off, src_first, src_last, by_target_ptr, by_target_src, by_target_q, out_points,
+                    out_prob, hist_dst, dst_off, dst_len):
+    """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts); a source
+    is read only where it gives a chance (src_first to src_last)."""
     for tgt in prange(by_target_ptr.shape[0] - 1):
         o_dst = dst_off[tgt]
         for e in range(by_target_ptr[tgt], by_target_ptr[tgt + 1]):
@@ -194,8 +208,8 @@ def pull_histograms(hist_src, src_off, src_len, by_target_ptr, by_target_src, by
             h = src_off[s]
             # within the target's own segment: past it the source's tail can only hold zeros (a target's
             # range bounds every score it can reach), and writing there would race with the next target
-            n = min(src_len[s], dst_len[tgt] - out_points[s, q])
-            for x in range(n):
+            stop = min(src_last[s] + 1, dst_len[tgt] - out_points[s, q])
+            for x in range(src_first[s], stop):
                 hist_dst[o + x] += p * hist_src[h + x]
 
 
