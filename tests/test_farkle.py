@@ -299,6 +299,48 @@ def test_throw_odds():
     assert rows[5].p_farkle == pytest.approx(1080 / 6 ** 6) and rows[5].most == 8000
 
 
+def test_the_chart_says_where_banking_is_best(small):
+    """Each line (my score, theirs, the dice left): banking is best from the first threshold to the second,
+    from the third to the fourth..., exactly where Bank is worth at least Throw."""
+    game = small.game
+    family = registry.family_of(game)
+    for me, them in ((300, 450), (-200, 800), (850, 0)):
+        rows = family.chart(game, mine=me, theirs=them)
+        i, j = (me - game.floor) // UNIT, (them - game.floor) // UNIT
+        assert [r.dice for r in rows] == [1, 2, 3, 4, 5, 6]
+        assert all(r.win == small.solution.starts[i, j, 0, 0] and (r.mine, r.theirs) == (me, them) for r in rows)
+        for r in rows:
+            assert r.thresholds == sorted(set(r.thresholds)) and all(t % UNIT == 0 for t in r.thresholds)
+            for total in range(UNIT, game.goal - me, UNIT):
+                values = {str(a): v for a, v in small.action_values(game.parse_state(f"{me},{them},{total},{r.dice}"))}
+                bank_best = "bank" in values and values["bank"] >= values["throw"]
+                assert (sum(t <= total for t in r.thresholds) % 2 == 1) == bank_best, (me, them, r.dice, total)
+    whole = family.chart(game)  # every 500 points: 0 and 500 for both
+    assert [(r.mine, r.theirs) for r in whole[::6]] == [(0, 0), (0, 500), (500, 0), (500, 500)]
+    with pytest.raises(InputError, match="multiple of 50"):
+        family.chart(game, mine=33)
+
+
+def test_odds_and_chart_on_the_command_line(small, capsys):
+    from test_cli import run
+
+    code, out, _ = run(capsys, "odds", "farkle", "--json")
+    rows = json.loads(out)
+    names = [f"throw {n} di{'e' if n == 1 else 'ce'}" for n in range(1, 7)]
+    assert code == 0 and [r["category"] for r in rows] == names
+    assert rows[0]["p_nothing"] == pytest.approx(2 / 3) and rows[0]["expected_points"] == pytest.approx(25.0)
+    assert rows[0]["max_points"] == 100 and rows[0]["p_max"] == pytest.approx(1 / 6)
+    assert rows[5]["p_nothing"] == pytest.approx(1080 / 6 ** 6) and rows[5]["max_points"] == 8000
+    assert all(0 < r["p_every_die"] < 1 for r in rows)
+    code, out, _ = run(capsys, "odds", "farkle", "--exact")
+    assert code == 0 and "P(nothing)" in out and "1/6" in out and "0.666667" in out
+    code, out, _ = run(capsys, "chart", SMALL, "--me", "300", "--them", "450")
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == 6 and lines[0].startswith("(300,450) [1 die] ") and "[6 dice]" in lines[5]
+    code, _, err = run(capsys, "chart", SMALL, "--me", "33")
+    assert code == 2 and "multiple of 50" in err
+
+
 def test_the_strategy_chart(small):
     fig = registry.family_of(small.game).chart_figure(small.game)
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]

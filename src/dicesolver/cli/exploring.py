@@ -177,7 +177,8 @@ def odds(
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """One-turn odds of a scorecard game: for each category, the expected points and the chance of its
-    maximum when a whole turn is played only for it."""
+    maximum when a whole turn is played only for it. For Farkle, one throw of 1 to 6 dice: the points of its
+    best set-aside, the most and its chance, the chance of a Farkle and of hot dice."""
     g = registry.load(game)
     with progress(f"playing one turn for each box of {g.canonical}", quiet=json_output):
         rows = registry.family_of(g).odds(g, exact=exact)
@@ -186,7 +187,7 @@ def odds(
     if json_output:
         emit(rows)
         return
-    render.odds(out, rows, f"{g.canonical}: one turn played only for each category", exact)
+    render.odds(out, rows, f"{g.canonical}: one-turn odds", exact)
 
 
 @app.command()
@@ -225,7 +226,7 @@ def distribution(
 
 @app.command()
 def chart(
-    game: str = typer.Argument(..., help="pig, skunk or big-pig (with goal=N / faces=N)"),
+    game: str = typer.Argument(..., help="pig, skunk or big-pig (with goal=N / faces=N), or a Farkle game"),
     me: Optional[int] = typer.Option(None, "--me", help="only the rows with this score of mine"),
     them: Optional[int] = typer.Option(None, "--them", help="only the rows with this opponent's score"),
     png: Optional[str] = typer.Option(None, "--png", help="also draw the chart (win probability, hold totals, "
@@ -233,7 +234,8 @@ def chart(
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """The strategy chart of a push-your-luck game (seed 003): for each (my score, opponent's score) the
-    probability of winning at the start of my turn and the turn totals where the best action switches."""
+    probability of winning at the start of my turn and the turn totals where the best action switches. For
+    Farkle a line for each number of dice left (scores every 500 points unless --me / --them name one)."""
     g = registry.load(game)
     family = registry.family_of(g)
     rows = family.chart(g, me, them)

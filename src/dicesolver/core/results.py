@@ -303,13 +303,15 @@ class Board(_Model):
 
 
 class OddsRow(_Model):
-    """One box of a scorecard game, a whole turn played only for it."""
+    """One box of a scorecard game, a whole turn played only for it; or one throw of n dice (Farkle)."""
 
     category: str
     max_points: int
     expected_points: float
     p_max: float
     p_max_exact: Optional[str] = Field(None, description="P(max) as a fraction, when asked for")
+    p_nothing: Optional[float] = Field(None, description="the chance that the throw scores nothing (a Farkle)")
+    p_every_die: Optional[float] = Field(None, description="the chance that every die thrown scores (hot dice)")
 
 
 class ChartRow(_Model):
@@ -319,6 +321,8 @@ class ChartRow(_Model):
     theirs: int
     win: float
     thresholds: list[int] = Field(description="turn totals where the best action switches, starting with a stop")
+    dice: Optional[int] = Field(None, description="the dice left to throw, where the thresholds depend on them "
+                                                  "(Farkle: a line for each number)")
 
 
 class Distribution(_Model):

@@ -1,11 +1,15 @@
-"""Farkle's strategy chart: the chance of winning at each turn start, and when to bank, playing for the most
-points per turn and for the fewest turns to the goal."""
+"""Farkle's strategy chart: the chance of winning at each turn start and when to bank (``chart_rows``, the
+command line's ``chart``), and a figure of it beside the banking of the most points per turn and of the
+fewest turns to the goal (``chart_figure``)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..core.errors import InputError
 from .rules import DICE, UNIT, FarkleGame
 from .solitaire import expected_turn, fewest_turns
 from .solver import FarkleSolution
@@ -39,3 +43,48 @@ def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
             xlabel="my banked score", ylabel="turn total")
     ax3.legend()
     return fig
+
+
+ROW_STEP = 500  # the whole chart's scores: every 500 points (any score with --me / --them)
+
+
+@dataclass(frozen=True)
+class BankRow:
+    mine: int
+    theirs: int
+    win: float  # at the start of my turn, no Farkles in a row on either side
+    dice: int
+    thresholds: list[int]  # turn totals where the best action switches: bank from the first, throw from the second...
+
+
+def chart_rows(game: FarkleGame, solution: FarkleSolution, mine: int | None = None,
+               theirs: int | None = None) -> list[BankRow]:
+    """For each pair of banked scores (every ROW_STEP points, or the ones asked for) and each number of dice
+    left: where banking the turn total at risk beats throwing them, in the turn that starts there."""
+    from .kernels import banks_where, farkle_value, turn
+
+    def scores(asked: int | None) -> list[int]:
+        if asked is None:
+            return [s for s in range(0, game.goal, ROW_STEP)]
+        if not game.floor <= asked < game.goal or asked % UNIT:
+            raise InputError(f"a score is a multiple of {UNIT} from {game.floor:,} to {game.goal - UNIT:,}")
+        return [asked]
+
+    goal, floor = game.goal // UNIT, game.floor // UNIT
+    arrays = game.classes.arrays()
+    pre = np.empty((goal - floor + 1, DICE + 1))
+    banks = np.empty((DICE, goal - floor + 1), dtype=np.bool_)
+    rows = []
+    for me in scores(mine):
+        for them in scores(theirs):
+            i, j = (me - game.floor) // UNIT, (them - game.floor) // UNIT
+            farkle = farkle_value(i, j, 0, 0, solution.starts, floor, game.farkle_limit, game.penalty // UNIT)
+            turn(i, j, 0, farkle, solution.starts, goal, floor, game.min_bank // UNIT, pre, *arrays, 0)
+            banks_where(i, j, 0, farkle, solution.starts, goal, floor, game.min_bank // UNIT, pre, *arrays, banks)
+            at_risk = goal - (i + floor)  # turn totals short of the goal
+            for n in range(1, DICE + 1):
+                row = banks[n - 1, :at_risk]
+                switches = np.nonzero(row[1:] != row[:-1])[0] + 1
+                rows.append(BankRow(me, them, float(solution.starts[i, j, 0, 0]), n,
+                                    [int(t) * UNIT for t in switches]))
+    return rows

@@ -11,7 +11,7 @@ from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress
 from ..core.playthrough import Playthrough
-from ..core.results import Board, SolveInfo
+from ..core.results import Board, ChartRow, OddsRow, SolveInfo
 from .records import FarkleEvent, farkle_record_from_lines
 from .rules import DICE, PRESETS, FarkleGame, format_dice, make_farkle_game
 from .state import Bank, FarkleState, Take, Throw, takes
@@ -50,7 +50,7 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
         return {"players": "2", "dice": DICE, "faces": 6, "goal": game.goal}
 
     def page(self, game: FarkleGame) -> dict[str, Any]:
-        return {"quick": ["throw", "bank", "hint", "score"], "max_opponents": 1, "explore_odds": False,
+        return {"quick": ["throw", "bank", "hint", "score"], "max_opponents": 1, "explore_odds": True,
                 "explore": [{"title": "Strategy chart", "image": "chart.png"}], "start_position": "0,0"}
 
     def judges(self, game: FarkleGame) -> dict[str, str]:
@@ -181,6 +181,25 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
         from .chart import chart_figure
 
         return chart_figure(game, self.solve(game).solution)
+
+    def chart(self, game: FarkleGame, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:
+        from .chart import chart_rows
+
+        return [ChartRow(mine=r.mine, theirs=r.theirs, win=r.win, thresholds=r.thresholds, dice=r.dice)
+                for r in chart_rows(game, self.solve(game).solution, mine, theirs)]
+
+    def odds(self, game: FarkleGame, exact: bool = False) -> list[OddsRow]:
+        """One throw of 1 to 6 dice: the expected points of its best set-aside, the most it can score and
+        the chance of that, the chance of a Farkle and of hot dice."""
+        from fractions import Fraction
+
+        from .solitaire import throw_odds
+
+        return [OddsRow(category=f"throw {r.dice} di{'e' if r.dice == 1 else 'ce'}", max_points=r.most,
+                        expected_points=r.best_points, p_max=r.p_most,
+                        p_max_exact=str(Fraction(round(r.p_most * 6 ** r.dice), 6 ** r.dice)) if exact else None,
+                        p_nothing=r.p_farkle, p_every_die=r.p_hot_dice)
+                for r in throw_odds(game)]
 
     def match(self, game: FarkleGame, names: list[str], n: int, seed: int,
               progress: Progress | None = None) -> MatchGames:

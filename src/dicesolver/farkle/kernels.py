@@ -58,6 +58,22 @@ def turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class
 
 
 @njit(cache=True)
+def banks_where(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class_prob, option_start,
+                option_left, option_units, banks):
+    """After ``turn`` filled ``pre`` for this turn start: ``banks[n - 1, t]`` whether banking ``t`` at risk
+    with ``n`` dice left is best (at least as good as throwing them) in the mover's turn at ``(i, j)``."""
+    left_to_goal = goal - (i + floor)
+    for t in range(left_to_goal):
+        for n in range(1, 7):
+            banks[n - 1, t] = False
+            if t > 0 and t >= min_bank:
+                bank = 1.0 - starts[j, i + t, g, 0]
+                throw = roll_value(t, n, left_to_goal, farkle, pre, class_start, class_prob, option_start,
+                                   option_left, option_units)
+                banks[n - 1, t] = bank >= throw
+
+
+@njit(cache=True)
 def farkle_value(i, j, f, g, starts, floor, limit, penalty):
     """The mover's value of a Farkle at ``(i, j, f, g)``: the opponent's turn start after it."""
     if f + 1 < limit:

@@ -102,19 +102,21 @@ class ThrowOdds:
     p_hot_dice: float  # every die can be set aside
     best_points: float  # the expected points of the throw's best set-aside (0 for a Farkle)
     most: int  # the most one throw can score
+    p_most: float  # the chance of scoring the most
 
 
 def throw_odds(game: FarkleGame) -> list[ThrowOdds]:
     c = game.classes
     rows = []
     for n in range(1, DICE + 1):
-        probs = c.class_prob[c.class_start[n]:c.class_start[n + 1]]
-        best, hot, most = 0.0, 0.0, 0
-        for k, p in zip(range(c.class_start[n], c.class_start[n + 1]), probs):
-            units = c.option_units[c.option_start[k]:c.option_start[k + 1]]
-            left = c.option_left[c.option_start[k]:c.option_start[k + 1]]
-            best += p * units.max() * UNIT
-            most = max(most, int(units.max()) * UNIT)
-            hot += p * bool((left == DICE).any())
-        rows.append(ThrowOdds(n, float(c.p_farkle[n]), float(hot), float(best), most))
+        classes = range(c.class_start[n], c.class_start[n + 1])
+        best_units = [int(c.option_units[c.option_start[k]:c.option_start[k + 1]].max()) for k in classes]
+        most = max(best_units)
+        best = hot = p_most = 0.0
+        for k, units in zip(classes, best_units):
+            p = float(c.class_prob[k])
+            best += p * units * UNIT
+            hot += p * bool((c.option_left[c.option_start[k]:c.option_start[k + 1]] == DICE).any())
+            p_most += p if units == most else 0.0
+        rows.append(ThrowOdds(n, float(c.p_farkle[n]), hot, best, most * UNIT, p_most))
     return rows

@@ -289,19 +289,28 @@ def simulation(console: Console, runs: Sequence[SimulationSummary], title: str) 
 
 def odds(console: Console, rows: Sequence[OddsRow], title: str, exact: bool) -> None:
     table = Table(title=title)
-    for col in ("category", "expected points", "max", "P(max)") + (("P(max) exactly",) if exact else ()):
+    nothing = any(r.p_nothing is not None for r in rows)  # the columns a game's rows have
+    every = any(r.p_every_die is not None for r in rows)
+    columns = ("category", "expected points", "max", "P(max)") + (("P(max) exactly",) if exact else ()) + \
+        (("P(nothing)",) if nothing else ()) + (("P(every die)",) if every else ())
+    for col in columns:
         table.add_column(col, justify="left" if col == "category" else "right")
     for r in rows:
         cells = [r.category, f"{r.expected_points:.4f}", str(r.max_points), f"{r.p_max:.6f}"]
         if exact:
             cells.append(r.p_max_exact or "")
+        if nothing:
+            cells.append("" if r.p_nothing is None else f"{r.p_nothing:.6f}")
+        if every:
+            cells.append("" if r.p_every_die is None else f"{r.p_every_die:.6f}")
         table.add_row(*cells)
     console.print(table)
 
 
 def chart(console: Console, rows: Sequence[ChartRow]) -> None:
     for r in rows:
-        say(console, f"({r.mine},{r.theirs}) {r.win:.7f} - {' '.join(map(str, r.thresholds))}")
+        dice = f" [{r.dice} di{'e' if r.dice == 1 else 'ce'}]" if r.dice is not None else ""
+        say(console, f"({r.mine},{r.theirs}){dice} {r.win:.7f} - {' '.join(map(str, r.thresholds))}")
 
 
 __all__ = ["LABEL_STYLES", "fmt", "say", "escape", "solve_info", "advice", "options_table", "board", "review",

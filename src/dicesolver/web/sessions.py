@@ -44,6 +44,7 @@ IDLE_SECONDS = 30 * 60
 MAX_SESSIONS = 500  # games held in memory (no thread each); beyond, the longest-waiting one is put away to disk
 MAX_TRANSCRIPT = 400_000  # characters kept (the oldest are dropped)
 LOCK_WAIT_SECONDS = 5.0  # how long a move waits for another process's move on the same game
+LOCK_SUFFIX = ".lock"  # a record's lock file is beside it: <record>.lock
 
 
 class _Waiting(Exception):
@@ -62,9 +63,6 @@ class StaleGame(Exception):
 def game_id(record_path: Path) -> str:
     """A game's id, the same in every process and after a restart: from its record's name."""
     return hashlib.sha256(record_path.name.encode()).hexdigest()[:16]
-
-
-LOCK_SUFFIX = ".lock"
 
 
 class RecordLock:

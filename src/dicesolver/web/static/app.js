@@ -507,9 +507,20 @@ async function explore() {
   await api("POST", "/api/advice", { game: g.name, position: g.page.start_position }).catch(() => null); // solve first (progress shown)
   out.innerHTML = g.page.explore.map((x) => `<h3>${esc(x.title)}</h3>
       <img class="plot" alt="${esc(x.title)}" src="/api/explore/${esc(x.image)}?game=${name}">`).join("") +
-    (odds ? `<h3>One-turn odds: a whole turn played for one box</h3><table><tr><th>box</th><th class="num">max</th>
-      <th class="num">expected points</th><th class="num">P(max)</th></tr>${odds.map((r) => `<tr><td>${esc(r.category)}</td>
-      <td class="num">${r.max_points}</td><td class="num">${r.expected_points.toFixed(3)}</td><td class="num">${r.p_max.toFixed(4)}</td></tr>`).join("")}</table>` : "");
+    (odds ? oddsTable(odds) : "");
+}
+
+// One-turn odds (a whole turn played for one box), or one throw's (Farkle: with the chance of scoring nothing
+// and of every die scoring); a column shows where the rows have it.
+function oddsTable(odds) {
+  const nothing = odds.some((r) => r.p_nothing !== null && r.p_nothing !== undefined);
+  const every = odds.some((r) => r.p_every_die !== null && r.p_every_die !== undefined);
+  const cell = (x) => `<td class="num">${x === null || x === undefined ? "" : x.toFixed(4)}</td>`;
+  return `<h3>${nothing ? "One throw's odds" : "One-turn odds: a whole turn played for one box"}</h3><table><tr>
+    <th>${nothing ? "throw" : "box"}</th><th class="num">max</th><th class="num">expected points</th><th class="num">P(max)</th>
+    ${nothing ? '<th class="num">P(nothing)</th>' : ""}${every ? '<th class="num">P(every die)</th>' : ""}</tr>
+    ${odds.map((r) => `<tr><td>${esc(r.category)}</td><td class="num">${r.max_points}</td>
+      <td class="num">${r.expected_points.toFixed(3)}</td>${cell(r.p_max)}${nothing ? cell(r.p_nothing) : ""}${every ? cell(r.p_every_die) : ""}</tr>`).join("")}</table>`;
 }
 $("explore-go").addEventListener("click", () => guarded(explore));
 
