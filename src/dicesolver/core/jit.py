@@ -7,6 +7,11 @@ at a directory named after a hash of *every* kernel source of the package (and n
 versions): any edit to any kernel starts a fresh cache, and nothing compiled from other sources is
 ever loaded.
 
+A kernel calling a helper that is not inlined passes ``np.int64(0)`` rather than ``0``, and
+``np.int64(i)`` rather than a ``prange`` index: numba compiles the helper anew for each argument type it
+sees, and a literal ``0`` (``Literal[int](0)``) or the unsigned index of a parallel loop's body would each
+add a compilation of the same code (the match kernel's game was compiled four times in the test suite).
+
 The cache lives under ``$DICESOLVER_KERNEL_CACHE`` (or numba's own ``$NUMBA_CACHE_DIR``), else under the
 user cache directory, so ``make`` and a direct ``dicesolver`` command share one cache. The few newest
 hash directories are kept; older ones are removed.

@@ -53,7 +53,8 @@ def turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class
             v = roll_value(t, n, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left,
                            option_units)
             pre[t, n] = v if v > bank else bank
-    return roll_value(0, 6, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left,
+    zero, six = np.int64(0), np.int64(6)  # typed, not literal: roll_value is compiled once for every caller
+    return roll_value(zero, six, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left,
                       option_units)
 
 
@@ -105,7 +106,7 @@ def solve_group(a, b, starts, goal, floor, limit, penalty, min_bank, pre, class_
                         continue
                     farkle = farkle_value(i, j, f, g, starts, floor, limit, penalty)
                     v = turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class_prob,
-                             option_start, option_left, option_units, 1)
+                             option_start, option_left, option_units, np.int64(1))
                     d = abs(v - starts[i, j, f, g])
                     if d > change:
                         change = d

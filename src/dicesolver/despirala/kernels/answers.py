@@ -38,7 +38,7 @@ def pick_value(W, after, s, h, pts, q, qcum):
     acc = 0.0
     for t in range(h + 1):
         acc += q[s, t] * end_value(W, after, h - t)
-    return pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * end_value(W, after, 0)
+    return pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * end_value(W, after, np.int64(0))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -104,7 +104,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
         base = 0.0 if chance else float(pts)
         if ph == OVER:
             if chance:
-                out_f[i, 2 * width] = end_chance(V, offset, rows, N, 0, h, need, normal, tie_worth)
+                out_f[i, 2 * width] = end_chance(V, offset, rows, N, np.int64(0), h, need, normal, tie_worth)
             else:
                 out_f[i, 2 * width] = float(pts + h)
             continue

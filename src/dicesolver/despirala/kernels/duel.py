@@ -91,7 +91,8 @@ def pick_beaten(F, offset, length, rows, mask, c, s, slot, h, points, slot_point
     if v == v:
         return v
     H = ends.shape[2]
-    v = (1.0 - qcum[s, h]) * end_value(F, offset, length, rows, mask, c, 0, 0, points, slot_points, beat, ends, H)
+    zero = np.int64(0)  # not the literal 0: one compiled end_value for every caller
+    v = (1.0 - qcum[s, h]) * end_value(F, offset, length, rows, mask, c, zero, zero, points, slot_points, beat, ends, H)
     for t in range(h + 1):
         if q[s, t] != 0.0:
             v += q[s, t] * end_value(F, offset, length, rows, mask, c, slot, h - t, points, slot_points, beat, ends, H)

@@ -158,7 +158,7 @@ def solve_level(W, masks, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
 def base_completion(q, qcum, out):
     """D for the level with nothing free (the game ends: the goods left are the value)."""
     W = np.zeros((1, out.shape[1]))
-    _completion(W, 0, out.shape[1] - 1, q, qcum, out)
+    _completion(W, np.int64(0), out.shape[1] - 1, q, qcum, out)
 
 
 @njit(cache=True, nogil=True)

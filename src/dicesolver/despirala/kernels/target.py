@@ -197,7 +197,7 @@ def pick_chance(V, offset, rows, N, after, s, h, p, n, normal, tie, q, qcum):
     """Picking a combination that misses shape ``s`` and scores ``p`` at ``h`` goods, needing ``n``
     (``TargetTable.pick_chance``'s sum, in its order)."""
     ok = qcum[s, h]
-    lost = (1.0 - ok) * end_chance(V, offset, rows, N, after, 0, n, normal, tie)
+    lost = (1.0 - ok) * end_chance(V, offset, rows, N, after, np.int64(0), n, normal, tie)
     if n - p < 0:
         return ok * met_already(normal) + lost
     acc = 0.0

@@ -323,7 +323,8 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, ai
             stages = turn_stages(lo, top, fields, values, blob, model, aim)
             answer_one(lo, fields, stages, values, blob, model, aim, tie, out_f, out_i)
         return refused
-    order, starts, tops, runs = group_runs(fields, lo, hi, KEY, KIND, LEFT, DECISION, RETHROW)
+    order, starts, tops, runs = group_runs(fields, lo, hi, np.int64(KEY), np.int64(KIND), np.int64(LEFT),
+                                           np.int64(DECISION), np.int64(RETHROW))
     staged = np.empty(runs, dtype=np.int64)
     n_staged = 0
     no_stages = np.zeros((1, 1))
@@ -403,7 +404,8 @@ def answer_serial(cards, totals, dice, held, rolls_left, values, blob, aim, tie,
     once); returns how many were refused."""
     n = cards.shape[0]
     fields = np.empty((n, FIELDS), dtype=np.int64)
-    return answer_range(0, n, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i, fields)
+    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i,
+                        fields)
 
 
 @njit(cache=True, parallel=True)

@@ -141,9 +141,10 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
             rolls_left[i] = rolls - 1
             if judge and rolls > 1:
                 buf = np.empty((keep_add.shape[0], 1))
-                policy_stages(OPTIMAL, used[i], group[i], capped[i], H, values, offset, n_upper_lanes, n_groups,
-                              scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                              roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                optimal = np.int64(OPTIMAL)  # typed, not literal: one compiled policy_stages for every caller
+                policy_stages(optimal, used[i], group[i], capped[i], H, values, offset, n_upper_lanes,
+                              n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                              joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
                               roll_offset, buf, stages[i])
         if judge:
             if rolls_left[i] > 0:

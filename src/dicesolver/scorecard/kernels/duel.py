@@ -120,7 +120,7 @@ def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, 
     lanes = maxsum[a] + maxsum[b] + 1
     succ = np.empty((scores.shape[1], lanes + scores.max() + 1))
     open_cats = np.empty(scores.shape[1], dtype=np.int64)
-    n_open = successor_lines(a, b, values, 0, pair_offset, maxsum, scores, full, succ, open_cats)
+    n_open = successor_lines(a, b, values, np.int64(0), pair_offset, maxsum, scores, full, succ, open_cats)
     final_rows(buf, roll_offset, succ, open_cats, n_open, scores, 0, lanes)
     for _ in range(rerolls_left):
         expect_keeps(buf, keep_add, roll_offset, lanes)

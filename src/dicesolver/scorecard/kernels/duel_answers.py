@@ -213,7 +213,8 @@ def refuse(i, reason, fields, out_i):
 @njit(cache=True)
 def answer_fields(lo, hi, fields, values, pair_offset, blob, model, tie, out_f, out_i):
     """Answer situations lo..hi-1 from their fields, each position's stages computed once."""
-    order, starts, tops, runs = group_runs(fields, lo, hi, KEY, KIND, LEFT, DECISION, RETHROW)
+    order, starts, tops, runs = group_runs(fields, lo, hi, np.int64(KEY), np.int64(KIND), np.int64(LEFT),
+                                           np.int64(DECISION), np.int64(RETHROW))
     no_stages = np.zeros((1, 1))
     for k in range(runs):
         first = order[starts[k]]  # a run of stages has a position: no refused situation is in it
@@ -245,7 +246,8 @@ def answer_serial(cards, totals, dice, held, rolls_left, values, pair_offset, bl
     """Every situation's answer on the calling thread; returns how many were refused."""
     n = cards.shape[0]
     fields = np.empty((n, 8), dtype=np.int64)
-    return answer_range(0, n, cards, totals, dice, held, rolls_left, values, pair_offset, blob, tie, out_f, out_i,
+    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, pair_offset, blob, tie, out_f,
+                        out_i,
                         fields)
 
 
@@ -263,7 +265,7 @@ def answer_positions(movers, others, diffs, dice, held, rolls_left, values, pair
         if reason:
             refuse(i, reason, fields, out_i)
             refused += 1
-    answer_fields(0, n, fields, values, pair_offset, blob, model, tie, out_f, out_i)
+    answer_fields(np.int64(0), n, fields, values, pair_offset, blob, model, tie, out_f, out_i)
     return refused
 
 

@@ -222,7 +222,8 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
     max_len = fut_len.max()
     keep_mask = (1 << keep_bits) - 1
     for i in prange(throws.shape[0] * perms.shape[0]):
-        play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
+        game = np.int64(i)  # prange's index is unsigned in the parallel body: one compiled play_game for both
+        play_game(game, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                   n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
                   roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
                   roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
