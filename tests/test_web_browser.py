@@ -415,7 +415,7 @@ def test_the_advisor_dice_are_reachable_by_keyboard(page):
     assert page.evaluate("state.session.transcript") == before  # the game on the Play tab did not move
 
 
-def test_a_whole_game_with_my_own_dice_on_a_phone(page, server):
+def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
     """At the table with real dice, on a 390x844 phone: each throw entered by tapping its faces, the advice
     one tap away and the same as the library's for every position, the best option taken by one tap, the
     scorecard always in view without scrolling sideways, until the game is over."""
@@ -452,6 +452,8 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server):
             thrown = [rng.randint(1, 6) for _ in range(count)]
             for face in thrown:
                 phone.click(f"#board .pad-face[data-enter='{face}']")
+            if throws == 3:  # the picture in the README: a throw entered, the card below
+                snapshot(phone, "phone-own-dice", tmp_path)
             box = phone.locator("#board .pad-face").first.bounding_box()
             assert box["width"] >= 44 and box["height"] >= 44  # thumb-sized
             phone.click("#board .pad-done")

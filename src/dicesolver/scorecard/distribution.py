@@ -11,6 +11,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..core.arrays import frozen
 from .kernels.distribution import group_by_target, outcome_stats, pull_histograms, support_bounds, turn_outcomes
 from .kernels.widget import run_widget
 from .score_stats import ScoreDistribution
@@ -54,7 +55,7 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
         cols_lane = (rows - slots[which]).astype(np.int64)
         block_start = np.append(np.arange(0, len(rows), COLUMNS_PER_BLOCK), len(rows)).astype(np.int64)
         rsp, rsi = dice.roll_sub_keeps
-        turn_outcomes(cols_u, cols_lane, rows.astype(np.int64), block_start, values, model.offset,
+        turn_outcomes(cols_u, cols_lane, rows.astype(np.int64), block_start, frozen(values), model.offset,
                       model.n_upper_lanes, model.n_groups, *model.rule_args(), dice.keep_add, *dice.keep_sub,
                       model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()),
                       out_target, out_points, out_prob, out_cat, out_flag, out_count)

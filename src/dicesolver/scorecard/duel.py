@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core import inplace, tables
 from ..core.answers import Answers
+from ..core.arrays import frozen
 from ..core.distributed import Cluster
 from ..core.errors import InputError, TableError
 from .rules import ScorecardGame
@@ -147,8 +148,9 @@ class DuelModel:
         self.n_sets = 1 << game.n_categories
         self.full = self.n_sets - 1
         layout = pair_layout(game, start) if start is not None else _cached_layout(game)
-        self.maxsum, self.pa, self.pb = layout["maxsum"], layout["pa"], layout["pb"]
-        self.pair_offset = layout["pair_offset"]
+        # read-only whether built now or read from disk: the kernels are compiled for one of the two
+        self.maxsum, self.pa, self.pb = frozen(layout["maxsum"]), frozen(layout["pa"]), frozen(layout["pb"])
+        self.pair_offset = frozen(layout["pair_offset"])
         # level m's pairs pa[lo:hi] and cells start..stop, from the top level down
         self.segments = [LevelSegment(*(int(x) for x in row)) for row in layout["segments"]]
         self.size = sum(seg.cells for seg in self.segments)
@@ -184,7 +186,7 @@ class DuelModel:
         dice = self.game.dice
         ptr, idx = dice.keep_sub
         duel_level(self.pa[seg.first_pair:seg.end_pair], self.pb[seg.first_pair:seg.end_pair], out, out_base,
-                   above, above_base, self.pair_offset, self.maxsum, self.scores, self.full, dice.keep_add, ptr, idx,
+                   frozen(above), above_base, self.pair_offset, self.maxsum, self.scores, self.full, dice.keep_add, ptr, idx,
                    dice.roll_probabilities, dice.roll_offset, self.game.rolls - 1)
 
     def index(self, pos: DuelPosition) -> int:

@@ -130,7 +130,7 @@ class MatchSetup:
         self.values = frozen(self.values)
         self.tables = tuple(frozen(x) for x in (*self.future, *self.duel, *self.joe))
         self.target = (frozen(self.target[0]), self.target[1])
-        self.hand_values = np.ascontiguousarray(np.stack([b.hand_values for b in built]))
+        self.hand_values = frozen(np.ascontiguousarray(np.stack([b.hand_values for b in built])))
 
     def rotations(self) -> np.ndarray:
         n = len(self.names)

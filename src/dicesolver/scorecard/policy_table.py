@@ -26,12 +26,14 @@ BUILD_STEPS = 64  # progress reports while a table is built
 
 
 def word_layout(game: ScorecardGame) -> tuple[int, np.dtype] | None:
-    """(bits per keep, word type) of a game's policy words; None when a word would not fit 64 bits."""
+    """(bits per keep, word type) of a game's policy words; None when a word would not fit 64 bits. Two
+    bytes at least, even where one would do (small games, small tables): the kernels that read the words are
+    compiled for each word type they meet, and two bytes serve five dice with three throws."""
     dice = game.dice
     ptr, _ = dice.roll_sub_keeps
     keep_bits = max(1, int(np.diff(ptr).max() - 1).bit_length())
     bits = (game.rolls - 1) * keep_bits + max(1, (game.n_categories - 1).bit_length())
-    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+    for dtype in (np.uint16, np.uint32, np.uint64):
         if bits <= 8 * np.dtype(dtype).itemsize:
             return keep_bits, np.dtype(dtype)
     return None
