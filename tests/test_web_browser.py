@@ -478,3 +478,24 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
         raise AssertionError("the game did not end")
     assert throws >= 12
     phone.close()
+
+
+def test_the_advisor_on_a_phone(page, server):
+    """The Advisor at 390x844: thumb-sized dice to enter a throw, the card and the ranked options without
+    scrolling sideways, and an option applied with one tap."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844})
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone.select_option("#advisor-game", "yacht")
+    face = phone.locator("#faces .die").first.bounding_box()
+    assert face["width"] >= 44 and face["height"] >= 44
+    for f in "11345":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.click("#advise")
+    phone.wait_for_selector("#advice-table tr.best")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    best = phone.inner_text("#advice-table tr.best td:nth-child(2)")
+    phone.click("#advice-table tr.best")  # one tap applies it: the dice kept, a throw fewer
+    assert phone.inner_text("#position-text").startswith("/" + best.split()[-1] + "/")
+    phone.close()

@@ -186,8 +186,8 @@ class DuelModel:
         dice = self.game.dice
         ptr, idx = dice.keep_sub
         duel_level(self.pa[seg.first_pair:seg.end_pair], self.pb[seg.first_pair:seg.end_pair], out, out_base,
-                   frozen(above), above_base, self.pair_offset, self.maxsum, self.scores, self.full, dice.keep_add, ptr, idx,
-                   dice.roll_probabilities, dice.roll_offset, self.game.rolls - 1)
+                   frozen(above), above_base, self.pair_offset, self.maxsum, self.scores, self.full, dice.keep_add,
+                   ptr, idx, dice.roll_probabilities, dice.roll_offset, self.game.rolls - 1)
 
     def index(self, pos: DuelPosition) -> int:
         off = self.pair_offset[pos.mover * self.n_sets + pos.other]
