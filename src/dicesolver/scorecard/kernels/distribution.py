@@ -5,8 +5,9 @@ one optimally played turn from every state, and histograms pushed along them.
 import numpy as np
 
 from ...core.jit import njit, prange
+from .policy import keep_stages
 from .scoring import next_group, score_choice, upper_step
-from .widget import NEG, best_keeps, expect_keeps, spread_keeps
+from .widget import NEG, spread_keeps
 
 
 @njit(cache=True, inline="always")
@@ -82,12 +83,7 @@ def turn_outcomes(cols_u, cols_lane, cols_row, block_start, values, offset, n_up
         columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, offset, n_upper_lanes,
                              n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
                              joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
-        stages = np.empty((max(rolls - 1, 1), n_keeps, m))
-        for st in range(rolls - 1):
-            if st > 0:
-                best_keeps(buf, sub_ptr, sub_idx, m)
-            expect_keeps(buf, keep_add, roll_offset, m)
-            stages[st] = buf
+        stages = keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, m)
         # forward: mass on rolls after the opening throw, then each re-throw under the best keep
         mass = np.empty((n_keeps, m))
         moved = np.empty((n_keeps, m))

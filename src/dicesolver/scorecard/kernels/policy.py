@@ -59,10 +59,17 @@ def optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, sco
     final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
                  threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                  upper_cat_of_face, forced_order)
-    stages = np.empty((max(rolls - 1, 1), n_keeps, lanes))
+    return choice, keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes)
+
+
+@njit(cache=True, inline="always")
+def keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes):
+    """From final-roll values in buf's roll rows: stages[m][k, lane] = the value of keeping k when m more
+    throws follow the next one (buf is used up)."""
+    stages = np.empty((max(rolls - 1, 1), keep_add.shape[0], lanes))
     for m in range(rolls - 1):
         if m > 0:
             best_keeps(buf, sub_ptr, sub_idx, lanes)
         expect_keeps(buf, keep_add, roll_offset, lanes)
         stages[m] = buf
-    return choice, stages
+    return stages
