@@ -231,9 +231,9 @@ def set_policy_tables(mode, H, values, offset, n_upper_lanes, n_groups, scores, 
         if mode == OPTIMAL or mode == STATIC:
             zero = np.int64(0)  # typed, not literal (nor prange's unsigned index): policy_stages compiled once
             policy_stages(mode, np.int64(a), zero, zero, H, values, offset, n_upper_lanes, n_groups, scores,
-                          upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                          upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
-                          stages[:rolls - 1])
+                          upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                          roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+                          buf, stages[:rolls - 1])
         for r in range(n_rolls):
             c, v = best_category(mode, a, 0, 0, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
                                  threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
