@@ -57,7 +57,11 @@ def lan_address() -> str:
             probe.connect(("10.254.254.254", 1))
             return probe.getsockname()[0]
         except OSError:
-            return socket.gethostbyname(socket.gethostname())
+            pass
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:  # no network at all: the machine's name is the best there is
+        return socket.gethostname()
 
 
 def visit_url(host: str, port: int, token: str | None) -> str:
