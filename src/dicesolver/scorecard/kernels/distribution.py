@@ -15,41 +15,64 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
                          n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
                          joker_pts, roll_yacht_face, upper_cat_of_face, forced_order):
     """policy.final_choice for m columns, column q being the state (group col_g[q], upper total col_t[q]) of
-    set cols_u[lo + q] (columns of one set and group come together: a box's points are scored once for
-    them)."""
+    set cols_u[lo + q]. Columns of one set and group come together (a run): for each box, a run's rolls
+    score a few distinct (points, bonus, next group) outcomes, each worth the same to a column whatever the
+    roll, so each is valued once per column (``cont``) and the rolls only look it up."""
     n_rolls, n_cats = scores.shape
     for r in range(n_rolls):
         for q in range(m):
             buf[roll_offset + r, q] = NEG
             choice[r, q] = -1
-    for c in range(n_cats):
-        for r in range(n_rolls):
-            last_u, last_g = -1, -1
-            allowed, pts, extra, ng, ln, base = False, 0, 0, 0, 1, 0
-            for q in range(m):
-                u = cols_u[lo + q]
-                if (u >> c) & 1:
-                    continue
-                g = col_g[q]
-                t = col_t[q]
-                if u != last_u or g != last_g:
-                    last_u, last_g = u, g
-                    nu = u | (1 << c)
-                    ln = n_upper_lanes[nu]
-                    base = offset[nu]
-                    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus,
-                                                       joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                                                       forced_order)
-                    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+    slot_of = np.empty(n_rolls, dtype=np.int64)  # a roll's outcome (-1: the box cannot take it)
+    slot_pts = np.empty(n_rolls, dtype=np.int64)
+    slot_extra = np.empty(n_rolls, dtype=np.int64)
+    slot_ng = np.empty(n_rolls, dtype=np.int64)
+    cont = np.empty((n_rolls, m))
+    run = 0
+    while run < m:
+        u = cols_u[lo + run]
+        g = col_g[run]
+        end = run + 1
+        while end < m and cols_u[lo + end] == u and col_g[end] == g:
+            end += 1
+        for c in range(n_cats):
+            if (u >> c) & 1:
+                continue
+            nu = u | (1 << c)
+            ln = n_upper_lanes[nu]
+            base = offset[nu]
+            n_slots = 0
+            for r in range(n_rolls):
+                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                slot_of[r] = -1
                 if not allowed:
                     continue
-                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
-                if t2 > ln - 1:
-                    t2 = ln - 1
-                v = pts + gain + extra + values[base + ng * ln + t2]
-                if v > buf[roll_offset + r, q]:
-                    buf[roll_offset + r, q] = v
-                    choice[r, q] = c
+                ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                k = 0
+                while k < n_slots and not (slot_pts[k] == pts and slot_extra[k] == extra and slot_ng[k] == ng):
+                    k += 1
+                if k == n_slots:
+                    slot_pts[k], slot_extra[k], slot_ng[k] = pts, extra, ng
+                    for q in range(run, end):
+                        t2, gain = upper_step(col_t[q], pts, c, upper_face, threshold, upper_points)
+                        if t2 > ln - 1:
+                            t2 = ln - 1
+                        cont[k, q] = pts + gain + extra + values[base + ng * ln + t2]
+                    n_slots += 1
+                slot_of[r] = k
+            for r in range(n_rolls):
+                k = slot_of[r]
+                if k < 0:
+                    continue
+                row = buf[roll_offset + r]
+                picks = choice[r]
+                for q in range(run, end):
+                    v = cont[k, q]
+                    if v > row[q]:
+                        row[q] = v
+                        picks[q] = c
+        run = end
 
 
 @njit(cache=True, parallel=True)
