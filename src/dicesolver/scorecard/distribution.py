@@ -88,15 +88,19 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
     dst_index_full = np.full(model.size, -1, dtype=np.int64)
     buffers = OutcomeBuffers()
     shapes = [_hist_lengths(model, level, k) for k, level in enumerate(levels)]
-    # two buffers for the histograms of a level and the next, touched once: fresh arrays for every level
-    # would fault their pages in inside the parallel kernel, one thread at a time
+    # two buffers for the histograms of a level and the next (fresh arrays for every level would fault their
+    # pages in inside the parallel kernel, one thread at a time); a histogram is cleared when first written,
+    # and the 70% that play never reaches are never touched (``written``)
     largest = max(int(length.sum()) for _, length in shapes)
-    spare, other = np.zeros(largest), np.zeros(largest)
+    spare, other = np.empty(largest), np.empty(largest)
     # level 0: the start state, score 0 with certainty
     idx, length = shapes[0]
     off = np.concatenate([[0], np.cumsum(length)[:-1]])
     hist = spare[:int(length.sum())]
+    written = np.zeros(len(idx), dtype=np.bool_)
+    hist[off[0]:off[0] + length[0]] = 0.0
     hist[off[0]] = 1.0  # only lane 0 (upper total 0, no flag) is where a game starts
+    written[0] = True
     cat_prob = np.zeros(n)
     totals = np.zeros(2)  # P(upper bonus), E[extra-yacht bonuses]
     for k in range(n):
@@ -104,7 +108,7 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
         nidx, nlen = shapes[k + 1]
         noff = np.concatenate([[0], np.cumsum(nlen)[:-1]]).astype(np.int64)
         nhist = other[:int(nlen.sum())]
-        nhist[:] = 0.0
+        nwritten = np.zeros(len(nidx), dtype=np.bool_)
         dst_index_full[nidx] = np.arange(len(nidx))
         lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
         slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
@@ -122,20 +126,22 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             src_len = length[s0:s0 + n_states].astype(np.int64)
             first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
             mass = np.empty(n_states)
-            support_bounds(hist, src_off, src_len, first, last, mass)
+            support_bounds(hist, src_off, src_len, written[s0:s0 + n_states], first, last, mass)
             out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
                 model, values, chunk, cslots, n_states, mass > 0, buffers)
             ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
-            pull_histograms(hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen)
+            pull_histograms(hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen,
+                            nwritten)
             outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
             start = stop
-        hist, off, length = nhist, noff, nlen
+        hist, off, length, written = nhist, noff, nlen, nwritten
         spare, other = other, spare
         if progress:
             progress(k + 1, n)
     final = np.zeros(int(length.max()))
-    for o, ln in zip(off, length):
-        final[:ln] += hist[o:o + ln]
+    for o, ln, w in zip(off, length, written):
+        if w:
+            final[:ln] += hist[o:o + ln]
     return ScoreDistribution(
         probabilities=final,
         bonus_probability=float(totals[0]) if game.has_upper_bonus else None,
