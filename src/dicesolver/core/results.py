@@ -315,7 +315,7 @@ class OddsRow(_Model):
 
 
 class ChartRow(_Model):
-    """A push-your-luck strategy chart's line: (my score, opponent's) at the start of my turn."""
+    """A strategy chart's line (push-your-luck games, Farkle): (my score, opponent's) at the start of my turn."""
 
     mine: int
     theirs: int

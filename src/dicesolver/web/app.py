@@ -31,7 +31,7 @@ from ..core.protocol import Game
 from ..core.results import Advice, OddsRow
 from . import models
 from .access import TOKEN_ENV, Guard, Owners, browser_of
-from .sessions import LOCK_SUFFIX, GameBusy, RecordLock, SessionStore, StaleGame, board_of
+from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of
 from .solutions import NotReady, SolutionStore
 
 MAX_BODY_BYTES = 2 * 2**20
@@ -158,7 +158,8 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
 
     # -- play -------------------------------------------------------------------------------------------
     def session_or_404(session_id: str, http: Request):
-        """This browser's game in play, or one put away to disk continued from its record (with a new id)."""
+        """This browser's game: held in memory, or continued from its record (put away, moved by another
+        process, or from before a restart; its id is the record's, so it stays the same)."""
         missing = _NotFound("no such game (finished games are under Review, unfinished ones in Play's list)")
         session = sessions.get(session_id[:40])
         if session is None:  # put away, played by another process, or from before a restart: from its record
@@ -270,7 +271,7 @@ def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
             raise InputError(f"{name} is a finished game: finished games are kept")
         path.unlink(missing_ok=True)
         owners.forget(path)
-        path.with_name(path.name + LOCK_SUFFIX).unlink(missing_ok=True)
+        RecordLock(path).path.unlink(missing_ok=True)
         return {"discarded": name}
 
     @app.get("/api/play/{session_id}", response_model=models.SessionResponse)
