@@ -111,6 +111,7 @@ class SolitaireEngine(CardEngine):
         what a tie is worth): every value the best chance of more than T - total further points."""
         super().__init__(model.game, tie)
         self.model, self.values, self.judge = model, frozen(values), judge
+        self.pair = table_pair(self.values)
         self.aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
         if aim is not None:
             self.unit = "p_target"
@@ -121,7 +122,7 @@ class SolitaireEngine(CardEngine):
 
     @property
     def _tables(self) -> tuple[Any, ...]:
-        return self.values, self.blob, self.aim
+        return (*self.pair, self.blob, self.aim)
 
     @cached_property
     def _kernels(self):
@@ -172,7 +173,7 @@ class DuelEngine(CardEngine):
     def __init__(self, table: DuelSolution, tie: float):
         super().__init__(table.game, tie)
         self.table = table
-        self.values = frozen(table.values)
+        self.pair = table_pair(table.values)
         self.pair_offset = frozen(table.model.pair_offset)
 
     @cached_property
@@ -191,7 +192,7 @@ class DuelEngine(CardEngine):
 
     @property
     def _tables(self) -> tuple[Any, ...]:
-        return self.values, self.pair_offset, self.blob
+        return (*self.pair, self.pair_offset, self.blob)
 
     def answer_positions(self, mover: int, other: int, diff: int, dice: np.ndarray, rolls_left: int) -> Answers:
         """The same answers for one table position given as (mover's used boxes, other's, score difference)
@@ -229,6 +230,18 @@ def solitaire_blob(m: SolitaireModel) -> np.ndarray:
               m.roll_yacht_face, m.upper_cat_of_face, m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx,
               hold_masks(game), dice.counts.T, possible, sub_pad]
     return pack(scalars, arrays)
+
+
+def table_pair(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A float64 or float32 table as the kernels take both: (float64 entries, float32 entries), the other one
+    empty (``kernels.answers.entry``), so that one compiled kernel serves both."""
+    if values.dtype == np.float32:
+        return NO_WIDE, frozen(np.ascontiguousarray(values))
+    return frozen(np.ascontiguousarray(values, dtype=np.float64)), NO_NARROW
+
+
+NO_WIDE = frozen(np.zeros(0, dtype=np.float64))
+NO_NARROW = frozen(np.zeros(0, dtype=np.float32))
 
 
 def possible_scores(game: ScorecardGame) -> np.ndarray:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ...core.jit import njit, prange
 from .scoring import first_open, next_group, score_choice, upper_step
-from .batching import empty_row, finish_row, group_runs, keep_of, keep_stages
+from .batching import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG, best_keeps_wide, expect_keeps_wide
 
 # scalars, in the order of scorecard/answers.py's SolitaireEngine.blob
@@ -158,7 +158,7 @@ def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, f
 
 
 @njit(cache=True, inline="always")
-def score_value(u, g, t, r, c, values, blob, model, need, aim):
+def score_value(u, g, t, r, c, values, narrow, blob, model, need, aim):
     """(allowed, value of scoring roll r in box c with the rest of the game, points earned now): the
     expected points to come, or with an aim the best chance of the ``need`` left after them."""
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
@@ -175,15 +175,15 @@ def score_value(u, g, t, r, c, values, blob, model, need, aim):
     ng = next_group(u, g, c, pts, blob[YACHT_CAT], n_groups[nu])
     now = pts + gain + extra
     if aim[0] < 0:
-        return True, float(now) + values[offset[nu] + ng * ln + t2], now
+        return True, float(now) + entry(values, narrow, offset[nu] + ng * ln + t2), now
     rest = need - now
     if rest < 0:
         return True, 1.0, now
-    return True, float(values[(offset[nu] + ng * ln + t2) * (int(aim[1]) + 1) + rest]), now
+    return True, entry(values, narrow, (offset[nu] + ng * ln + t2) * (int(aim[1]) + 1) + rest), now
 
 
 @njit(cache=True, fastmath=True)
-def finals(u, g, t, row, by_count, values, blob, model, need, aim):
+def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
     """row[r] = the best value of scoring final roll r now, for every roll (one turn state).
 
     Box by box over contiguous rolls: an ordinary box adds a constant (what the game is worth after it)
@@ -200,7 +200,7 @@ def finals(u, g, t, row, by_count, values, blob, model, need, aim):
         for c in range(n_cats):
             if not (u >> c) & 1:
                 for r in range(n_rolls):
-                    ok, v, now = score_value(u, g, t, r, c, values, blob, model, need, aim)
+                    ok, v, now = score_value(u, g, t, r, c, values, narrow, blob, model, need, aim)
                     if ok and v > row[r]:
                         row[r] = v
         return
@@ -219,14 +219,14 @@ def finals(u, g, t, row, by_count, values, blob, model, need, aim):
                 if t2 > ln - 1:
                     t2 = ln - 1
                 ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
-                by_count[k] = float(pts + gain) + values[base + ng * ln + t2]
+                by_count[k] = float(pts + gain) + entry(values, narrow, base + ng * ln + t2)
             count = counts_t[face - 1]
             for r in range(n_rolls):
                 row[r] = max(row[r], by_count[count[r]])
         else:
             t2 = min(t, ln - 1)
-            if_zero = values[base + next_group(u, g, c, 0, yacht_cat, n_groups[nu]) * ln + t2]
-            if_points = values[base + next_group(u, g, c, 1, yacht_cat, n_groups[nu]) * ln + t2]
+            if_zero = entry(values, narrow, base + next_group(u, g, c, 0, yacht_cat, n_groups[nu]) * ln + t2)
+            if_points = entry(values, narrow, base + next_group(u, g, c, 1, yacht_cat, n_groups[nu]) * ln + t2)
             pts = scores_t[c]
             if if_zero == if_points:
                 for r in range(n_rolls):
@@ -241,14 +241,14 @@ def finals(u, g, t, row, by_count, values, blob, model, need, aim):
             best = NEG
             for c in range(n_cats):
                 if not (u >> c) & 1:
-                    ok, v, now = score_value(u, g, t, r, c, values, blob, model, need, aim)
+                    ok, v, now = score_value(u, g, t, r, c, values, narrow, blob, model, need, aim)
                     if ok and v > best:
                         best = v
             row[r] = best
 
 
 @njit(cache=True, inline="always")
-def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
+def answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, out_i):
     """Write situation i's options (codes, values, costs), their count and its value; ``stages[m, k]``
     hold its turn state's stages up to its throws left."""
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
@@ -265,7 +265,7 @@ def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
             out_f[i, 2 * width] = 1.0 if need < 0 else (aim[2] if need == 0 else 0.0)
         return
     if kind == TURN_START:
-        out_f[i, 2 * width] = base + values[fields[i, KEY]]
+        out_f[i, 2 * width] = base + entry(values, narrow, fields[i, KEY])
         return
     if kind == RETHROW:
         out_f[i, 2 * width] = base + stages[m, fields[i, HELD]]
@@ -288,7 +288,7 @@ def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
     for c in range(blob[N_CATS]):
         if (u >> c) & 1:
             continue
-        ok, v, now = score_value(u, g, t, r, c, values, blob, model, need, aim)
+        ok, v, now = score_value(u, g, t, r, c, values, narrow, blob, model, need, aim)
         if ok:
             out_i[i, n] = holds + c
             out_f[i, n] = base + v
@@ -301,7 +301,8 @@ def answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i):
 
 
 @njit(cache=True)
-def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i, fields):
+def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f, out_i,
+                 fields):
     """Answer situations lo..hi-1: read and check them (into rows lo..hi-1 of ``fields``), order them by
     turn state, run the keep stages of the turn states that need them (one alone, or in blocks of LANES),
     and write every answer. Returns how many were refused (their count: minus the reason)."""
@@ -320,8 +321,8 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, ai
         if refused == 0:
             kind, m = fields[lo, KIND], fields[lo, LEFT]
             top = m if kind == DECISION or kind == RETHROW else 0
-            stages = turn_stages(lo, top, fields, values, blob, model, aim)
-            answer_one(lo, fields, stages, values, blob, model, aim, tie, out_f, out_i)
+            stages = turn_stages(lo, top, fields, values, narrow, blob, model, aim)
+            answer_one(lo, fields, stages, values, narrow, blob, model, aim, tie, out_f, out_i)
         return refused
     order, starts, tops, runs = group_runs(fields, lo, hi, np.int64(KEY), np.int64(KIND), np.int64(LEFT),
                                            np.int64(DECISION), np.int64(RETHROW))
@@ -336,21 +337,22 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, ai
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
-                answer_one(i, fields, no_stages, values, blob, model, aim, tie, out_f, out_i)
+                answer_one(i, fields, no_stages, values, narrow, blob, model, aim, tie, out_f, out_i)
     if n_staged == 1:
         k = staged[0]
-        stages = turn_stages(order[starts[k]], tops[k], fields, values, blob, model, aim)
+        stages = turn_stages(order[starts[k]], tops[k], fields, values, narrow, blob, model, aim)
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
-                answer_one(i, fields, stages, values, blob, model, aim, tie, out_f, out_i)
+                answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, out_i)
     elif n_staged > 1:
-        answer_blocks(staged[:n_staged], order, starts, tops, fields, values, blob, model, aim, tie, out_f, out_i)
+        answer_blocks(staged[:n_staged], order, starts, tops, fields, values, narrow, blob, model, aim, tie, out_f,
+                      out_i)
     return refused
 
 
 @njit(cache=True)
-def turn_stages(i, top, fields, values, blob, model, aim):
+def turn_stages(i, top, fields, values, narrow, blob, model, aim):
     """Situation i's turn state's stages 0..top in one lane ((1, 1) when none is needed)."""
     if top == 0:
         return np.zeros((1, 1))
@@ -358,14 +360,14 @@ def turn_stages(i, top, fields, values, blob, model, aim):
     roll_offset = blob[ROLL_OFFSET]
     stages = np.empty((top + 1, blob[N_KEEPS]))
     by_count = np.empty(blob[N_DICE] + 1)
-    finals(fields[i, USED], fields[i, GROUP], fields[i, UPPER], stages[0, roll_offset:], by_count, values, blob, model,
-           fields[i, NEED], aim)
+    finals(fields[i, USED], fields[i, GROUP], fields[i, UPPER], stages[0, roll_offset:], by_count, values, narrow, blob,
+           model, fields[i, NEED], aim)
     keep_stages(stages, top, keep_add, sub_pad, roll_offset)
     return stages
 
 
 @njit(cache=True)
-def answer_blocks(staged, order, starts, tops, fields, values, blob, model, aim, tie, out_f, out_i):
+def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, model, aim, tie, out_f, out_i):
     """The situations of the staged runs, their turn states' stages side by side in blocks of LANES lanes
     (the solver's widget, whose loops run over contiguous lanes)."""
     keep_add, sub_ptr, sub_idx = model[9], model[10], model[11]
@@ -380,8 +382,8 @@ def answer_blocks(staged, order, starts, tops, fields, values, blob, model, aim,
         for j in range(block):
             k = staged[b + j]
             first = order[starts[k]]
-            finals(fields[first, USED], fields[first, GROUP], fields[first, UPPER], row, by_count, values, blob,
-                   model, fields[first, NEED], aim)
+            finals(fields[first, USED], fields[first, GROUP], fields[first, UPPER], row, by_count, values, narrow,
+                   blob, model, fields[first, NEED], aim)
             for r in range(n_rolls):
                 stages[0, roll_offset + r, j] = row[r]
             top = max(top, tops[k])
@@ -395,21 +397,21 @@ def answer_blocks(staged, order, starts, tops, fields, values, blob, model, aim,
             for p in range(starts[k], starts[k + 1]):
                 i = order[p]
                 if fields[i, KIND] >= 0:
-                    answer_one(i, fields, stages[:, :, j], values, blob, model, aim, tie, out_f, out_i)
+                    answer_one(i, fields, stages[:, :, j], values, narrow, blob, model, aim, tie, out_f, out_i)
 
 
 @njit(cache=True)
-def answer_serial(cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i):
+def answer_serial(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f, out_i):
     """Every situation's answer on the calling thread (small batches, and servers whose threads call at
     once); returns how many were refused."""
     n = cards.shape[0]
     fields = np.empty((n, FIELDS), dtype=np.int64)
-    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i,
-                        fields)
+    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f,
+                        out_i, fields)
 
 
 @njit(cache=True, parallel=True)
-def answer_parallel(cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f, out_i, chunks):
+def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f, out_i, chunks):
     """Every situation's answer on all threads: the batch in ``chunks`` contiguous parts, each grouped by
     turn state on its own (situations of one game lie together, and so share their turn states)."""
     n = cards.shape[0]
@@ -418,6 +420,6 @@ def answer_parallel(cards, totals, dice, held, rolls_left, values, blob, aim, ti
     for c in prange(chunks):
         lo, hi = c * n // chunks, (c + 1) * n // chunks
         if hi > lo:
-            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, blob, aim, tie, out_f,
-                                      out_i, fields)
+            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie,
+                                      out_f, out_i, fields)
     return refused.sum()

@@ -57,17 +57,17 @@ def best_keep_value(stages, i, m, r, roll_sub_ptr, roll_sub_idx):
 
 @njit(cache=True, parallel=True)
 def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done,
-               rng, stages, reward, regret, value, error, rolls, faces, values, offset, n_upper_lanes, n_groups,
+               rng, stages, reward, regret, value, error, rolls, faces, H, values, offset, n_upper_lanes, n_groups,
                scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
                roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
                roll_sub_ptr, roll_sub_idx):
     """One step of every environment (``restart``: start every game afresh instead). ``error[i]``: 1 where
-    the action was not legal (nothing changes there)."""
+    the action was not legal (nothing changes there). ``H``: the static hand values ``policy_stages`` takes,
+    unused by the optimal player (a read-only stand-in, as every caller passes it: one compiled policy_stages)."""
     n_envs, n_cats = boxes.shape
     n_dice = dice.shape[1]
     holds = 1 << n_dice
     full = (1 << n_cats) - 1
-    H = np.zeros((1, 1))
     for i in prange(n_envs):
         reward[i] = 0.0
         regret[i] = 0.0

@@ -1,7 +1,7 @@
 """What the batch answer kernels (``answers``: one card; ``duel_answers``: two players) share: situations
 grouped by turn state, so that a turn state's keep stages are computed once for every situation of it in
-the batch; the keep index of a row of dice; the keep stages of one turn state; and a situation's row of
-answers finished (best, costs, padding)."""
+the batch; a table's entry, whether the table is float64 or float32; the keep index of a row of dice; the
+keep stages of one turn state; and a situation's row of answers finished (best, costs, padding)."""
 
 import numpy as np
 
@@ -30,6 +30,14 @@ def group_runs(fields, lo, hi, key, kind, left, decision, rethrow):
             tops[runs - 1] = fields[i, left]
     starts[runs] = n
     return order, starts, tops, runs
+
+
+@njit(cache=True, inline="always")
+def entry(values, narrow, k):
+    """Entry k of a table given as the pair (``values``: float64, ``narrow``: float32), one of them empty
+    (``scorecard.answers.table_pair``): both kinds of table reach a kernel as the same two argument types,
+    so that it is compiled once (a float32 table and a float64 one would each compile it, a minute apiece)."""
+    return values[k] if values.shape[0] else np.float64(narrow[k])
 
 
 @njit(cache=True, inline="always")

@@ -13,7 +13,7 @@ protocol's ``legal_actions`` order with the encoding's action codes, as in ``ans
 import numpy as np
 
 from ...core.jit import njit, prange
-from .batching import empty_row, finish_row, group_runs, keep_of, keep_stages
+from .batching import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG
 
 # scalars, in the order of scorecard/answers.py's DuelEngine.blob
@@ -116,18 +116,18 @@ def read_position(i, a, b, d, dice, held, rolls_left, pair_offset, blob, model, 
 
 
 @njit(cache=True, inline="always")
-def after_scoring(a, b, d, c, pts, values, pair_offset, maxsum, full):
+def after_scoring(a, b, d, c, pts, values, narrow, pair_offset, maxsum, full):
     """The mover's equity after scoring pts in box c at (a, b, d): minus the other player's at the start
     of their turn, or the result once both cards are full."""
     na = a | (1 << c)
     e = d + pts
     if na == full and b == full:
         return 1.0 if e > 0 else (-1.0 if e < 0 else 0.0)
-    return -float(values[pair_offset[b * (full + 1) + na] + maxsum[na] - e])
+    return -entry(values, narrow, pair_offset[b * (full + 1) + na] + maxsum[na] - e)
 
 
 @njit(cache=True, fastmath=True)
-def finals(a, b, d, row, values, pair_offset, blob, model):
+def finals(a, b, d, row, values, narrow, pair_offset, blob, model):
     """row[r] = the mover's best equity scoring final roll r now, for every roll (one position)."""
     maxsum, scores, keep_add, sub_pad, roll_sub_ptr, roll_sub_idx, roll_sub_mask, possible = model
     n_rolls, n_cats = blob[N_ROLLS], blob[N_CATS]
@@ -145,11 +145,11 @@ def finals(a, b, d, row, values, pair_offset, blob, model):
         else:
             base = pair_offset[b * (full + 1) + na] + maxsum[na] - d
             for r in range(n_rolls):
-                row[r] = max(row[r], -float(values[base - scores[r, c]]))
+                row[r] = max(row[r], -entry(values, narrow, base - scores[r, c]))
 
 
 @njit(cache=True, inline="always")
-def answer_one(i, fields, stages, values, pair_offset, blob, model, tie, out_f, out_i):
+def answer_one(i, fields, stages, values, narrow, pair_offset, blob, model, tie, out_f, out_i):
     """Write situation i's options, their count and its value (``stages``: its position's, up to its
     throws left)."""
     maxsum, scores, keep_add, sub_pad, roll_sub_ptr, roll_sub_idx, roll_sub_mask, possible = model
@@ -161,7 +161,7 @@ def answer_one(i, fields, stages, values, pair_offset, blob, model, tie, out_f, 
         out_f[i, 2 * width] = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
         return
     if kind == TURN_START:
-        out_f[i, 2 * width] = float(values[fields[i, KEY]])
+        out_f[i, 2 * width] = entry(values, narrow, fields[i, KEY])
         return
     if kind == RETHROW:
         out_f[i, 2 * width] = stages[m, fields[i, HELD]]
@@ -181,7 +181,7 @@ def answer_one(i, fields, stages, values, pair_offset, blob, model, tie, out_f, 
         if (a >> c) & 1:
             continue
         out_i[i, n] = holds + c
-        out_f[i, n] = after_scoring(a, b, d, c, scores[r, c], values, pair_offset, maxsum, full)
+        out_f[i, n] = after_scoring(a, b, d, c, scores[r, c], values, narrow, pair_offset, maxsum, full)
         n += 1
     if m > 0:
         out_i[i, n] = roll_sub_mask[last]
@@ -191,14 +191,14 @@ def answer_one(i, fields, stages, values, pair_offset, blob, model, tie, out_f, 
 
 
 @njit(cache=True)
-def position_stages(a, b, d, top, values, pair_offset, blob, model):
+def position_stages(a, b, d, top, values, narrow, pair_offset, blob, model):
     """One position's keep stages 0..top ((1, 1) when none is needed)."""
     if top == 0:
         return np.zeros((1, 1))
     keep_add, sub_pad = model[2], model[3]
     roll_offset = blob[ROLL_OFFSET]
     stages = np.empty((top + 1, blob[N_KEEPS]))
-    finals(a, b, d, stages[0, roll_offset:], values, pair_offset, blob, model)
+    finals(a, b, d, stages[0, roll_offset:], values, narrow, pair_offset, blob, model)
     keep_stages(stages, top, keep_add, sub_pad, roll_offset)
     return stages
 
@@ -211,7 +211,7 @@ def refuse(i, reason, fields, out_i):
 
 
 @njit(cache=True)
-def answer_fields(lo, hi, fields, values, pair_offset, blob, model, tie, out_f, out_i):
+def answer_fields(lo, hi, fields, values, narrow, pair_offset, blob, model, tie, out_f, out_i):
     """Answer situations lo..hi-1 from their fields, each position's stages computed once."""
     order, starts, tops, runs = group_runs(fields, lo, hi, np.int64(KEY), np.int64(KIND), np.int64(LEFT),
                                            np.int64(DECISION), np.int64(RETHROW))
@@ -219,15 +219,15 @@ def answer_fields(lo, hi, fields, values, pair_offset, blob, model, tie, out_f, 
     for k in range(runs):
         first = order[starts[k]]  # a run of stages has a position: no refused situation is in it
         stages = no_stages if tops[k] == 0 else position_stages(
-            fields[first, MOVER], fields[first, OTHER], fields[first, DIFF], tops[k], values, pair_offset, blob, model)
+            fields[first, MOVER], fields[first, OTHER], fields[first, DIFF], tops[k], values, narrow, pair_offset, blob, model)
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
-                answer_one(i, fields, stages, values, pair_offset, blob, model, tie, out_f, out_i)
+                answer_one(i, fields, stages, values, narrow, pair_offset, blob, model, tie, out_f, out_i)
 
 
 @njit(cache=True)
-def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, pair_offset, blob, tie, out_f, out_i,
+def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i,
                  fields):
     """Answer situations lo..hi-1; returns how many were refused."""
     model = unpack(blob)
@@ -237,22 +237,22 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, pair_off
         if reason:
             refuse(i, reason, fields, out_i)
             refused += 1
-    answer_fields(lo, hi, fields, values, pair_offset, blob, model, tie, out_f, out_i)
+    answer_fields(lo, hi, fields, values, narrow, pair_offset, blob, model, tie, out_f, out_i)
     return refused
 
 
 @njit(cache=True)
-def answer_serial(cards, totals, dice, held, rolls_left, values, pair_offset, blob, tie, out_f, out_i):
+def answer_serial(cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i):
     """Every situation's answer on the calling thread; returns how many were refused."""
     n = cards.shape[0]
     fields = np.empty((n, 8), dtype=np.int64)
-    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, pair_offset, blob, tie, out_f,
+    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f,
                         out_i,
                         fields)
 
 
 @njit(cache=True)
-def answer_positions(movers, others, diffs, dice, held, rolls_left, values, pair_offset, blob, tie, out_f, out_i):
+def answer_positions(movers, others, diffs, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i):
     """The same answers for table positions given as (mover's used boxes, other's, difference) instead of
     cards: the two-player solver's own questions (its tests, Malina's facts)."""
     n = movers.shape[0]
@@ -265,12 +265,12 @@ def answer_positions(movers, others, diffs, dice, held, rolls_left, values, pair
         if reason:
             refuse(i, reason, fields, out_i)
             refused += 1
-    answer_fields(np.int64(0), n, fields, values, pair_offset, blob, model, tie, out_f, out_i)
+    answer_fields(np.int64(0), n, fields, values, narrow, pair_offset, blob, model, tie, out_f, out_i)
     return refused
 
 
 @njit(cache=True, parallel=True)
-def answer_parallel(cards, totals, dice, held, rolls_left, values, pair_offset, blob, tie, out_f, out_i, chunks):
+def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i, chunks):
     """Every situation's answer on all threads, the batch in ``chunks`` contiguous parts."""
     n = cards.shape[0]
     fields = np.empty((n, 8), dtype=np.int64)
@@ -278,6 +278,6 @@ def answer_parallel(cards, totals, dice, held, rolls_left, values, pair_offset, 
     for c in prange(chunks):
         lo, hi = c * n // chunks, (c + 1) * n // chunks
         if hi > lo:
-            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, pair_offset, blob, tie,
+            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie,
                                       out_f, out_i, fields)
     return refused.sum()

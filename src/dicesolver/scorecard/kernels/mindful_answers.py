@@ -114,8 +114,9 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
             glo = result_curve(players, opp_lo[: players - 1], opp_len[: players - 1], opp_off[: players - 1],
                                opp_p[:filled], curve)
         if u != full:
-            mindful_roll_values(u, g, t, total, glo, curve, players, fut_data, fut_off, fut_start, fut_len, offset,
-                                n_upper_lanes, n_groups, scores, upper_face, blob[THRESHOLD], blob[UPPER_POINTS],
+            # typed, not literal: read_card's early returns would have it compiled for a literal 0 too
+            mindful_roll_values(np.int64(u), g, t, total, glo, curve, players, fut_data, fut_off, fut_start, fut_len,
+                                offset, n_upper_lanes, n_groups, scores, upper_face, blob[THRESHOLD], blob[UPPER_POINTS],
                                 blob[YACHT_CAT], blob[XBONUS], blob[JOKER_MODE], joker_pts, roll_yacht_face,
                                 upper_cat_of_face, blob[FORCED], memo, stages[0], choice, roll_offset)
             for m in range(1, top + 1):
