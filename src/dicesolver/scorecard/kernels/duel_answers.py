@@ -219,7 +219,8 @@ def answer_fields(lo, hi, fields, values, narrow, pair_offset, blob, model, tie,
     for k in range(runs):
         first = order[starts[k]]  # a run of stages has a position: no refused situation is in it
         stages = no_stages if tops[k] == 0 else position_stages(
-            fields[first, MOVER], fields[first, OTHER], fields[first, DIFF], tops[k], values, narrow, pair_offset, blob, model)
+            fields[first, MOVER], fields[first, OTHER], fields[first, DIFF], tops[k], values, narrow, pair_offset, blob,
+            model)
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
@@ -246,13 +247,13 @@ def answer_serial(cards, totals, dice, held, rolls_left, values, narrow, pair_of
     """Every situation's answer on the calling thread; returns how many were refused."""
     n = cards.shape[0]
     fields = np.empty((n, 8), dtype=np.int64)
-    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f,
-                        out_i,
-                        fields)
+    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie,
+                        out_f, out_i, fields)
 
 
 @njit(cache=True)
-def answer_positions(movers, others, diffs, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i):
+def answer_positions(movers, others, diffs, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f,
+                     out_i):
     """The same answers for table positions given as (mover's used boxes, other's, difference) instead of
     cards: the two-player solver's own questions (its tests, Malina's facts)."""
     n = movers.shape[0]
@@ -270,7 +271,8 @@ def answer_positions(movers, others, diffs, dice, held, rolls_left, values, narr
 
 
 @njit(cache=True, parallel=True)
-def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i, chunks):
+def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i,
+                    chunks):
     """Every situation's answer on all threads, the batch in ``chunks`` contiguous parts."""
     n = cards.shape[0]
     fields = np.empty((n, 8), dtype=np.int64)
@@ -278,6 +280,6 @@ def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, pair_
     for c in prange(chunks):
         lo, hi = c * n // chunks, (c + 1) * n // chunks
         if hi > lo:
-            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie,
-                                      out_f, out_i, fields)
+            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob,
+                                      tie, out_f, out_i, fields)
     return refused.sum()
