@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dicesolver as ds
 from golden import CASES, read
@@ -74,3 +76,32 @@ def test_advise_many_reads_texts_states_and_arrays_alike():
         assert close(advice.value, by_text.value[i]) and advice.judge == "points"
         assert np.allclose(sorted(o.value for o in advice.options), sorted(v for _, v, _ in by_text.options(i)),
                            rtol=1e-13, atol=0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-1, 40), max_size=300), st.integers(0, 5))
+def test_the_engine_groups_situations_by_turn_state(keys, lo):
+    """The engine's grouping (a hash table and a counting sort) against a dictionary: every run one turn
+    state, every turn state one run, each in batch order, and the most throws left its stages need."""
+    from dicesolver.scorecard.kernels.answers import DECISION, FIELDS, KEY, KIND, LEFT, RETHROW
+    from dicesolver.scorecard.kernels.batching import group_runs
+
+    rng = np.random.default_rng(len(keys))
+    fields = np.zeros((lo + len(keys), FIELDS), dtype=np.int64)
+    fields[lo:, KEY] = keys
+    fields[lo:, KIND] = rng.integers(0, 5, len(keys))
+    fields[lo:, LEFT] = rng.integers(0, 3, len(keys))
+    order, starts, tops, runs = group_runs(fields, np.int64(lo), np.int64(len(fields)), np.int64(KEY), np.int64(KIND),
+                                           np.int64(LEFT), np.int64(DECISION), np.int64(RETHROW))
+    expected: dict[int, list[int]] = {}
+    for i in range(lo, len(fields)):
+        expected.setdefault(int(fields[i, KEY]), []).append(i)
+    assert runs == len(expected)
+    assert starts[0] == 0 and starts[runs] == len(keys)
+    got = {}
+    for r in range(runs):
+        members = [int(i) for i in order[starts[r]: starts[r + 1]]]
+        got[int(fields[members[0], KEY])] = members
+        wanted = max([int(fields[i, LEFT]) for i in members if fields[i, KIND] in (DECISION, RETHROW)], default=0)
+        assert tops[r] == wanted
+    assert got == expected

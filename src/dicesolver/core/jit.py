@@ -11,6 +11,11 @@ A kernel calling a helper that is not inlined passes ``np.int64(0)`` rather than
 ``np.int64(i)`` rather than a ``prange`` index: numba compiles the helper anew for each argument type it
 sees, and a literal ``0`` (``Literal[int](0)``) or the unsigned index of a parallel loop's body would each
 add a compilation of the same code (the match kernel's game was compiled four times in the test suite).
+Tables reach a kernel read-only (``core.arrays.frozen``) and float32 or float64 alike as a pair
+(``scorecard.answers.table_pair``), for the same reason.
+
+A kernel whose helpers pass many arrays around per situation takes ``borrowed`` views of its arguments:
+numba's atomic reference counts on each array a variable holds were a third of the answer kernels' time.
 
 The cache lives under ``$DICESOLVER_KERNEL_CACHE`` (or numba's own ``$NUMBA_CACHE_DIR``), else under the
 user cache directory, so ``make`` and a direct ``dicesolver`` command share one cache. The few newest
@@ -28,11 +33,14 @@ from pathlib import Path
 from typing import Iterable
 
 import numba
+from numba.core import cgutils
+from numba.extending import intrinsic
 from numba import njit, prange
 
 from .kernel_cache import PREFIX, cache_base
 
-__all__ = ["njit", "prange", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir", "use_kernel_cache"]
+__all__ = ["njit", "prange", "borrowed", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir",
+           "use_kernel_cache"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -102,3 +110,22 @@ def load_registries_without_blas_probe() -> None:
 
 
 load_registries_without_blas_probe()
+
+
+@intrinsic
+def borrowed(typingctx, array):
+    """The same array, not reference-counted: a kernel's own view of an argument or of a part of one, for
+    the length of the call that holds the argument.
+
+    numba counts references to every array a variable holds, with an atomic add and subtract on the
+    owner's count, and its pruning of the pairs does not see through loops and branches: the answer
+    kernels, whose helpers unpack a model of twenty arrays for every option of every situation, spent a
+    third of their time on those counts. A view with no owner (no meminfo) costs nothing to count. It must
+    not outlive the call whose arguments own its memory: never return it or store it."""
+    def codegen(context, builder, signature, args):
+        view = context.make_array(signature.args[0])(context, builder, value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        view.parent = cgutils.get_null_value(view.parent.type)
+        return view._getvalue()
+
+    return array(array), codegen

@@ -26,7 +26,7 @@ unpacked once per call: numba's dispatch costs about 0.1 µs per argument, a fai
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit, prange
 from .scoring import first_open, next_group, score_choice, upper_step
 from .batching import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG, best_keeps_wide, expect_keeps_wide
@@ -51,8 +51,8 @@ FIELDS = 10
 
 @njit(cache=True, inline="always")
 def part(blob, i):
-    """The model's array number i (1-D)."""
-    return blob[blob[N_SCALARS + i]: blob[N_SCALARS + i + 1]]
+    """The model's array number i (1-D), borrowed from the blob (``core.jit.borrowed``)."""
+    return borrowed(blob[blob[N_SCALARS + i]: blob[N_SCALARS + i + 1]])
 
 
 @njit(cache=True, inline="always")
@@ -306,6 +306,11 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
     """Answer situations lo..hi-1: read and check them (into rows lo..hi-1 of ``fields``), order them by
     turn state, run the keep stages of the turn states that need them (one alone, or in blocks of LANES),
     and write every answer. Returns how many were refused (their count: minus the reason)."""
+    # the caller owns every argument for the call: borrowed views cost nothing to pass to each helper
+    cards, totals, dice, held, rolls_left = borrowed(cards), borrowed(totals), borrowed(dice), borrowed(held), \
+        borrowed(rolls_left)
+    values, narrow, aim, out_f, out_i, fields = borrowed(values), borrowed(narrow), borrowed(aim), borrowed(out_f), \
+        borrowed(out_i), borrowed(fields)
     model = unpack(blob)
     width = out_i.shape[1] - 1
     n = hi - lo

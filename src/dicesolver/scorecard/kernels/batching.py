@@ -11,25 +11,85 @@ from .widget import NEG, best_one, expect_one
 
 @njit(cache=True)
 def group_runs(fields, lo, hi, key, kind, left, decision, rethrow):
-    """(order, starts, tops, runs): situations lo..hi-1 ordered by ``fields[:, key]`` (their turn state; -1:
-    refused, or none), the first position in ``order`` of each of the ``runs`` runs of one key (and one
-    past the last), and the most throws left of a decision or a re-throw in each run (the stages it needs;
-    0: none)."""
+    """(order, starts, tops, runs): situations lo..hi-1 grouped by ``fields[:, key]`` (their turn state; -1:
+    refused, or none), the runs in order of first appearance and each run in batch order; the first
+    position in ``order`` of each of the ``runs`` runs (and one past the last), and the most throws left of
+    a decision or a re-throw in each run (the stages it needs; 0: none).
+
+    Grouped through a hash table of the distinct keys, which stays small and in cache, then placed by a
+    counting sort: sorting the batch by key instead cost about 0.45 µs a situation (the keys read out of
+    order, far apart), a fifth of answering it."""
     n = hi - lo
-    order = lo + np.argsort(fields[lo:hi, key], kind="mergesort")
-    starts = np.empty(n + 1, dtype=np.int64)
+    group = np.empty(n, dtype=np.int64)
+    counts = np.zeros(n + 1, dtype=np.int64)
     tops = np.zeros(n, dtype=np.int64)
+    bits = 6
+    slot_key = np.full(1 << bits, EMPTY_KEY, dtype=np.int64)
+    slot_run = np.empty(1 << bits, dtype=np.int64)
     runs = 0
     for p in range(n):
-        i = order[p]
-        if p == 0 or fields[i, key] != fields[order[p - 1], key]:
-            starts[runs] = p
+        i = lo + p
+        k = fields[i, key]
+        s = slot_of(k, bits)
+        mask = (1 << bits) - 1
+        while slot_key[s] != EMPTY_KEY and slot_key[s] != k:
+            s = (s + 1) & mask
+        if slot_key[s] == EMPTY_KEY:
+            slot_key[s] = k
+            slot_run[s] = runs
             runs += 1
-        k = fields[i, kind]
-        if (k == decision or k == rethrow) and fields[i, left] > tops[runs - 1]:
-            tops[runs - 1] = fields[i, left]
+            if 2 * runs > (1 << bits):  # at most half full: short probes
+                bits += 1
+                slot_key, slot_run = grown(slot_key, slot_run, bits)
+            g = runs - 1
+        else:
+            g = slot_run[s]
+        group[p] = g
+        counts[g + 1] += 1
+        m = fields[i, kind]
+        if (m == decision or m == rethrow) and fields[i, left] > tops[g]:
+            tops[g] = fields[i, left]
+    starts = np.empty(n + 1, dtype=np.int64)
+    starts[0] = 0
+    for g in range(runs):
+        starts[g + 1] = starts[g] + counts[g + 1]
+    at = counts  # reused: where each run's next situation goes
+    for g in range(runs):
+        at[g] = starts[g]
+    order = np.empty(n, dtype=np.int64)
+    for p in range(n):
+        g = group[p]
+        order[at[g]] = lo + p
+        at[g] += 1
     starts[runs] = n
     return order, starts, tops, runs
+
+
+EMPTY_KEY = -2  # no key (keys are turn-state indices, or -1)
+
+
+@njit(cache=True, inline="always")
+def slot_of(k, bits):
+    """Key k's home slot in a table of 2^bits (Fibonacci hashing: the high bits of k times 2^64/phi)."""
+    return np.int64((np.uint64(k) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
+
+
+@njit(cache=True)
+def grown(slot_key, slot_run, bits):
+    """The hash table's keys and runs in a table of 2^bits slots."""
+    keys = np.full(1 << bits, EMPTY_KEY, dtype=np.int64)
+    runs = np.empty(1 << bits, dtype=np.int64)
+    mask = (1 << bits) - 1
+    for s in range(slot_key.shape[0]):
+        k = slot_key[s]
+        if k == EMPTY_KEY:
+            continue
+        t = slot_of(k, bits)
+        while keys[t] != EMPTY_KEY:
+            t = (t + 1) & mask
+        keys[t] = k
+        runs[t] = slot_run[s]
+    return keys, runs
 
 
 @njit(cache=True, inline="always")

@@ -12,7 +12,7 @@ protocol's ``legal_actions`` order with the encoding's action codes, as in ``ans
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit, prange
 from .batching import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG
 
@@ -31,7 +31,8 @@ KIND, MOVER, OTHER, DIFF, KEY, ROLL, HELD, LEFT = range(8)
 
 @njit(cache=True, inline="always")
 def part(blob, i):
-    return blob[blob[N_SCALARS + i]: blob[N_SCALARS + i + 1]]
+    """The layout's array number i (1-D), borrowed from the blob (``core.jit.borrowed``)."""
+    return borrowed(blob[blob[N_SCALARS + i]: blob[N_SCALARS + i + 1]])
 
 
 @njit(cache=True, inline="always")
@@ -231,6 +232,11 @@ def answer_fields(lo, hi, fields, values, narrow, pair_offset, blob, model, tie,
 def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i,
                  fields):
     """Answer situations lo..hi-1; returns how many were refused."""
+    # the caller owns every argument for the call: borrowed views cost nothing to pass to each helper
+    cards, totals, dice, held, rolls_left = borrowed(cards), borrowed(totals), borrowed(dice), borrowed(held), \
+        borrowed(rolls_left)
+    values, narrow, pair_offset, out_f, out_i, fields = borrowed(values), borrowed(narrow), borrowed(pair_offset), \
+        borrowed(out_f), borrowed(out_i), borrowed(fields)
     model = unpack(blob)
     refused = 0
     for i in range(lo, hi):
