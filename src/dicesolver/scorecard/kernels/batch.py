@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.jit import njit, prange
 from .scoring import next_group, score_choice, upper_step
-from .strategies import OPTIMAL, RANDOM, best_category, choice_value, policy_stages
+from .strategies import OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
 from .stream import GOLDEN, mix64
 from .widget import NEG
 
@@ -63,7 +63,7 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
                roll_sub_ptr, roll_sub_idx):
     """One step of every environment (``restart``: start every game afresh instead). ``error[i]``: 1 where
     the action was not legal (nothing changes there). ``H``: the static hand values ``policy_stages`` takes,
-    unused by the optimal player (a read-only stand-in, as every caller passes it: one compiled policy_stages)."""
+    unused by the optimal player (a read-only stand-in, as the other callers pass it)."""
     n_envs, n_cats = boxes.shape
     n_dice = dice.shape[1]
     holds = 1 << n_dice
@@ -141,11 +141,11 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
             rolls_left[i] = rolls - 1
             if judge and rolls > 1:
                 buf = np.empty((keep_add.shape[0], 1))
-                optimal = np.int64(OPTIMAL)  # typed, not literal: one compiled policy_stages for every caller
-                policy_stages(optimal, used[i], group[i], capped[i], H, values, offset, n_upper_lanes,
-                              n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                              joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
-                              roll_offset, buf, stages[i])
+                # inlined, so the literal mode costs no compilation of its own and prunes the other strategies
+                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, offset, n_upper_lanes,
+                                      n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                                      joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add,
+                                      sub_ptr, sub_idx, roll_offset, buf, stages[i])
         if judge:
             if rolls_left[i] > 0:
                 value[i] = total[i] + best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,

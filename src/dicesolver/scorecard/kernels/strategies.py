@@ -99,6 +99,12 @@ def policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, sco
             stages[m, k] = buf[k, 0]
 
 
+# The same, inlined: the vectorised env's judge calls it at every turn of every game, inside its parallel loop,
+# where the call made it five times slower (1,000 judged Yahtzee games/s instead of 5,000); the match
+# kernels keep the call, which compiles in a third of the time.
+policy_stages_inlined = njit(cache=True, inline="always")(policy_stages.py_func)
+
+
 @njit(cache=True, inline="always")
 def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset, rbits,
                       keep_add):
