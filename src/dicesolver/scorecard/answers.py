@@ -110,8 +110,8 @@ class SolitaireEngine(CardEngine):
         """``aim``: answer from a target table ``values`` instead, as (the target T, the table's largest need N,
         what a tie is worth): every value the best chance of more than T - total further points."""
         super().__init__(model.game, tie)
-        self.model, self.values, self.judge = model, frozen(values), judge
-        self.pair = table_pair(self.values)
+        self.model, self.judge = model, judge
+        self.pair = table_pair(values)
         self.aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
         if aim is not None:
             self.unit = "p_target"
