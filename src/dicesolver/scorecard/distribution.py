@@ -12,7 +12,8 @@ from typing import Callable
 import numpy as np
 
 from ..core.arrays import frozen
-from .kernels.distribution import group_by_target, outcome_stats, pull_histograms, support_bounds, turn_outcomes
+from .kernels.distribution import (group_by_target, outcome_stats, place_targets, pull_histograms, support_bounds,
+                                   turn_outcomes)
 from .kernels.widget import run_widget
 from .score_stats import ScoreDistribution
 from .solitaire import SolitaireSolution
@@ -89,8 +90,8 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
     buffers = OutcomeBuffers()
     shapes = [_hist_lengths(model, level, k) for k, level in enumerate(levels)]
     # two buffers for the histograms of a level and the next (fresh arrays for every level would fault their
-    # pages in inside the parallel kernel, one thread at a time); a histogram is cleared when first written,
-    # and the 70% that play never reaches are never touched (``written``)
+    # pages in inside the parallel kernel, one thread at a time); a histogram is placed and cleared when first
+    # written, packed after the last one placed: the 70% that play never reaches take no memory (``written``)
     largest = max(int(length.sum()) for _, length in shapes)
     spare, other = np.empty(largest), np.empty(largest)
     # level 0: the start state, score 0 with certainty
@@ -106,7 +107,8 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
     for k in range(n):
         us = levels[k]
         nidx, nlen = shapes[k + 1]
-        noff = np.concatenate([[0], np.cumsum(nlen)[:-1]]).astype(np.int64)
+        noff = np.full(len(nidx), -1, dtype=np.int64)
+        placed = np.int64(0)
         nhist = other[:int(nlen.sum())]
         nwritten = np.zeros(len(nidx), dtype=np.bool_)
         dst_index_full[nidx] = np.arange(len(nidx))
@@ -130,6 +132,7 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
                 model, values, chunk, cslots, n_states, mass > 0, buffers)
             ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+            placed = place_targets(ptr, noff, nlen, placed)
             pull_histograms(hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen,
                             nwritten)
             outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
