@@ -12,8 +12,10 @@ out), then timed:
 * one situation in-process after warm-up: ours given as arrays (``SolvedGame.answer``) and as position
   text (``encoding.parse_situations`` + ``answer``), and the whole ``dicesolver.advise`` (an ``Advice``
   with every option in words); the peer's ``Solver.option_values(notation)``;
-* a batch: every situation answered at once, repeated up to a million, the best of three calls (ours on
-  all cores; the peer's ``option_values_batch`` over ``Variant.situation_arrays``);
+* a batch: ``--batch`` situations of the exporter's games (most of them distinct: the opening throws
+  repeat), answered at once, the best of three calls (ours on all cores; the peer's
+  ``option_values_batch`` over ``Variant.situation_arrays``). Repeating a few thousand situations instead
+  would flatter ours, which works out each turn state's keep stages once for all its situations;
 * a review of a recorded solitaire game (``SolvedGame.review``), ``rl.evaluate`` games per second (the
   optimal policy, and a random one judged against it), and two-person tables read from disk (Generala,
   and Yacht or Crag where their tables are in the cache).
@@ -50,28 +52,27 @@ PEER_SCRIPT = textwrap.dedent("""
     import json, sys, time
     import numpy as np
     import yatzy_solver as y
-    n, repeat, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    n, batch_n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     variant = y.Variant("american+forced-joker")
     began = time.perf_counter()
     solver = y.Solver.build(variant)
     built = time.perf_counter() - began
-    solver.export(out, n, source="optimal", seed=34, format="jsonl")
-    rows = [json.loads(line) for line in open(out)]
-    notations = [r["notation"] for r in rows]
-    for t in notations:
+    solver.export(out, max(n, batch_n), source="optimal", seed=34, format="jsonl")
+    notations = [json.loads(line)["notation"] for line in open(out)]
+    for t in notations[:n]:
         solver.option_values(t)
     began = time.perf_counter()
-    for t in notations:
+    for t in notations[:n]:
         solver.option_values(t)
-    single = (time.perf_counter() - began) / len(notations)
-    arrays = variant.situation_arrays(notations * max(1, repeat // len(notations)))
-    solver.option_values_batch(**variant.situation_arrays(notations))
+    single = (time.perf_counter() - began) / len(notations[:n])
+    arrays = variant.situation_arrays(notations)
+    solver.option_values_batch(**variant.situation_arrays(notations[:n]))
     batch = 0.0
     for _ in range(3):  # the best of three, as ours: the first touches the answers' memory
         began = time.perf_counter()
         solver.option_values_batch(**arrays)
         batch = max(batch, len(arrays["dice"]) / (time.perf_counter() - began))
-    print(json.dumps({"build": built, "single": single, "batch": batch, "n": len(rows)}))
+    print(json.dumps({"build": built, "single": single, "batch": batch, "n": len(notations)}))
 """)
 
 
@@ -140,8 +141,9 @@ def compare(rows: list[dict], texts: list[str], solution) -> float:
     return worst
 
 
-def two_person(spec: str, n: int = 200_000) -> float | None:
-    """Situations per second from a two-person table on disk (None where it is not in the cache)."""
+def two_person(spec: str, n: int = 100_000) -> float | None:
+    """Situations per second from a two-person table on disk (None where it is not in the cache): ``n``
+    decisions met on random walks through games, most of them distinct."""
     game = registry.load(spec, 2)
     from dicesolver.scorecard import duel
 
@@ -150,7 +152,7 @@ def two_person(spec: str, n: int = 200_000) -> float | None:
     solution = registry.solve(game, judge="exact")
     rng = np.random.default_rng(0)
     states, state = [], game.start()
-    while len(states) < 2_000:
+    while len(states) < n:
         state = game.start() if state.is_terminal() else state
         if state.is_chance():
             outcomes = state.chance_outcomes()
@@ -161,11 +163,10 @@ def two_person(spec: str, n: int = 200_000) -> float | None:
             actions = state.legal_actions()
             state = state.apply(actions[rng.integers(len(actions))])
     sits = solution.encoding.situations(states)
-    big = {k: np.concatenate([v] * (n // len(states))) for k, v in sits.items()}
-    solution.answer(sits)
+    solution.answer({k: v[:1000] for k, v in sits.items()})
     began = time.perf_counter()
-    solution.answer(big)
-    return len(big["dice"]) / (time.perf_counter() - began)
+    solution.answer(sits)
+    return n / (time.perf_counter() - began)
 
 
 def review_seconds() -> float:
@@ -198,14 +199,15 @@ def main() -> None:
         peer = json.loads(subprocess.run([str(peer_python()), "-c", PEER_SCRIPT, str(args.n), str(args.batch), str(out)],
                                          check=True, capture_output=True, text=True).stdout)
         rows = [json.loads(line) for line in out.read_text().splitlines()]
-    texts = [position(r) for r in rows]
+    every = [position(r) for r in rows]
+    rows, texts = rows[:args.n], every[:args.n]
     worst = compare(rows, texts, solution)
     encoding = solution.encoding
     one_by_one = [{k: v[i: i + 1].copy() for k, v in encoding.parse_situations(texts).items()} for i in range(len(texts))]
     arrays = per_call(lambda s: solution.answer(s), one_by_one)
     text = per_call(lambda t: solution.answer(encoding.parse_situations([t])), texts)
     advice = per_call(lambda t: ds.advise("yahtzee", t), texts, repeat=1)
-    whole = encoding.parse_situations(texts * max(1, args.batch // len(texts)))
+    whole = encoding.parse_situations(every)
     solution.answer(encoding.parse_situations(texts))
     batch = 0.0
     for _ in range(3):  # the best of three: a process's first touch of that much fresh memory is slow on a VM
@@ -225,7 +227,8 @@ def main() -> None:
     print(f"| one situation as position text (µs) | {text * 1e6:.1f} | {peer['single'] * 1e6:.1f} | "
           f"{peer['single'] / text:.2f} |")
     print(f"| `advise(game, text)`: an Advice in words (µs) | {advice * 1e6:.0f} | | |")
-    print(f"| batch of {len(whole['dice']):,} as arrays (situations/s) | {batch:,.0f} | {peer['batch']:,.0f} | "
+    print(f"| batch of {len(whole['dice']):,} ({len(set(every)):,} distinct) as arrays (situations/s) | {batch:,.0f} | "
+          f"{peer['batch']:,.0f} | "
           f"{batch / peer['batch']:.2f} (ours / peer) |")
     print(f"| `advise_many` of {len(many):,} texts (situations/s) | {texts_per_s:,.0f} | | |")
     print()
