@@ -311,6 +311,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
         borrowed(rolls_left)
     values, narrow, aim, out_f, out_i, fields = borrowed(values), borrowed(narrow), borrowed(aim), borrowed(out_f), \
         borrowed(out_i), borrowed(fields)
+    blob = borrowed(blob)  # every helper takes it: counted, it cost an atomic add and subtract each
     model = unpack(blob)
     width = out_i.shape[1] - 1
     n = hi - lo

@@ -237,6 +237,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
         borrowed(rolls_left)
     values, narrow, pair_offset, out_f, out_i, fields = borrowed(values), borrowed(narrow), borrowed(pair_offset), \
         borrowed(out_f), borrowed(out_i), borrowed(fields)
+    blob = borrowed(blob)  # every helper takes it: counted, it cost an atomic add and subtract each
     model = unpack(blob)
     refused = 0
     for i in range(lo, hi):
