@@ -37,7 +37,8 @@ def table_shape(game: FarkleGame) -> tuple[int, int, int, int]:
 
 def state_count(game: FarkleGame) -> int:
     """Every (scores, Farkles in a row, turn total, dice to throw) with the turn total short of the goal,
-    counted as Busche counts (six dice counts for each turn total, 0 included)."""
+    six dice counts for each turn total, 0 included: 423,562,500 for Facebook Farkle, 0.05% fewer than
+    Busche's 423,765,000 (docs/RULES.md)."""
     size = (game.goal - game.floor) // UNIT
     turn_totals = size * (size + 1) // 2  # for my score i: size - i turn totals
     return turn_totals * 6 * size * game.farkle_limit ** 2
