@@ -154,12 +154,7 @@ class DiceSpace:
 
     def sub_keeps(self, roll: Dice) -> list[Dice]:
         """Every distinct keep (sub-multiset) of a roll, from keeping nothing to keeping all."""
-        options = [range(roll.count(f) + 1) for f in sorted(set(roll))]
-        faces = sorted(set(roll))
-        result = []
-        for choice in itertools.product(*options):
-            result.append(tuple(f for f, c in zip(faces, choice) for _ in range(c)))
-        return sorted(result, key=lambda k: (len(k), k))
+        return list(_sub_keeps(tuple(roll)))
 
     # -- text forms --------------------------------------------------------------------------------
     def format(self, dice: Dice) -> str:
@@ -181,6 +176,16 @@ class DiceSpace:
                 f"cannot keep {format_dice(dice, self.faces)} from {format_dice(roll, self.faces)}"
             )
         return dice
+
+
+@lru_cache(maxsize=8192)
+def _sub_keeps(roll: Dice) -> tuple[Dice, ...]:
+    """``Dice.sub_keeps``, worked out once per roll: every decision with throws left lists them (a review
+    asks for them at every decision of a game)."""
+    faces = sorted(set(roll))
+    options = [range(roll.count(f) + 1) for f in faces]
+    keeps = [tuple(f for f, c in zip(faces, choice) for _ in range(c)) for choice in itertools.product(*options)]
+    return tuple(sorted(keeps, key=lambda k: (len(k), k)))
 
 
 def is_sub_multiset(small: Dice, big: Dice) -> bool:
