@@ -90,18 +90,17 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
     buffers = OutcomeBuffers()
     shapes = [_hist_lengths(model, level, k) for k, level in enumerate(levels)]
     # two buffers for the histograms of a level and the next (fresh arrays for every level would fault their
-    # pages in inside the parallel kernel, one thread at a time); a histogram is placed and cleared when first
-    # written, packed after the last one placed: the 70% that play never reaches take no memory (``written``)
+    # pages in inside the parallel kernel, one thread at a time); a histogram is placed when play first reaches
+    # its state, after the last one placed (offset -1 until then): the 70% never reached take no memory
     largest = max(int(length.sum()) for _, length in shapes)
     spare, other = np.empty(largest), np.empty(largest)
     # level 0: the start state, score 0 with certainty
     idx, length = shapes[0]
-    off = np.concatenate([[0], np.cumsum(length)[:-1]])
+    off = np.full(len(idx), -1, dtype=np.int64)
+    off[0] = 0  # only lane 0 (upper total 0, no flag) is where a game starts
     hist = spare[:int(length.sum())]
-    written = np.zeros(len(idx), dtype=np.bool_)
-    hist[off[0]:off[0] + length[0]] = 0.0
-    hist[off[0]] = 1.0  # only lane 0 (upper total 0, no flag) is where a game starts
-    written[0] = True
+    hist[:length[0]] = 0.0
+    hist[0] = 1.0
     cat_prob = np.zeros(n)
     totals = np.zeros(2)  # P(upper bonus), E[extra-yacht bonuses]
     for k in range(n):
@@ -110,7 +109,6 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
         noff = np.full(len(nidx), -1, dtype=np.int64)
         placed = np.int64(0)
         nhist = other[:int(nlen.sum())]
-        nwritten = np.zeros(len(nidx), dtype=np.bool_)
         dst_index_full[nidx] = np.arange(len(nidx))
         lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
         slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
@@ -128,22 +126,23 @@ def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int
             src_len = length[s0:s0 + n_states].astype(np.int64)
             first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
             mass = np.empty(n_states)
-            support_bounds(hist, src_off, src_len, written[s0:s0 + n_states], first, last, mass)
+            support_bounds(hist, src_off, src_len, first, last, mass)
             out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
                 model, values, chunk, cslots, n_states, mass > 0, buffers)
             ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+            fresh = placed
             placed = place_targets(ptr, noff, nlen, placed)
             pull_histograms(hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen,
-                            nwritten)
+                            fresh)
             outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
             start = stop
-        hist, off, length, written = nhist, noff, nlen, nwritten
+        hist, off, length = nhist, noff, nlen
         spare, other = other, spare
         if progress:
             progress(k + 1, n)
     final = np.zeros(int(length.max()))
-    for o, ln, w in zip(off, length, written):
-        if w:
+    for o, ln in zip(off, length):
+        if o >= 0:
             final[:ln] += hist[o:o + ln]
     return ScoreDistribution(
         probabilities=final,
@@ -159,18 +158,19 @@ def perfect_game_probability(solution_or_model) -> float:
     model = getattr(solution_or_model, "model", solution_or_model)
     game = model.game
     dice = game.dice
-    is_max = (game.score_table == game.max_scores[None, :]).astype(np.float64)
     n = game.n_categories
+    # the few rolls that fill each box at its maximum (one for an upper box: five of its face)
+    maximal = [np.nonzero(game.score_table[:, c] == game.max_scores[c])[0] for c in range(n)]
     value = np.zeros(1 << n)
     value[(1 << n) - 1] = 1.0
     ptr, idx = dice.keep_sub
     for level in reversed(model.levels()[:-1]):
         best = np.zeros((dice.n_rolls, len(level)))
         for c in range(n):
-            open_c = ((level >> c) & 1) == 0
-            if open_c.any():
-                cols = np.nonzero(open_c)[0]
-                best[:, cols] = np.maximum(best[:, cols], is_max[:, c:c + 1] * value[level[cols] | (1 << c)][None, :])
+            cols = np.nonzero(((level >> c) & 1) == 0)[0]
+            if cols.size and maximal[c].size:
+                cells = np.ix_(maximal[c], cols)
+                best[cells] = np.maximum(best[cells], value[level[cols] | (1 << c)][None, :])
         buf = np.empty((dice.n_keeps, len(level)))
         buf[dice.roll_offset:] = best
         run_widget(buf, dice.keep_add, ptr, idx, model.roll_prob, dice.roll_offset, len(level), game.rolls - 1)

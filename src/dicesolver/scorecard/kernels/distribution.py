@@ -191,13 +191,13 @@ def outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_pr
 
 
 @njit(cache=True, parallel=True)
-def support_bounds(hist, src_off, src_len, written, first, last, mass):
+def support_bounds(hist, src_off, src_len, first, last, mass):
     """The first and last score each histogram gives a chance (first > last for an empty one, or one never
-    ``written``), and its mass."""
+    placed: offset -1), and its mass."""
     for s in prange(src_off.shape[0]):
         h = src_off[s]
         lo, hi = src_len[s], -1
-        if not written[s]:
+        if h < 0:
             first[s], last[s], mass[s] = lo, hi, 0.0
             continue
         for x in range(src_len[s]):
@@ -230,16 +230,15 @@ def place_targets(by_target_ptr, dst_off, dst_len, free):
 
 @njit(cache=True, parallel=True)
 def pull_histograms(hist_src, src_off, src_first, src_last, by_target_ptr, by_target_src, by_target_q, out_points,
-                    out_prob, hist_dst, dst_off, dst_len, written):
+                    out_prob, hist_dst, dst_off, dst_len, fresh):
     """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts); a source
-    is read only where it gives a chance (src_first to src_last). A target is cleared when it is first
-    written (``written``): the states play never reaches are never touched."""
+    is read only where it gives a chance (src_first to src_last). A target placed by this batch (at ``fresh``
+    or after, ``place_targets``) is cleared first: the states play never reaches are never touched."""
     for tgt in prange(by_target_ptr.shape[0] - 1):
         o_dst = dst_off[tgt]
-        if by_target_ptr[tgt + 1] > by_target_ptr[tgt] and not written[tgt]:
+        if o_dst >= fresh:
             for x in range(dst_len[tgt]):
                 hist_dst[o_dst + x] = 0.0
-            written[tgt] = True
         for e in range(by_target_ptr[tgt], by_target_ptr[tgt + 1]):
             s = by_target_src[e]
             q = by_target_q[e]
