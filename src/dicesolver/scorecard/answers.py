@@ -65,15 +65,18 @@ class CardEngine:
         dice = game.dice
         ptr, _ = dice.roll_sub_keeps
         self.width = int(np.diff(ptr).max()) + game.n_categories
+        # the arrays' shapes after the batch's length (a single situation is a batch of one: checked cheaply)
+        self.boxes_shape, self.dice_shape = (game.n_categories,), (game.n_dice,)
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         """Every legal option of every situation (InputError naming the first one that cannot be)."""
         cards, totals, dice, held, rolls_left = as_situations(situations, KEYS)
         n = cards.shape[0]
-        g = self.game
-        if (cards.ndim != 3 or cards.shape[2] != g.n_categories or cards.shape[1] < self.players
-                or totals.ndim != 2 or totals.shape[1] < self.players or dice.ndim != 2 or dice.shape[1] != g.n_dice
-                or held.ndim != 2 or held.shape[1] != g.n_dice or rolls_left.ndim != 2 or rolls_left.shape[1] != 1):
+        card_shape, totals_shape = cards.shape, totals.shape
+        if (card_shape[2:] != self.boxes_shape or card_shape[1] < self.players or len(totals_shape) != 2
+                or totals_shape[1] < self.players or dice.shape[1:] != self.dice_shape
+                or held.shape[1:] != self.dice_shape or rolls_left.shape[1:] != (1,)):
+            g = self.game
             raise InputError(f"situations of this game are cards (n, {self.players}+ players, {g.n_categories} boxes), "
                              f"totals (n, players), dice and held (n, {g.n_dice}), rolls_left (n, 1)")
         out = Answers.empty(n, self.width, self.judge, self.unit)
@@ -88,7 +91,7 @@ class CardEngine:
             refused = serial(*args, self.tie, f, i)
         return out.check(self.reasons) if refused else out
 
-    @property
+    @cached_property
     def _tables(self) -> tuple[Any, ...]:
         """The kernels' table arguments, after the situations."""
         raise NotImplementedError
@@ -120,7 +123,7 @@ class SolitaireEngine(CardEngine):
     def blob(self) -> np.ndarray:
         return solitaire_blob(self.model)
 
-    @property
+    @cached_property
     def _tables(self) -> tuple[Any, ...]:
         return (*self.pair, self.blob, self.aim)
 
@@ -151,7 +154,7 @@ class MindfulEngine(CardEngine):
     def blob(self) -> np.ndarray:
         return solitaire_blob(self.table.model)
 
-    @property
+    @cached_property
     def _tables(self) -> tuple[Any, ...]:
         return (*self.future, self.blob)
 
@@ -190,7 +193,7 @@ class DuelEngine(CardEngine):
                   possible]
         return pack(scalars, arrays)
 
-    @property
+    @cached_property
     def _tables(self) -> tuple[Any, ...]:
         return (*self.pair, self.pair_offset, self.blob)
 
