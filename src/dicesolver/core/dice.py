@@ -180,7 +180,7 @@ class DiceSpace:
 
 @lru_cache(maxsize=8192)
 def _sub_keeps(roll: Dice) -> tuple[Dice, ...]:
-    """``Dice.sub_keeps``, worked out once per roll: every decision with throws left lists them (a review
+    """``DiceSpace.sub_keeps``, worked out once per roll: every decision with throws left lists them (a review
     asks for them at every decision of a game)."""
     faces = sorted(set(roll))
     options = [range(roll.count(f) + 1) for f in faces]
