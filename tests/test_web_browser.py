@@ -132,6 +132,8 @@ def check_the_board(page, board: dict) -> None:
     playthrough = registry.read_record(tables.cache_dir() / "web-games" / session["record"])
     assert str(playthrough.states[-1]) == board["position"]
     view = board["view"]
+    # the board is drawn once its advice is in (an await): the snapshot may be newer than the drawing for a moment
+    page.wait_for_function("(p) => document.getElementById('board').dataset.position === p", arg=board["position"])
     text = page.inner_text("#board")
     if board["mover"] is None:
         assert "game over" in text
