@@ -1,12 +1,12 @@
 import numpy as np
 import pytest
-from tinygames import PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.core.errors import InputError
 from dicesolver.scorecard.compare import DUEL_STRATEGIES, compare_exact, elo
 from dicesolver.scorecard.duel import DuelModel, DuelSolution
-from dicesolver.scorecard.players.joe import category_choice, keep_choice
+from dicesolver.scorecard.players.joe import category_choice, joe_tables, keep_choice
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +78,22 @@ def test_joe_tie_rules():
     assert names[category_choice(g, used_except("twos", "fives", "full"), (2, 5, 6, 6, 6))] == "twos"
     # a completed pattern beats any upper box, the most points first
     assert names[category_choice(g, used_except("ones", "full", "poker"), (1, 1, 1, 1, 1))] == "poker"
+
+
+@pytest.mark.parametrize("name", ["yacht", "generala", "bonus", "pairs"])
+def test_joes_tables_are_his_choices(name):
+    """The tables the kernels read (every used set and roll at once) hold Joe's own choices, position by
+    position: every one on the tiny games, 3,000 sampled ones on the full cards."""
+    game = {"bonus": lambda: tiny(BONUS_GAME), "pairs": lambda: tiny(PAIRS_GAME)}.get(name, lambda: load_game(name))()
+    keep_table, cat_table = joe_tables(game)
+    dice = game.dice
+    every = [(a, r) for a in range((1 << game.n_categories) - 1) for r in range(dice.n_rolls)]
+    rng = np.random.default_rng(5)
+    picks = every if len(every) <= 3_000 else [every[i] for i in rng.choice(len(every), 3_000, replace=False)]
+    for a, r in picks:
+        roll = dice.rolls[r]
+        assert (keep_table[a, :, r] == dice.keep_index(keep_choice(game, a, roll))).all(), (a, roll)
+        assert cat_table[a, r] == category_choice(game, a, roll), (a, roll)
 
 
 def test_cli_compare(capsys, tmp_path):

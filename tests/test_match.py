@@ -43,12 +43,13 @@ def test_the_match_kernel_agrees_with_the_exact_evaluation(tiny_duel, monkeypatc
         assert abs(p.points_per_game - exact) < 1.3 * p.points_ci95, (a, b, exact, p)
 
 
-def test_mindful_beats_maximus_in_yacht_and_yahtzee():
-    for name, n in (("yacht", 20_000), ("yahtzee", 4_000)):
-        result = play_match(load_game(name), ["mindful", "maximus"], n=n, seed=11)
-        mm = result.players[0]
-        assert mm.points_per_game - mm.points_ci95 > 0, (name, mm)
-        assert mm.mean_score < result.players[1].mean_score  # it wins more by scoring less
+@pytest.mark.parametrize("name, n", [("yacht", 20_000),
+                                     pytest.param("yahtzee", 4_000, marks=pytest.mark.essay)])  # its table: 25 s
+def test_mindful_beats_maximus(name, n):
+    result = play_match(load_game(name), ["mindful", "maximus"], n=n, seed=11)
+    mm = result.players[0]
+    assert mm.points_per_game - mm.points_ci95 > 0, (name, mm)
+    assert mm.mean_score < result.players[1].mean_score  # it wins more by scoring less
 
 
 def test_match_statistics_and_seating():

@@ -35,7 +35,7 @@ def test_tiny_game_with_joker_agrees_with_exact_value():
 def test_optimal_beats_every_other_strategy():
     game = load_game("yacht-dice")
     names = [p for p in STRATEGIES if p != "contender"]
-    runs = {r.summary.player: r for r in simulate(game, names, n=4000, seed=11)}
+    runs = {r.summary.player: r for r in simulate(game, names, n=1000, seed=11)}  # the closest: z = 10.7
     best = runs["optimal"]
     for name, r in runs.items():
         if name != "optimal":
@@ -44,7 +44,7 @@ def test_optimal_beats_every_other_strategy():
 
 
 def test_seed_002_agents_behave_as_described():
-    runs = {r.summary.player: r.summary for r in simulate(load_game("yacht-dice"), ["greedy", "ev", "bonus"], n=4000, seed=5)}
+    runs = {r.summary.player: r.summary for r in simulate(load_game("yacht-dice"), ["greedy", "ev", "bonus"], n=1000, seed=5)}
     assert runs["ev"].mean - runs["greedy"].mean > 8  # "roughly 15 points higher"
     assert runs["bonus"].bonus_rate > 0.8  # "achieves its goal roughly 90% of the time"
 
@@ -120,16 +120,17 @@ def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
     recomputes them each turn, on the same dice: the stream written out, or drawn in the kernel."""
     from dicesolver.scorecard.players import strategies as scorecard
 
+    n = 2_000
+    monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)  # the table plays batches this large
     for game in (load_game("yahtzee"), tiny(BONUS_GAME)):
         player = make_player("optimal", game)
-        n = scorecard.POLICY_MIN_GAMES
         throws, rand = dice_stream(game, 8, 0, n)
         from_table = player.play_many(throws, rand)
         for a, b in zip(player.policy().play(n, seed=8), from_table):
             assert np.array_equal(a, b)
         monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", 10**9)
         deciding = player.play_many(throws, rand)
-        monkeypatch.undo()
+        monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)
         for a, b in zip(from_table, deciding):
             assert np.array_equal(a, b)
 

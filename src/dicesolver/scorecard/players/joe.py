@@ -107,8 +107,12 @@ def keep_choice(game: ScorecardGame, used: int, roll: Dice) -> Dice:
 
 
 def _of_a_kind_keep(game: ScorecardGame, used: int, roll: Dice) -> Dice:
-    """All dice of the most frequent face; among equally frequent faces one whose upper box is open."""
     open_upper = {cat.face for c, cat in enumerate(game.categories) if cat.kind == "upper" and not used >> c & 1}
+    return _most_frequent(roll, open_upper)
+
+
+def _most_frequent(roll: Dice, open_upper: set[int]) -> Dice:
+    """All dice of the most frequent face; among equally frequent faces one whose upper box is open."""
     face = max(set(roll), key=lambda f: (roll.count(f), f in open_upper, f))
     return (face,) * roll.count(face)
 
@@ -129,17 +133,63 @@ def category_choice(game: ScorecardGame, used: int, roll: Dice) -> int:
 
 
 def joe_tables(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
-    """keep_table[a, throws left - 1, roll] (keep index) and cat_table[a, roll] for every used set a."""
-    n_sets = 1 << game.n_categories
-    dice = game.dice
+    """keep_table[a, throws left - 1, roll] (keep index) and cat_table[a, roll] for every used set a:
+    ``keep_choice`` and ``category_choice`` for every used set and roll at once, their tie rules as
+    lexicographic keys (a million calls of them took 12 s for Yacht; this takes a fraction of a second)."""
+    n_cats, dice = game.n_categories, game.dice
+    n_sets = 1 << n_cats
+    dist, keeps = _roll_patterns(game)
+    scores = np.asarray(game.score_table, dtype=np.int64)
+    maxs = np.asarray(game.max_scores, dtype=np.int64)
+    cats, rolls = np.arange(n_cats, dtype=np.int64), np.arange(dice.n_rolls)
+    base = int(max(dist.max(), scores.max(), maxs.max())) + n_cats + 1  # every key's digits below it
+    # keep: the closest open category (then the bigger maximum, then the earlier box)
+    keep_key = (dist * base + (maxs.max() - maxs)) * base + cats
+    pattern_keep = np.array([[dice.keep_index(k) for k in row] for row in keeps], dtype=np.int64)
+    of_a_kind = np.array([cat.kind in ("yacht", "n_of_a_kind") for cat in game.categories])
+    upper_face = [(c, cat.face) for c, cat in enumerate(game.categories) if cat.kind == "upper"]
+    kind_keep = _of_a_kind_keeps(game)  # [open upper faces as bits, roll]
+    # scoring: a completed pattern with the most points; else the closest scoring box with the smaller
+    # maximum; else scratch the furthest box (then the smaller maximum), the earlier box on every tie
+    scoring = scores > 0
+    complete_key = np.where(scoring & (dist == 0), (scores.max() - scores) * base + cats, -1)
+    scoring_key = np.where(scoring, (dist * base + maxs) * base + cats, -1)
+    scratch_key = ((dist.max() - dist) * base + maxs) * base + cats
     keep_table = np.zeros((n_sets, max(game.rolls - 1, 1), dice.n_rolls), dtype=np.int64)
     cat_table = np.zeros((n_sets, dice.n_rolls), dtype=np.int64)
-    for a in range(n_sets - 1):
-        for r, roll in enumerate(dice.rolls):
-            k = dice.keep_index(keep_choice(game, a, roll))
-            keep_table[a, :, r] = k
-            cat_table[a, r] = category_choice(game, a, roll)
+    big = np.iinfo(np.int64).max
+    for lo in range(0, n_sets - 1, 256):
+        sets = np.arange(lo, min(lo + 256, n_sets - 1))
+        used = (sets[:, None] >> cats) & 1 == 1  # [set, category]
+        closed = used[:, None, :]
+
+        def first(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """Per (set, roll): the open box of the smallest key (-1: no candidate), and whether one is."""
+            k = np.where(closed | (key[None] < 0), big, key[None])
+            return k.argmin(axis=2), k.min(axis=2) < big
+
+        closest, _ = first(keep_key)
+        open_upper = np.zeros(len(sets), dtype=np.int64)
+        for c, face in upper_face:
+            open_upper |= np.where(used[:, c], 0, 1 << (face - 1))
+        keep = np.where(of_a_kind[closest], kind_keep[open_upper[:, None], rolls], pattern_keep[rolls, closest])
+        keep_table[sets] = keep[:, None, :]
+        done, any_done = first(complete_key)
+        best, any_scoring = first(scoring_key)
+        scratch, _ = first(scratch_key)
+        cat_table[sets] = np.where(any_done, done, np.where(any_scoring, best, scratch))
     return keep_table, cat_table
+
+
+def _of_a_kind_keeps(game: ScorecardGame) -> np.ndarray:
+    """[open upper faces (bit f-1 for face f), roll]: the keep index of ``_of_a_kind_keep``."""
+    dice = game.dice
+    table = np.zeros((1 << game.faces, dice.n_rolls), dtype=np.int64)
+    for bits in range(1 << game.faces):
+        open_upper = {f for f in range(1, game.faces + 1) if bits >> (f - 1) & 1}
+        for r, roll in enumerate(dice.rolls):
+            table[bits, r] = dice.keep_index(_most_frequent(roll, open_upper))
+    return table
 
 
 @dataclass
