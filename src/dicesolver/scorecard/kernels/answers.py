@@ -132,7 +132,7 @@ def read_moment(i, dice, held, rolls_left, full, blob, keep_add):
     return 0, RETHROW, -1, max(h, 0), m
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, fields):
     """Situation i's turn state and moment into ``fields[i]``, checked: the reason it is refused, or 0."""
     fields[i, KEY] = -1
@@ -247,7 +247,7 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
             row[r] = best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, out_i):
     """Write situation i's options (codes, values, costs), their count and its value; ``stages[m, k]``
     hold its turn state's stages up to its throws left."""
