@@ -4,7 +4,7 @@ one optimally played turn from every state, and histograms pushed along them.
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit, prange
 from .policy import keep_stages
 from .scoring import next_group, score_choice, upper_step
 from .widget import NEG, spread_keeps
@@ -88,91 +88,116 @@ def turn_outcomes(cols_u, cols_lane, cols_row, block_start, values, offset, n_up
     bonuses), the category (out_cat), whether the upper bonus was reached (out_flag bit 0), an extra-yacht
     bonus earned (bit 1) or the box scored more than 0 (bit 2), and its probability (out_prob).
     """
+    for b in prange(block_start.shape[0] - 1):
+        # a call per block: numba's parfor passes over a parallel loop's body took 20 s on the whole block
+        block_outcomes(np.int64(b), cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes,
+                       n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                       joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                       roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target,
+                       out_points, out_prob, out_cat, out_flag, out_count)
+
+
+@njit(cache=True)
+def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes, n_groups, scores,
+                   upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                   upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr,
+                   roll_sub_idx, rolls, max_points, out_target, out_points, out_prob, out_cat, out_flag, out_count):
+    """Block b of ``turn_outcomes``."""
+    # borrowed: the caller owns them for the call (counted, the threads' atomic counts on shared arrays cost)
+    cols_u, cols_lane, cols_row, block_start, values = borrowed(cols_u), borrowed(cols_lane), borrowed(cols_row), \
+        borrowed(block_start), borrowed(values)
+    offset, n_upper_lanes, n_groups, scores, upper_face = borrowed(offset), borrowed(n_upper_lanes), \
+        borrowed(n_groups), borrowed(scores), borrowed(upper_face)
+    joker_pts, roll_yacht_face, upper_cat_of_face, keep_add, sub_ptr = borrowed(joker_pts), borrowed(roll_yacht_face), \
+        borrowed(upper_cat_of_face), borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, roll_prob, roll_sub_ptr, roll_sub_idx, out_target = borrowed(sub_idx), borrowed(roll_prob), \
+        borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(out_target)
+    out_points, out_prob, out_cat, out_flag, out_count = borrowed(out_points), borrowed(out_prob), borrowed(out_cat), \
+        borrowed(out_flag), borrowed(out_count)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_keys = n_cats * (max_points + 1) * 2
-    for b in prange(block_start.shape[0] - 1):
-        lo = block_start[b]
-        m = block_start[b + 1] - lo
-        # the optimal policy of the block's columns (policy.optimal_policy, column by column)
-        col_g = np.empty(m, dtype=np.int64)
-        col_t = np.empty(m, dtype=np.int64)
+    lo = block_start[b]
+    m = block_start[b + 1] - lo
+    # the optimal policy of the block's columns (policy.optimal_policy, column by column)
+    col_g = np.empty(m, dtype=np.int64)
+    col_t = np.empty(m, dtype=np.int64)
+    for q in range(m):
+        lu = n_upper_lanes[cols_u[lo + q]]
+        col_g[q] = cols_lane[lo + q] // lu
+        col_t[q] = cols_lane[lo + q] % lu
+    buf = np.empty((n_keeps, m))
+    choice = np.empty((n_rolls, m), dtype=np.int64)
+    columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, offset, n_upper_lanes,
+                         n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                         joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+    stages = keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, m)
+    # forward: mass on rolls after the opening throw, then each re-throw under the best keep
+    mass = np.empty((n_keeps, m))
+    moved = np.empty((n_keeps, m))
+    for r in range(n_rolls):
         for q in range(m):
-            lu = n_upper_lanes[cols_u[lo + q]]
-            col_g[q] = cols_lane[lo + q] // lu
-            col_t[q] = cols_lane[lo + q] % lu
-        buf = np.empty((n_keeps, m))
-        choice = np.empty((n_rolls, m), dtype=np.int64)
-        columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, offset, n_upper_lanes,
-                             n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                             joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
-        stages = keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, m)
-        # forward: mass on rolls after the opening throw, then each re-throw under the best keep
-        mass = np.empty((n_keeps, m))
-        moved = np.empty((n_keeps, m))
+            mass[roll_offset + r, q] = roll_prob[r]
+    best_v = np.empty(m)
+    best_k = np.empty(m, dtype=np.int64)
+    for st in range(rolls - 2, -1, -1):
+        table = stages[st]
+        moved[:, :] = 0.0
         for r in range(n_rolls):
+            full = roll_offset + r
             for q in range(m):
-                mass[roll_offset + r, q] = roll_prob[r]
-        best_v = np.empty(m)
-        best_k = np.empty(m, dtype=np.int64)
-        for st in range(rolls - 2, -1, -1):
-            table = stages[st]
-            moved[:, :] = 0.0
-            for r in range(n_rolls):
-                full = roll_offset + r
+                best_v[q] = NEG
+                best_k[q] = full
+            for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+                k = roll_sub_idx[p]
+                row = table[k]
                 for q in range(m):
-                    best_v[q] = NEG
-                    best_k[q] = full
-                for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
-                    k = roll_sub_idx[p]
-                    row = table[k]
-                    for q in range(m):
-                        if row[q] > best_v[q]:
-                            best_v[q] = row[q]
-                            best_k[q] = k
-                src = mass[full]
-                for q in range(m):
-                    moved[best_k[q], q] += src[q]
-            spread_keeps(moved, keep_add, roll_offset, m)
-            mass, moved = moved, mass
-        # collapse final rolls into distinct (category, box points, extra bonus) outcomes per column
-        where = np.full(n_keys, -1, dtype=np.int64)
-        keys = np.empty(n_rolls, dtype=np.int64)  # the keys a column used, to clear only those after it
-        for q in range(m):
-            u = cols_u[lo + q]
-            g = col_g[q]
-            t = col_t[q]
-            s = cols_row[lo + q]
-            count = 0
-            for r in range(n_rolls):
-                w = mass[roll_offset + r, q]
-                if w == 0.0:
-                    continue
-                c = choice[r, q]
-                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
-                key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
-                o = where[key]
-                if o < 0:
-                    o = count
-                    keys[count] = key
-                    count += 1
-                    where[key] = o
-                    nu = u | (1 << c)
-                    ln = n_upper_lanes[nu]
-                    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
-                    if t2 > ln - 1:
-                        t2 = ln - 1
-                    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
-                    out_target[s, o] = offset[nu] + ng * ln + t2
-                    out_points[s, o] = pts + gain + extra
-                    out_cat[s, o] = c
-                    out_flag[s, o] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
-                    out_prob[s, o] = 0.0
-                out_prob[s, o] += w
-            out_count[s] = count
-            for o in range(count):
-                where[keys[o]] = -1
+                    if row[q] > best_v[q]:
+                        best_v[q] = row[q]
+                        best_k[q] = k
+            src = mass[full]
+            for q in range(m):
+                moved[best_k[q], q] += src[q]
+        spread_keeps(moved, keep_add, roll_offset, m)
+        mass, moved = moved, mass
+    # collapse final rolls into distinct (category, box points, extra bonus) outcomes per column
+    where = np.full(n_keys, -1, dtype=np.int64)
+    keys = np.empty(n_rolls, dtype=np.int64)  # the keys a column used, to clear only those after it
+    for q in range(m):
+        u = cols_u[lo + q]
+        g = col_g[q]
+        t = col_t[q]
+        s = cols_row[lo + q]
+        count = 0
+        for r in range(n_rolls):
+            w = mass[roll_offset + r, q]
+            if w == 0.0:
+                continue
+            c = choice[r, q]
+            allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                               joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
+            o = where[key]
+            if o < 0:
+                o = count
+                keys[count] = key
+                count += 1
+                where[key] = o
+                nu = u | (1 << c)
+                ln = n_upper_lanes[nu]
+                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                if t2 > ln - 1:
+                    t2 = ln - 1
+                ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                out_target[s, o] = offset[nu] + ng * ln + t2
+                out_points[s, o] = pts + gain + extra
+                out_cat[s, o] = c
+                out_flag[s, o] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
+                out_prob[s, o] = 0.0
+            out_prob[s, o] += w
+        out_count[s] = count
+        for o in range(count):
+            where[keys[o]] = -1
 
 
 @njit(cache=True)
