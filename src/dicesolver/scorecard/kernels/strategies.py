@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit, prange
 from .scoring import next_group, score_choice, upper_step
 from .widget import NEG, best_keeps, expect_keeps
 
@@ -166,59 +166,86 @@ def decide_category(mode, H, u, g, t, r, rnum, values, offset, n_upper_lanes, n_
 
 
 @njit(cache=True, parallel=True)
-def simulate_games(mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset, n_upper_lanes,
-                   n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                   roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
-                   roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, out_total, out_boxes, out_bonus, out_extra):
+def simulate_games(mode, H, start_u, start_t, start_g, start_score, throws, rand,
+                   values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
+                   xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                   sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, out_total, out_boxes,
+                   out_bonus, out_extra):
     """Play throws.shape[0] games from one start state with the pre-drawn dice ``throws[game, turn, throw,
     die]`` and random numbers ``rand[game, turn, throw]`` (common random numbers across strategies)."""
+    for i in prange(throws.shape[0]):
+        # a call per game: numba's parfor passes over the whole game inlined in the loop took 20 s more
+        play_game_alone(np.int64(i), mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
+                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                        sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, out_total, out_boxes,
+                        out_bonus, out_extra)
+
+
+@njit(cache=True)
+def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
+                    n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                    joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                    roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, out_total, out_boxes, out_bonus,
+                    out_extra):
+    """Iteration i of ``simulate_games``'s parallel loop."""
+    # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
+    H, throws, rand, values = borrowed(H), borrowed(throws), borrowed(rand), borrowed(values)
+    offset, n_upper_lanes, n_groups, scores = borrowed(offset), borrowed(n_upper_lanes), borrowed(n_groups), \
+        borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, roll_sub_ptr = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
+        borrowed(roll_sub_ptr)
+    roll_sub_idx, roll_faces, keep_size, out_total = borrowed(roll_sub_idx), borrowed(roll_faces), \
+        borrowed(keep_size), borrowed(out_total)
+    out_boxes, out_bonus, out_extra = borrowed(out_boxes), borrowed(out_bonus), borrowed(out_extra)
     n_games, n_turns, rolls, n_dice = throws.shape
     n_keeps = keep_add.shape[0]
     n_cats = scores.shape[1]
-    for i in prange(n_games):
-        buf = np.empty((n_keeps, 1))
-        stages = np.empty((max(rolls - 1, 1), n_keeps))
-        u = start_u
-        t = start_t
-        g = start_g
-        total = start_score
-        bonus = 0
-        extras = 0
-        for c in range(n_cats):
-            out_boxes[i, c] = -1
-        for turn in range(n_turns):
-            if u == (1 << n_cats) - 1:
-                break
-            if mode == OPTIMAL or mode == STATIC:
-                policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                              threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                              upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
-                              stages[:rolls - 1])
-            r = throw(0, throws[i, turn, 0], n_dice, keep_add, roll_offset)
-            for s in range(1, rolls):
-                k = choose_keep_index(mode, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
-                                      roll_offset, rand[i, turn, s - 1], keep_add)
-                kept = keep_size[k]
-                r = throw(k, throws[i, turn, s], n_dice - kept, keep_add, roll_offset)
-            c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                                 upper_cat_of_face, forced_order, rand[i, turn, rolls - 1])
-            ok, v2, now, pts, gain, extra = choice_value(
-                mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                forced_order)
-            total += now
-            out_boxes[i, c] = pts
-            if gain > 0:
-                bonus = 1
-            if extra > 0:
-                extras += 1
-            t = upper_step(t, pts, c, upper_face, threshold, upper_points)[0]
-            g = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
-            u = u | (1 << c)
-        out_total[i] = total
-        out_bonus[i] = bonus
-        out_extra[i] = extras
+    buf = np.empty((n_keeps, 1))
+    stages = np.empty((max(rolls - 1, 1), n_keeps))
+    u = start_u
+    t = start_t
+    g = start_g
+    total = start_score
+    bonus = 0
+    extras = 0
+    for c in range(n_cats):
+        out_boxes[i, c] = -1
+    for turn in range(n_turns):
+        if u == (1 << n_cats) - 1:
+            break
+        if mode == OPTIMAL or mode == STATIC:
+            policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                          threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                          upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
+                          stages[:rolls - 1])
+        r = throw(0, throws[i, turn, 0], n_dice, keep_add, roll_offset)
+        for s in range(1, rolls):
+            k = choose_keep_index(mode, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
+                                  roll_offset, rand[i, turn, s - 1], keep_add)
+            kept = keep_size[k]
+            r = throw(k, throws[i, turn, s], n_dice - kept, keep_add, roll_offset)
+        c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                             upper_cat_of_face, forced_order, rand[i, turn, rolls - 1])
+        ok, v2, now, pts, gain, extra = choice_value(
+            mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+            upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+            forced_order)
+        total += now
+        out_boxes[i, c] = pts
+        if gain > 0:
+            bonus = 1
+        if extra > 0:
+            extras += 1
+        t = upper_step(t, pts, c, upper_face, threshold, upper_points)[0]
+        g = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
+        u = u | (1 << c)
+    out_total[i] = total
+    out_bonus[i] = bonus
+    out_extra[i] = extras
 
 
 @njit(cache=True, parallel=True)
