@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit, prange
 from .duel import successor_line
 from .mindful import TIE_BREAK
 from .widget import (NEG, best_keeps_along, best_keeps_arg, chunk_bounds, expect_keeps, expect_keeps_wide, opening_value,
@@ -115,9 +115,9 @@ def mindful_line(wbuf, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off, f
 
 
 @njit(cache=True, parallel=True)
-def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base, pair_offset, maxsum,
-                    scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind, keep_table,
-                    cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
+def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values,
+                    opt_base, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset,
+                    rolls, kind, keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
     """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
     other player's values (as mover) are ev_other. Each array holds the table from its ``*_base`` cell on:
     the whole table (base 0), or out of core ev_self this level, ev_other and opt_values the level above.
@@ -125,110 +125,130 @@ def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values
     Malina and Mindful Maximus decide by their own values (float64, in ``pol``); the evaluated values
     (float32, in ``buf``) travel with each decision: one pass over the lanes per box and per keep stage,
     with no record of the decisions."""
+    bounds = chunk_bounds(pa.shape[0], 64)
+    for ch in prange(bounds.shape[0] - 1):
+        # a call per chunk: numba's parfor passes over the whole body inlined in the loop took seconds more
+        eval_chunk(np.int64(ch), bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
+                   pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
+                   keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index)
+
+
+@njit(cache=True)
+def eval_chunk(ch, bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
+               pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
+               keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
+    """Iteration ch of ``duel_eval_level``'s parallel loop."""
+    # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
+    pa, pb, ev_self, ev_other = borrowed(pa), borrowed(pb), borrowed(ev_self), borrowed(ev_other)
+    opt_values, pair_offset, maxsum, scores = borrowed(opt_values), borrowed(pair_offset), borrowed(maxsum), \
+        borrowed(scores)
+    keep_add, sub_ptr, sub_idx, roll_prob = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
+        borrowed(roll_prob)
+    keep_table, cat_table, fut_data, fut_off = borrowed(keep_table), borrowed(cat_table), borrowed(fut_data), \
+        borrowed(fut_off)
+    fut_start, fut_len, set_index = borrowed(fut_start), borrowed(fut_len), borrowed(set_index)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
-    bounds = chunk_bounds(pa.shape[0], 64)
     decides = kind == DUEL_OPTIMAL or kind == DUEL_MINDFUL
-    for ch in prange(bounds.shape[0] - 1):
-        most = 1
-        for i in range(bounds[ch], bounds[ch + 1]):
-            most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
-        # float32 values: the table itself is float32, and float32 doubles the SIMD width
-        s_buf = np.empty(n_keeps * most, dtype=np.float32)
-        s_pol = np.empty(n_keeps * most if decides else 1)
-        tops = np.empty(n_cats, dtype=np.int64)
-        zbuf = np.empty(2 * (fut_len.max() if kind == DUEL_MINDFUL else 1) + 1)
-        own = np.empty(most + scores.max() + 2)  # the deciding player's line of a box
-        seen = np.empty(most + scores.max() + 2, dtype=np.float32)  # the evaluated line of the same box
-        dummy = np.empty((1, 1), dtype=np.int64)
-        for i in range(bounds[ch], bounds[ch + 1]):
-            a = pa[i]
-            b = pb[i]
-            mb = maxsum[b]
-            lanes = maxsum[a] + mb + 1
-            buf = s_buf[: n_keeps * lanes].reshape((n_keeps, lanes))
-            if decides:
-                pol = s_pol[: n_keeps * lanes].reshape((n_keeps, lanes))
-                for r in range(n_rolls):
-                    for j in range(lanes):
-                        pol[roll_offset + r, j] = NEG
-                for c in range(n_cats):
-                    if (a >> c) & 1:
-                        continue
-                    length = lanes + scores[:, c].max()
-                    successor_line(seen, a, b, c, length, ev_other, other_base, pair_offset, maxsum, full)
-                    mean_x = 0.0
-                    if kind == DUEL_OPTIMAL:
-                        successor_line(own, a, b, c, length, opt_values, opt_base, pair_offset, maxsum, full)
-                    else:
-                        mean_x = mindful_line(own, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off,
-                                              fut_start, fut_len, set_index)
-                    for r in range(n_rolls):
-                        pts = scores[r, c]
-                        tie = TIE_BREAK * (pts + mean_x) if kind == DUEL_MINDFUL else 0.0
-                        row = pol[roll_offset + r]
-                        value_row = buf[roll_offset + r]
-                        own_r = own[pts:]
-                        seen_r = seen[pts:]
-                        for j in range(lanes):
-                            v = own_r[j] + tie
-                            if v > row[j]:
-                                row[j] = v
-                                value_row[j] = seen_r[j]
-                for left in range(1, rolls):
-                    expect_keeps_wide(pol, keep_add, roll_offset, lanes)
-                    expect_keeps_wide(buf, keep_add, roll_offset, lanes)
-                    best_keeps_along(pol, buf, sub_ptr, sub_idx, lanes)
-                opening_value(buf, roll_prob, roll_offset, lanes)
-                o = pair_offset[a * n_sets + b] - self_base
-                for j in range(lanes):
-                    ev_self[o + j] = buf[0, j]
-                continue
-            # where each category's successor vector starts (-1: both cards full after it)
-            for c in range(n_cats):
-                na = a | (1 << c)
-                if (a >> c) & 1 or (na == full and b == full):
-                    tops[c] = -1
-                else:
-                    tops[c] = pair_offset[b * n_sets + na] + maxsum[na] + mb - other_base
-            open_count = 0
-            for c in range(n_cats):
-                if not (a >> c) & 1:
-                    open_count += 1
+    most = 1
+    for i in range(bounds[ch], bounds[ch + 1]):
+        most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
+    # float32 values: the table itself is float32, and float32 doubles the SIMD width
+    s_buf = np.empty(n_keeps * most, dtype=np.float32)
+    s_pol = np.empty(n_keeps * most if decides else 1)
+    tops = np.empty(n_cats, dtype=np.int64)
+    zbuf = np.empty(2 * (fut_len.max() if kind == DUEL_MINDFUL else 1) + 1)
+    own = np.empty(most + scores.max() + 2)  # the deciding player's line of a box
+    seen = np.empty(most + scores.max() + 2, dtype=np.float32)  # the evaluated line of the same box
+    dummy = np.empty((1, 1), dtype=np.int64)
+    for i in range(bounds[ch], bounds[ch + 1]):
+        a = pa[i]
+        b = pb[i]
+        mb = maxsum[b]
+        lanes = maxsum[a] + mb + 1
+        buf = s_buf[: n_keeps * lanes].reshape((n_keeps, lanes))
+        if decides:
+            pol = s_pol[: n_keeps * lanes].reshape((n_keeps, lanes))
             for r in range(n_rolls):
-                row = buf[roll_offset + r]
-                if kind == DUEL_RANDOM:
-                    for j in range(lanes):
-                        row[j] = 0.0
-                    for c in range(n_cats):
-                        if not (a >> c) & 1:
-                            pts = scores[r, c]
-                            for j in range(lanes):
-                                if tops[c] < 0:
-                                    d = j - mb + pts
-                                    v = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
-                                else:
-                                    v = -ev_other[tops[c] - pts - j]
-                                row[j] += v / open_count
+                for j in range(lanes):
+                    pol[roll_offset + r, j] = NEG
+            for c in range(n_cats):
+                if (a >> c) & 1:
                     continue
-                row[:] = NEG
-                c = cat_table[a, r]
-                duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, other_base, pair_offset, maxsum,
-                                    full, dummy, r, False)
-            if kind == DUEL_TABLE:
-                for left in range(1, rolls):
-                    expect_keeps(buf, keep_add, roll_offset, lanes)
-                    for r in range(n_rolls):
-                        full_k = roll_offset + r
-                        k = keep_table[a, left - 1, r]
-                        if k != full_k:
-                            for j in range(lanes):
-                                buf[full_k, j] = buf[k, j]
+                length = lanes + scores[:, c].max()
+                successor_line(seen, a, b, c, length, ev_other, other_base, pair_offset, maxsum, full)
+                mean_x = 0.0
+                if kind == DUEL_OPTIMAL:
+                    successor_line(own, a, b, c, length, opt_values, opt_base, pair_offset, maxsum, full)
+                else:
+                    mean_x = mindful_line(own, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off,
+                                          fut_start, fut_len, set_index)
+                for r in range(n_rolls):
+                    pts = scores[r, c]
+                    tie = TIE_BREAK * (pts + mean_x) if kind == DUEL_MINDFUL else 0.0
+                    row = pol[roll_offset + r]
+                    value_row = buf[roll_offset + r]
+                    own_r = own[pts:]
+                    seen_r = seen[pts:]
+                    for j in range(lanes):
+                        v = own_r[j] + tie
+                        if v > row[j]:
+                            row[j] = v
+                            value_row[j] = seen_r[j]
+            for left in range(1, rolls):
+                expect_keeps_wide(pol, keep_add, roll_offset, lanes)
+                expect_keeps_wide(buf, keep_add, roll_offset, lanes)
+                best_keeps_along(pol, buf, sub_ptr, sub_idx, lanes)
             opening_value(buf, roll_prob, roll_offset, lanes)
             o = pair_offset[a * n_sets + b] - self_base
             for j in range(lanes):
                 ev_self[o + j] = buf[0, j]
+            continue
+        # where each category's successor vector starts (-1: both cards full after it)
+        for c in range(n_cats):
+            na = a | (1 << c)
+            if (a >> c) & 1 or (na == full and b == full):
+                tops[c] = -1
+            else:
+                tops[c] = pair_offset[b * n_sets + na] + maxsum[na] + mb - other_base
+        open_count = 0
+        for c in range(n_cats):
+            if not (a >> c) & 1:
+                open_count += 1
+        for r in range(n_rolls):
+            row = buf[roll_offset + r]
+            if kind == DUEL_RANDOM:
+                for j in range(lanes):
+                    row[j] = 0.0
+                for c in range(n_cats):
+                    if not (a >> c) & 1:
+                        pts = scores[r, c]
+                        for j in range(lanes):
+                            if tops[c] < 0:
+                                d = j - mb + pts
+                                v = 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
+                            else:
+                                v = -ev_other[tops[c] - pts - j]
+                            row[j] += v / open_count
+                continue
+            row[:] = NEG
+            c = cat_table[a, r]
+            duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, other_base, pair_offset, maxsum,
+                                full, dummy, r, False)
+        if kind == DUEL_TABLE:
+            for left in range(1, rolls):
+                expect_keeps(buf, keep_add, roll_offset, lanes)
+                for r in range(n_rolls):
+                    full_k = roll_offset + r
+                    k = keep_table[a, left - 1, r]
+                    if k != full_k:
+                        for j in range(lanes):
+                            buf[full_k, j] = buf[k, j]
+        opening_value(buf, roll_prob, roll_offset, lanes)
+        o = pair_offset[a * n_sets + b] - self_base
+        for j in range(lanes):
+            ev_self[o + j] = buf[0, j]
 
 
 @njit(cache=True, parallel=True)
