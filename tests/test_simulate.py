@@ -44,7 +44,8 @@ def test_optimal_beats_every_other_strategy():
 
 
 def test_seed_002_agents_behave_as_described():
-    runs = {r.summary.player: r.summary for r in simulate(load_game("yacht-dice"), ["greedy", "ev", "bonus"], n=1000, seed=5)}
+    game = load_game("yacht-dice")
+    runs = {r.summary.player: r.summary for r in simulate(game, ["greedy", "ev", "bonus"], n=1000, seed=5)}
     assert runs["ev"].mean - runs["greedy"].mean > 8  # "roughly 15 points higher"
     assert runs["bonus"].bonus_rate > 0.8  # "achieves its goal roughly 90% of the time"
 
