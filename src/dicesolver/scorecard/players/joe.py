@@ -164,7 +164,8 @@ def joe_tables(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
         closed = used[:, None, :]
 
         def first(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-            """Per (set, roll): the open box of the smallest key (-1: no candidate), and whether one is."""
+            """Per (set, roll): the open box of the smallest key (a key < 0: not a candidate), and whether
+            any box is one."""
             k = np.where(closed | (key[None] < 0), big, key[None])
             return k.argmin(axis=2), k.min(axis=2) < big
 
