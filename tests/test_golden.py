@@ -105,3 +105,61 @@ def test_the_engine_groups_situations_by_turn_state(keys, lo):
         wanted = max([int(fields[i, LEFT]) for i in members if fields[i, KIND] in (DECISION, RETHROW)], default=0)
         assert tops[r] == wanted
     assert got == expected
+
+
+def memo_free(solution):
+    """The solution's answers worked out afresh every time: no turn stages carried between calls."""
+    engine = solution.engine
+    return lambda situations: engine.answer(situations, memo=engine.memo_for(0))
+
+
+def test_a_single_situation_after_its_turns_first_decision_is_answered_bit_for_bit():
+    """One situation at a time (a player's hints, the web): the decision with one throw left reads the turn's
+    stages that its first decision worked out, and its answer is the same, bit for bit, as worked out afresh;
+    a situation of another turn state is not misled by them."""
+    from dicesolver.scorecard.answers import SolitaireEngine
+
+    solution = ds.solve("yahtzee")
+    engine = SolitaireEngine(solution.table.model, solution.table.values)  # its own memo, for this test alone
+    fresh = lambda situations: engine.answer(situations, memo=engine.memo_for(0))  # noqa: E731
+    texts = ["aces=3,full_house=25/11345/2", "aces=3,full_house=25/22346/1", "aces=3,full_house=25/22346/0",
+             "aces=3/22346/1", "aces=3,full_house=25/66666/1"]
+    for text in texts:
+        situations = solution.encoding.parse_situations([text])
+        for a, b in zip(engine.answer(situations).buffers, fresh(situations).buffers):
+            np.testing.assert_array_equal(a, b)
+    # the memo is read: spoilt, it spoils the answer of the turn's next decision
+    engine.answer(solution.encoding.parse_situations([texts[0]]))
+    engine._own_memo[0, :-1] += 1.0
+    second = solution.encoding.parse_situations([texts[1]])
+    assert engine.answer(second).value[0] == pytest.approx(fresh(second).value[0] + 1.0)
+
+
+@pytest.mark.parametrize("spec", ["yahtzee", "target"])
+def test_games_answered_in_step_carry_their_turn_stages(spec):
+    """Games in step (a vectorised environment's batch, as ``label`` and the environments answer them): every
+    answer as worked out afresh (codes exactly, values to 1e-13: batches sum keeps lane by lane), while
+    games end and new ones take their rows."""
+    from dicesolver.analysis.labels import choose
+    from dicesolver.core import registry
+
+    from tinygames import PAIRS_GAME, tiny
+
+    game = ds.load_game("yahtzee") if spec == "yahtzee" else tiny(PAIRS_GAME)  # three throws a turn
+    family = registry.family_of(game)
+    solution = ds.solve("yahtzee") if spec == "yahtzee" else family.target_solution(game, 36)
+    size = 300
+    batch = family.batch(game, size, False)
+    in_step, fresh = solution.answer_in_step(size), memo_free(solution)
+    rng = np.random.default_rng(3)
+    obs, _ = batch.reset(11)
+    for _ in range(60):  # past the first games' ends
+        situations = solution.encoding.as_situations(obs)
+        got, wanted = in_step(situations), fresh(situations)
+        np.testing.assert_array_equal(got.codes, wanted.codes)
+        np.testing.assert_array_equal(got.counts, wanted.counts)
+        np.testing.assert_allclose(got.values, wanted.values, rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(got.value, wanted.value, rtol=1e-13, atol=1e-13)
+        live = got.counts > 0
+        obs, *_ = batch.step(np.where(live, choose(got, "perturbed", 0.3, rng), np.argmax(obs["action_mask"], axis=1)))
+    assert (in_step.keywords["memo"][:, -1] >= 0).mean() > 0.5  # most games' turn stages were carried

@@ -84,13 +84,14 @@ def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed:
     size = max(1, min(n // ROWS_PER_GAME, GAMES_AT_ONCE))
     batch = registry.family_of(game).batch(game, size, False)
     rng = np.random.default_rng([seed, 34])
+    answer = solution.answer_in_step(size)
     obs, _ = batch.reset(seed)
     ids = np.arange(size, dtype=np.int64)
     decision = np.zeros(size, dtype=np.int64)
     started, written = size, 0
     while written < n:
         situations = solution.encoding.as_situations(obs)
-        answers = solution.answer(situations)
+        answers = answer(situations)
         live = answers.counts > 0
         moves = choose(answers, source, perturb, rng)
         rows = np.nonzero(live)[0][: n - written]

@@ -9,7 +9,7 @@ batch (of one, for one position).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Generic, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -47,6 +47,12 @@ class SolvedGame(ABC, Generic[G, S]):
         """Every legal option of every situation (the arrays of ``encoding.situations``), valued for the
         player deciding, and each situation's value for the player on turn. ``parallel``: on all threads
         (default: for big batches; servers whose threads answer at once say False)."""
+
+    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
+        """``answer`` for ``size`` games played in step, row j of every call being game j's situation (a
+        vectorised environment's batch). A family may carry work from one call to the next: the scorecard
+        solitaire engine keeps each game's turn stages for its next decision."""
+        return self.answer
 
     def answers(self, states: Sequence[S], parallel: bool | None = None) -> Answers:
         """``answer`` for protocol states."""

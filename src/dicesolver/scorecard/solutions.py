@@ -12,7 +12,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -59,6 +60,9 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         return self.engine.answer(situations, parallel)
+
+    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
+        return partial(self.engine.answer, memo=self.engine.memo_for(size))
 
     def seat_value(self, state: ScorecardState, seat: int) -> float:
         """Another seat's card, judged alone: its points and what its own turns to come are worth."""
@@ -177,6 +181,9 @@ class TargetChance(SolvedGame[ScorecardGame, ScorecardState]):
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         return self.engine.answer(situations, parallel)
+
+    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
+        return partial(self.engine.answer, memo=self.engine.memo_for(size))
 
     def seat_value(self, state: ScorecardState, seat: int) -> float:
         """Another seat's chance: its own card at the start of its turn."""

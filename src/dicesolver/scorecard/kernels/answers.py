@@ -248,9 +248,9 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
 
 
 @njit(cache=True, forceinline=True)
-def answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, out_i):
-    """Write situation i's options (codes, values, costs), their count and its value; ``stages[m, k]``
-    hold its turn state's stages up to its throws left."""
+def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, out_i):
+    """Write situation i's options (codes, values, costs), their count and its value; ``stage`` is its
+    turn state's stage m (its throws left; unread when m = 0)."""
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     width = out_i.shape[1] - 1
@@ -268,7 +268,7 @@ def answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, 
         out_f[i, 2 * width] = base + entry(values, narrow, fields[i, KEY])
         return
     if kind == RETHROW:
-        out_f[i, 2 * width] = base + stages[m, fields[i, HELD]]
+        out_f[i, 2 * width] = base + stage[fields[i, HELD]]
         return
     r = fields[i, ROLL]
     if kind == WON and r < 0:
@@ -283,7 +283,7 @@ def answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, 
     if m > 0:
         for p in range(roll_sub_ptr[r], last):
             out_i[i, n] = roll_sub_mask[p]
-            out_f[i, n] = 1.0 if won else base + stages[m, roll_sub_idx[p]]
+            out_f[i, n] = 1.0 if won else base + stage[roll_sub_idx[p]]
             n += 1
     for c in range(blob[N_CATS]):
         if (u >> c) & 1:
@@ -295,25 +295,33 @@ def answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, 
             n += 1
     if m > 0:
         out_i[i, n] = roll_sub_mask[last]
-        out_f[i, n] = 1.0 if won else base + stages[m, blob[ROLL_OFFSET] + r]
+        out_f[i, n] = 1.0 if won else base + stage[blob[ROLL_OFFSET] + r]
         n += 1
     finish_row(i, n, tie, out_f, out_i)
 
 
 @njit(cache=True)
-def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f, out_i,
+def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie, out_f, out_i,
                  fields):
     """Answer situations lo..hi-1: read and check them (into rows lo..hi-1 of ``fields``), order them by
-    turn state, run the keep stages of the turn states that need them (one alone, or in blocks of LANES),
-    and write every answer. Returns how many were refused (their count: minus the reason)."""
+    turn state, run the keep stages of the turn states that need them (one alone, or in blocks of LANES)
+    unless ``memo`` holds them, and write every answer. Returns how many were refused (their count: minus
+    the reason).
+
+    ``memo`` carries turn stages from one call to the next: row i (for situation i, while i < its length)
+    holds stage 1 of the turn state whose key is in its last column, as left there by a situation i with
+    two throws left. The same game's next decision, with one throw left, then needs no stages worked out.
+    Rows are read and written only by the situation of their index: threads never share one."""
     # the caller owns every argument for the call: borrowed views cost nothing to pass to each helper
     cards, totals, dice, held, rolls_left = borrowed(cards), borrowed(totals), borrowed(dice), borrowed(held), \
         borrowed(rolls_left)
     values, narrow, aim, out_f, out_i, fields = borrowed(values), borrowed(narrow), borrowed(aim), borrowed(out_f), \
         borrowed(out_i), borrowed(fields)
+    memo = borrowed(memo)
     blob = borrowed(blob)  # every helper takes it: counted, it cost an atomic add and subtract each
     model = unpack(blob)
     width = out_i.shape[1] - 1
+    n_keeps = blob[N_KEEPS]
     n = hi - lo
     refused = 0
     for i in range(lo, hi):
@@ -323,38 +331,73 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             fields[i, KIND] = -1
             out_i[i, width] = -reason
             refused += 1
+    no_stage = np.zeros(1)
     if n == 1:  # one situation: no grouping
         if refused == 0:
-            kind, m = fields[lo, KIND], fields[lo, LEFT]
+            kind, m, key = fields[lo, KIND], fields[lo, LEFT], fields[lo, KEY]
             top = m if kind == DECISION or kind == RETHROW else 0
-            stages = turn_stages(lo, top, fields, values, narrow, blob, model, aim)
-            answer_one(lo, fields, stages, values, narrow, blob, model, aim, tie, out_f, out_i)
+            if top == 0:
+                answer_one(lo, fields, no_stage, values, narrow, blob, model, aim, tie, out_f, out_i)
+            elif top == 1 and remembered(memo, lo, key, n_keeps):
+                answer_one(lo, fields, memo[lo, :n_keeps], values, narrow, blob, model, aim, tie, out_f, out_i)
+            else:
+                stages = turn_stages(lo, top, fields, values, narrow, blob, model, aim)
+                if top == 2:
+                    remember(memo, lo, key, stages[1], n_keeps)
+                answer_one(lo, fields, stages[top], values, narrow, blob, model, aim, tie, out_f, out_i)
         return refused
     order, starts, tops, runs = group_runs(fields, lo, hi, np.int64(KEY), np.int64(KIND), np.int64(LEFT),
                                            np.int64(DECISION), np.int64(RETHROW))
     staged = np.empty(runs, dtype=np.int64)
     n_staged = 0
-    no_stages = np.zeros((1, 1))
     for k in range(runs):
-        if tops[k] > 0:
+        stage = no_stage
+        if tops[k] == 1:  # a run whose stage 1 a situation's memo may hold
+            for p in range(starts[k], starts[k + 1]):
+                i = order[p]
+                if remembered(memo, i, fields[i, KEY], n_keeps):
+                    stage = memo[i, :n_keeps]
+                    break
+            else:
+                staged[n_staged] = k
+                n_staged += 1
+                continue
+        elif tops[k] > 0:
             staged[n_staged] = k
             n_staged += 1
             continue
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
-                answer_one(i, fields, no_stages, values, narrow, blob, model, aim, tie, out_f, out_i)
+                answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, out_i)
     if n_staged == 1:
         k = staged[0]
         stages = turn_stages(order[starts[k]], tops[k], fields, values, narrow, blob, model, aim)
         for p in range(starts[k], starts[k + 1]):
             i = order[p]
             if fields[i, KIND] >= 0:
-                answer_one(i, fields, stages, values, narrow, blob, model, aim, tie, out_f, out_i)
+                m = fields[i, LEFT] if fields[i, KIND] == DECISION or fields[i, KIND] == RETHROW else 0
+                if m == 2:
+                    remember(memo, i, fields[i, KEY], stages[1], n_keeps)
+                answer_one(i, fields, stages[m], values, narrow, blob, model, aim, tie, out_f, out_i)
     elif n_staged > 1:
-        answer_blocks(staged[:n_staged], order, starts, tops, fields, values, narrow, blob, model, aim, tie, out_f,
-                      out_i)
+        answer_blocks(staged[:n_staged], order, starts, tops, fields, values, narrow, blob, model, aim, memo, tie,
+                      out_f, out_i)
     return refused
+
+
+@njit(cache=True, inline="always")
+def remembered(memo, i, key, n_keeps):
+    """Whether situation i's memo row holds stage 1 of turn state ``key``."""
+    return i < memo.shape[0] and memo[i, n_keeps] == key
+
+
+@njit(cache=True, inline="always")
+def remember(memo, i, key, stage, n_keeps):
+    """Keep turn state ``key``'s stage 1 in situation i's memo row (where it has one)."""
+    if i < memo.shape[0]:
+        memo[i, :n_keeps] = stage
+        memo[i, n_keeps] = key
 
 
 @njit(cache=True)
@@ -373,9 +416,11 @@ def turn_stages(i, top, fields, values, narrow, blob, model, aim):
 
 
 @njit(cache=True)
-def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, model, aim, tie, out_f, out_i):
+def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, model, aim, memo, tie, out_f,
+                  out_i):
     """The situations of the staged runs, their turn states' stages side by side in blocks of LANES lanes
-    (the solver's widget, whose loops run over contiguous lanes)."""
+    (the solver's widget, whose loops run over contiguous lanes); stage 1 remembered for the situations
+    with two throws left."""
     keep_add, sub_ptr, sub_idx = model[9], model[10], model[11]
     n_keeps, roll_offset, n_rolls = blob[N_KEEPS], blob[ROLL_OFFSET], blob[N_ROLLS]
     lanes = min(LANES, staged.shape[0])
@@ -403,21 +448,25 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
             for p in range(starts[k], starts[k + 1]):
                 i = order[p]
                 if fields[i, KIND] >= 0:
-                    answer_one(i, fields, stages[:, :, j], values, narrow, blob, model, aim, tie, out_f, out_i)
+                    m = fields[i, LEFT] if fields[i, KIND] == DECISION or fields[i, KIND] == RETHROW else 0
+                    if m == 2:
+                        remember(memo, i, fields[i, KEY], stages[1, :, j], n_keeps)
+                    answer_one(i, fields, stages[m, :, j], values, narrow, blob, model, aim, tie, out_f, out_i)
 
 
 @njit(cache=True)
-def answer_serial(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f, out_i):
+def answer_serial(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie, out_f, out_i):
     """Every situation's answer on the calling thread (small batches, and servers whose threads call at
     once); returns how many were refused."""
     n = cards.shape[0]
     fields = np.empty((n, FIELDS), dtype=np.int64)
-    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f,
-                        out_i, fields)
+    return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie,
+                        out_f, out_i, fields)
 
 
 @njit(cache=True, parallel=True)
-def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie, out_f, out_i, chunks):
+def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie, out_f, out_i,
+                    chunks):
     """Every situation's answer on all threads: the batch in ``chunks`` contiguous parts, each grouped by
     turn state on its own (situations of one game lie together, and so share their turn states)."""
     n = cards.shape[0]
@@ -426,6 +475,6 @@ def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, blob,
     for c in prange(chunks):
         lo, hi = c * n // chunks, (c + 1) * n // chunks
         if hi > lo:
-            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, tie,
-                                      out_f, out_i, fields)
+            refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo,
+                                      tie, out_f, out_i, fields)
     return refused.sum()
