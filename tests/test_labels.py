@@ -108,3 +108,35 @@ def test_bad_requests_write_nothing(argv, words, tmp_path, capsys, monkeypatch):
     code, _, err = run(capsys, "label", *argv)
     assert code == 2 and words in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_write_that_fails_midway_leaves_nothing(tmp_path, capsys, monkeypatch):
+    """The writer's thread meets a full disk at its second row group: one line, exit 2, no file left (not
+    even the half-written one), and the sampling stops."""
+    import errno
+
+    writes = []
+
+    def full_disk(self, table, *args, **kwargs):
+        writes.append(table.num_rows)
+        if len(writes) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return original(self, table, *args, **kwargs)
+
+    original = pq.ParquetWriter.write_table
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full_disk)
+    code, _, err = run(capsys, "label", "yahtzee", "-n", "20000", "--out", str(tmp_path / "y.parquet"))
+    assert code == 2 and "No space left on device" in err, err
+    assert len(writes) == 2 and list(tmp_path.iterdir()) == []
+
+
+def test_parquet_columns_are_required():
+    """Every column and list item is declared without nulls (none are written)."""
+    from dicesolver.analysis import label_files, labels
+
+    solution = ds.solve("yacht")
+    table = label_files._table(next(iter(labels.sample(solution, 200, seed=1))))
+    for field in table.schema:
+        assert not field.nullable, field
+        if hasattr(field.type, "value_field"):
+            assert not field.type.value_field.nullable, field

@@ -76,14 +76,14 @@ def write(path: str | Path, solution: SolvedGame, chunks: Iterable[Chunk], about
 def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
              progress: Callable[[int], None] | None) -> int:
     """Each chunk becomes a row group, encoded and written on a thread of its own while the next chunk is
-    sampled (pyarrow lets go of the GIL as it encodes: the two share the cores)."""
+    sampled and laid out (pyarrow lets go of the GIL as it encodes: the two share the cores)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     writer: pq.ParquetWriter | None = None
 
-    def write(chunk: Chunk) -> None:
+    def write(table: pa.Table) -> None:
         nonlocal writer
-        table = _table(chunk)
         if writer is None:
             schema = table.schema.with_metadata({"dicesolver": json.dumps(about)})
             # values compress poorly and dictionaries cost more time than they save here
@@ -95,9 +95,10 @@ def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: d
     with ThreadPoolExecutor(1, thread_name_prefix="label-writer") as pool:
         try:
             for chunk in chunks:
+                table = _table(chunk)
                 if pending is not None:
                     pending.result()  # one chunk in the writer at a time: memory stays two chunks
-                pending = pool.submit(write, chunk)
+                pending = pool.submit(write, table)
                 rows += len(chunk)
                 if progress:
                     progress(rows)
