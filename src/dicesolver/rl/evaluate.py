@@ -17,6 +17,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core import registry
+from ..core.answers import Answers, Situations
 from ..core.encoding import Batch
 from ..core.errors import InputError
 from ..core.results import PolicyEvaluation
@@ -95,10 +96,20 @@ def load_policy(spec: str) -> Policy:
 
 
 def optimal_policy(solution: SolvedGame) -> Policy:
-    """The exact solution's best action for a batch of observations (the batch answer engine's best option)."""
+    """The exact solution's best action for a batch of observations (the batch answer engine's best option),
+    answered as games in step: a batch's games keep their rows from one call to the next (those that end
+    drop out, and the rest move up: the engine then works out their turns afresh)."""
+    answer: Callable[[Situations], Answers] | None = None
+    rows = 0
+
     @batched
     def best(obs: dict[str, np.ndarray]) -> np.ndarray:
-        return solution.answer(solution.encoding.as_situations(obs)).best()
+        nonlocal answer, rows
+        situations = solution.encoding.as_situations(obs)
+        n = len(obs["action_mask"])
+        if answer is None or n > rows:
+            answer, rows = solution.answer_in_step(n), n
+        return answer(situations).best()
     return best
 
 
