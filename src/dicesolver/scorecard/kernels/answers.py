@@ -337,14 +337,15 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             kind, m, key = fields[lo, KIND], fields[lo, LEFT], fields[lo, KEY]
             top = m if kind == DECISION or kind == RETHROW else 0
             if top == 0:
-                answer_one(lo, fields, no_stage, values, narrow, blob, model, aim, tie, out_f, out_i)
+                stage = no_stage
             elif top == 1 and remembered(memo, lo, key, n_keeps):
-                answer_one(lo, fields, memo[lo, :n_keeps], values, narrow, blob, model, aim, tie, out_f, out_i)
+                stage = memo[lo, :n_keeps]
             else:
                 stages = turn_stages(lo, top, fields, values, narrow, blob, model, aim)
                 if top == 2:
                     remember(memo, lo, key, stages[1], n_keeps)
-                answer_one(lo, fields, stages[top], values, narrow, blob, model, aim, tie, out_f, out_i)
+                stage = stages[top]
+            answer_one(lo, fields, stage, values, narrow, blob, model, aim, tie, out_f, out_i)
         return refused
     order, starts, tops, runs = group_runs(fields, lo, hi, np.int64(KEY), np.int64(KIND), np.int64(LEFT),
                                            np.int64(DECISION), np.int64(RETHROW))
@@ -396,7 +397,8 @@ def remembered(memo, i, key, n_keeps):
 def remember(memo, i, key, stage, n_keeps):
     """Keep turn state ``key``'s stage 1 in situation i's memo row (where it has one)."""
     if i < memo.shape[0]:
-        memo[i, :n_keeps] = stage
+        for k in range(n_keeps):
+            memo[i, k] = stage[k]
         memo[i, n_keeps] = key
 
 
