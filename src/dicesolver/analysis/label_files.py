@@ -77,7 +77,6 @@ def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: d
              progress: Callable[[int], None] | None) -> int:
     """Each chunk becomes a row group, encoded and written on a thread of its own while the next chunk is
     sampled and laid out (pyarrow lets go of the GIL as it encodes: the two share the cores)."""
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     writer: pq.ParquetWriter | None = None
@@ -154,26 +153,32 @@ def _required(field: pa.Field) -> pa.Field:
 
 def _jsonl(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
            progress: Callable[[int], None] | None) -> int:
+    """One JSON object a line, written by orjson (its floats' shortest text is four times as fast as
+    Python's, and a Yahtzee line holds 70 of them)."""
+    import orjson
+
     labels = about["actions"]
-    head = json.dumps({k: about[k] for k in ("game", "judge", "unit", "source")})[1:-1]
+    head = {k: about[k] for k in ("game", "judge", "unit", "source")}
     rows = 0
-    with open(path, "w", encoding="utf-8") as fh:
+    with open(path, "wb") as fh:
         for chunk in chunks:
             a = chunk.answers
             sits = {k: v.tolist() for k, v in chunk.situations.items()}
             codes, values, costs, counts = a.codes.tolist(), a.values.tolist(), a.costs.tolist(), a.counts.tolist()
+            game, decision, player, value = chunk.game.tolist(), chunk.decision.tolist(), chunk.player.tolist(), \
+                a.value.tolist()
             lines = []
             for i in range(len(chunk)):
-                row: dict[str, Any] = {"index": int(chunk.game[i]), "decision": int(chunk.decision[i]),
-                                       "player": int(chunk.player[i])}
+                row: dict[str, Any] = head | {"index": game[i], "decision": decision[i], "player": player[i]}
                 if chunk.positions is not None:
                     row["position"] = chunk.positions[i]
                 row |= {k: v[i] for k, v in sits.items()}
-                row["value"] = float(a.value[i])
+                row["value"] = value[i]
                 row["options"] = [{"code": c, "action": labels[c], "value": v, "cost": k}
                                   for c, v, k in zip(codes[i][: counts[i]], values[i], costs[i])]
-                lines.append("{" + head + ", " + json.dumps(row)[1:] + "\n")
-            fh.write("".join(lines))
+                lines.append(orjson.dumps(row))
+            lines.append(b"")
+            fh.write(b"\n".join(lines))
             rows += len(chunk)
             if progress:
                 progress(rows)
