@@ -101,7 +101,9 @@ def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed:
             yield Chunk(ids[rows], decision[rows], np.zeros(rows.size, dtype=np.int64),
                         {k: v[rows] for k, v in situations.items()}, answers.take(rows))
         written += rows.size
-        obs, _, _, _ = batch.step(np.where(live, moves, np.argmax(obs["action_mask"], axis=1)))
+        if not live.all():  # a finished game takes any legal step (to start the next)
+            moves = np.where(live, moves, np.argmax(obs["action_mask"], axis=1))
+        obs, _, _, _ = batch.step(moves)
         decision += live
         ended = np.nonzero(~live)[0]  # restarted by this step: new games
         ids[ended] = started + np.arange(ended.size)
