@@ -140,3 +140,16 @@ def test_parquet_columns_are_required():
         assert not field.nullable, field
         if hasattr(field.type, "value_field"):
             assert not field.type.value_field.nullable, field
+
+
+def test_a_batch_steps_into_new_arrays():
+    """The writer holds a chunk (its situations, the batch's observations) while the next step is taken: a
+    vectorised environment never writes into arrays it has handed out."""
+    game = ds.load_game("yacht")
+    batch = registry.family_of(game).batch(game, 8, False)
+    first, _ = batch.reset(1)
+    kept = {k: v.copy() for k, v in first.items()}
+    second, *_ = batch.step(np.argmax(first["action_mask"], axis=1))
+    for k, v in first.items():
+        np.testing.assert_array_equal(v, kept[k])
+        assert not np.shares_memory(v, second[k]), k

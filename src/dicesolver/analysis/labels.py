@@ -31,7 +31,8 @@ ROWS_PER_GAME = 64  # fewer games at once for fewer rows: a dataset holds whole 
 class Chunk:
     """Labelled situations: ``game`` (the sampled game's index), ``decision`` (the decision's index in its
     game), ``player`` (the seat deciding), the situations' arrays, their answers, and their position texts
-    (where the games were played through the protocol)."""
+    (where the games were played through the protocol). Its arrays are its own: a writer may hold it while
+    the next chunk is sampled."""
 
     game: np.ndarray
     decision: np.ndarray

@@ -128,4 +128,5 @@ class Batch(ABC):
     @abstractmethod
     def step(self, actions: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray,
                                                  dict[str, np.ndarray]]:
-        """(observations, rewards, terminated, info); InputError for an illegal action."""
+        """(observations, rewards, terminated, info); InputError for an illegal action. The arrays are new
+        at every step: callers keep them (``label``'s writer holds a chunk while the next is stepped)."""
