@@ -163,3 +163,39 @@ def test_games_answered_in_step_carry_their_turn_stages(spec):
         live = got.counts > 0
         obs, *_ = batch.step(np.where(live, choose(got, "perturbed", 0.3, rng), np.argmax(obs["action_mask"], axis=1)))
     assert (in_step.keywords["memo"][:, -1] >= 0).mean() > 0.5  # most games' turn stages were carried
+
+
+def test_a_situations_arrays_are_checked_whichever_path_they_take():
+    """Once the checked path has answered, a few situations whose arrays are the kernel's own go to it
+    unchecked (the dispatcher checks types, the kernel shapes). Any other arrays still get the same answer
+    (other integer types, read-only, strided) or the same refusal (shapes, a missing array, lengths that
+    differ, not integers), and the fast path stays open."""
+    from dicesolver.core.errors import InputError
+
+    solution = ds.solve("yahtzee")
+    situations = solution.encoding.parse_situations(["aces=3,full_house=25/11345/2"])
+    wanted = solution.answer(situations)
+    assert solution.engine._sealed
+    compiled = len(solution.engine._serial.signatures)
+
+    def same(other):
+        for a, b in zip(other.buffers, wanted.buffers):
+            np.testing.assert_array_equal(a, b)
+
+    same(solution.answer(situations))
+    same(solution.answer({k: v.astype(np.int32) for k, v in situations.items()}))
+    frozen = {k: v.copy() for k, v in situations.items()}
+    for v in frozen.values():
+        v.flags.writeable = False
+    same(solution.answer(frozen))
+    same(solution.answer({k: np.repeat(v, 2, axis=0)[::2] for k, v in situations.items()}))
+    refusals = [({"dice": situations["dice"][:, :4]}, "situations of this game are"),
+                ({"held": None}, "missing: held"),
+                ({"totals": np.zeros((2, 1), dtype=np.int64)}, "holds 2 situations, not 1"),
+                ({"dice": np.array([["a"] * 5])}, "not an array of integers")]
+    for change, words in refusals:
+        bad = {k: v for k, v in ({**situations, **change}).items() if v is not None}
+        with pytest.raises(InputError, match=words):
+            solution.answer(bad)
+    same(solution.answer(situations))
+    assert len(solution.engine._serial.signatures) == compiled  # no compilation for any of them

@@ -72,7 +72,10 @@ class CardEngine:
                ) -> Answers:
         """Every legal option of every situation (InputError naming the first one that cannot be); ``memo``:
         where the engine carries work from a call to the next (``memo_for``; by default its own, of one row)."""
-        cards, totals, dice, held, rolls_left = as_situations(situations, KEYS)
+        arrays = as_situations(situations, KEYS)
+        if not all(a.flags.writeable for a in arrays):  # the kernels' one signature: copies, not another compile
+            arrays = tuple(a.copy() for a in arrays)
+        cards, totals, dice, held, rolls_left = arrays
         n = cards.shape[0]
         card_shape, totals_shape = cards.shape, totals.shape
         if (card_shape[2:] != self.boxes_shape or card_shape[1] < self.players or len(totals_shape) != 2
@@ -90,13 +93,16 @@ class CardEngine:
         if parallel_kernel is not None and (parallel if parallel is not None else n >= SMALL_BATCH):
             refused = parallel_kernel(*args, self.tie, f, i, chunks())
         else:
-            refused = serial(*args, self.tie, f, i)
+            refused = self._call_serial(serial, *args, self.tie, f, i)
         return out.check(self.reasons) if refused else out
 
     @cached_property
     def _tables(self) -> tuple[Any, ...]:
         """The kernels' table arguments, after the situations."""
         raise NotImplementedError
+
+    def _call_serial(self, serial: Any, *args: Any) -> Any:
+        return serial(*args)
 
     def memo_for(self, size: int) -> np.ndarray | None:
         """Somewhere to carry work between calls whose row j is always game j's situation, for ``size``
@@ -128,6 +134,7 @@ class SolitaireEngine(CardEngine):
         self.model, self.judge = model, judge
         self.pair = table_pair(values)
         self.aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
+        self._sealed = False  # the fast path is open once the checked path has answered
         if aim is not None:
             self.unit = "p_target"
 
@@ -138,6 +145,45 @@ class SolitaireEngine(CardEngine):
     @cached_property
     def _tables(self) -> tuple[Any, ...]:
         return (*self.pair, self.blob, self.aim)
+
+    def answer(self, situations: Situations, parallel: bool | None = None, memo: np.ndarray | None = None
+               ) -> Answers:
+        """As ``CardEngine.answer``. A few situations whose arrays are the kernel's own types (int64, C
+        order, writable: what the encoding gives) go to the kernel as they come, with no checks in Python:
+        numba's dispatcher checks their types (the kernel compiled once, then sealed: other types raise)
+        and the kernel their shapes. Those checks were half of a single situation's time. Anything else
+        takes the checked path, which says what is wrong."""
+        if self._sealed and not parallel:
+            try:
+                cards, totals, dice, held, rolls_left = (situations["cards"], situations["totals"],
+                                                         situations["dice"], situations["held"],
+                                                         situations["rolls_left"])
+                n = len(cards)
+                if n < SMALL_BATCH:
+                    out = Answers.empty(n, self.width, self.judge, self.unit)
+                    f, i = out.buffers
+                    if memo is None:
+                        memo = self._own_memo if n == 1 else self._no_memo
+                    refused = self._serial(cards, totals, dice, held, rolls_left, *self._tables, memo, self.tie, f,
+                                           i)
+                    if refused >= 0:
+                        return out.check(self.reasons) if refused else out
+            except Exception:  # not the kernel's arrays (types, shapes, a missing key): the checked path says why
+                pass
+        out = super().answer(situations, parallel, memo)
+        self._sealed = True
+        return out
+
+    def _call_serial(self, serial: Any, *args: Any) -> Any:
+        return call_sealed(serial, *args)
+
+    @cached_property
+    def _serial(self):
+        """The serial kernel, sealed: no more compilations at call time once it holds its signature (the
+        checked path has called it, with the engine's types)."""
+        serial = self._kernels[0]
+        serial.disable_compile()
+        return serial
 
     def memo_for(self, size: int) -> np.ndarray:
         """Each game's last turn stage 1 (the kernel's ``memo``: a row per game, the turn state's key
@@ -321,3 +367,17 @@ def hold_mask(roll: tuple[int, ...], keep: tuple[int, ...]) -> int:
             left.remove(d)
             mask |= 1 << i
     return mask
+
+
+def call_sealed(kernel: Any, *args: Any) -> Any:
+    """Call the solitaire engines' sealed serial kernel (``SolitaireEngine._serial``) with checked arguments:
+    where they are types it was not compiled for (read-only situations, another engine's tables), compile
+    for them, and seal it again."""
+    try:
+        return kernel(*args)
+    except TypeError:
+        kernel.disable_compile(False)
+        try:
+            return kernel(*args)
+        finally:
+            kernel.disable_compile(True)

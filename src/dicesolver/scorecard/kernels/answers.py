@@ -459,11 +459,23 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
 @njit(cache=True)
 def answer_serial(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie, out_f, out_i):
     """Every situation's answer on the calling thread (small batches, and servers whose threads call at
-    once); returns how many were refused."""
+    once); returns how many were refused, or -1 when the arrays' shapes are not this game's (the engine
+    passes a few situations' arrays as they come, unchecked)."""
     n = cards.shape[0]
+    if not shapes_fit(n, cards, totals, dice, held, rolls_left, blob[N_CATS], blob[N_DICE], out_i.shape[0]):
+        return -1
     fields = np.empty((n, FIELDS), dtype=np.int64)
     return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie,
                         out_f, out_i, fields)
+
+
+@njit(cache=True, inline="always")
+def shapes_fit(n, cards, totals, dice, held, rolls_left, n_cats, n_dice, rows):
+    """Whether n situations' arrays have this game's shapes: cards (n, players, boxes), totals (n,
+    players), dice and held (n, dice), rolls_left (n, 1), and the answers n rows."""
+    return (cards.shape[1] >= 1 and cards.shape[2] == n_cats and totals.shape[0] == n and totals.shape[1] >= 1
+            and dice.shape[0] == n and dice.shape[1] == n_dice and held.shape[0] == n and held.shape[1] == n_dice
+            and rolls_left.shape[0] == n and rolls_left.shape[1] == 1 and rows == n)
 
 
 @njit(cache=True, parallel=True)
