@@ -179,8 +179,8 @@ class SolitaireEngine(CardEngine):
 
     @cached_property
     def _serial(self):
-        """The serial kernel, sealed: no more compilations at call time once it holds its signature (the
-        checked path has called it, with the engine's types)."""
+        """The serial kernel, sealed on first use: from then on only the checked path (``call_sealed``) adds
+        a signature, so the fast path's odd arrays raise rather than compile."""
         serial = self._kernels[0]
         serial.disable_compile()
         return serial
