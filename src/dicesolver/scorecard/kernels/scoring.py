@@ -72,3 +72,13 @@ def next_group(u, g, c, pts, yacht_cat, groups_next):
     if c == yacht_cat and not (u >> yacht_cat) & 1:
         return 1 if pts > 0 else 0
     return g
+
+
+@njit(cache=True, inline="always")
+def fill_box(u, g, t, c, pts, boxes, i, upper_face, threshold, upper_points, yacht_cat, n_groups):
+    """Simulated game i's box c filled with pts (written into ``boxes[i]``): its card's used boxes, flag
+    group and upper total after it."""
+    boxes[i, c] = pts
+    t = upper_step(t, pts, c, upper_face, threshold, upper_points)[0]
+    g = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
+    return u | (1 << c), g, t

@@ -4,7 +4,7 @@
 import numpy as np
 
 from ...core.jit import borrowed, njit, prange
-from .scoring import next_group, score_choice, upper_step
+from .scoring import fill_box, next_group, score_choice, upper_step
 from .widget import NEG, best_keeps, expect_keeps
 
 #
@@ -235,14 +235,12 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
             upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
             forced_order)
         total += now
-        out_boxes[i, c] = pts
         if gain > 0:
             bonus = 1
         if extra > 0:
             extras += 1
-        t = upper_step(t, pts, c, upper_face, threshold, upper_points)[0]
-        g = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
-        u = u | (1 << c)
+        u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, upper_face, threshold, upper_points, yacht_cat,
+                           n_groups)
     out_total[i] = total
     out_bonus[i] = bonus
     out_extra[i] = extras
