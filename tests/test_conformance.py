@@ -147,6 +147,10 @@ def check_bellman(solution, state: State, tol: float) -> None:
         assert all(o.cost >= 0 for o in advice.options)
         costs = [o.cost for o in advice.options]
         assert all(b >= a - tol for a, b in zip(costs, costs[1:]))  # best first (ties within the precision)
+        # the arrays' best option (Answers.best reads the first cost of exactly 0) is the first least cost
+        answers = solution.answer(solution.encoding.situations([state]))
+        row = answers.costs[0, : answers.counts[0]]
+        assert row.min() == 0.0 and answers.best()[0] == answers.codes[0, int(np.argmin(row))]
 
 
 def sampled(states: list[State], rng: np.random.Generator, chance: int, decisions: int) -> list[State]:

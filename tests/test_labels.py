@@ -130,6 +130,23 @@ def test_a_write_that_fails_midway_leaves_nothing(tmp_path, capsys, monkeypatch)
     assert len(writes) == 2 and list(tmp_path.iterdir()) == []
 
 
+def test_a_growing_file_is_sent_to_disk_as_it_is_written(tmp_path, capsys, monkeypatch):
+    """The writer's thread flushes the file after each row group past FLUSH_BYTES (here every one), and the
+    file is the same as one written without."""
+    import os
+
+    from dicesolver.analysis import label_files
+
+    argv = ("label", "yacht", "-n", "3000", "--seed", "4")
+    assert run(capsys, *argv, "--out", str(tmp_path / "plain.parquet"))[0] == 0
+    flushed = []
+    monkeypatch.setattr(label_files, "FLUSH_BYTES", 1)
+    monkeypatch.setattr(os, "fdatasync", lambda fd: flushed.append(os.fstat(fd).st_size))
+    assert run(capsys, *argv, "--out", str(tmp_path / "flushed.parquet"))[0] == 0
+    assert len(flushed) >= 2 and flushed == sorted(flushed)
+    assert pq.read_table(tmp_path / "flushed.parquet").equals(pq.read_table(tmp_path / "plain.parquet"))
+
+
 def test_parquet_columns_are_required():
     """Every column and list item is declared without nulls (none are written)."""
     from dicesolver.analysis import label_files, labels

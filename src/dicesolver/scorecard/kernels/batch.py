@@ -18,6 +18,7 @@ from .stream import GOLDEN, mix64
 from .widget import NEG
 
 TIE = 1e-9  # a regret within the table's precision is none (as the answers' costs)
+ENVS_PER_CALL = 64  # environments stepped by one call of step_envs
 
 @njit(cache=True, inline="always")
 def face(rng, i, faces):
@@ -64,23 +65,26 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
     """One step of every environment (``restart``: start every game afresh instead). ``error[i]``: 1 where
     the action was not legal (nothing changes there). ``H``: the static hand values ``policy_stages`` takes,
     unused by the optimal player (a read-only stand-in, as the other callers pass it)."""
-    for i in prange(actions.shape[0]):
-        # one call per environment: a parallel loop's body is compiled through numba's parfor passes, which
-        # took 40 s over the whole step inlined in it, and a few seconds over a call
-        step_env(np.int64(i), actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll,
-                 rolls_left, done, rng, stages, reward, regret, value, error, rolls, faces, H, values, offset,
-                 n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                 joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
-                 roll_sub_ptr, roll_sub_idx)
+    n = actions.shape[0]
+    for b in prange((n + ENVS_PER_CALL - 1) // ENVS_PER_CALL):
+        # a call per block of environments: a parallel loop's body is compiled through numba's parfor passes,
+        # which took 40 s over the whole step inlined in it; and a call per environment, its forty arrays
+        # passed each time, cost 180 ns of the step's 250
+        lo = np.int64(b * ENVS_PER_CALL)
+        step_envs(lo, min(n, lo + ENVS_PER_CALL), actions, restart, judge, used, group, capped, upper, total, boxes,
+                  dice, roll, rolls_left, done, rng, stages, reward, regret, value, error, rolls, faces, H, values,
+                  offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                  joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                  roll_offset, roll_sub_ptr, roll_sub_idx)
 
 
 @njit(cache=True)
-def step_env(i, actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done,
-             rng, stages, reward, regret, value, error, rolls, faces, H, values, offset, n_upper_lanes, n_groups,
-             scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-             roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
-             roll_sub_ptr, roll_sub_idx):
-    """Environment i's step (``batch_step``)."""
+def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left,
+              done, rng, stages, reward, regret, value, error, rolls, faces, H, values, offset, n_upper_lanes,
+              n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+              roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+              roll_sub_ptr, roll_sub_idx):
+    """Environments lo..hi-1's step (``batch_step``)."""
     # borrowed: counted, every thread's atomic adds and subtracts on the shared arrays' counts cost 4x
     actions, used, group, capped, upper, total = borrowed(actions), borrowed(used), borrowed(group), \
         borrowed(capped), borrowed(upper), borrowed(total)
@@ -98,92 +102,93 @@ def step_env(i, actions, restart, judge, used, group, capped, upper, total, boxe
     n_dice = dice.shape[1]
     holds = 1 << n_dice
     full = (1 << n_cats) - 1
-    reward[i] = 0.0
-    regret[i] = 0.0
-    error[i] = 0
-    if restart or done[i]:
-        used[i], group[i], capped[i], upper[i], total[i], done[i] = 0, 0, 0, 0, 0, 0
-        for c in range(n_cats):
-            boxes[i, c] = -1
-        new_turn = True
-    else:
-        new_turn = False
-        a = actions[i]
-        u = used[i]
-        if a < 0 or a >= holds + n_cats:
-            error[i] = 1
-            return
-        if a < holds:
-            if rolls_left[i] == 0:
-                error[i] = 1
-                return
-            m = rolls_left[i] - 1
-            if judge:
-                k = 0
-                for d in range(n_dice):
-                    if (a >> d) & 1:
-                        k = keep_add[k, dice[i, d] - 1]
-                regret[i] = best_keep_value(stages, i, m, roll[i], roll_sub_ptr, roll_sub_idx) - stages[i, m, k]
-                if regret[i] <= TIE:
-                    regret[i] = 0.0
-            roll[i] = throw(i, a, dice, rng, faces, keep_add, roll_offset)
-            rolls_left[i] -= 1
-        else:
-            c = a - holds
-            if (u >> c) & 1:
-                error[i] = 1
-                return
-            ok, v, now, pts, gain, extra = choice_value(
-                OPTIMAL if judge else RANDOM, u, group[i], capped[i], roll[i], c, H, values, offset, n_upper_lanes,
-                n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                roll_yacht_face, upper_cat_of_face, forced_order)
-            if not ok:
-                error[i] = 1
-                return
-            if judge:
-                b, best = best_category(OPTIMAL, u, group[i], capped[i], roll[i], H, values, offset,
-                                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                                        yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                                        upper_cat_of_face, forced_order, 0)
-                if rolls_left[i] > 0:  # scoring with throws left: the best keep counts too
-                    best = max(best, best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,
-                                                     roll_sub_idx))
-                regret[i] = best - v if best - v > TIE else 0.0
-            reward[i] = now
-            total[i] += now
-            boxes[i, c] = pts
-            if upper_face[c] > 0:
-                upper[i] += pts
-            capped[i] = upper_step(capped[i], pts, c, upper_face, threshold, upper_points)[0]
-            group[i] = next_group(u, group[i], c, pts, yacht_cat, n_groups[u | (1 << c)])
-            used[i] = u | (1 << c)
-            if used[i] == full:  # shown as the protocol's end: no dice, a turn's throws
-                done[i] = 1
-                value[i] = total[i]
-                for d in range(n_dice):
-                    dice[i, d] = 0
-                rolls_left[i] = rolls
-                return
+    for i in range(lo, hi):
+        reward[i] = 0.0
+        regret[i] = 0.0
+        error[i] = 0
+        if restart or done[i]:
+            used[i], group[i], capped[i], upper[i], total[i], done[i] = 0, 0, 0, 0, 0, 0
+            for c in range(n_cats):
+                boxes[i, c] = -1
             new_turn = True
-    if new_turn:
-        roll[i] = throw(i, 0, dice, rng, faces, keep_add, roll_offset)
-        rolls_left[i] = rolls - 1
-        if judge and rolls > 1:
-            buf = np.empty((keep_add.shape[0], 1))
-            # inlined, so the literal mode costs no compilation of its own and prunes the other strategies
-            policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, offset, n_upper_lanes,
-                                  n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                                  joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add,
-                                  sub_ptr, sub_idx, roll_offset, buf, stages[i])
-    if judge:
-        if rolls_left[i] > 0:
-            value[i] = total[i] + best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,
-                                                  roll_sub_idx)
         else:
-            value[i] = total[i] + best_category(
-                OPTIMAL, used[i], group[i], capped[i], roll[i], H, values, offset, n_upper_lanes, n_groups,
-                scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                roll_yacht_face, upper_cat_of_face, forced_order, 0)[1]
+            new_turn = False
+            a = actions[i]
+            u = used[i]
+            if a < 0 or a >= holds + n_cats:
+                error[i] = 1
+                continue
+            if a < holds:
+                if rolls_left[i] == 0:
+                    error[i] = 1
+                    continue
+                m = rolls_left[i] - 1
+                if judge:
+                    k = 0
+                    for d in range(n_dice):
+                        if (a >> d) & 1:
+                            k = keep_add[k, dice[i, d] - 1]
+                    regret[i] = best_keep_value(stages, i, m, roll[i], roll_sub_ptr, roll_sub_idx) - stages[i, m, k]
+                    if regret[i] <= TIE:
+                        regret[i] = 0.0
+                roll[i] = throw(i, a, dice, rng, faces, keep_add, roll_offset)
+                rolls_left[i] -= 1
+            else:
+                c = a - holds
+                if (u >> c) & 1:
+                    error[i] = 1
+                    continue
+                ok, v, now, pts, gain, extra = choice_value(
+                    OPTIMAL if judge else RANDOM, u, group[i], capped[i], roll[i], c, H, values, offset, n_upper_lanes,
+                    n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                    roll_yacht_face, upper_cat_of_face, forced_order)
+                if not ok:
+                    error[i] = 1
+                    continue
+                if judge:
+                    b, best = best_category(OPTIMAL, u, group[i], capped[i], roll[i], H, values, offset,
+                                            n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                                            yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                                            upper_cat_of_face, forced_order, 0)
+                    if rolls_left[i] > 0:  # scoring with throws left: the best keep counts too
+                        best = max(best, best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,
+                                                         roll_sub_idx))
+                    regret[i] = best - v if best - v > TIE else 0.0
+                reward[i] = now
+                total[i] += now
+                boxes[i, c] = pts
+                if upper_face[c] > 0:
+                    upper[i] += pts
+                capped[i] = upper_step(capped[i], pts, c, upper_face, threshold, upper_points)[0]
+                group[i] = next_group(u, group[i], c, pts, yacht_cat, n_groups[u | (1 << c)])
+                used[i] = u | (1 << c)
+                if used[i] == full:  # shown as the protocol's end: no dice, a turn's throws
+                    done[i] = 1
+                    value[i] = total[i]
+                    for d in range(n_dice):
+                        dice[i, d] = 0
+                    rolls_left[i] = rolls
+                    continue
+                new_turn = True
+        if new_turn:
+            roll[i] = throw(i, 0, dice, rng, faces, keep_add, roll_offset)
+            rolls_left[i] = rolls - 1
+            if judge and rolls > 1:
+                buf = np.empty((keep_add.shape[0], 1))
+                # inlined, so the literal mode costs no compilation of its own and prunes the other strategies
+                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, offset, n_upper_lanes,
+                                      n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                                      joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add,
+                                      sub_ptr, sub_idx, roll_offset, buf, stages[i])
+        if judge:
+            if rolls_left[i] > 0:
+                value[i] = total[i] + best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,
+                                                      roll_sub_idx)
+            else:
+                value[i] = total[i] + best_category(
+                    OPTIMAL, used[i], group[i], capped[i], roll[i], H, values, offset, n_upper_lanes, n_groups,
+                    scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                    roll_yacht_face, upper_cat_of_face, forced_order, 0)[1]
 
 
 @njit(cache=True, parallel=True)
