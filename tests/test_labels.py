@@ -147,6 +147,28 @@ def test_a_growing_file_is_sent_to_disk_as_it_is_written(tmp_path, capsys, monke
     assert pq.read_table(tmp_path / "flushed.parquet").equals(pq.read_table(tmp_path / "plain.parquet"))
 
 
+def test_unpadding_keeps_each_situations_options_in_order():
+    """The writer's kernel against numpy's masked copies: rows of 0 to width options, a refused row (a
+    negative count: none)."""
+    from dicesolver.analysis.kernels import unpad
+    from dicesolver.core.answers import Answers
+
+    rng = np.random.default_rng(5)
+    width = 7
+    answers = Answers.empty(50, width, "test", "points")
+    floats, ints = answers.buffers
+    floats[:] = rng.random(floats.shape)
+    ints[:, :width] = rng.integers(0, 100, (50, width))
+    ints[:, width] = rng.integers(0, width + 1, 50)
+    ints[3, width] = -2
+    offsets, codes, values, costs = unpad(floats, ints, width)
+    counts = np.maximum(answers.counts, 0)
+    used = np.arange(width)[None, :] < counts[:, None]
+    assert offsets.tolist() == [0, *np.cumsum(counts).tolist()]
+    assert codes.dtype == np.int16 and np.array_equal(codes, answers.codes[used])
+    assert np.array_equal(values, answers.values[used]) and np.array_equal(costs, answers.costs[used])
+
+
 def test_parquet_columns_are_required():
     """Every column and list item is declared without nulls (none are written)."""
     from dicesolver.analysis import label_files, labels

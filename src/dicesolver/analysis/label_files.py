@@ -161,6 +161,8 @@ def _table(chunk: Chunk) -> pa.Table:
     levels for them: a third less time for the option lists), the options as lists without their padding."""
     import pyarrow as pa
 
+    from .kernels import unpad
+
     def column(values: np.ndarray, kind: pa.DataType) -> pa.Array:
         return pa.array(values.astype(kind.to_pandas_dtype(), copy=False), kind)
 
@@ -179,13 +181,12 @@ def _table(chunk: Chunk) -> pa.Table:
                                                              type=lists(pa.int32(), flat.shape[1]))
         else:
             columns[key] = column(value, pa.int32())
-    counts = a.counts.astype(np.int32)
-    offsets = pa.array(np.concatenate([[0], np.cumsum(counts, dtype=np.int32)]))
-    used = np.arange(a.width)[None, :] < counts[:, None]
     columns["value"] = column(a.value, pa.float64())
-    for name, padded in (("codes", a.codes), ("values", a.values), ("costs", a.costs)):
-        items = pa.array(padded[used])
-        columns[name] = pa.ListArray.from_arrays(offsets, items, type=lists(items.type))
+    offsets, *options = unpad(*a.buffers, a.width)
+    starts = pa.array(offsets)
+    for name, items in zip(("codes", "values", "costs"), options):
+        flat = pa.array(items)
+        columns[name] = pa.ListArray.from_arrays(starts, flat, type=lists(flat.type))
     return pa.Table.from_arrays(list(columns.values()),
                                 schema=pa.schema([pa.field(k, v.type, nullable=False) for k, v in columns.items()]))
 
