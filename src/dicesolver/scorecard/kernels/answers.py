@@ -158,24 +158,25 @@ def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, f
 
 
 @njit(cache=True, inline="always")
-def score_value(u, g, t, r, c, values, narrow, blob, model, need, aim):
+def score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode, threshold, upper_points,
+                offset, n_upper_lanes, n_groups, scores, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face):
     """(allowed, value of scoring roll r in box c with the rest of the game, points earned now): the
-    expected points to come, or with an aim the best chance of the ``need`` left after them. Box c is one
-    the card's order allows (in a game played in card order, the callers offer only the first open box):
-    the scoring rules' own order check, passed a constant, folds away; run for every option, it cost a
-    tenth of a batch's time."""
-    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
-     keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
-    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, blob[YACHT_CAT], blob[XBONUS],
-                                       blob[JOKER_MODE], joker_pts, roll_yacht_face, upper_cat_of_face, 0)
+    expected points to come, or with an aim the best chance of the ``need`` left after them.
+
+    Box c is one the card's order allows (in a game played in card order, the callers offer only the first
+    open box): the scoring rules' own order check, passed a constant, folds away; run for every option, it
+    cost a tenth of a batch's time. The rules and the model's arrays come one by one, read once by the
+    caller: read from the blob and the model here, once per option, they cost another 8%."""
+    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+                                       roll_yacht_face, upper_cat_of_face, 0)
     if not allowed:
         return False, NEG, 0
-    t2, gain = upper_step(t, pts, c, upper_face, blob[THRESHOLD], blob[UPPER_POINTS])
+    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
     nu = u | (1 << c)
     ln = n_upper_lanes[nu]
     if t2 > ln - 1:
         t2 = ln - 1
-    ng = next_group(u, g, c, pts, blob[YACHT_CAT], n_groups[nu])
+    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
     now = pts + gain + extra
     if aim[0] < 0:
         return True, float(now) + entry(values, narrow, offset[nu] + ng * ln + t2), now
@@ -197,6 +198,7 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     n_rolls, n_cats, n_dice = blob[N_ROLLS], blob[N_CATS], blob[N_DICE]
     threshold, upper_points, yacht_cat = blob[THRESHOLD], blob[UPPER_POINTS], blob[YACHT_CAT]
+    xbonus, joker_mode = blob[XBONUS], blob[JOKER_MODE]
     for r in range(n_rolls):
         row[r] = NEG
     only = first_open(u, n_cats) if blob[FORCED] else -1  # in a game played in card order, the one box
@@ -204,7 +206,9 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
         for c in range(n_cats):
             if not (u >> c) & 1 and (only < 0 or c == only):
                 for r in range(n_rolls):
-                    ok, v, now = score_value(u, g, t, r, c, values, narrow, blob, model, need, aim)
+                    ok, v, now = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode,
+                                             threshold, upper_points, offset, n_upper_lanes, n_groups, scores,
+                                             upper_face, joker_pts, roll_yacht_face, upper_cat_of_face)
                     if ok and v > row[r]:
                         row[r] = v
         return
@@ -237,14 +241,16 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
             else:
                 for r in range(n_rolls):
                     row[r] = max(row[r], pts[r] + (if_points if pts[r] > 0 else if_zero))
-    if yacht_cat >= 0 and (u >> yacht_cat) & 1 and (blob[JOKER_MODE] != 0 or blob[XBONUS] != 0):
+    if yacht_cat >= 0 and (u >> yacht_cat) & 1 and (joker_mode != 0 or xbonus != 0):
         for r in range(n_rolls):
             if roll_yacht_face[r] == 0:
                 continue
             best = NEG
             for c in range(n_cats):
                 if not (u >> c) & 1 and (only < 0 or c == only):
-                    ok, v, now = score_value(u, g, t, r, c, values, narrow, blob, model, need, aim)
+                    ok, v, now = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode,
+                                             threshold, upper_points, offset, n_upper_lanes, n_groups, scores,
+                                             upper_face, joker_pts, roll_yacht_face, upper_cat_of_face)
                     if ok and v > best:
                         best = v
             row[r] = best
@@ -257,6 +263,8 @@ def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, o
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     width = out_i.shape[1] - 1
+    yacht_cat, xbonus, joker_mode, threshold, upper_points = (blob[YACHT_CAT], blob[XBONUS], blob[JOKER_MODE],
+                                                              blob[THRESHOLD], blob[UPPER_POINTS])
     kind, total, m, need = fields[i, KIND], fields[i, TOTAL], fields[i, LEFT], fields[i, NEED]
     base = float(total) if aim[0] < 0 else 0.0  # expected scores count the points so far; chances do not
     if kind != DECISION and kind != WON:
@@ -292,7 +300,9 @@ def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, o
     for c in range(blob[N_CATS]):
         if (u >> c) & 1 or (only >= 0 and c != only):
             continue
-        ok, v, now = score_value(u, g, t, r, c, values, narrow, blob, model, need, aim)
+        ok, v, now = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode, threshold,
+                                 upper_points, offset, n_upper_lanes, n_groups, scores, upper_face, joker_pts,
+                                 roll_yacht_face, upper_cat_of_face)
         if ok:
             out_i[i, n] = holds + c
             out_f[i, n] = base + v
