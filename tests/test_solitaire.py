@@ -6,6 +6,7 @@ import pytest
 from reference import final_score_bonus, solve_reference
 from tinygames import BONUS_GAME, ESSAY_TOY, PAIRS_GAME, tiny
 
+import dicesolver as ds
 from dicesolver import load_game
 from dicesolver.scorecard.solitaire import SolitaireModel, TurnState, load_or_solve
 
@@ -128,6 +129,44 @@ def test_a_turn_through_the_engine_equals_the_solve(spec, fresh_cache):
                       "rolls_left": np.array([[game.rolls - 1]] * n + [[game.rolls]], dtype=np.int64)}
         answers = engine.answer(situations)
         assert float(np.dot(dice.roll_probabilities, answers.value[:n])) == pytest.approx(answers.value[n], rel=1e-12)
+
+
+@pytest.mark.parametrize("definition,choices", TINY_CASES[2:] + [("yahtzee", {}), ("yahtzee(joker=free)", {})])
+def test_a_yacht_kept_with_a_throw_left_is_worth_scoring_it_now(definition, choices):
+    """The keep stages price a yacht on a card whose yacht box is filled under the extra-yacht rules from
+    the values the first pass over the boxes found; the options priced one by one must agree to the bit:
+    keeping every die of a yacht with one throw left is worth exactly its best box now."""
+    from dicesolver.scorecard.answers import SolitaireEngine
+    from dicesolver.scorecard.encoding import ScorecardEncoding
+    from dicesolver.scorecard.position import Position
+    from dicesolver.scorecard.state import ScorecardState
+
+    if isinstance(definition, str):
+        engine = ds.solve(definition).engine
+        game = engine.game
+    else:
+        game = tiny(definition, **choices)
+        model = SolitaireModel(game)
+        engine = SolitaireEngine(model, model.solve())
+    yacht = game.extra_yacht.category
+    if isinstance(definition, dict):
+        cards = [c for c in unfinished_cards(game) if c[yacht] is not None]
+    else:
+        rng = random.Random(3)
+        cards = []
+        while len(cards) < 300:
+            card = [rng.choice(game.possible_scores(c)) if rng.random() < 0.6 else None
+                    for c in range(game.n_categories)]
+            card[yacht] = rng.choice(game.possible_scores(yacht))
+            if None in card:
+                cards.append(tuple(card))
+    states = [ScorecardState(game, (Position(card, None, game.rolls),), (face,) * game.n_dice, (), rerolls)
+              for card in cards for face in range(1, game.faces + 1) for rerolls in (1, 0)]
+    answers = engine.answer(ScorecardEncoding(game).situations(states))
+    assert len(states) >= 2 * game.faces * 20
+    for i in range(0, len(states), 2):
+        keep_all = answers.values[i, answers.counts[i] - 1]  # keeping every die comes last
+        assert keep_all == answers.value[i + 1], states[i]
 
 
 def test_reachable_upper_lanes_only():

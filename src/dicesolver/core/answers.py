@@ -41,8 +41,7 @@ class Answers:
     @classmethod
     def empty(cls, n: int, width: int, judge: str, unit: str, higher_is_better: bool = True) -> Answers:
         """Buffers for ``n`` situations, to be filled by a family's kernel."""
-        return cls(np.empty((n, 2 * width + 1)), np.empty((n, width + 1), dtype=np.int16), judge, unit,
-                   higher_is_better)
+        return cls(*empty_buffers(n, width), judge, unit, higher_is_better)
 
     def __len__(self) -> int:
         return self._i.shape[0]
@@ -100,6 +99,12 @@ class Answers:
         return self
 
 
+def empty_buffers(n: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """The two arrays of ``Answers`` for ``n`` situations of ``width`` options: a kernel fills them, then they
+    are wrapped (a single situation's fast path, where ``Answers.empty`` and ``.buffers`` cost 0.4 µs)."""
+    return np.empty((n, 2 * width + 1)), np.empty((n, width + 1), INT16)
+
+
 def as_situations(situations: Situations, keys: tuple[str, ...]) -> tuple[np.ndarray, ...]:
     """The named arrays of a batch as contiguous int64 arrays with one leading length (InputError naming
     the first that is missing or of another length)."""
@@ -125,3 +130,4 @@ def as_situations(situations: Situations, keys: tuple[str, ...]) -> tuple[np.nda
 
 
 INT64 = np.dtype(np.int64)
+INT16 = np.dtype(np.int16)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..core.answers import Answers, Situations, as_situations
+from ..core.answers import Answers, Situations, as_situations, empty_buffers
 from ..core.arrays import frozen, pack
 from ..core.errors import InputError
 from .rules import ScorecardGame
@@ -155,18 +155,16 @@ class SolitaireEngine(CardEngine):
         takes the checked path, which says what is wrong."""
         if self._sealed and not parallel:
             try:
-                cards, totals, dice, held, rolls_left = (situations["cards"], situations["totals"],
-                                                         situations["dice"], situations["held"],
-                                                         situations["rolls_left"])
+                cards = situations["cards"]
                 n = len(cards)
                 if n < SMALL_BATCH:
-                    out = Answers.empty(n, self.width, self.judge, self.unit)
-                    f, i = out.buffers
-                    if memo is None:
-                        memo = self._own_memo if n == 1 else self._no_memo
-                    refused = self._serial(cards, totals, dice, held, rolls_left, *self._tables, memo, self.tie, f,
-                                           i)
+                    floats, ints = empty_buffers(n, self.width)
+                    refused = self._serial(cards, situations["totals"], situations["dice"], situations["held"],
+                                           situations["rolls_left"], *self._tables,
+                                           (self._own_memo if n == 1 else self._no_memo) if memo is None else memo,
+                                           self.tie, floats, ints)
                     if refused >= 0:
+                        out = Answers(floats, ints, self.judge, self.unit)
                         return out.check(self.reasons) if refused else out
             except Exception:  # not the kernel's arrays (types, shapes, a missing key): the checked path says why
                 pass

@@ -187,13 +187,15 @@ def score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, jok
 
 
 @njit(cache=True, fastmath=True)
-def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
+def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
     """row[r] = the best value of scoring final roll r now, for every roll (one turn state).
 
     Box by box over contiguous rolls: an ordinary box adds a constant (what the game is worth after it)
     to the roll's points; an upper box's points are its face times the count, so its values are looked
     up by count. Rolls of a yacht after the yacht box is used follow the extra-yacht rules and are
-    scored again one box at a time, as every option is priced (score_value)."""
+    scored again box by box: their points by the rules, the game after each box from ``conts`` (scratch,
+    (boxes + 1, dice + 1)), where the first pass leaves it, in the same sums as score_value's. Looked up
+    in the table again, as score_value does, they had cost a quarter of a single situation's time."""
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     n_rolls, n_cats, n_dice = blob[N_ROLLS], blob[N_CATS], blob[N_DICE]
@@ -218,15 +220,18 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
         nu = u | (1 << c)
         ln = n_upper_lanes[nu]
         base = offset[nu]
+        after = conts[c]  # what the game is worth after box c: by count (upper boxes), or without / with points
         if upper_face[c] > 0 and threshold > 0:
             face = upper_face[c]
+            by_count = conts[n_cats]
             for k in range(n_dice + 1):
                 pts = k * face
                 t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
                 if t2 > ln - 1:
                     t2 = ln - 1
                 ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
-                by_count[k] = float(pts + gain) + entry(values, narrow, base + ng * ln + t2)
+                after[k] = entry(values, narrow, base + ng * ln + t2)
+                by_count[k] = float(pts + gain) + after[k]
             count = counts_t[face - 1]
             for r in range(n_rolls):
                 row[r] = max(row[r], by_count[count[r]])
@@ -234,6 +239,7 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
             t2 = min(t, ln - 1)
             if_zero = entry(values, narrow, base + next_group(u, g, c, 0, yacht_cat, n_groups[nu]) * ln + t2)
             if_points = entry(values, narrow, base + next_group(u, g, c, 1, yacht_cat, n_groups[nu]) * ln + t2)
+            after[0], after[1] = if_zero, if_points
             pts = scores_t[c]
             if if_zero == if_points:
                 for r in range(n_rolls):
@@ -242,17 +248,32 @@ def finals(u, g, t, row, by_count, values, narrow, blob, model, need, aim):
                 for r in range(n_rolls):
                     row[r] = max(row[r], pts[r] + (if_points if pts[r] > 0 else if_zero))
     if yacht_cat >= 0 and (u >> yacht_cat) & 1 and (joker_mode != 0 or xbonus != 0):
+        # a yacht's boxes under the extra-yacht rules: their points by the rules, the game after each box as
+        # found above (the same sums as score_value's, without its table lookups)
         for r in range(n_rolls):
             if roll_yacht_face[r] == 0:
                 continue
             best = NEG
             for c in range(n_cats):
-                if not (u >> c) & 1 and (only < 0 or c == only):
-                    ok, v, now = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode,
-                                             threshold, upper_points, offset, n_upper_lanes, n_groups, scores,
-                                             upper_face, joker_pts, roll_yacht_face, upper_cat_of_face)
-                    if ok and v > best:
-                        best = v
+                if (u >> c) & 1 or (only >= 0 and c != only):
+                    continue
+                ok, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+                                              roll_yacht_face, upper_cat_of_face, 0)
+                if not ok:
+                    continue
+                if upper_face[c] > 0 and threshold > 0:
+                    k = counts_t[upper_face[c] - 1][r]
+                    if pts != k * upper_face[c]:  # not counted from the dice: priced alone
+                        v = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode,
+                                        threshold, upper_points, offset, n_upper_lanes, n_groups, scores, upper_face,
+                                        joker_pts, roll_yacht_face, upper_cat_of_face)[1]
+                    else:
+                        gain = upper_step(t, pts, c, upper_face, threshold, upper_points)[1]
+                        v = float(pts + gain + extra) + conts[c, k]
+                else:
+                    v = float(pts + extra) + conts[c, 1 if pts > 0 else 0]
+                if v > best:
+                    best = v
             row[r] = best
 
 
@@ -424,8 +445,8 @@ def turn_stages(i, top, fields, values, narrow, blob, model, aim):
     keep_add, sub_pad = model[9], model[17]
     roll_offset = blob[ROLL_OFFSET]
     stages = np.empty((top + 1, blob[N_KEEPS]))
-    by_count = np.empty(blob[N_DICE] + 1)
-    finals(fields[i, USED], fields[i, GROUP], fields[i, UPPER], stages[0, roll_offset:], by_count, values, narrow, blob,
+    conts = np.empty((blob[N_CATS] + 1, blob[N_DICE] + 1))
+    finals(fields[i, USED], fields[i, GROUP], fields[i, UPPER], stages[0, roll_offset:], conts, values, narrow, blob,
            model, fields[i, NEED], aim)
     keep_stages(stages, top, keep_add, sub_pad, roll_offset)
     return stages
@@ -442,14 +463,14 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
     lanes = min(LANES, staged.shape[0])
     stages = np.empty((blob[ROLLS], n_keeps, lanes))
     row = np.empty(n_rolls)
-    by_count = np.empty(blob[N_DICE] + 1)
+    conts = np.empty((blob[N_CATS] + 1, blob[N_DICE] + 1))
     for b in range(0, staged.shape[0], lanes):
         block = min(lanes, staged.shape[0] - b)
         top = 0
         for j in range(block):
             k = staged[b + j]
             first = order[starts[k]]
-            finals(fields[first, USED], fields[first, GROUP], fields[first, UPPER], row, by_count, values, narrow,
+            finals(fields[first, USED], fields[first, GROUP], fields[first, UPPER], row, conts, values, narrow,
                    blob, model, fields[first, NEED], aim)
             for r in range(n_rolls):
                 stages[0, roll_offset + r, j] = row[r]
