@@ -11,7 +11,7 @@ Each is the one path behind its solution's values, advice and reviews, the label
 from __future__ import annotations
 
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -155,22 +155,39 @@ class SolitaireEngine(CardEngine):
         takes the checked path, which says what is wrong."""
         if self._sealed and not parallel:
             try:
-                cards = situations["cards"]
-                n = len(cards)
-                if n < SMALL_BATCH:
-                    floats, ints = empty_buffers(n, self.width)
-                    refused = self._serial(cards, situations["totals"], situations["dice"], situations["held"],
-                                           situations["rolls_left"], *self._tables,
-                                           (self._own_memo if n == 1 else self._no_memo) if memo is None else memo,
-                                           self.tie, floats, ints)
-                    if refused >= 0:
-                        out = Answers(floats, ints, self.judge, self.unit)
-                        return out.check(self.reasons) if refused else out
+                out = self._answer_few(situations, memo)
+                if out is not None:
+                    return out
             except Exception:  # not the kernel's arrays (types, shapes, a missing key): the checked path says why
                 pass
         out = super().answer(situations, parallel, memo)
         self._sealed = True
         return out
+
+    @cached_property
+    def _answer_few(self) -> Callable[[Situations, np.ndarray | None], Answers | None]:
+        """``answer``'s fast path: fewer than SMALL_BATCH situations to the serial kernel as they come (None:
+        more, or shapes the kernel refuses). What it reads is bound here once: looked up on the engine at
+        every call, it cost 0.3 µs of a single situation's 3.3."""
+        serial, (values, narrow, blob, aim), tie = self._serial, self._tables, self.tie
+        width, judge, unit, reasons = self.width, self.judge, self.unit, self.reasons
+        own_memo, no_memo = self._own_memo, self._no_memo
+
+        def answer_few(situations: Situations, memo: np.ndarray | None) -> Answers | None:
+            cards = situations["cards"]
+            n = len(cards)
+            if n >= SMALL_BATCH:
+                return None
+            floats, ints = empty_buffers(n, width)
+            refused = serial(cards, situations["totals"], situations["dice"], situations["held"],
+                             situations["rolls_left"], values, narrow, blob, aim,
+                             (own_memo if n == 1 else no_memo) if memo is None else memo, tie, floats, ints)
+            if refused < 0:
+                return None
+            out = Answers(floats, ints, judge, unit)
+            return out.check(reasons) if refused else out
+
+        return answer_few
 
     def _call_serial(self, serial: Any, *args: Any) -> Any:
         return call_sealed(serial, *args)
