@@ -366,7 +366,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             fields[i, KIND] = -1
             out_i[i, width] = -reason
             refused += 1
-    no_stage = np.zeros(1)
+    no_stage = aim[:0]  # read by no situation (none has a throw left): an empty view, not an allocation
     if n == 1:  # one situation: no grouping
         if refused == 0:
             kind, m, key = fields[lo, KIND], fields[lo, LEFT], fields[lo, KEY]
