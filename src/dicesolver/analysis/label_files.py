@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from collections import deque
+from pathlib import Path
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
