@@ -3,15 +3,15 @@ import json
 import numpy as np
 import pytest
 from test_cli import run
-from tinygames import BONUS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.analysis.simulate import simulate
 from dicesolver.core.errors import InputError
 from dicesolver.scorecard.players import STRATEGIES, Player, make_player
-from dicesolver.scorecard.position import Position
+from dicesolver.scorecard.position import Position, after_score, format_position, start_position
 from dicesolver.scorecard.policy_table import dice_stream
-from dicesolver.scorecard.solitaire import load_or_solve
+from dicesolver.scorecard.solitaire import TurnState, load_or_solve
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile
 
@@ -134,6 +134,67 @@ def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
         monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)
         for a, b in zip(from_table, deciding):
             assert np.array_equal(a, b)
+
+
+def reached_by_hand(game, policy) -> set[int]:
+    """The turn starts the optimal player can reach from the empty card, each final roll scored in the box
+    the table says, by the protocol's own scoring (``after_score``): a reference for ``mark_reached``."""
+    m = policy.model
+    cat_shift = (game.rolls - 1) * policy.keep_bits
+    seen: set[int] = set()
+    todo = [start_position(game)]
+    while todo:
+        pos = todo.pop()
+        if pos.is_over():
+            continue
+        state = m.index(TurnState(pos.used, pos.upper_total(game), pos.yacht_flag(game)))
+        if state in seen:
+            continue
+        seen.add(state)
+        row = policy.rows[state]
+        assert row >= 0, f"{format_position(game, pos)} is reached but has no decisions"
+        for r, dice in enumerate(game.dice.rolls):
+            box = int(policy.decisions[row, r]) >> cat_shift
+            todo.append(after_score(game, Position(pos.boxes, dice, 0, pos.extra_bonus), box))
+    return seen
+
+
+@pytest.mark.parametrize("definition,choices", [(BONUS_GAME, {}), (BONUS_GAME, {"joker": "free"}),
+                                                (BONUS_GAME, {"order": "forced"}), (PAIRS_GAME, {})])
+def test_the_policy_table_holds_the_states_the_optimal_player_reaches(definition, choices):
+    game = tiny(definition, **choices)
+    policy = make_player("optimal", game).policy()
+    assert set(np.flatnonzero(policy.rows >= 0).tolist()) == reached_by_hand(game, policy)
+    used = policy.rows[policy.rows >= 0]
+    assert set(used.tolist()) == set(range(len(policy.decisions)))  # every row is some state's
+    assert len(np.unique(policy.decisions, axis=0)) == len(policy.decisions)  # and no row repeats another
+
+
+def test_a_start_the_policy_table_does_not_hold_is_played_by_deciding(monkeypatch):
+    """A start the optimal player never comes to (in the tiny bonus game, from the empty card) is not in the
+    table: ``play`` refuses it, and the player's games from it are decided turn by turn, as without a table."""
+    from dicesolver.scorecard.players import strategies as scorecard
+
+    game = tiny(BONUS_GAME)
+    player = make_player("optimal", game)
+    policy = player.policy()
+    m = policy.model
+    state = int(np.flatnonzero(policy.rows < 0)[0])
+    used = int(np.searchsorted(m.offset, state, side="right") - 1)
+    lanes = int(m.n_upper_lanes[used])
+    start = (used, (state - m.offset[used]) % lanes, (state - m.offset[used]) // lanes, 7)
+    assert used != m.full and not policy.covers(start) and policy.covers((0, 0, 0, 0))
+    with pytest.raises(ValueError, match="does not cover"):
+        policy.play(10, start=start)
+    n = 500
+    throws, rand = dice_stream(game, 5, 0, n)
+    monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)
+    with_table = player.play_many(throws, rand, start=start)
+    monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", 10**9)
+    deciding = player.play_many(throws, rand, start=start)
+    for a, b in zip(with_table, deciding):
+        assert np.array_equal(a, b)
+    assert (with_table[0] >= 7).all()
 
 
 def test_the_dice_stream_is_the_same_however_it_is_cut():

@@ -77,13 +77,14 @@ class MatchSetup:
         self.values = np.zeros(1)
         layout = word_layout(game)
         # the optimal player reads the policy table where a decision fits a word (a stand-in otherwise)
-        self.policy = (frozen(np.zeros((1, 1), dtype=layout[1] if layout else np.uint16)), layout[0] if layout else 1)
+        self.policy = (frozen(np.zeros((1, 1), dtype=layout[1] if layout else np.uint16)),
+                       frozen(np.zeros(1, dtype=np.int32)), layout[0] if layout else 1)
         if any(n in ("optimal", "maximus", "mindful") for n in self.names):
             optimal = make_player("optimal", game)
             self.values = np.ascontiguousarray(optimal.values)
             if layout and any(n in ("optimal", "maximus") for n in self.names):
                 policy = optimal.policy()
-                self.policy = (policy.decisions, policy.keep_bits)
+                self.policy = (policy.decisions, policy.rows, policy.keep_bits)
         built = []
         n_rolls, n_cats = game.dice.n_rolls, game.n_categories
         zero_h = np.zeros((n_rolls, n_cats))
@@ -146,8 +147,8 @@ class MatchSetup:
         ptr, idx = dice.roll_sub_keeps
         simulate_match(self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset, m.n_upper_lanes,
                             m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx,
-                            dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims, *self.policy, totals,
-                       results)
+                            dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims, *self.policy,
+                            totals, results)
         return totals, results
 
 

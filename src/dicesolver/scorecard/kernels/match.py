@@ -16,7 +16,7 @@ from .widget import NEG, best_keeps, expect_keeps
 # MATCH_MALINA (the two-player equity table, played against the most dangerous opponent: the one
 # against whom her two-player equity is lowest), MATCH_TARGET (plays its own card for at least aims[p]
 # points, from the target table V of row width W) and MATCH_POLICY (the optimal player, its decisions
-# read from the policy table of ``policy_table``: policy[state, roll], keep_bits bits a keep).
+# read from the policy table of ``policy_table``: policy[policy_rows[state], roll], keep_bits bits a keep).
 
 MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA, MATCH_TARGET, MATCH_POLICY = 5, 6, 7, 8, 9
 
@@ -49,7 +49,8 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
               n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
               roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
               roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
-              pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, keep_bits, out_total, out_result):
+              pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
+              out_result):
     """Game i of simulate_match (a function of its own: the parallel loop's body stays small, and numba
     compiles this once as a plain function, in a fraction of the time a parallel loop around it takes)."""
     n_seats, n_turns, rolls, n_dice = throws.shape[1:]
@@ -80,7 +81,7 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
             prow = 0
             if kind == MATCH_POLICY:
                 lu = n_upper_lanes[a]
-                prow = offset[a] + g[seat] * lu + min(t[seat], lu - 1)
+                prow = policy_rows[offset[a] + g[seat] * lu + min(t[seat], lu - 1)]
             elif kind == MATCH_TARGET:
                 target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, offset, n_upper_lanes, n_groups,
                               scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
@@ -214,7 +215,8 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                    upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
                    roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset,
-                   maxsum, keep_table, cat_table, V, W, aims, policy, keep_bits, out_total, out_result):
+                   maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
+                   out_result):
     """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
     throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
     out_total[i, player], out_result[i, player]."""
@@ -227,4 +229,5 @@ def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                   n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
                   roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
                   roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
-                  pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, keep_bits, out_total, out_result)
+                  pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
+                  out_result)

@@ -1,9 +1,10 @@
 """The optimal player's decisions as a table, and games played by reading it.
 
-The table has one word per (turn-start state, roll): for each throw still to come (1 .. rolls - 1) the
-keep held from that roll, as its position among the roll's sub-keeps (``roll_sub_idx``), in
-``keep_bits`` bits; above them the category a final roll scores. Building it runs the widget once per
-used set over all lanes (as a solve does); playing then costs a few look-ups per throw.
+A decision word per (turn-start state, roll): for each throw still to come (1 .. rolls - 1) the keep held
+from that roll, as its position among the roll's sub-keeps (``roll_sub_idx``), in ``keep_bits`` bits;
+above them the category a final roll scores. Building it runs the widget once per used set over all lanes
+(as a solve does); the states the optimal player can reach are then marked level by level, and only their
+distinct rows of words are kept (``rows[state]`` says which). Playing costs a few look-ups per throw.
 
 The dice come from the simulations' stream (``stream.py``), drawn in the kernel or given as arrays.
 """
@@ -51,11 +52,43 @@ def build_policy(sets, values, offset, n_upper_lanes, n_groups, scores, upper_fa
 
 
 @njit(cache=True, parallel=True)
-def play_policy(policy, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, offset,
+def mark_reached(sets, words, cat_shift, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                 forced_order, reached):
+    """reached[next state] for every turn start after a reached one of ``sets`` (one level), ``words`` the
+    decisions of every state: the box the optimal player scores each final roll in. Any final roll may
+    come, so this is a superset of the states play reaches (every state reached, a few never), closed
+    under the player's own moves. The last level (every box filled) has no decisions and is not marked."""
+    n_rolls = words.shape[1]
+    full_set = (1 << scores.shape[1]) - 1
+    for b in prange(sets.shape[0]):
+        u = sets[b]
+        lu = n_upper_lanes[u]
+        for j in range(lu * n_groups[u]):
+            if not reached[offset[u] + j]:
+                continue
+            g = j // lu
+            t = j % lu  # a lane is the upper total itself: no total can pass the filled boxes' best
+            for r in range(n_rolls):
+                c = np.int64(words[offset[u] + j, r]) >> cat_shift
+                u2 = u | (1 << c)
+                if u2 == full_set:
+                    continue
+                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                g2 = next_group(u, g, c, pts, yacht_cat, n_groups[u2])
+                lu2 = n_upper_lanes[u2]
+                reached[offset[u2] + g2 * lu2 + min(t2, lu2 - 1)] = True  # threads may race to write True
+
+
+@njit(cache=True, parallel=True)
+def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, offset,
                 n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
                 joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, roll_offset, roll_sub_ptr,
                 roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
-    """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy``.
+    """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy`` (the
+    row ``rows[state]`` of a turn-start state: the start must be one the table covers).
 
     The dice are ``throws[game, turn, throw, die]`` when it has games, else the stream of ``seed`` from
     game ``first_game`` on. Same results as simulate_games in mode OPTIMAL on the same dice.
@@ -92,7 +125,7 @@ def play_policy(policy, keep_bits, start_u, start_t, start_g, start_score, seed,
                 break
             for b in range(nb):
                 lu = n_upper_lanes[u[b]]
-                row[b] = offset[u[b]] + g[b] * lu + min(t[b], lu - 1)
+                row[b] = rows[offset[u[b]] + g[b] * lu + min(t[b], lu - 1)]
                 k[b] = 0
             for s in range(rolls):
                 for b in range(nb):

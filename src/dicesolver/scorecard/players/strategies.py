@@ -96,7 +96,9 @@ class KernelPlayer:
         ptr, idx = dice.roll_sub_keeps
         u, t, g, score = start
         if self.mode == OPTIMAL and n >= POLICY_MIN_GAMES and has_policy_table(self.game):
-            return self.policy().play(n, throws=throws, start=start)
+            policy = self.policy()
+            if policy.covers(start):  # else a start the optimal player never comes to: decided below
+                return policy.play(n, throws=throws, start=start)
         simulate_games(self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(),
                             dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces,
                             dice.keep_sizes, totals, boxes, bonus, extra)
