@@ -12,7 +12,7 @@ are solved backwards as in the expected-score solve.
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit, prange
 from .scoring import fill_box, next_group, score_choice, upper_step
 from .widget import best_keeps, expect_keeps, run_widget
 
@@ -120,6 +120,14 @@ def target_stages(u, g, t, need, V, W, offset, n_upper_lanes, n_groups, scores, 
                   yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
                   keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
     """stages[m, k] = the best chance of ``need`` after keeping k when m more throws follow the next one."""
+    # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
+    # made a turn several times slower
+    V, offset, n_upper_lanes, n_groups, scores = borrowed(V), borrowed(offset), borrowed(n_upper_lanes), \
+        borrowed(n_groups), borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, buf, stages = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
+        borrowed(buf), borrowed(stages)
     for r in range(scores.shape[0]):
         c, v = target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
                           upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
