@@ -68,7 +68,8 @@ def mark_reached(sets, words, cat_shift, offset, n_upper_lanes, n_groups, scores
             if not reached[offset[u] + j]:
                 continue
             g = j // lu
-            t = j % lu  # a lane is the upper total itself: no total can pass the filled boxes' best
+            t = j % lu  # the upper total itself (no total passes the filled boxes' best; with every upper box
+            # filled, one lane: the total no longer changes)
             for r in range(n_rolls):
                 c = np.int64(words[offset[u] + j, r]) >> cat_shift
                 u2 = u | (1 << c)
