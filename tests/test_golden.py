@@ -1,7 +1,7 @@
 """The batch answer engine against the per-position advice it replaced: every recorded situation of every
 family and judge (golden.py: 8,000 situations sampled from random playouts, recorded at b6a1de0) answered
-in one batch, every option's value within 1e-12 of the recorded one; the same batch
-read from the position texts, answered on one thread and on all bit for bit, and as batches of one (to 1e-13: a situation alone
+in one batch, every option's value within 1e-12 of the recorded one; the same batch read from the position
+texts, answered on one thread and on all bit for bit, and as batches of one (to 1e-13: a situation alone
 sums its keeps in another order)."""
 
 from __future__ import annotations
@@ -133,6 +133,55 @@ def test_a_single_situation_after_its_turns_first_decision_is_answered_bit_for_b
     engine._own_memo[0, :-1] += 1.0
     second = solution.encoding.parse_situations([texts[1]])
     assert engine.answer(second).value[0] == pytest.approx(fresh(second).value[0] + 1.0)
+
+
+def test_a_single_situations_answers_stay_the_callers_own():
+    """A single situation is answered into the last one's buffers once nothing holds them any more (their
+    first writes cost 0.5 µs): answers, or a view of them, that a caller keeps are never written again,
+    and threads answering at once each get their own."""
+    import threading
+    import weakref
+
+    solution = ds.solve("yahtzee")
+    encoding = solution.encoding
+    texts = ["aces=3,full_house=25/11345/2", "aces=3,full_house=25/22346/1", "aces=3,full_house=25/22346/0",
+             "aces=3/22346/1", "yahtzee=50/66666/0", "/12345/2"]
+    one = [encoding.parse_situations([t]) for t in texts]
+    wanted = [[b.copy() for b in solution.answer(s).buffers] for s in one]
+
+    def same(answers, k):
+        for a, b in zip(answers.buffers, wanted[k]):
+            np.testing.assert_array_equal(a, b)
+
+    kept, values, codes = solution.answer(one[0]), solution.answer(one[1]).values, solution.answer(one[2]).codes
+    for k in range(3, len(one)):
+        same(solution.answer(one[k]), k)
+    same(kept, 0)
+    np.testing.assert_array_equal(values, wanted[1][0][:, : kept.width])
+    np.testing.assert_array_equal(codes, wanted[2][1][:, : kept.width])
+    # dropped, the buffers are the next answer's
+    first = solution.answer(one[2])
+    buffer = weakref.ref(first.buffers[0])
+    del first
+    assert solution.answer(one[3]).buffers[0] is buffer()
+
+    failures = []
+
+    def worker(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        try:
+            for _ in range(300):
+                k = int(rng.integers(len(one)))
+                same(solution.answer(one[k]), k)
+        except AssertionError as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
 
 
 @pytest.mark.parametrize("spec", ["yahtzee", "target"])
