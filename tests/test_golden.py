@@ -139,6 +139,7 @@ def test_a_single_situations_answers_stay_the_callers_own():
     """A single situation is answered into the last one's buffers once nothing holds them any more (their
     first writes cost 0.5 µs): answers, or a view of them, that a caller keeps are never written again,
     and threads answering at once each get their own."""
+    import sys
     import threading
     import weakref
 
@@ -165,23 +166,28 @@ def test_a_single_situations_answers_stay_the_callers_own():
     del first
     assert solution.answer(one[3]).buffers[0] is buffer()
 
-    failures = []
+    failures: list[BaseException] = []
 
     def worker(seed: int) -> None:
         rng = np.random.default_rng(seed)
         try:
-            for _ in range(300):
+            for _ in range(2000):
                 k = int(rng.integers(len(one)))
                 same(solution.answer(one[k]), k)
-        except AssertionError as exc:
+        except BaseException as exc:  # a wrong answer, or the reuse failing outright
             failures.append(exc)
 
-    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not failures
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch between any two steps of the reuse
+    try:
+        threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not failures, failures[0]
 
 
 @pytest.mark.parametrize("spec", ["yahtzee", "target"])

@@ -186,8 +186,12 @@ class SolitaireEngine(CardEngine):
             n = len(cards)
             if n >= SMALL_BATCH:
                 return None
+            out: Answers | None = None
             if n == 1:
-                out = lent.pop() if lent else None  # taken at once (list.pop holds the GIL): no other thread has it
+                try:
+                    out = lent.pop()  # taken at once (list.pop holds the GIL): no other thread has it
+                except IndexError:  # none yet, or another thread's
+                    pass
                 if out is not None:
                     floats, ints = out.buffers
                     if refcount(out) > 2 or refcount(floats) > 3 or refcount(ints) > 3:  # still held elsewhere
@@ -203,7 +207,7 @@ class SolitaireEngine(CardEngine):
                              (own_memo if n == 1 else no_memo) if memo is None else memo, tie, floats, ints)
             if refused < 0:
                 return None
-            if n > 1:
+            if out is None:
                 out = Answers(floats, ints, judge, unit)
             return out.check(reasons) if refused else out
 
