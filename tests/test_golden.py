@@ -135,6 +135,38 @@ def test_a_single_situation_after_its_turns_first_decision_is_answered_bit_for_b
     assert engine.answer(second).value[0] == pytest.approx(fresh(second).value[0] + 1.0)
 
 
+def test_holding_every_die_for_a_throw_is_worth_the_same_dice_with_a_throw_fewer():
+    """A re-throw with every die held throws nothing: it is worth the decision on the same dice with one
+    throw fewer, bit for bit, whether the turn's stage 1 is worked out or read from a memo (which keeps only
+    the keeps short of a whole roll), in a batch and alone."""
+    from dicesolver.analysis.labels import sample
+
+    solution = ds.solve("yahtzee")
+    first = next(c.situations for c in sample(solution, 20_000, "uniform", seed=4)
+                 if (c.situations["rolls_left"][:, 0] == 2).sum() >= 50)
+    rows = np.nonzero(first["rolls_left"][:, 0] == 2)[0][:50]
+    decision = {k: v[rows].copy() for k, v in first.items()}  # two throws left
+
+    def moment(rolls_left, held):
+        s = {k: v.copy() for k, v in decision.items()}
+        s["rolls_left"][:] = rolls_left
+        if held:
+            s["held"], s["dice"] = s["dice"], np.zeros_like(s["dice"])
+        return s
+
+    in_step = solution.answer_in_step(len(rows))
+    in_step(decision)  # the turns' stage 1 into the memo, row by row
+    for rolls_left in (1, 2):
+        wanted = memo_free(solution)(moment(rolls_left - 1, held=False)).value
+        np.testing.assert_array_equal(in_step(moment(rolls_left, held=True)).value, wanted)
+        np.testing.assert_array_equal(memo_free(solution)(moment(rolls_left, held=True)).value, wanted)
+        for j in range(0, len(rows), 7):  # alone, after the turn's first decision (its own memo)
+            one = {k: v[j: j + 1] for k, v in decision.items()}
+            solution.answer(one)
+            held = {k: v[j: j + 1].copy() for k, v in moment(rolls_left, held=True).items()}
+            assert solution.answer(held).value[0] == wanted[j]
+
+
 def test_a_single_situations_answers_stay_the_callers_own():
     """A single situation is answered into the last one's buffers once nothing holds them any more (their
     first writes cost 0.5 µs): answers, or a view of them, that a caller keeps are never written again,

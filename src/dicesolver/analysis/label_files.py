@@ -98,8 +98,9 @@ def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: d
             table = _table(chunk)
             if writer is None:
                 schema = table.schema.with_metadata({"dicesolver": json.dumps(about)})
-                # values compress poorly and dictionaries cost more time than they save here
-                writer = pq.ParquetWriter(str(path), schema, use_dictionary=False, write_statistics=False)
+                # dictionaries cost more time than they save here
+                writer = pq.ParquetWriter(str(path), schema, use_dictionary=False, write_statistics=False,
+                                          compression=_compression(schema))
             writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
             flush()
         except BaseException:
@@ -165,6 +166,20 @@ def _a_core_for_the_writer() -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(threads)
+
+
+UNCOMPRESSED = ("values", "costs")  # the options' floats: snappy took 0.25 s a million rows to save 15% of them
+
+
+def _compression(schema: pa.Schema) -> dict[str, str]:
+    """Each column's codec, by its path in the file: snappy, but none for the options' values and costs."""
+    import pyarrow as pa
+
+    def path(field: pa.Field) -> str:
+        nested = pa.types.is_list(field.type) or pa.types.is_fixed_size_list(field.type)
+        return f"{field.name}.list.element" if nested else field.name
+
+    return {path(f): "none" if f.name in UNCOMPRESSED else "snappy" for f in schema}
 
 
 def _table(chunk: Chunk) -> pa.Table:

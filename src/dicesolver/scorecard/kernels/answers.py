@@ -44,6 +44,7 @@ LANES = 16  # turn states through the keep stages at once
 TERMINAL, TURN_START, RETHROW, DECISION, WON = 0, 1, 2, 3, 4
 # why a situation is refused (its count is minus the reason); scorecard/answers.py words them
 BAD_BOX, BAD_ORDER, BAD_DICE, BAD_ROLLS, BAD_HELD, OVER_WITH_DICE, BAD_TOTAL, NEED_BEYOND_TABLE = range(1, 9)
+PASS = -1  # the held keep of a re-throw of no dice (every die held), answered as the decision after it
 # the columns of a situation's fields
 KIND, USED, KEY, UPPER, GROUP, TOTAL, ROLL, HELD, LEFT, NEED = range(10)
 FIELDS = 10
@@ -143,6 +144,8 @@ def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, f
     reason, kind, r, h, m = read_moment(i, dice, held, rolls_left, full, blob, model[9])
     if reason:
         return reason
+    if kind == RETHROW and h >= blob[ROLL_OFFSET]:  # every die held: answered as the decision it leads to
+        kind, r, h, m = DECISION, h - blob[ROLL_OFFSET], PASS, m - 1
     need = int(aim[0]) - total
     if aim[0] >= 0 and kind != TERMINAL:
         if need < 0:
@@ -318,6 +321,7 @@ def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, o
             out_f[i, n] = 1.0 if won else base + stage[roll_sub_idx[p]]
             n += 1
     only = first_open(u, blob[N_CATS]) if blob[FORCED] else -1  # in a game played in card order, the one box
+    boxes = n  # the boxes' options from here
     for c in range(blob[N_CATS]):
         if (u >> c) & 1 or (only >= 0 and c != only):
             continue
@@ -330,9 +334,21 @@ def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, o
             n += 1
     if m > 0:
         out_i[i, n] = roll_sub_mask[last]
-        out_f[i, n] = 1.0 if won else base + stage[blob[ROLL_OFFSET] + r]
+        if won:
+            out_f[i, n] = 1.0
+        elif m >= 2:
+            out_f[i, n] = base + stage[blob[ROLL_OFFSET] + r]
+        else:  # with one throw left, keeping every die is worth the best box (stage 1's roll row)
+            whole = NEG
+            for k in range(boxes, n):
+                whole = max(whole, out_f[i, k])
+            out_f[i, n] = whole
         n += 1
     finish_row(i, n, tie, out_f, out_i)
+    if fields[i, HELD] == PASS:  # a throw of no dice: the decision's value, and no options of its own
+        value = out_f[i, 2 * width]
+        empty_row(i, out_f, out_i)
+        out_f[i, 2 * width] = value
 
 
 @njit(cache=True)
@@ -344,9 +360,11 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
     the reason).
 
     ``memo`` carries turn stages from one call to the next: row i (for situation i, while i < its length)
-    holds stage 1 of the turn state whose key is in its last column, as left there by a situation i with
-    two throws left. The same game's next decision, with one throw left, then needs no stages worked out.
-    Rows are read and written only by the situation of their index: threads never share one."""
+    holds stage 1 (its keeps short of a whole roll: a whole roll with one throw left is worth its best box,
+    which answer_one works out anyway) of the turn state whose key is in its last column, as
+    left there by a situation i with two throws left. The same game's next decision, with one throw left,
+    then needs no stages worked out. Rows are read and written only by the situation of their index:
+    threads never share one."""
     # the caller owns every argument for the call: borrowed views cost nothing to pass to each helper
     cards, totals, dice, held, rolls_left = borrowed(cards), borrowed(totals), borrowed(dice), borrowed(held), \
         borrowed(rolls_left)
@@ -356,7 +374,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
     blob = borrowed(blob)  # every helper takes it: counted, it cost an atomic add and subtract each
     model = unpack(blob)
     width = out_i.shape[1] - 1
-    n_keeps = blob[N_KEEPS]
+    kept = blob[ROLL_OFFSET]  # a memo row: stage 1's keeps short of a whole roll, then the turn state's key
     n = hi - lo
     refused = 0
     for i in range(lo, hi):
@@ -373,12 +391,12 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             top = m if kind == DECISION or kind == RETHROW else 0
             if top == 0:
                 stage = no_stage
-            elif top == 1 and remembered(memo, lo, key, n_keeps):
-                stage = memo[lo, :n_keeps]
+            elif top == 1 and remembered(memo, lo, key, kept):
+                stage = memo[lo, :kept]
             else:
                 stages = turn_stages(lo, top, fields, values, narrow, blob, model, aim)
                 if top == 2:
-                    remember(memo, lo, key, stages[1], n_keeps)
+                    remember(memo, lo, key, stages[1], kept)
                 stage = stages[top]
             answer_one(lo, fields, stage, values, narrow, blob, model, aim, tie, out_f, out_i)
         return refused
@@ -391,8 +409,8 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
         if tops[k] == 1:  # a run whose stage 1 a situation's memo may hold
             for p in range(starts[k], starts[k + 1]):
                 i = order[p]
-                if remembered(memo, i, fields[i, KEY], n_keeps):
-                    stage = memo[i, :n_keeps]
+                if remembered(memo, i, fields[i, KEY], kept):
+                    stage = memo[i, :kept]
                     break
             else:
                 staged[n_staged] = k
@@ -414,7 +432,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             if fields[i, KIND] >= 0:
                 m = fields[i, LEFT] if fields[i, KIND] == DECISION or fields[i, KIND] == RETHROW else 0
                 if m == 2:
-                    remember(memo, i, fields[i, KEY], stages[1], n_keeps)
+                    remember(memo, i, fields[i, KEY], stages[1], kept)
                 answer_one(i, fields, stages[m], values, narrow, blob, model, aim, tie, out_f, out_i)
     elif n_staged > 1:
         answer_blocks(staged[:n_staged], order, starts, tops, fields, values, narrow, blob, model, aim, memo, tie,
@@ -423,18 +441,18 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
 
 
 @njit(cache=True, inline="always")
-def remembered(memo, i, key, n_keeps):
+def remembered(memo, i, key, kept):
     """Whether situation i's memo row holds stage 1 of turn state ``key``."""
-    return i < memo.shape[0] and memo[i, n_keeps] == key
+    return i < memo.shape[0] and memo[i, kept] == key
 
 
 @njit(cache=True, inline="always")
-def remember(memo, i, key, stage, n_keeps):
+def remember(memo, i, key, stage, kept):
     """Keep turn state ``key``'s stage 1 in situation i's memo row (where it has one)."""
     if i < memo.shape[0]:
-        for k in range(n_keeps):
+        for k in range(kept):
             memo[i, k] = stage[k]
-        memo[i, n_keeps] = key
+        memo[i, kept] = key
 
 
 @njit(cache=True)
@@ -487,7 +505,7 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
                 if fields[i, KIND] >= 0:
                     m = fields[i, LEFT] if fields[i, KIND] == DECISION or fields[i, KIND] == RETHROW else 0
                     if m == 2:
-                        remember(memo, i, fields[i, KEY], stages[1, :, j], n_keeps)
+                        remember(memo, i, fields[i, KEY], stages[1, :, j], roll_offset)
                     answer_one(i, fields, stages[m, :, j], values, narrow, blob, model, aim, tie, out_f, out_i)
 
 
