@@ -107,6 +107,30 @@ def test_the_engine_groups_situations_by_turn_state(keys, lo):
     assert got == expected
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0]), max_size=6), max_size=40))
+def test_the_best_option_is_the_first_of_cost_zero(rows):
+    """``Answers.best`` (a kernel) against numpy's reading of its layout: the first option of cost 0, -1 where
+    a situation has none; ties and empty situations included."""
+    from dicesolver.core.answers import Answers
+
+    width = 6
+    answers = Answers.empty(len(rows), width, "points", "points")
+    floats, ints = answers.buffers
+    floats[:], ints[:] = np.nan, -1
+    for i, costs in enumerate(rows):
+        costs = costs[:width]
+        if costs and 0.0 not in costs:  # a situation's best option costs 0
+            costs[-1] = 0.0
+        floats[i, width: width + len(costs)] = costs
+        ints[i, : len(costs)] = np.arange(len(costs)) + 10 * i % 7
+        ints[i, width] = len(costs)
+    cols = np.argmax(answers.costs == 0.0, axis=1)
+    wanted = np.where(answers.counts > 0, answers.codes[np.arange(len(rows)), cols], -1)
+    np.testing.assert_array_equal(answers.best(), wanted)
+    np.testing.assert_array_equal(answers.take(np.arange(len(rows))[::-1]).best(), wanted[::-1])
+
+
 def memo_free(solution):
     """The solution's answers worked out afresh every time: no turn stages carried between calls."""
     engine = solution.engine

@@ -82,12 +82,11 @@ class Answers:
                 zip(self._i[i, :n], self._f[i, :n], self._f[i, self.width: self.width + n])]
 
     def best(self) -> np.ndarray:
-        """Each situation's first best option's code (-1 where it has none)."""
-        n = len(self)
-        # the best option's cost is exactly 0 (the padding's is NaN): the first zero, a third of the time of
-        # the least cost over the options alone
-        cols = np.argmax(self.costs == 0.0, axis=1)
-        return np.where(self.counts > 0, self.codes[np.arange(n), cols], -1)
+        """Each situation's first best option's code (-1 where it has none): its first option of cost 0 (the
+        best option's cost is exactly 0)."""
+        from .kernels import first_best
+
+        return first_best(np.ascontiguousarray(self._f), np.ascontiguousarray(self._i), self.width)
 
     def check(self, reasons: Mapping[int, str]) -> Answers:
         """Raise InputError naming the first situation the kernel refused (a negative count: minus the
