@@ -360,11 +360,11 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
     the reason).
 
     ``memo`` carries turn stages from one call to the next: row i (for situation i, while i < its length)
-    holds stage 1 (its keeps short of a whole roll: a whole roll with one throw left is worth its best box,
-    which answer_one works out anyway) of the turn state whose key is in its last column, as
-    left there by a situation i with two throws left. The same game's next decision, with one throw left,
-    then needs no stages worked out. Rows are read and written only by the situation of their index:
-    threads never share one."""
+    holds stage 1 of the turn state whose key is in its last column, as left there by a situation i with
+    two throws left: its keeps short of a whole roll (with one throw left, a whole roll is worth its best
+    box, which answer_one works out anyway). The same game's next decision, with one throw left, then
+    needs no stages worked out. Rows are read and written only by the situation of their index: threads
+    never share one."""
     # the caller owns every argument for the call: borrowed views cost nothing to pass to each helper
     cards, totals, dice, held, rolls_left = borrowed(cards), borrowed(totals), borrowed(dice), borrowed(held), \
         borrowed(rolls_left)
