@@ -155,7 +155,7 @@ def test_a_growing_file_is_sent_to_disk_as_it_is_written(tmp_path, capsys, monke
 
 def test_unpadding_keeps_each_situations_options_in_order():
     """The writer's kernel against numpy's masked copies: rows of 0 to width options, a refused row (a
-    negative count: none)."""
+    negative count: none), every row or some of them in any order."""
     from dicesolver.analysis.kernels import unpad
     from dicesolver.core.answers import Answers
 
@@ -167,12 +167,14 @@ def test_unpadding_keeps_each_situations_options_in_order():
     ints[:, :width] = rng.integers(0, 100, (50, width))
     ints[:, width] = rng.integers(0, width + 1, 50)
     ints[3, width] = -2
-    offsets, codes, values, costs = unpad(floats, ints, width)
-    counts = np.maximum(answers.counts, 0)
-    used = np.arange(width)[None, :] < counts[:, None]
-    assert offsets.tolist() == [0, *np.cumsum(counts).tolist()]
-    assert codes.dtype == np.int16 and np.array_equal(codes, answers.codes[used])
-    assert np.array_equal(values, answers.values[used]) and np.array_equal(costs, answers.costs[used])
+    for rows in (np.arange(50), np.array([7, 3, 3, 49, 0]), np.arange(0)):
+        offsets, codes, values, costs = unpad(floats, ints, width, rows)
+        picked = answers.take(rows)
+        counts = np.maximum(picked.counts, 0)
+        used = np.arange(width)[None, :] < counts[:, None]
+        assert offsets.tolist() == [0, *np.cumsum(counts).tolist()]
+        assert codes.dtype == np.int16 and np.array_equal(codes, picked.codes[used])
+        assert np.array_equal(values, picked.values[used]) and np.array_equal(costs, picked.costs[used])
 
 
 def test_parquet_columns_are_required():
@@ -198,3 +200,16 @@ def test_a_batch_steps_into_new_arrays():
     for k, v in first.items():
         np.testing.assert_array_equal(v, kept[k])
         assert not np.shares_memory(v, second[k]), k
+
+
+def test_the_command_writes_its_seeds_rows_after_warming_up(tmp_path, capsys):
+    """``label`` runs its first step once before the clock starts (kernels loaded, nothing written): the file
+    is the one its seed gives without that."""
+    from dicesolver.analysis import label_files, labels
+
+    argv = ("label", "yacht", "-n", "3000", "--seed", "4", "--source", "perturbed", "--perturb", "0.3")
+    assert run(capsys, *argv, "--out", str(tmp_path / "command.parquet"))[0] == 0
+    solution = ds.solve("yacht")
+    label_files.write(tmp_path / "alone.parquet", solution, labels.sample(solution, 3000, "perturbed", 0.3, 4),
+                      label_files.metadata(solution, "perturbed", 0.3, 4))
+    assert pq.read_table(tmp_path / "command.parquet").equals(pq.read_table(tmp_path / "alone.parquet"))

@@ -18,6 +18,7 @@ import numpy as np
 from .. import __version__
 from ..core.errors import InputError
 from ..core.solved import SolvedGame
+from . import labels
 from .labels import Chunk
 
 if TYPE_CHECKING:
@@ -51,6 +52,15 @@ def metadata(solution: SolvedGame, source: str, perturb: float, seed: int) -> di
             "actions": encoding.action_labels(),
             "situation": {k: {"shape": list(v.shape), "low": v.low, "high": v.high, "about": v.about}
                           for k, v in encoding.situation_spec().items()}}
+
+
+def warm_up(solution: SolvedGame, n: int, source: str, perturb: float, kind: str) -> None:
+    """Run the first step of a run of ``n`` rows, written nowhere: numba's kernels are loaded from their
+    cache and pyarrow imported (0.3-0.5 s for Yahtzee), so that ``label`` times its rows, not that
+    loading, as it does not time the table's."""
+    chunk = next(iter(labels.sample(solution, n, source, perturb)))
+    if kind == "parquet":
+        _table(chunk)
 
 
 def write(path: str | Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
@@ -207,8 +217,9 @@ def _table(chunk: Chunk) -> pa.Table:
                                                              type=lists(pa.int32(), flat.shape[1]))
         else:
             columns[key] = column(value, pa.int32())
-    columns["value"] = column(a.value, pa.float64())
-    offsets, *options = unpad(*a.buffers, a.width)
+    rows = np.arange(len(chunk)) if chunk.rows is None else chunk.rows
+    columns["value"] = column(a.value[rows], pa.float64())
+    offsets, *options = unpad(*a.buffers, a.width, rows)
     starts = pa.array(offsets)
     for name, items in zip(("codes", "values", "costs"), options):
         flat = pa.array(items)
@@ -228,7 +239,7 @@ def _jsonl(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dic
     rows = 0
     with open(path, "wb") as fh:
         for chunk in chunks:
-            a = chunk.answers
+            a = chunk.own_answers()
             sits = {k: v.tolist() for k, v in chunk.situations.items()}
             codes, values, costs, counts = a.codes.tolist(), a.values.tolist(), a.costs.tolist(), a.counts.tolist()
             game, decision, player, value = chunk.game.tolist(), chunk.decision.tolist(), chunk.player.tolist(), \

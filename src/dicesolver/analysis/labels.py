@@ -32,7 +32,8 @@ class Chunk:
     """Labelled situations: ``game`` (the sampled game's index), ``decision`` (the decision's index in its
     game), ``player`` (the seat deciding), the situations' arrays, their answers, and their position texts
     (where the games were played through the protocol). Its arrays are its own: a writer may hold it while
-    the next chunk is sampled."""
+    the next chunk is sampled. ``answers`` may be a whole step's, of which ``rows`` (their indices, in
+    order) are the chunk's: the writer then picks them on its own thread, not the sampling."""
 
     game: np.ndarray
     decision: np.ndarray
@@ -40,9 +41,14 @@ class Chunk:
     situations: dict[str, np.ndarray]
     answers: Answers
     positions: list[str] | None = None
+    rows: np.ndarray | None = None  # None: every row of ``answers``
 
     def __len__(self) -> int:
         return len(self.game)
+
+    def own_answers(self) -> Answers:
+        """The chunk's answers alone, in its order."""
+        return self.answers if self.rows is None else self.answers.take(self.rows)
 
 
 def check_source(source: str, perturb: float) -> None:
@@ -100,7 +106,7 @@ def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed:
             yield Chunk(ids.copy(), decision.copy(), np.zeros(size, dtype=np.int64), situations, answers)
         elif rows.size:
             yield Chunk(ids[rows], decision[rows], np.zeros(rows.size, dtype=np.int64),
-                        {k: v[rows] for k, v in situations.items()}, answers.take(rows))
+                        {k: v[rows] for k, v in situations.items()}, answers, rows=rows)
         written += rows.size
         if not live.all():  # a finished game takes any legal step (to start the next)
             moves = np.where(live, moves, np.argmax(obs["action_mask"], axis=1))

@@ -142,10 +142,11 @@ def label(
     from ..analysis import label_files, labels
 
     labels.check_source(source, perturb)
-    label_files.format_of(output)
+    kind = label_files.format_of(output)
     g = registry.load(game, players)
     with progress(f"solving {g.canonical}") as update:
         solution = registry.solve(g, judge=judge, progress=update)
+        label_files.warm_up(solution, n, source, perturb, kind)
     about = label_files.metadata(solution, source, perturb, seed)
     began = time.perf_counter()
     with progress(f"labelling {n:,} situations of {g.canonical}") as update:
