@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import dicesolver as ds
 from dicesolver.core import registry
@@ -213,3 +215,55 @@ def test_the_command_writes_its_seeds_rows_after_warming_up(tmp_path, capsys):
     label_files.write(tmp_path / "alone.parquet", solution, labels.sample(solution, 3000, "perturbed", 0.3, 4),
                       label_files.metadata(solution, "perturbed", 0.3, 4))
     assert pq.read_table(tmp_path / "command.parquet").equals(pq.read_table(tmp_path / "alone.parquet"))
+
+
+def _reference_lines(chunk, about) -> bytes:
+    """JSON Lines as the writer's contract states them: each row's object, written by orjson."""
+    import orjson
+
+    head = {k: about[k] for k in ("game", "judge", "unit", "source")}
+    a = chunk.answers if chunk.rows is None else chunk.answers.take(chunk.rows)
+    lines = []
+    for i in range(len(chunk)):
+        row = head | {"index": int(chunk.game[i]), "decision": int(chunk.decision[i]), "player": int(chunk.player[i])}
+        if chunk.positions is not None:
+            row["position"] = chunk.positions[i]
+        row |= {k: v[i].tolist() for k, v in chunk.situations.items()}
+        row["value"] = float(a.value[i])
+        row["options"] = [{"code": c, "action": about["actions"][c], "value": v, "cost": k} for c, v, k in a.options(i)]
+        lines.append(orjson.dumps(row) + b"\n")
+    return b"".join(lines)
+
+
+@pytest.mark.parametrize("game, players", [("yahtzee", None), ("pig", None), ("yacht", 2), ("farkle(goal=1000)", None)])
+def test_json_lines_are_each_rows_object_as_orjson_writes_it(game, players):
+    """The kernels' lines against orjson's dumps of each row's object, byte for byte: the vectorised games
+    (chunks that pick live rows of a step) and games played through the protocol (positions, cards of two
+    players)."""
+    from dicesolver.analysis import label_files, labels
+    from dicesolver.analysis.label_jsonl import LineLayout
+
+    solution = registry.solve(registry.load(game, players))
+    about = label_files.metadata(solution, "perturbed", 0.3, 2)
+    layout = LineLayout(about)
+    chunks = list(labels.sample(solution, 1500, "perturbed", 0.3, 2))
+    assert any(c.rows is not None for c in chunks) or chunks[0].positions is not None
+    for chunk in chunks:
+        assert layout.text(chunk).tobytes() == _reference_lines(chunk, about)
+
+
+@given(st.lists(st.integers(0, 4), min_size=0, max_size=3), st.data())
+@settings(max_examples=60, deadline=None)
+def test_integer_rows_are_written_as_orjson_writes_them(shape, data):
+    """Any row shape, including empty ones, negative numbers and the largest int64s."""
+    import orjson
+
+    from dicesolver.analysis.label_jsonl import _ints
+
+    n = data.draw(st.integers(1, 4))
+    size = int(np.prod(shape, dtype=np.int64)) * n
+    items = data.draw(st.lists(st.integers(-(2**63) + 1, 2**63 - 1), min_size=size, max_size=size))
+    array = np.array(items, dtype=np.int64).reshape([n, *shape])
+    text, begins, ends = _ints(array)
+    written = text.tobytes()
+    assert [written[b:e] for b, e in zip(begins, ends)] == [orjson.dumps(row) for row in array.tolist()]

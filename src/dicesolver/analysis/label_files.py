@@ -61,6 +61,10 @@ def warm_up(solution: SolvedGame, n: int, source: str, perturb: float, kind: str
     chunk = next(iter(labels.sample(solution, n, source, perturb)))
     if kind == "parquet":
         _table(chunk)
+    else:
+        from .label_jsonl import LineLayout
+
+        LineLayout(metadata(solution, source, perturb, 0)).text(chunk)
 
 
 def write(path: str | Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
@@ -89,30 +93,68 @@ def write(path: str | Path, solution: SolvedGame, chunks: Iterable[Chunk], about
 
 def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
              progress: Callable[[int], None] | None) -> int:
-    """Each chunk becomes a row group, laid out, encoded and written on a thread of its own while the next
-    chunks are sampled (numpy and pyarrow let go of the GIL for most of it). The sampling runs up to
-    WRITES_AHEAD chunks ahead: the answer kernel holds the GIL for a whole step, so the writer sometimes
-    waits for it, and with one chunk ahead the sampling then waited for the writer (0.4 s of 5.4 for
-    2,000,000 rows; 0.06 s with three)."""
+    """Each chunk becomes a row group, laid out, encoded and written on the writer's thread
+    (``_on_the_writers_thread``)."""
     import pyarrow.parquet as pq
 
     writer: pq.ParquetWriter | None = None
     flush = _Flush(path)
-    failed = False
 
     def write(chunk: Chunk) -> None:
-        nonlocal writer, failed
-        if failed:  # the chunks queued behind a failed write are not written
+        nonlocal writer
+        table = _table(chunk)
+        if writer is None:
+            schema = table.schema.with_metadata({"dicesolver": json.dumps(about)})
+            # dictionaries cost more time than they save here
+            writer = pq.ParquetWriter(str(path), schema, use_dictionary=False, write_statistics=False,
+                                      compression=_compression(schema))
+        writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
+        flush()
+
+    try:
+        return _on_the_writers_thread(chunks, write, progress)
+    finally:
+        if writer is not None:
+            writer.close()
+        flush.close()
+
+
+def _jsonl(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
+           progress: Callable[[int], None] | None) -> int:
+    """Each chunk's lines laid out (``label_jsonl``) and written on the writer's thread
+    (``_on_the_writers_thread``)."""
+    from .label_jsonl import LineLayout
+
+    layout = LineLayout(about)
+    flush = _Flush(path)
+    with open(path, "wb") as fh:
+        def write(chunk: Chunk) -> None:
+            fh.write(layout.text(chunk).data)
+            fh.flush()
+            flush()
+
+        try:
+            return _on_the_writers_thread(chunks, write, progress)
+        finally:
+            flush.close()
+
+
+def _on_the_writers_thread(chunks: Iterable[Chunk], write: Callable[[Chunk], None],
+                           progress: Callable[[int], None] | None) -> int:
+    """Hand each chunk to ``write`` on a thread of its own while the next chunks are sampled (the kernels,
+    numpy, pyarrow and file writes let go of the GIL for most of their work); the rows handed over. The
+    sampling runs up to WRITES_AHEAD chunks ahead: the answer kernel holds the GIL for a whole step, so
+    the writer sometimes waits for it, and with one chunk ahead the sampling then waited for the writer
+    (0.4 s of 5.4 for 2,000,000 Parquet rows; 0.06 s with three). Once a write fails, the chunks queued
+    behind it are not written, and its error is raised here."""
+    failed = False
+
+    def guarded(chunk: Chunk) -> None:
+        nonlocal failed
+        if failed:
             return
         try:
-            table = _table(chunk)
-            if writer is None:
-                schema = table.schema.with_metadata({"dicesolver": json.dumps(about)})
-                # dictionaries cost more time than they save here
-                writer = pq.ParquetWriter(str(path), schema, use_dictionary=False, write_statistics=False,
-                                          compression=_compression(schema))
-            writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
-            flush()
+            write(chunk)
         except BaseException:
             failed = True
             raise
@@ -124,7 +166,7 @@ def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: d
             for chunk in chunks:
                 if len(pending) == WRITES_AHEAD:
                     pending.popleft().result()  # memory stays WRITES_AHEAD + 1 chunks
-                pending.append(pool.submit(write, chunk))
+                pending.append(pool.submit(guarded, chunk))
                 rows += len(chunk)
                 if progress:
                     progress(rows)
@@ -132,9 +174,6 @@ def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: d
                 pending.popleft().result()
         finally:
             wait(pending)  # never close the file under a write
-            if writer is not None:
-                writer.close()
-            flush.close()
     return rows
 
 
@@ -226,37 +265,3 @@ def _table(chunk: Chunk) -> pa.Table:
         columns[name] = pa.ListArray.from_arrays(starts, flat, type=lists(flat.type))
     return pa.Table.from_arrays(list(columns.values()),
                                 schema=pa.schema([pa.field(k, v.type, nullable=False) for k, v in columns.items()]))
-
-
-def _jsonl(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
-           progress: Callable[[int], None] | None) -> int:
-    """One JSON object a line, written by orjson (its floats' shortest text is four times as fast as
-    Python's, and a Yahtzee line holds 70 of them)."""
-    import orjson
-
-    labels = about["actions"]
-    head = {k: about[k] for k in ("game", "judge", "unit", "source")}
-    rows = 0
-    with open(path, "wb") as fh:
-        for chunk in chunks:
-            a = chunk.own_answers()
-            sits = {k: v.tolist() for k, v in chunk.situations.items()}
-            codes, values, costs, counts = a.codes.tolist(), a.values.tolist(), a.costs.tolist(), a.counts.tolist()
-            game, decision, player, value = chunk.game.tolist(), chunk.decision.tolist(), chunk.player.tolist(), \
-                a.value.tolist()
-            lines = []
-            for i in range(len(chunk)):
-                row: dict[str, Any] = head | {"index": game[i], "decision": decision[i], "player": player[i]}
-                if chunk.positions is not None:
-                    row["position"] = chunk.positions[i]
-                row |= {k: v[i] for k, v in sits.items()}
-                row["value"] = value[i]
-                row["options"] = [{"code": c, "action": labels[c], "value": v, "cost": k}
-                                  for c, v, k in zip(codes[i][: counts[i]], values[i], costs[i])]
-                lines.append(orjson.dumps(row))
-            lines.append(b"")
-            fh.write(b"\n".join(lines))
-            rows += len(chunk)
-            if progress:
-                progress(rows)
-    return rows

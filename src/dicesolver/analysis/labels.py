@@ -46,10 +46,6 @@ class Chunk:
     def __len__(self) -> int:
         return len(self.game)
 
-    def own_answers(self) -> Answers:
-        """The chunk's answers alone, in its order."""
-        return self.answers if self.rows is None else self.answers.take(self.rows)
-
 
 def check_source(source: str, perturb: float) -> None:
     if source not in SOURCES:
