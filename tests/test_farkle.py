@@ -106,6 +106,44 @@ def test_the_engine_values_every_option_as_the_protocol_does(small):
             assert value == pytest.approx(exit_or_recurse(state, state.apply(action), starts, game, memo), abs=1e-12)
 
 
+def test_answers_are_the_same_alone_in_a_batch_and_carried_through_a_turn(small):
+    """Games played in step, each step answered three ways, bit for bit: with the memo that carries each
+    game's turn from one decision to the next (``answer_in_step``), as one batch (each turn start solved
+    once, for its lowest turn total), and one situation at a time."""
+    from dicesolver.analysis import labels
+
+    game, encoding = small.game, small.encoding
+    rng = np.random.default_rng(4)
+    in_step = small.answer_in_step(24)
+    states = [game.start() for _ in range(24)]
+    carried = 0
+    for _ in range(40):
+        for k, state in enumerate(states):
+            while state.is_chance() or state.is_terminal():
+                if state.is_terminal():
+                    state = game.start()
+                    continue
+                outcomes = state.chance_outcomes()
+                state = state.apply(outcomes[int(rng.choice(len(outcomes), p=[p for _, p in outcomes]))][0])
+            states[k] = state
+        situations = encoding.situations(states)
+        stepped, batch = in_step(situations), small.answer(situations)
+        alone = [small.answer({key: v[k: k + 1] for key, v in situations.items()}) for k in range(len(states))]
+        assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(stepped.buffers, batch.buffers))
+        for k, one in enumerate(alone):
+            assert all(np.array_equal(x[k: k + 1], y, equal_nan=True) for x, y in zip(stepped.buffers, one.buffers))
+        carried += sum(s.turn_total > 0 for s in states)
+        moves = labels.choose(stepped, "perturbed", 0.5, rng)
+        states = [s.apply(encoding.step_of(s, int(m))) for s, m in zip(states, moves)]
+    assert carried > 100  # most decisions were a turn's later ones
+    # a game's turn met again lower down (a new game in the same row): solved again, further down
+    in_step = small.answer_in_step(1)
+    for text in ("0,0,350,3", "0,0,100,3", "0,0,0,=115236"):
+        situations = encoding.situations([game.parse_state(text)])
+        assert all(np.array_equal(x, y, equal_nan=True)
+                   for x, y in zip(in_step(situations).buffers, small.answer(situations).buffers)), text
+
+
 def test_the_reference_recursion_agrees_with_the_kernel_on_any_table():
     """Not only at the fixed point: on random turn-start values, one turn solved both ways. The kernel keeps
     only the best set-aside of each size, which is exact when more points never hurt: the opponent's

@@ -120,6 +120,7 @@ def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: i
     game = solution.game
     rng = np.random.default_rng([seed, 34])
     size = max(1, min(n // ROWS_PER_GAME, PLAYOUTS_AT_ONCE))
+    answer = solution.answer_in_step(size)  # row i is always game i's situation
     states: list[State] = [game.start() for _ in range(size)]
     ids = np.arange(size, dtype=np.int64)
     decision = np.zeros(size, dtype=np.int64)
@@ -137,7 +138,7 @@ def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: i
                 state = state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
             states[i] = state
         keep = min(size, n - written)
-        answers = solution.answers(states)
+        answers = answer(solution.encoding.situations(states))
         moves = choose(answers, source, perturb, rng)
         rows = np.arange(keep)
         yield Chunk(ids[:keep].copy(), decision[:keep].copy(),

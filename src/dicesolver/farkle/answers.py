@@ -1,7 +1,8 @@
 """The answer engine of two-person Farkle: situations (``FarkleEncoding.situations``) in, every legal
 option's probability of winning out. Each situation's turn is solved backwards from the table of turn
-starts (``kernels.turn``, from its turn total up: a fraction of a millisecond), once for all the
-situations of a batch that share a turn start and a Farkle value."""
+starts (``kernels.turn``, from the goal down to its turn total: a fraction of a millisecond), once for all
+the situations of a batch that share a turn start, and, for games played in step
+(``SolvedGame.answer_in_step``), once for all the decisions of a game's turn."""
 
 from __future__ import annotations
 
@@ -30,7 +31,11 @@ class FarkleEngine:
         self.size = self.goal - self.floor
         self.width = widest(g)
 
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+    def answer(self, situations: Situations, parallel: bool | None = None, memo: TurnMemo | None = None
+               ) -> Answers:
+        """Every legal option of every situation (InputError naming the first that cannot be). ``memo``
+        (``memo_for``): where each game of a batch played in step keeps its turn's solution, so that the
+        turn's later decisions, in later calls, solve nothing."""
         scores, farkles, turn_total, left, table, on_turn, throwing = as_situations(situations, KEYS)
         n = scores.shape[0]
         shapes = ((scores, 2), (farkles, 2), (turn_total, 1), (left, 1), (table, FACES), (on_turn, 1), (throwing, 1))
@@ -41,24 +46,47 @@ class FarkleEngine:
         f, codes = out.buffers
         f[:] = np.nan
         codes[:] = -1
-        pre = np.empty((self.size + 1, DICE + 1))
-        last: tuple[int, int, int, int] | None = None
-        down_to = 0
-        first = 0.0
+        keys: dict[int, tuple[int, int, int, int, int]] = {}
         for row in range(n):
             if on_turn[row, 0] == 0 and max(scores[row]) >= self.game.goal:  # a won game, seen from seat 0
                 codes[row, self.width] = 0
                 f[row, 2 * self.width] = 1.0 if scores[row, 0] >= self.game.goal else 0.0
                 continue
-            key = self._check(row, scores[row], farkles[row], int(turn_total[row, 0]), int(left[row, 0]),
-                              table[row], int(on_turn[row, 0]), int(throwing[row, 0]))
+            keys[row] = self._check(row, scores[row], farkles[row], int(turn_total[row, 0]), int(left[row, 0]),
+                                    table[row], int(on_turn[row, 0]), int(throwing[row, 0]))
+        if memo is None:
+            # a turn is solved from the goal down to the lowest turn total asked: the rows of one turn start,
+            # lowest total first, share one solution
+            memo = self._own_memo
+            turn = {row: 0 for row in keys}
+            order = sorted(keys, key=lambda row: keys[row])
+            memo.keys[0] = -1
+        else:
+            turn = {row: row for row in keys}
+            order = list(keys)
+        for row in order:
+            key = keys[row]
+            slot = turn[row]
             i, j, fm, fo, t = key
-            if (i, j, fm, fo) != last or t + 1 < down_to:
-                down_to = t + 1
-                first = self._turn(i, j, fm, fo, pre, down_to)
-                last = (i, j, fm, fo)
-            self._fill(row, f, codes, pre, first, key, int(left[row, 0]), table[row], int(throwing[row, 0]))
+            if not memo.holds(slot, key):
+                memo.keys[slot] = (i, j, fm, fo, t + 1)
+                memo.farkle[slot] = self._farkle_value(i, j, fm, fo, self.solution.starts, self.floor,
+                                                       self.game.farkle_limit, self.game.penalty // UNIT)
+                memo.first[slot] = self._turn_kernel(i, j, fo, memo.farkle[slot], self.solution.starts, self.goal,
+                                                     self.floor, self.game.min_bank // UNIT, memo.pre[slot],
+                                                     *self.game.classes.arrays(), t + 1)
+            self._fill(row, f, codes, memo.pre[slot], float(memo.first[slot]), float(memo.farkle[slot]), key,
+                       int(left[row, 0]), table[row], int(throwing[row, 0]))
         return out
+
+    def memo_for(self, size: int) -> TurnMemo:
+        """A memo for ``size`` games played in step (row j of every call: game j's situation)."""
+        return TurnMemo(size, self.size + 1)
+
+    @property
+    def _own_memo(self) -> TurnMemo:
+        """A call's own single turn (not kept on the engine: calls from several threads must not share it)."""
+        return TurnMemo(1, self.size + 1)
 
     def _check(self, row, scores, farkles, total, left, table, on_turn, throwing) -> tuple[int, int, int, int, int]:
         g = self.game
@@ -81,20 +109,12 @@ class FarkleEngine:
         return ((int(scores[0]) - g.floor) // UNIT, (int(scores[1]) - g.floor) // UNIT, int(farkles[0]),
                 int(farkles[1]), total // UNIT)
 
-    def _turn(self, i: int, j: int, fm: int, fo: int, pre: np.ndarray, down_to: int) -> float:
-        g = self.game
-        farkle = float(self._farkle_value(i, j, fm, fo, self.solution.starts, self.floor, g.farkle_limit,
-                                          g.penalty // UNIT))
-        self._farkle = farkle
-        return float(self._turn_kernel(i, j, fo, farkle, self.solution.starts, self.goal, self.floor,
-                                       g.min_bank // UNIT, pre, *g.classes.arrays(), down_to))
-
-    def _fill(self, row, f, codes, pre, first, key, left, table, throwing) -> None:
+    def _fill(self, row, f, codes, pre, first, farkle, key, left, table, throwing) -> None:
         i, j, fm, fo, t = key
         w = self.width
         to_goal = self.goal - (i + self.floor)
         if throwing:
-            value = first if t == 0 else self._roll(t, left, to_goal, pre)
+            value = first if t == 0 else self._roll(t, left, to_goal, farkle, pre)
             codes[row, w] = 0
             f[row, 2 * w] = value
             return
@@ -108,7 +128,7 @@ class FarkleEngine:
             if not options:
                 raise InputError(f"situation {row}: the table has nothing to set aside (a Farkle ends the turn)")
         else:
-            options = [(THROW, self._roll(t, left, to_goal, pre))]
+            options = [(THROW, self._roll(t, left, to_goal, farkle, pre))]
             if t >= self.game.min_bank // UNIT:
                 options.append((BANK, 1.0 - float(self.solution.starts[j, i + t, fo, 0])))
         best = max(v for _, v in options)
@@ -120,8 +140,8 @@ class FarkleEngine:
         codes[row, w] = len(options)
         f[row, 2 * w] = best
 
-    def _roll(self, t: int, n: int, to_goal: int, pre: np.ndarray) -> float:
-        return float(self._roll_kernel(t, n, to_goal, self._farkle, pre, *self.game.classes.arrays()))
+    def _roll(self, t: int, n: int, to_goal: int, farkle: float, pre: np.ndarray) -> float:
+        return float(self._roll_kernel(t, n, to_goal, farkle, pre, *self.game.classes.arrays()))
 
     @cached_property
     def _turn_kernel(self):
@@ -140,6 +160,23 @@ class FarkleEngine:
         from .kernels import farkle_value
 
         return farkle_value
+
+
+class TurnMemo:
+    """Solved turns, one a slot: ``keys[s]`` the turn start (my score, theirs, my Farkles in a row, theirs,
+    as indices) and the lowest turn total solved, -1 for none; ``pre[s]`` the turn's values
+    (``kernels.turn``), ``first`` its first throw's, ``farkle`` what a Farkle is worth in it."""
+
+    def __init__(self, slots: int, totals: int):
+        self.keys = np.full((slots, 5), -1, dtype=np.int64)
+        self.first, self.farkle = np.zeros(slots), np.zeros(slots)
+        self.pre = np.empty((slots, totals, DICE + 1))
+
+    def holds(self, slot: int, key: tuple[int, int, int, int, int]) -> bool:
+        """Whether slot holds the turn of ``key`` (its turn start and turn total) solved far enough down."""
+        have = self.keys[slot]
+        return bool(have[0] == key[0] and have[1] == key[1] and have[2] == key[2] and have[3] == key[3]
+                    and 0 <= have[4] <= key[4] + 1)
 
 
 def widest(game) -> int:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from ..core.answers import Answers, Situations
 from ..core.results import SolveInfo
@@ -31,6 +32,9 @@ class FarkleWinProbability(SolvedGame[FarkleGame, FarkleState]):
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         return self.engine.answer(situations, parallel)
+
+    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
+        return partial(self.engine.answer, memo=self.engine.memo_for(size))
 
     def seat_value(self, state: FarkleState, seat: int) -> float:
         """The other player's chance: one minus the mover's (at the end: 1 for the winner)."""

@@ -78,6 +78,13 @@ BANK_WORDS = {"b", "bank", "h", "hold", "stop"}
 TAKE_WORDS = {"take", "keep", "k", "set", "s"}
 
 
+@lru_cache(maxsize=64)
+def throws(game: FarkleGame, n: int) -> tuple[tuple[FarkleRoll, float], ...]:
+    """Every throw of ``n`` dice as a chance outcome, with its probability: made once (462 outcomes for six
+    dice, 0.2 ms to make), as ``chance_outcomes`` is asked for them at every throw."""
+    return tuple((FarkleRoll(dice), p) for dice, p in game.throw_odds(n))
+
+
 @lru_cache(maxsize=4096)
 def takes(game: FarkleGame, dice: tuple[int, ...]) -> tuple[tuple[Take, int], ...]:
     """Every legal set-aside of a throw with its points, fewest dice first, then by faces."""
@@ -142,7 +149,7 @@ class FarkleState:
     def chance_outcomes(self) -> list[tuple[FarkleRoll, float]]:
         if not self.is_chance():
             return []
-        return [(FarkleRoll(dice), p) for dice, p in self.game.throw_odds(self.left)]
+        return list(throws(self.game, self.left))
 
     def apply(self, step) -> FarkleState:
         if self.winner is not None:
