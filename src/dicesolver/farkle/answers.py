@@ -6,6 +6,7 @@ the situations of a batch that share a turn start, and, for games played in step
 
 from __future__ import annotations
 
+import threading
 from functools import cached_property
 
 import numpy as np
@@ -30,6 +31,7 @@ class FarkleEngine:
         self.goal, self.floor = g.goal // UNIT, g.floor // UNIT
         self.size = self.goal - self.floor
         self.width = widest(g)
+        self._single_lock = threading.Lock()
 
     def answer(self, situations: Situations, parallel: bool | None = None, memo: TurnMemo | None = None
                ) -> Answers:
@@ -54,19 +56,35 @@ class FarkleEngine:
                 continue
             keys[row] = self._check(row, scores[row], farkles[row], int(turn_total[row, 0]), int(left[row, 0]),
                                     table[row], int(on_turn[row, 0]), int(throwing[row, 0]))
-        if memo is None:
+        if memo is not None:
+            self._solve_and_fill(list(keys), {row: row for row in keys}, keys, memo, f, codes, left, table, throwing)
+        else:
             # a turn is solved from the goal down to the lowest turn total asked: the rows of one turn start,
             # lowest total first, share one solution
-            memo = self._own_memo
-            turn = {row: 0 for row in keys}
-            order = sorted(keys, key=lambda row: keys[row])
-            memo.keys[0] = -1
-        else:
-            turn = {row: row for row in keys}
-            order = list(keys)
+            order, slots = sorted(keys, key=keys.__getitem__), dict.fromkeys(keys, 0)
+            if n == 1:  # one situation at a time (hints, the web, an environment's steps) carries its turn
+                with self._single_lock:
+                    self._solve_and_fill(order, slots, keys, self._single, f, codes, left, table, throwing)
+            else:
+                self._solve_and_fill(order, slots, keys, self.memo_for(1), f, codes, left, table, throwing)
+        return out
+
+    def memo_for(self, size: int) -> TurnMemo:
+        """A memo for ``size`` games played in step (row j of every call: game j's situation)."""
+        return TurnMemo(size, self.size + 1)
+
+    @cached_property
+    def _single(self) -> TurnMemo:
+        """The last single situation's turn: a turn's decisions asked one by one solve it once. Threads take
+        turns with it (``_single_lock``): the engine runs Python between its kernels."""
+        return self.memo_for(1)
+
+    def _solve_and_fill(self, order, slots, keys, memo, f, codes, left, table, throwing) -> None:
+        """Answer the rows of ``order``, each from its turn in its slot of ``memo`` (solved there unless the
+        slot holds it)."""
         for row in order:
             key = keys[row]
-            slot = turn[row]
+            slot = slots[row]
             i, j, fm, fo, t = key
             if not memo.holds(slot, key):
                 memo.keys[slot] = (i, j, fm, fo, t + 1)
@@ -77,16 +95,6 @@ class FarkleEngine:
                                                      *self.game.classes.arrays(), t + 1)
             self._fill(row, f, codes, memo.pre[slot], float(memo.first[slot]), float(memo.farkle[slot]), key,
                        int(left[row, 0]), table[row], int(throwing[row, 0]))
-        return out
-
-    def memo_for(self, size: int) -> TurnMemo:
-        """A memo for ``size`` games played in step (row j of every call: game j's situation)."""
-        return TurnMemo(size, self.size + 1)
-
-    @property
-    def _own_memo(self) -> TurnMemo:
-        """A call's own single turn (not kept on the engine: calls from several threads must not share it)."""
-        return TurnMemo(1, self.size + 1)
 
     def _check(self, row, scores, farkles, total, left, table, on_turn, throwing) -> tuple[int, int, int, int, int]:
         g = self.game
