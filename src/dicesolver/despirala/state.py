@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -173,8 +174,7 @@ class DespiralaState:
         from .solver import binomial_table, completion_odds, pick_shape
 
         if self.phase == THROW:
-            throws, probs = six_dice_throws()
-            return [(SixDice(t), p) for t, p in zip(throws, probs)]
+            return list(_six_dice_outcomes())
         if self.phase == HITS:
             n = N_DICE - self.have
             return [(Hits(j), float(p)) for j, p in enumerate(binomial_table()[n, :n + 1])]
@@ -293,6 +293,14 @@ def _end_turn(state: DespiralaState, seat: Seat, points: int) -> DespiralaState:
     nxt = seats[mover]
     seats[mover] = Seat(nxt.free, nxt.goods + GOODS_PER_TURN, nxt.points)
     return DespiralaState(tuple(seats), mover, round_, THROW, game=state.game)
+
+
+@lru_cache(maxsize=1)
+def _six_dice_outcomes() -> tuple[tuple[SixDice, float], ...]:
+    """Every throw of the six dice as a chance outcome, with its probability: made once (462 outcomes, some
+    0.2 ms to make), as ``chance_outcomes`` is asked for them at every throw."""
+    throws, probs = six_dice_throws()
+    return tuple((SixDice(t), p) for t, p in zip(throws, probs))
 
 
 def legal_moves(game: DespiralaGame, state: DespiralaState) -> list[Move]:
