@@ -138,6 +138,28 @@ def test_a_write_that_fails_midway_leaves_nothing(tmp_path, capsys, monkeypatch)
     assert len(writes) == 2 and list(tmp_path.iterdir()) == []
 
 
+def test_a_json_lines_write_that_fails_midway_leaves_nothing(tmp_path, capsys, monkeypatch):
+    """The same for JSON Lines, whose chunks are also written on the writer's thread: the disk is full at the
+    second chunk (the command's warm-up lays out a first one, written nowhere)."""
+    import errno
+
+    from dicesolver.analysis.label_jsonl import LineLayout
+
+    texts = []
+
+    def full_disk(self, chunk):
+        texts.append(len(chunk))
+        if len(texts) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return original(self, chunk)
+
+    original = LineLayout.text
+    monkeypatch.setattr(LineLayout, "text", full_disk)
+    code, _, err = run(capsys, "label", "yahtzee", "-n", "20000", "--out", str(tmp_path / "y.jsonl"))
+    assert code == 2 and "No space left on device" in err, err
+    assert len(texts) == 3 and list(tmp_path.iterdir()) == []
+
+
 def test_a_growing_file_is_sent_to_disk_as_it_is_written(tmp_path, capsys, monkeypatch):
     """The writer's thread flushes the file after each row group past FLUSH_BYTES (here every one), and the
     file is the same as one written without."""
