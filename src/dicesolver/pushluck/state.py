@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import ClassVar
 
 from ..core.errors import InputError
@@ -58,6 +59,15 @@ class PushRoll:
 
 THROW_WORDS = {"t", "throw", "r", "roll", "go"}
 HOLD_WORDS = {"h", "hold", "b", "bank", "stop"}
+
+
+@lru_cache(maxsize=16)
+def _throws(game: PushGame) -> tuple[tuple[PushRoll, float], ...]:
+    """Every throw (its dice sorted) as a chance outcome with its probability: made once a game, as
+    ``chance_outcomes`` is asked for them at every throw."""
+    throws = game.throws()
+    counts = Counter(tuple(sorted(t)) for t in throws)
+    return tuple((PushRoll(dice), float(Fraction(n, len(throws)))) for dice, n in sorted(counts.items()))
 
 
 @dataclass(frozen=True)
@@ -102,9 +112,7 @@ class PushState:
     def chance_outcomes(self) -> list[tuple[PushRoll, float]]:
         if not self.is_chance():
             return []
-        throws = self.game.throws()
-        counts = Counter(tuple(sorted(t)) for t in throws)
-        return [(PushRoll(dice), float(Fraction(n, len(throws)))) for dice, n in sorted(counts.items())]
+        return list(_throws(self.game))
 
     def apply(self, step) -> PushState:
         if self.winner is not None:
