@@ -60,7 +60,8 @@ def test_every_game_of_several_players_is_a_pettingzoo_env(game, players):
 
 @pytest.mark.parametrize("name", ["yacht", "yahtzee", "despirala"])
 def test_masks_allow_exactly_the_legal_actions(name):
-    """Random masked play: every allowed index is a legal step, and every legal step has its index allowed."""
+    """Random masked play: every allowed index is a legal step, and every legal step has its index allowed;
+    ``is_legal`` (what ``step_of`` checks) says the same as the mask."""
     env = rl.make(name)
     enc = env.encoding
     rng = np.random.default_rng(4)
@@ -78,6 +79,7 @@ def test_masks_allow_exactly_the_legal_actions(name):
             for a in set(range(enc.n_actions)) - allowed:
                 with pytest.raises(Exception, match="not legal"):
                     enc.step_of(state, int(a))
+            assert {a for a in range(enc.n_actions) if enc.is_legal(state, a)} == allowed
             obs, _, terminated, _, info = env.step(int(rng.choice(sorted(allowed))))
             assert info["regret"] >= 0
             steps += 1

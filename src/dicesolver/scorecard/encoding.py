@@ -213,6 +213,9 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
             return mask
         raise InputError(f"{step!r} is not a move of {self.game.name}")
 
+    def is_legal(self, state: ScorecardState, action: int) -> bool:
+        return bool(self.mask(state)[action])  # every hold of the dice, not only the one action_of gives
+
     def mask(self, state: ScorecardState) -> np.ndarray:
         flags = np.zeros(self.n_actions, dtype=np.int8)
         if state.to_move() is None or state.dice is None:
