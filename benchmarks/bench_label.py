@@ -14,7 +14,7 @@ option's value, as Parquet and as JSON Lines:
   notation and value.
 
 Runs alternate, ours then the peer's, so that both see the same machine. JSON Lines is written for
-``--n-json`` rows (ours is Python's ``json``, slower than Parquet). Prints Markdown for BENCHMARKS.md.
+``--n-json`` rows (a line a row, some five times Parquet's bytes). Prints Markdown for BENCHMARKS.md.
 Usage: ``python benchmarks/bench_label.py [--n 1000000] [--n-json 100000] [--repeat 2]``.
 """
 
