@@ -256,7 +256,7 @@ def _table(chunk: Chunk) -> pa.Table:
                                                              type=lists(pa.int32(), flat.shape[1]))
         else:
             columns[key] = column(value, pa.int32())
-    rows = np.arange(len(chunk)) if chunk.rows is None else chunk.rows
+    rows = chunk.answer_rows()
     columns["value"] = column(a.value[rows], pa.float64())
     offsets, *options = unpad(*a.buffers, a.width, rows)
     starts = pa.array(offsets)

@@ -29,9 +29,8 @@ class LineLayout:
 
     def text(self, chunk: Chunk) -> np.ndarray:
         """The chunk's lines, each ending with a newline, as bytes (uint8)."""
-        n = len(chunk)
         a = chunk.answers
-        rows = np.arange(n) if chunk.rows is None else chunk.rows
+        rows = chunk.answer_rows()
         offsets, codes, values, costs = unpad(*a.buffers, a.width, rows)
         literals = [self.head + b',"index":', b',"decision":', b',"player":']
         pieces = [_ints(x) for x in (chunk.game, chunk.decision, chunk.player)]

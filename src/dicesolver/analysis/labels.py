@@ -46,6 +46,10 @@ class Chunk:
     def __len__(self) -> int:
         return len(self.game)
 
+    def answer_rows(self) -> np.ndarray:
+        """The rows of ``answers`` that are the chunk's, in its order."""
+        return np.arange(len(self)) if self.rows is None else self.rows
+
 
 def check_source(source: str, perturb: float) -> None:
     if source not in SOURCES:
