@@ -30,6 +30,38 @@ def test_facebook_scoring(dice, points):
     assert FACEBOOK.table.get(counts(dice), 0) == points
 
 
+@pytest.mark.parametrize("dice, points", [("22222", 800), ("222222", 1600), ("223344", 1500), ("222233", 1500),
+                                          ("123456", 1500), ("223346", 500), ("22334", 0), ("2233", 0)])
+def test_zilch_scoring_as_its_rules_page_gives_it(dice, points):
+    """zilch.playr.co.uk/rules.php: each die over three doubles; any three pairs (four of a kind and a pair
+    too) 1,500; six dice with no scoring die 500 and a free roll (fewer dice: a Zilch)."""
+    assert PRESETS["zilch"][1]["scoring"].table.get(counts(dice), 0) == points
+
+
+def test_six_dice_with_nothing_to_score_give_zilchs_500_and_all_six_back():
+    game = registry.load("zilch")
+    assert game.classes.p_farkle[6] == 0 and game.classes.p_farkle[5] > 0
+    state = game.start().apply(FarkleRoll((2, 2, 3, 3, 4, 6)))
+    assert [str(a) for a in state.legal_actions()] == ["take 223346"]
+    state = state.apply(Take((2, 2, 3, 3, 4, 6)))
+    assert (state.turn_total, state.left, state.phase, state.can_bank()) == (500, 6, "bank", True)
+    state = state.apply(Throw()).apply(FarkleRoll((2, 2, 3, 3, 4, 6))).apply(Take((2, 2, 3, 3, 4, 6)))
+    assert state.turn_total == 1000 and state.left == 6
+    five = state.apply(Throw()).apply(FarkleRoll((1, 2, 2, 3, 4, 6))).apply(Take((1,)))
+    assert (five.turn_total, five.left) == (1100, 5)
+    zilch = five.apply(Throw()).apply(FarkleRoll((2, 2, 3, 4, 6)))  # five dice with nothing: a Zilch
+    assert (zilch.mover, zilch.scores, zilch.farkles) == (1, (0, 0), (1, 0))
+    after = registry.load("farkle").start().apply(FarkleRoll((2, 2, 3, 3, 4, 6)))
+    assert after.mover == 1 and after.farkles == (1, 0)  # Facebook Farkle: a Farkle
+
+
+def test_games_without_the_six_dice_rule_keep_their_fingerprints():
+    """The rule came after tables were cached: a game without it must keep the fingerprint it had."""
+    assert registry.load("farkle").fingerprint.startswith("db9c589775385c39")
+    assert registry.load("kcd").fingerprint.startswith("a72694da19b87498")
+    assert registry.load("zilch").fingerprint != registry.load("farkle").fingerprint
+
+
 def test_kingdom_come_scores_short_straights_and_no_three_pairs():
     kcd = PRESETS["kcd"][1]["scoring"]
     assert kcd.table[counts("12345")] == 500 and kcd.table[counts("23456")] == 750
@@ -281,24 +313,49 @@ def test_a_web_game_on_the_drawn_board_then_its_review(small):
 # -- Farkle alone ------------------------------------------------------------------------------------------------
 
 
+def test_busche_zilch_averages_620_855_points_a_turn():
+    """Busche, "Maximizing Expected Scores in the Game of Zilch" (2010): with zero, one or two Zilches in a
+    row, three strategies, each more careful, make the most points per turn over a long game: 620.855."""
+    from dicesolver.farkle.solitaire import expected_turn
+
+    turn = expected_turn(registry.load("zilch"))
+    assert round(turn.per_turn, 3) == 620.855
+    costs = turn.farkle_costs
+    assert costs[0] == 0 < costs[1] < costs[2]
+    banks = [turn.bank_from(f) for f in range(3)]
+    assert all(b[6] is None for b in banks)  # six dice cannot Zilch: always throw them
+    for n in range(1, 6):
+        assert banks[0][n] >= banks[1][n] >= banks[2][n] >= 300  # never below the least bank
+
+
 def test_the_most_points_per_turn_and_when_to_bank():
     from dicesolver.farkle.solitaire import expected_turn
 
     game = registry.load("farkle")
     turn = expected_turn(game)
-    assert turn.per_turn == pytest.approx(551.554, abs=1e-3)
+    assert turn.per_turn == pytest.approx(549.424, abs=1e-3)
     # with six dice one throws until the risk of a Farkle (2.3%) outweighs what a throw adds: about 16,000
-    assert turn.bank_from() == {1: 300, 2: 250, 3: 450, 4: 1050, 5: 3100, 6: 16500}
-    # the table is its own Bellman equation: banking or the throw's expectation, whichever is more
-    e = turn.table / UNIT
+    assert turn.bank_from() == {1: 300, 2: 250, 3: 400, 4: 1050, 5: 3050, 6: 16500}
+    assert turn.bank_from(2) == {1: 50, 2: 50, 3: 50, 4: 550, 5: 2600, 6: 16000}  # the penalty is near
+    # each table is its own Bellman equation: banking or the throw's expectation, whichever is more, where a
+    # Farkle costs what the next number of Farkles in a row costs, or at the third the penalty
     c = game.classes
-    for t, n in ((0, 6), (7, 3), (20, 1), (60, 5)):
-        roll = 0.0
-        for k in range(c.class_start[n], c.class_start[n + 1]):
-            lo, hi = c.option_start[k], c.option_start[k + 1]
-            options = zip(c.option_units[lo:hi], c.option_left[lo:hi])
-            roll += c.class_prob[k] * max(e[t + u, left] for u, left in options)
-        assert e[t, n] == pytest.approx(max(roll, t if t else -1), abs=1e-9)
+    costs = np.array(turn.farkle_costs) / UNIT
+    for f in range(3):
+        e = turn.tables[f] / UNIT
+        farkle = -costs[f + 1] if f < 2 else -game.penalty / UNIT
+        for t, n in ((0, 6), (7, 3), (20, 1), (60, 5), (2, 2)):
+            roll = c.p_farkle[n] * farkle
+            for k in range(c.class_start[n], c.class_start[n + 1]):
+                lo, hi = c.option_start[k], c.option_start[k + 1]
+                options = zip(c.option_units[lo:hi], c.option_left[lo:hi])
+                roll += c.class_prob[k] * max(e[t + u, left] for u, left in options)
+            assert e[t, n] == pytest.approx(max(roll, t if t else -1), abs=1e-9)
+        # a turn's start is worth the average plus what its Farkles in a row cost against none
+        assert e[0, 6] * UNIT == pytest.approx(turn.per_turn - turn.farkle_costs[f], abs=1e-6)
+    # without the penalty there is one strategy: the plain expectation of one turn
+    kcd = expected_turn(registry.load("kcd"))
+    assert kcd.farkle_costs == (0.0,) and kcd.per_turn == pytest.approx(kcd.tables[0, 0, 6], abs=1e-12)
 
 
 def test_the_fewest_turns_to_the_goal_by_the_protocol():
@@ -384,7 +441,7 @@ def test_odds_and_chart_on_the_command_line(small, capsys):
 def test_the_strategy_chart(small):
     fig = registry.family_of(small.game).chart_figure(small.game)
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
-    assert len(titles) == 3 and "551.6" in titles[1] and "fewest turns to 1,000" in titles[2]
+    assert len(titles) == 3 and "549.4" in titles[1] and "fewest turns to 1,000" in titles[2]
 
 
 def test_a_corrupt_table_is_rebuilt_with_one_warning(fresh_cache):

@@ -26,11 +26,23 @@ def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
     fig.colorbar(im, ax=ax1, shrink=0.8)
 
     most = expected_turn(game)
-    bank = most.bank_from()
-    ax2.bar([str(n) for n in range(1, DICE + 1)], [bank[n] for n in range(1, DICE + 1)], color="#5cb85c")
+    counts = len(most.farkle_costs)
+    width = 0.8 / counts
+    for f in range(counts):  # one strategy for each number of Farkles in a row: the more, the sooner it banks
+        bank = most.bank_from(f)
+        x = np.arange(DICE) + (f - (counts - 1) / 2) * width
+        heights = [bank[n] or np.nan for n in range(1, DICE + 1)]
+        label = f"{f} Farkle{'' if f == 1 else 's'} in a row" if counts > 1 else None
+        ax2.bar(x, heights, width, label=label, color=("#5cb85c", "#f0ad4e", "#d9534f")[f % 3])
+        for n in range(1, DICE + 1):
+            if f == 0 and bank[n] is None:  # Zilch's six dice: a throw that cannot be a Farkle
+                ax2.annotate("never:\nno Farkle", (n - 1, 0.5), xycoords=("data", "axes fraction"), ha="center")
+            elif f == 0:
+                ax2.annotate(f"{bank[n]:,}", (x[n - 1], bank[n]), ha="center", va="bottom")
     ax2.set_yscale("log")
-    for n in range(1, DICE + 1):
-        ax2.annotate(f"{bank[n]:,}", (n - 1, bank[n]), ha="center", va="bottom")
+    ax2.set_xticks(range(DICE), [str(n) for n in range(1, DICE + 1)])
+    if counts > 1:
+        ax2.legend()
     ax2.set(title=f"most points per turn ({most.per_turn:.1f} on average):\nbank once the turn total reaches",
             xlabel="dice left to throw", ylabel="turn total")
 

@@ -143,26 +143,30 @@ def sweep(starts, goal, floor, limit, penalty, min_bank, class_start, class_prob
 
 
 @njit(cache=True)
-def expected_turn(cap, min_bank, class_start, class_prob, option_start, option_left, option_units):
-    """``E[t, n]``: the expected banked points (units) of the rest of a turn with ``t`` at risk and ``n``
-    dice, banking or throwing to maximise it. At ``cap`` and above the player banks (checked by the caller:
-    the strategy banks well below it)."""
+def expected_turn(cap, min_bank, farkle, tail, class_start, class_prob, option_start, option_left, option_units):
+    """``E[t, n]``: the worth (units) of the rest of a turn with ``t`` at risk and ``n`` dice, banking or
+    throwing to make it most: the points it banks, or ``farkle`` for a Farkle (what the Farkle costs in later
+    turns, with the penalty). From ``cap`` on the player banks unless the throw cannot be a Farkle, which adds
+    ``tail[n]`` (checked by the caller: the strategy banks well below it)."""
     e = np.zeros((cap + 1, 7))
     for t in range(cap, -1, -1):
         for n in range(1, 7):
             if t == cap:
-                e[t, n] = t
+                e[t, n] = t + tail[n]
                 continue
             roll = 0.0
+            p_scoring = 0.0
             for c in range(class_start[n], class_start[n + 1]):
-                best = 0.0
+                best = -np.inf
                 for o in range(option_start[c], option_start[c + 1]):
                     u = t + option_units[o]
-                    v = float(u) if u >= cap else e[u, option_left[o]]
+                    v = u + tail[option_left[o]] if u >= cap else e[u, option_left[o]]
                     if v > best:
                         best = v
                 roll += class_prob[c] * best
-            bank = float(t) if t > 0 and t >= min_bank else -1.0
+                p_scoring += class_prob[c]
+            roll += (1.0 - p_scoring) * farkle
+            bank = float(t) if t > 0 and t >= min_bank else -np.inf
             e[t, n] = roll if roll > bank else bank
     return e
 

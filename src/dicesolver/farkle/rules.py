@@ -42,6 +42,7 @@ class Scoring:
     four_and_pair: bool = False  # whether four of a kind and a pair count as three pairs
     straight: int = 1500  # 1-6; 0: not a combination
     short_straights: tuple[tuple[str, int], ...] = ()  # ("12345", 500), ("23456", 750): Kingdom Come
+    six_dice_nothing: int = 0  # six dice thrown with no scoring die: these points and all six back (0: a Farkle)
 
     @cached_property
     def table(self) -> dict[tuple[int, ...], int]:
@@ -78,6 +79,8 @@ class Scoring:
                 add(list(counts), self.three_pairs)
         for run, points in self.short_straights:
             add([1 if str(f) in run else 0 for f in range(1, FACES + 1)], points)
+        if n == DICE and self.six_dice_nothing and not found:  # not a die of the six scores
+            add(list(counts), self.six_dice_nothing)
         return found
 
 
@@ -243,10 +246,11 @@ class FarkleGame:
 
     @property
     def fingerprint(self) -> str:
-        data = {"kind": "farkle", "scoring": {k: v for k, v in vars(self.scoring).items() if not k.startswith("_")
-                                              and k != "table"},
-                "goal": self.goal, "limit": self.farkle_limit, "penalty": self.penalty, "floor": self.floor,
-                "min_bank": self.min_bank}
+        scoring = {k: v for k, v in vars(self.scoring).items() if not k.startswith("_") and k != "table"}
+        if not scoring["six_dice_nothing"]:  # a rule added later: the games without it keep their tables
+            del scoring["six_dice_nothing"]
+        data = {"kind": "farkle", "scoring": scoring, "goal": self.goal, "limit": self.farkle_limit,
+                "penalty": self.penalty, "floor": self.floor, "min_bank": self.min_bank}
         return hashlib.sha256(json.dumps(data, sort_keys=True, default=list).encode()).hexdigest()
 
     def describe(self) -> list[str]:
@@ -267,6 +271,8 @@ class FarkleGame:
         if s.three_pairs:
             extra.append(f"three pairs: {s.three_pairs}" + (" (four of a kind and a pair count)" if s.four_and_pair
                                                             else ""))
+        if s.six_dice_nothing:
+            extra.append(f"six dice with nothing to score: {s.six_dice_nothing}, and all six back")
         if extra:
             lines.append("Also: " + "; ".join(extra) + ".")
         if self.penalty:
@@ -291,7 +297,8 @@ def _throw_odds(n: int) -> list[tuple[tuple[int, ...], float]]:
 FACEBOOK = Scoring()
 PRESETS: dict[str, tuple[str, dict]] = {
     "farkle": ("Farkle (Facebook Farkle, as Busche solves it)", dict(scoring=FACEBOOK)),
-    "zilch": ("Zilch", dict(scoring=Scoring(kind_factor=(1, 2, 3, 4), three_pairs=1500), min_bank=300)),
+    "zilch": ("Zilch", dict(scoring=Scoring(three_pairs=1500, four_and_pair=True, six_dice_nothing=500),
+                            min_bank=300)),
     "kcd": ("Farkle of Kingdom Come: Deliverance",
             dict(scoring=Scoring(three_pairs=0, short_straights=(("12345", 500), ("23456", 750))), goal=4_000,
                  farkle_limit=1, penalty=0, floor=0)),

@@ -1,8 +1,10 @@
 """Farkle alone: the turn strategy that banks the most points on average, the strategy that reaches the
 goal in the fewest turns on average, when each banks, the odds of one throw, and a chart of it all.
 
-* ``expected_turn``: ``E[t, n]``, the expected banked points of a turn from ``t`` at risk with ``n`` dice
-  (Busche's E(S, N) tables); bank where banking is worth more than throwing.
+* ``expected_turn``: the most points a turn banks on average over a long game (Busche's 620.855 for
+  Zilch), and the strategy that makes it: one for each number of Farkles in a row, as a Farkle costs more
+  the nearer it brings the penalty. ``E[f, t, n]`` is the worth of the rest of a turn from ``t`` at risk
+  with ``n`` dice (Busche's E(S, N) tables); bank where banking is worth more than throwing.
 * ``fewest_turns``: ``T[b, f]``, the expected number of turns still needed from banked score ``b`` with
   ``f`` Farkles in a row, when every turn banks or throws to make it fewest (value iteration from the
   goal down; only the Farkle penalty reads last sweep's values).
@@ -21,36 +23,76 @@ from .rules import DICE, UNIT, FarkleGame
 
 CAP = 1_000  # units (50,000 points): no turn strategy throws there (checked: it banks far below)
 TOLERANCE = 1e-10
+MAX_SWEEPS = 500
 
 
 @dataclass(frozen=True)
 class ExpectedTurn:
     game: FarkleGame
-    table: np.ndarray  # E[t, n] in points
+    tables: np.ndarray  # E[f, t, n] in points, with f Farkles in a row before the turn
+    per_turn: float  # the points a turn banks on average over a long game, the penalty's losses taken off
+    farkle_costs: tuple[float, ...]  # by Farkles in a row: what they cost in the points of later turns
 
-    @property
-    def per_turn(self) -> float:
-        """The expected points a turn banks, played for the most."""
-        return float(self.table[0, DICE])
-
-    def bank_from(self) -> dict[int, int]:
-        """For each number of dice left, the least turn total from which banking is best (and stays best)."""
-        out = {}
+    def bank_from(self, farkles: int = 0) -> dict[int, int | None]:
+        """For each number of dice left, the least turn total from which banking is best (and stays best),
+        with ``farkles`` Farkles in a row; None where it never is (a throw that cannot be a Farkle)."""
+        table = self.tables[farkles]
+        totals = np.arange(1, CAP) * UNIT
+        least = max(UNIT, self.game.min_bank)
+        out: dict[int, int | None] = {}
         for n in range(1, DICE + 1):
-            throws = self.table[1:, n] > np.arange(1, self.table.shape[0]) * UNIT + 1e-9
-            last_throw = np.nonzero(throws)[0]
-            out[n] = UNIT * (int(last_throw[-1]) + 2) if len(last_throw) else UNIT
+            throws = np.nonzero(table[1:CAP, n] > totals + 1e-9)[0]
+            if len(throws) and throws[-1] == len(totals) - 1:  # it throws up to the cap: never banks
+                out[n] = None
+            else:
+                out[n] = max(least, UNIT * (int(throws[-1]) + 2)) if len(throws) else least
         return out
 
 
 @lru_cache(maxsize=16)
 def expected_turn(game: FarkleGame) -> ExpectedTurn:
+    """Relative value iteration over the Farkles in a row at a turn's start: each sweep solves the turn for
+    each count, its Farkle worth what the next count is worth against none (at the limit: the penalty)."""
     from .kernels import expected_turn as kernel
 
-    e = kernel(CAP, game.min_bank // UNIT, *game.classes.arrays())
-    if not np.allclose(e[CAP - 1, 1:], CAP - 1):  # a scoring that pays so much that it throws even there
-        raise RuntimeError(f"{game.canonical}: the expected-points strategy still throws at {CAP * UNIT:,} points")
-    return ExpectedTurn(game, e * UNIT)
+    limit, penalty, min_bank = game.farkle_limit, game.penalty // UNIT, game.min_bank // UNIT
+    tail = _riskless_tail(game)
+    arrays = game.classes.arrays()
+    worth = np.zeros(limit)  # a turn start with f Farkles in a row against one with none, in units
+
+    def farkle(f: int) -> float:
+        return float(worth[f + 1]) if f + 1 < limit else float(worth[0] - penalty)
+
+    for _ in range(MAX_SWEEPS):
+        tables = np.stack([kernel(CAP, min_bank, farkle(f), tail, *arrays) for f in range(limit)])
+        starts = tables[:, 0, DICE]
+        change = np.abs((starts - starts[0]) - worth).max()
+        worth = starts - starts[0]
+        if change <= TOLERANCE:
+            break
+    else:
+        raise RuntimeError(f"{game.canonical}: the most-points strategy did not converge")
+    if not np.allclose(tables[:, CAP - 1, 1:], CAP - 1 + tail[1:]):  # a scoring that pays so much it throws there
+        raise RuntimeError(f"{game.canonical}: the most-points strategy still throws at {CAP * UNIT:,} points")
+    return ExpectedTurn(game, tables * UNIT, float(starts[0]) * UNIT, tuple(0.0 - float(w) * UNIT for w in worth))
+
+
+def _riskless_tail(game: FarkleGame) -> np.ndarray:
+    """By dice to throw, what a throw adds at a turn total so large that one banks but for a throw that cannot be
+    a Farkle (Zilch's six dice): its best set-aside, then the same again after hot dice (units; 0 for the rest)."""
+    c = game.classes
+    tail = np.zeros(DICE + 1)
+    riskless = [n for n in range(1, DICE + 1) if c.p_farkle[n] == 0]
+    for _ in range(MAX_SWEEPS):
+        new = tail.copy()
+        for n in riskless:
+            new[n] = sum(c.class_prob[k] * max(c.option_units[o] + tail[c.option_left[o]]
+                                               for o in range(c.option_start[k], c.option_start[k + 1]))
+                         for k in range(c.class_start[n], c.class_start[n + 1]))
+        if np.abs(new - tail).max() <= TOLERANCE:
+            return new
+        tail = new
+    raise RuntimeError(f"{game.canonical}: hot dice without risk never end")
 
 
 @dataclass(frozen=True)
