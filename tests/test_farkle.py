@@ -201,11 +201,27 @@ def test_the_first_player_is_favoured_and_the_table_is_a_probability(small):
     assert (small.solution.starts >= 0).all() and (small.solution.starts <= 1).all()
 
 
+def test_busches_state_count_is_ours_with_turn_totals_past_the_goal_below_300():
+    """Busche counts 423,765,000 states with the floor at -2,500, 202,500 more than we do: exactly the states
+    a player near the goal would also have if reaching it with less than 300 at risk did not win (a 300-point
+    least bank, as Zilch has): for my score s, turn totals 0 to max(10,000 - s, 300) - 50, not to
+    10,000 - s - 50. That is 15 more (my score, turn total) pairs, for scores 9,750 to 9,950, per their score,
+    both Farkle counts and each of the six dice counts."""
+    from dicesolver.farkle.solver import state_count
+
+    game = registry.load("farkle")
+    size = (game.goal - game.floor) // UNIT  # 250 banked scores, -2,500 to 9,950
+    ours = sum(size - i for i in range(size)) * 6 * size * 3 * 3
+    with_a_least_bank = sum(max(size - i, 300 // UNIT) for i in range(size)) * 6 * size * 3 * 3
+    assert state_count(game) == ours == 423_562_500
+    assert with_a_least_bank == 423_765_000 and with_a_least_bank - ours == 15 * 6 * size * 9
+
+
 @pytest.mark.essay
 def test_busche_first_player_wins_53_487_percent():
     """ORACLES.md: Facebook Farkle, goal 10,000, floor -2,500: 423,765,000 states, first player 53.487%.
     Ours, on the rules as docs/RULES.md writes them out: 53.484% (0.003 points below; the variants of the
-    rules we tried move it away: docs/RULES.md) and 423,562,500 states, counted as RULES.md says."""
+    rules we tried move it away: docs/RULES.md) and 423,562,500 states (the difference: the test above)."""
     from dicesolver.farkle.solver import state_count
 
     solution = registry.solve("farkle")
