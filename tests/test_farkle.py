@@ -4,6 +4,7 @@ its own Bellman equations, Busche's figure (opt-in: a 10-minute solve), records,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 
@@ -12,7 +13,7 @@ import pytest
 
 from dicesolver.core import registry
 from dicesolver.core.errors import GameDefinitionError, InputError
-from dicesolver.farkle.rules import FACEBOOK, PRESETS, UNIT, FarkleGame, best_by_count, make_farkle_game
+from dicesolver.farkle.rules import FACEBOOK, PRESETS, UNIT, FarkleGame, Scoring, best_by_count, make_farkle_game
 from dicesolver.farkle.state import Bank, FarkleRoll, Take, Throw
 
 SMALL = "farkle(goal=1000,floor=-500)"
@@ -178,22 +179,30 @@ def test_answers_are_the_same_alone_in_a_batch_and_carried_through_a_turn(small)
             assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(answers.buffers, fresh.buffers)), text
 
 
-def test_the_reference_recursion_agrees_with_the_kernel_on_any_table():
+@pytest.mark.parametrize("min_bank, nothing", [(0, 0), (150, 500)])
+def test_the_reference_recursion_agrees_with_the_kernel_on_any_table(min_bank, nothing):
     """Not only at the fixed point: on random turn-start values, one turn solved both ways. The kernel keeps
     only the best set-aside of each size, which is exact when more points never hurt: the opponent's
-    chance falls as my banked score rises (true of the solution), so the random values do too."""
+    chance falls as my banked score rises (true of the solution), so the random values do too. With a least
+    bank (and Zilch's 500 for six dice with nothing), near the goal too: reaching it with less at risk than
+    the least bank does not win."""
     from dicesolver.farkle.kernels import turn
 
-    game = FarkleGame("farkle", "test", FACEBOOK, goal=600, farkle_limit=2, penalty=100, floor=-200)
+    scoring = Scoring(six_dice_nothing=nothing)
+    game = FarkleGame("farkle", "test", scoring, goal=600, farkle_limit=2, penalty=100, floor=-200, min_bank=min_bank)
     size = (game.goal - game.floor) // UNIT
     starts = -np.sort(-np.random.default_rng(2).random((size, size, 2, 2)), axis=1)
     pre = np.empty((size + 1, 7))
-    for i, j, f, g in ((4, 4, 0, 0), (0, 9, 1, 1), (11, 2, 1, 0)):
+    for i, j, f, g in ((4, 4, 0, 0), (0, 9, 1, 1), (11, 2, 1, 0), (14, 3, 0, 1), (15, 15, 1, 1)):
         state = game.parse_state(f"{game.floor + UNIT * i}{'x' * f},{game.floor + UNIT * j}{'x' * g}")
         farkle = 1.0 - (starts[j, i, g, f + 1] if f + 1 < 2 else starts[j, max(i - 2, 0), g, 0])
-        kernel = turn(i, j, g, farkle, starts, game.goal // UNIT, game.floor // UNIT, 0, pre,
+        kernel = turn(i, j, g, farkle, starts, game.goal // UNIT, game.floor // UNIT, min_bank // UNIT, pre,
                       *game.classes.arrays(), 1)
         assert kernel == pytest.approx(reference_value(state, starts, game, {}), abs=1e-12)
+    if min_bank:  # 550 with 50 at risk has reached the goal, but cannot bank it: the turn goes on
+        state = game.parse_state("550,0,50,5")
+        assert [str(a) for a in state.legal_actions()] == ["throw"]
+        assert game.parse_state("550,0,100,=1").apply(Take((1,))).winner == 0
 
 
 def test_the_first_player_is_favoured_and_the_table_is_a_probability(small):
@@ -215,6 +224,7 @@ def test_busches_state_count_is_ours_with_turn_totals_past_the_goal_below_300():
     with_a_least_bank = sum(max(size - i, 300 // UNIT) for i in range(size)) * 6 * size * 3 * 3
     assert state_count(game) == ours == 423_562_500
     assert with_a_least_bank == 423_765_000 and with_a_least_bank - ours == 15 * 6 * size * 9
+    assert state_count(dataclasses.replace(game, min_bank=300)) == with_a_least_bank
 
 
 @pytest.mark.essay

@@ -106,8 +106,9 @@ class FarkleEngine:
                 raise InputError(f"{where}: scores are multiples of {UNIT} from {g.floor} to {g.goal - UNIT}")
         if any(not 0 <= x < g.farkle_limit for x in farkles):
             raise InputError(f"{where}: Farkles in a row are 0 to {g.farkle_limit - 1}")
-        if total < 0 or total % UNIT or scores[0] + total >= g.goal:
-            raise InputError(f"{where}: the turn total is a multiple of {UNIT} short of the goal")
+        if total < 0 or total % UNIT or total >= g.wins_from(int(scores[0])):
+            least = f" or, below {g.min_bank}, that cannot be banked" if g.min_bank else ""
+            raise InputError(f"{where}: the turn total is a multiple of {UNIT} short of the goal{least}")
         shown = int(table.sum())
         if not 1 <= left <= DICE or (table < 0).any() or (shown and (shown != left or throwing)):
             raise InputError(f"{where}: 1 to 6 dice are left, and the table shows them all or none (while a "
@@ -120,9 +121,9 @@ class FarkleEngine:
     def _fill(self, row, f, codes, pre, first, farkle, key, left, table, throwing) -> None:
         i, j, fm, fo, t = key
         w = self.width
-        to_goal = self.goal - (i + self.floor)
+        wins_from = self.game.wins_from(self.game.floor + i * UNIT) // UNIT
         if throwing:
-            value = first if t == 0 else self._roll(t, left, to_goal, farkle, pre)
+            value = first if t == 0 else self._roll(t, left, wins_from, farkle, pre)
             codes[row, w] = 0
             f[row, 2 * w] = value
             return
@@ -132,11 +133,11 @@ class FarkleEngine:
             options = []
             for code, k, points in take_codes(self.game, dice):
                 total = t + points // UNIT
-                options.append((code, 1.0 if total >= to_goal else float(pre[total, left - k or DICE])))
+                options.append((code, 1.0 if total >= wins_from else float(pre[total, left - k or DICE])))
             if not options:
                 raise InputError(f"situation {row}: the table has nothing to set aside (a Farkle ends the turn)")
         else:
-            options = [(THROW, self._roll(t, left, to_goal, farkle, pre))]
+            options = [(THROW, self._roll(t, left, wins_from, farkle, pre))]
             if t >= self.game.min_bank // UNIT:
                 options.append((BANK, 1.0 - float(self.solution.starts[j, i + t, fo, 0])))
         best = max(v for _, v in options)
@@ -148,8 +149,8 @@ class FarkleEngine:
         codes[row, w] = len(options)
         f[row, 2 * w] = best
 
-    def _roll(self, t: int, n: int, to_goal: int, farkle: float, pre: np.ndarray) -> float:
-        return float(self._roll_kernel(t, n, to_goal, farkle, pre, *self.game.classes.arrays()))
+    def _roll(self, t: int, n: int, wins_from: int, farkle: float, pre: np.ndarray) -> float:
+        return float(self._roll_kernel(t, n, wins_from, farkle, pre, *self.game.classes.arrays()))
 
     @cached_property
     def _turn_kernel(self):

@@ -93,7 +93,7 @@ def chart_rows(game: FarkleGame, solution: FarkleSolution, mine: int | None = No
             farkle = farkle_value(i, j, 0, 0, solution.starts, floor, game.farkle_limit, game.penalty // UNIT)
             turn(i, j, 0, farkle, solution.starts, goal, floor, game.min_bank // UNIT, pre, *arrays, 0)
             banks_where(i, j, 0, farkle, solution.starts, goal, floor, game.min_bank // UNIT, pre, *arrays, banks)
-            at_risk = goal - (i + floor)  # turn totals short of the goal
+            at_risk = game.wins_from(me) // UNIT  # turn totals short of a win
             for n in range(1, DICE + 1):
                 row = banks[n - 1, :at_risk]
                 switches = np.nonzero(row[1:] != row[:-1])[0] + 1

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.encoding import ArraySpec, Encoding
 from ..core.errors import InputError
-from .rules import DICE, FACES, FarkleGame, counts_of, format_dice
+from .rules import DICE, FACES, UNIT, FarkleGame, counts_of, format_dice
 from .state import Bank, FarkleState, Take, Throw, takes
 
 THROW, BANK = 0, 1
@@ -43,7 +43,8 @@ class FarkleEncoding(Encoding[FarkleGame, FarkleState]):
         top = g.goal + 8 * 1000  # a winning set-aside can pass the goal
         return {"scores": ArraySpec((2,), g.floor, top, "the banked scores: the observer's, then the opponent's"),
                 "farkles": ArraySpec((2,), 0, g.farkle_limit - 1, "Farkles in a row: the observer's, the opponent's"),
-                "turn_total": ArraySpec((1,), 0, g.goal, "the points at risk this turn (the mover's)"),
+                "turn_total": ArraySpec((1,), 0, g.wins_from(g.floor) - UNIT,  # short of a win, from the floor
+                                        "the points at risk this turn (the mover's)"),
                 "left": ArraySpec((1,), 1, DICE, "the dice to throw, or thrown and on the table"),
                 "table": ArraySpec((FACES,), 0, DICE, "the dice on the table by face (1s, 2s, ... 6s): all 0 "
                                                       "when none are"),

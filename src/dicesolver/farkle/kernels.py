@@ -21,16 +21,24 @@ from ..core.jit import njit, prange
 
 
 @njit(cache=True)
-def roll_value(t, n, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left, option_units):
-    """The mover's value of throwing ``n`` dice with ``t`` at risk: each class's best set-aside, the Farkle
-    (worth ``farkle``) for the rest."""
+def finish(goal, floor, i, min_bank):
+    """The least turn total that wins for the mover at score index ``i``: it reaches the goal and may be banked
+    (with a least bank, reaching the goal with less at risk does not end the game)."""
+    left_to_goal = goal - (i + floor)
+    return left_to_goal if left_to_goal > min_bank else min_bank
+
+
+@njit(cache=True)
+def roll_value(t, n, wins_from, farkle, pre, class_start, class_prob, option_start, option_left, option_units):
+    """The mover's value of throwing ``n`` dice with ``t`` at risk: each class's best set-aside (a turn total of
+    ``wins_from`` or more wins), the Farkle (worth ``farkle``) for the rest."""
     value = 0.0
     p_scoring = 0.0
     for c in range(class_start[n], class_start[n + 1]):
         best = 0.0
         for o in range(option_start[c], option_start[c + 1]):
             total = t + option_units[o]
-            v = 1.0 if total >= left_to_goal else pre[total, option_left[o]]
+            v = 1.0 if total >= wins_from else pre[total, option_left[o]]
             if v > best:
                 best = v
         value += class_prob[c] * best
@@ -44,17 +52,17 @@ def turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class
     """Solve the turn of the mover at ``(i, j, ·, g)`` whose Farkle is worth ``farkle``: ``pre[t, n]`` is
     the value of deciding (bank or throw) with ``t`` at risk and ``n`` dice, for every ``t >= down_to``
     (``pre[·, 0]`` unused). Returns the value of the turn's first throw of six dice."""
-    left_to_goal = goal - (i + floor)
-    for t in range(left_to_goal - 1, down_to - 1, -1):
+    wins_from = finish(goal, floor, i, min_bank)
+    for t in range(wins_from - 1, down_to - 1, -1):
         bank = -1.0
-        if t > 0 and t >= min_bank:
+        if t > 0 and t >= min_bank:  # below wins_from, a total that may be banked is short of the goal
             bank = 1.0 - starts[j, i + t, g, 0]
         for n in range(1, 7):
-            v = roll_value(t, n, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left,
+            v = roll_value(t, n, wins_from, farkle, pre, class_start, class_prob, option_start, option_left,
                            option_units)
             pre[t, n] = v if v > bank else bank
     zero, six = np.int64(0), np.int64(6)  # typed, not literal: roll_value is compiled once for every caller
-    return roll_value(zero, six, left_to_goal, farkle, pre, class_start, class_prob, option_start, option_left,
+    return roll_value(zero, six, wins_from, farkle, pre, class_start, class_prob, option_start, option_left,
                       option_units)
 
 
@@ -63,13 +71,13 @@ def banks_where(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start
                 option_left, option_units, banks):
     """After ``turn`` filled ``pre`` for this turn start: ``banks[n - 1, t]`` whether banking ``t`` at risk
     with ``n`` dice left is best (at least as good as throwing them) in the mover's turn at ``(i, j)``."""
-    left_to_goal = goal - (i + floor)
-    for t in range(left_to_goal):
+    wins_from = finish(goal, floor, i, min_bank)
+    for t in range(wins_from):
         for n in range(1, 7):
             banks[n - 1, t] = False
             if t > 0 and t >= min_bank:
                 bank = 1.0 - starts[j, i + t, g, 0]
-                throw = roll_value(t, n, left_to_goal, farkle, pre, class_start, class_prob, option_start,
+                throw = roll_value(t, n, wins_from, farkle, pre, class_start, class_prob, option_start,
                                    option_left, option_units)
                 banks[n - 1, t] = bank >= throw
 
@@ -177,13 +185,13 @@ def turns_turn(b, f, turns, goal, floor, limit, penalty, min_bank, pre, class_st
     """One turn of the solitaire race from banked ``b`` (index above the floor) with ``f`` Farkles in a row:
     ``pre[t, n]`` the expected turns still needed after this one (banking or throwing to make it fewest);
     returns the expected turns from the turn's start, this one included."""
-    left_to_goal = goal - (b + floor)
+    wins_from = finish(goal, floor, b, min_bank)
     if f + 1 < limit:
         farkle = turns[b, f + 1]
     else:
         dropped = b - penalty
         farkle = turns[dropped if dropped > 0 else 0, 0]
-    for t in range(left_to_goal - 1, -1, -1):
+    for t in range(wins_from - 1, -1, -1):
         for n in range(1, 7):
             roll = 0.0
             p = 0.0
@@ -191,7 +199,7 @@ def turns_turn(b, f, turns, goal, floor, limit, penalty, min_bank, pre, class_st
                 best = 1e300
                 for o in range(option_start[c], option_start[c + 1]):
                     u = t + option_units[o]
-                    v = 0.0 if u >= left_to_goal else pre[u, option_left[o]]
+                    v = 0.0 if u >= wins_from else pre[u, option_left[o]]
                     if v < best:
                         best = v
                 roll += class_prob[c] * best

@@ -221,6 +221,11 @@ class FarkleGame:
 
         return parse_state(self, text)
 
+    def wins_from(self, mine: int) -> int:
+        """The least turn total that wins from the banked score ``mine``: it reaches the goal and may be banked
+        (with a least bank, reaching the goal with less at risk does not end the game)."""
+        return max(self.goal - mine, self.min_bank)
+
     # -- the dice ---------------------------------------------------------------------------------
     def options(self, dice: tuple[int, ...]) -> list[Option]:
         return _options(self.scoring, tuple(sorted(dice)))

@@ -36,11 +36,12 @@ def table_shape(game: FarkleGame) -> tuple[int, int, int, int]:
 
 
 def state_count(game: FarkleGame) -> int:
-    """Every (scores, Farkles in a row, turn total, dice to throw) with the turn total short of the goal,
-    six dice counts for each turn total, 0 included: 423,562,500 for Facebook Farkle. Busche's 423,765,000
-    adds the turn totals up to 250 past the goal, as a 300-point least bank would (docs/RULES.md)."""
+    """Every (scores, Farkles in a row, turn total, dice to throw) with the turn total short of a win, six
+    dice counts for each turn total, 0 included: 423,562,500 for Facebook Farkle. Busche's 423,765,000 is
+    the count with a least bank of 300, where reaching the goal with less at risk does not win
+    (docs/RULES.md)."""
     size = (game.goal - game.floor) // UNIT
-    turn_totals = size * (size + 1) // 2  # for my score i: size - i turn totals
+    turn_totals = sum(game.wins_from(game.floor + UNIT * i) // UNIT for i in range(size))
     return turn_totals * 6 * size * game.farkle_limit ** 2
 
 

@@ -171,7 +171,7 @@ class FarkleState:
                 raise InputError(self._why_not(step.dice))
             left = len(self.table) - len(step.dice) or DICE  # hot dice: all six again
             total = self.turn_total + points
-            if self.mine + total >= self.game.goal:  # banking wins: the game ends here
+            if total >= self.game.wins_from(self.mine):  # banking wins: the game ends here
                 scores = list(self.scores)
                 scores[self.mover] = self.mine + total
                 return replace(self, scores=(scores[0], scores[1]), farkles=(0, 0), turn_total=0, left=DICE, table=(),
@@ -300,7 +300,7 @@ def parse_state(game: FarkleGame, text: str) -> FarkleState:
     total = int(total_text)
     if total % game.unit:
         raise InputError(f"the turn total is a multiple of {game.unit}, not {total}")
-    if scores_seen[0] + total >= game.goal:
+    if total >= game.wins_from(scores_seen[0]):
         raise InputError(f"with {total} at risk the player has reached the goal ({game.goal}): the game is over")
     if dice_text.startswith("="):
         table = game.parse_dice(dice_text[1:].strip())
