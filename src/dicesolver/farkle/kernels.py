@@ -22,8 +22,9 @@ from ..core.jit import njit, prange
 
 @njit(cache=True)
 def finish(goal, floor, i, min_bank):
-    """The least turn total that wins for the mover at score index ``i``: it reaches the goal and may be banked
-    (with a least bank, reaching the goal with less at risk does not end the game)."""
+    """The least turn total that wins for the mover at score index ``i`` (``FarkleGame.wins_from`` in units):
+    it reaches the goal and may be banked (with a least bank, reaching the goal with less at risk does not
+    end the game)."""
     left_to_goal = goal - (i + floor)
     return left_to_goal if left_to_goal > min_bank else min_bank
 
