@@ -33,11 +33,13 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from concurrent.futures import ThreadPoolExecutor
 import os
+import pickle
 import shutil
 import sys
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 import numba
 from numba.core import cgutils
@@ -47,7 +49,7 @@ from numba import njit, prange
 from .kernel_cache import PREFIX, cache_base
 
 __all__ = ["njit", "prange", "borrowed", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir",
-           "use_kernel_cache"]
+           "use_kernel_cache", "thread_count", "Stripes", "compiled"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -136,3 +138,52 @@ def borrowed(typingctx, array):
         return view._getvalue()
 
     return array(array), codegen
+
+
+def compiled(kernel: Any) -> bool:
+    """Whether a kernel answers without compiling: compiled in this process, or found in the kernel cache
+    (its index holds an entry for the kernel's current source)."""
+    if kernel.signatures:
+        return True
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except (AttributeError, OSError, EOFError, ValueError, pickle.UnpicklingError):
+        return False
+
+
+def thread_count() -> int:
+    """The threads a kernel may use: numba's setting (``NUMBA_NUM_THREADS``, or ``numba.set_num_threads``
+    once its threading layer runs), read without starting that layer (a first solve need not load it)."""
+    from numba.np.ufunc import parallel
+
+    if parallel._is_initialized:
+        return int(numba.get_num_threads())
+    return int(numba.config.NUMBA_NUM_THREADS)
+
+
+class Stripes:
+    """Python threads that run a ``nogil`` kernel on every n-th item of a level: ``run(call)`` calls
+    ``call(s, n)`` for s in 0..n-1, one a thread, and returns when all are done.
+
+    Used where a kernel's whole body is one parallel loop: numba's ``prange`` compiles that loop's parfor
+    (6-12 s for the solitaire solve) where a call from Python's threads costs 50 µs a level."""
+
+    def __init__(self, threads: int | None = None):
+        self.n = max(1, threads if threads is not None else thread_count())
+        self._pool = ThreadPoolExecutor(self.n - 1) if self.n > 1 else None
+
+    def run(self, call: Callable[[int, int], object]) -> None:
+        if self._pool is None:
+            call(0, 1)
+            return
+        futures = [self._pool.submit(call, s, self.n) for s in range(1, self.n)]
+        call(0, self.n)  # the calling thread takes the first stripe
+        for f in futures:
+            f.result()
+
+    def __enter__(self) -> Stripes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()

@@ -1,0 +1,99 @@
+"""The numpy form of the solitaire answer kernel (``scorecard/answers_numpy.py``) against the kernel: the
+recorded situations of every solitaire scorecard case (golden.py) and thousands of mangled ones, each
+answered alone by both, the same to the bit, the same refusals in the same words."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dicesolver.core.errors import InputError
+from dicesolver.scorecard.answers_numpy import SolitaireNumpy
+from golden import CASES, read
+
+RECORDED = read()
+SOLITAIRE = ["yahtzee", "bonusgame", "bonusgame-forced-order", "pairs", "bonusgame-points-2", "bonusgame-target-30",
+             "bonusgame-beat-30"]
+
+
+def answered(answer, situations):
+    """(floats, ints) of the answers, or the refusal's words."""
+    try:
+        out = answer(situations)
+    except InputError as e:
+        return str(e)
+    return out.buffers
+
+
+def same(a, b, where):
+    if isinstance(a, str) or isinstance(b, str):
+        assert a == b, where
+        return
+    np.testing.assert_array_equal(a[1], b[1], err_msg=where)
+    np.testing.assert_array_equal(a[0], b[0], err_msg=where)
+
+
+def mangled(situation, rng, game):
+    """A copy of one situation with one field changed at random, often into something no game has."""
+    out = {k: v.copy() for k, v in situation.items()}
+    pick = rng.integers(0, 6)
+    if pick == 0:
+        c = rng.integers(0, game.n_categories)
+        out["cards"][0, 0, c] = rng.choice([-2, -1, 0, 1, 3, 5, 12, 25, 50, 1000])
+    elif pick == 1:
+        out["totals"][0, 0] += rng.choice([-5, -1, 1, 50, 100])
+    elif pick == 2:
+        out["dice"][0, rng.integers(0, game.n_dice)] = rng.integers(-1, game.faces + 2)
+    elif pick == 3:
+        out["held"][0] = np.sort(rng.integers(0, game.faces + 1, game.n_dice))
+    elif pick == 4:
+        out["rolls_left"][0, 0] = rng.integers(-1, game.rolls + 2)
+    else:
+        out["cards"][0, 0] = -1
+        out["totals"][0, 0] = 0
+    return out
+
+
+@pytest.mark.parametrize("name", SOLITAIRE)
+def test_the_numpy_form_answers_as_the_kernel_does(name):
+    make, _ = CASES[name]
+    solution, _ = make()
+    engine = solution.engine
+    form = SolitaireNumpy(engine)
+    kernel = lambda situations: engine.answer(situations, memo=engine.memo_for(1))  # noqa: E731  (the kernel)
+    states = [solution.game.parse_state(text) for text, _, _ in RECORDED[name]]
+    situations = solution.encoding.situations(states)
+    rng = np.random.default_rng(len(name))
+    refused = 0
+    for i in range(len(states)):
+        one = {k: v[i: i + 1] for k, v in situations.items()}
+        same(answered(form.answer, one), answered(kernel, one), str(states[i]))
+        for _ in range(3):
+            bad = mangled(one, rng, solution.game)
+            got = answered(form.answer, bad)
+            refused += isinstance(got, str)
+            same(got, answered(kernel, bad), f"{states[i]} mangled: { {k: v.tolist() for k, v in bad.items()} }")
+    assert refused > len(states) // 2  # the refusals were reached, and worded alike
+    # a batch of a few: its rows as the kernel answers each alone
+    batch = form.answer({k: v[:40] for k, v in situations.items()})
+    for i in range(40):
+        one = {k: v[i: i + 1] for k, v in situations.items()}
+        np.testing.assert_array_equal(batch.buffers[0][i], kernel(one).buffers[0][0])
+
+
+def test_a_fresh_process_answers_single_positions_in_numpy_and_batches_with_the_kernel():
+    """The engine's choice: single situations in numpy until it has answered a few and finds the kernel
+    compiled; then the kernel."""
+    import dicesolver as ds
+    from dicesolver.scorecard.answers import NUMPY_FIRST, SolitaireEngine
+
+    solution = ds.solve("yacht")
+    engine = SolitaireEngine(solution.engine.model, solution.engine.pair[0], solution.tie, solution.judge)
+    situations = solution.encoding.parse_situations(["/12345/2"])
+    first = engine.answer(situations)
+    assert "_numpy" in engine.__dict__ and not engine._sealed
+    for _ in range(NUMPY_FIRST + 1):
+        later = engine.answer(situations)
+    assert engine._sealed  # the suite has compiled the kernel: it answers from then on
+    for a, b in zip(first.buffers, later.buffers):
+        np.testing.assert_array_equal(a, b)
