@@ -20,7 +20,7 @@ except ImportError:  # pragma: no cover - older typer, on the PyPI click
 from rich.text import Text
 
 from ..core.errors import DicesolverError
-from . import comparing, exploring, playing  # noqa: F401  (the commands, registered on ``app`` by import)
+from . import caching, comparing, exploring, playing  # noqa: F401  (the commands, registered on ``app`` by import)
 from .base import app, err
 
 __all__ = ["app", "main"]

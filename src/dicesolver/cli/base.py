@@ -10,6 +10,8 @@ import contextlib
 import importlib.util
 import json
 import sys
+import threading
+import time
 from types import ModuleType
 from typing import Any, Callable, Iterator
 
@@ -66,23 +68,118 @@ def warn(message: str) -> None:
 
 @contextlib.contextmanager
 def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
-    """A progress bar on the terminal (none when quiet or not a terminal) and its (done, total) callback.
+    """Progress of a wait, on stderr, and its (done, total) callback: a bar on a terminal, lines elsewhere
+    (``LineProgress``: a notebook's ``!dicesolver``, a subprocess, CI); nothing when quiet.
 
-    Until the first callback the bar pulses (work of unknown length, such as compiling a big game's dice);
-    then it shows the share done, the time taken and the time left. On a first run, when no solver kernel
-    was ever compiled on this machine, the label says that they are compiled first (once)."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
+    Until the first callback the bar pulses (work of unknown length, such as compiling kernels or a big
+    game's dice); then it shows the share done, the time taken and the time left. On a first run, when no
+    solver kernel was ever compiled on this machine, the label says that they are compiled first (once)."""
     from ..core.kernel_cache import never_compiled
 
-    if not quiet and err.is_terminal and never_compiled():
-        label += " - compiling the solver kernels first (once per install: about half a minute)"
+    if quiet:
+        yield lambda done, total: None
+        return
+    if never_compiled():
+        label += " - compiling the solver's kernels first (once per install)"
+    if not err.is_terminal:
+        with LineProgress(label) as lines:
+            yield lines.update
+        return
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     with Progress(TextColumn(label.replace("[", "\\[")), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                  console=err, transient=True, disable=quiet or not err.is_terminal) as bar:
+                  console=err, transient=True) as bar:
         task = bar.add_task(label, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+class LineProgress:
+    """Progress as lines, for a stderr that is not a terminal: nothing for a wait shorter than ``GRACE``
+    seconds; then a line when it passes GRACE, one at each further tenth done (at most one every ``EVERY``
+    seconds), one every ``SILENT`` seconds while no share is known (compiling), each with the time taken and,
+    once a share is known, an estimate of the time left; and a last line when it ends."""
+
+    GRACE, EVERY, SILENT = 2.0, 2.0, 15.0
+
+    def __init__(self, label: str, stream: Any = None, clock: Callable[[], float] = time.monotonic):
+        self.label, self.stream, self.clock = label, stream, clock
+        self.start = clock()
+        self.share: float | None = None  # the last share done reported to us
+        self.first: tuple[float, float] | None = None  # (when, share) of the first report
+        self.printed_share = -1.0
+        self.last_line = -1.0  # when the last line was written (-1: none yet)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self) -> LineProgress:
+        self._ticker.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._ticker.join()
+        with self._lock:
+            if self.last_line >= 0:
+                failed = exc[0] is not None
+                self._write(f"{self.label}: {'stopped' if failed else 'done'} after {self._took()}")
+
+    def update(self, done: int, total: int) -> None:
+        if total <= 0:
+            return
+        share = min(max(done / total, 0.0), 1.0)
+        with self._lock:
+            now = self.clock()
+            if self.first is None:
+                self.first = (now, share)
+            self.share = share
+            if now - self.start < self.GRACE or share >= 1.0:
+                return
+            if share - self.printed_share >= 0.1 - 1e-9 and now - self.last_line >= self.EVERY:
+                self._line(now)
+
+    def _tick(self) -> None:
+        """Lines while the callback is silent: after GRACE seconds, then every SILENT seconds."""
+        wait = self.GRACE
+        while not self._stop.wait(wait):
+            with self._lock:
+                now = self.clock()
+                if self.last_line < 0 or now - self.last_line >= self.SILENT:
+                    self._line(now)
+            wait = 0.5
+
+    def _line(self, now: float) -> None:
+        """A line: the share done and the time left, at the pace since the first share was reported (what came
+        before it, such as compiling, says nothing of the pace), or only the time taken while none is known."""
+        left = None
+        if self.first is not None and self.share is not None and self.share > self.first[1] and now > self.first[0]:
+            pace = (self.share - self.first[1]) / (now - self.first[0])
+            left = (1.0 - self.share) / pace
+        if left is None:
+            self._write(f"{self.label}: working, {self._took()}")
+        else:
+            assert self.share is not None
+            self._write(f"{self.label}: {100 * self.share:.0f}% after {self._took()}, about {seconds(left)} left")
+            self.printed_share = self.share
+        self.last_line = now
+
+    def _took(self) -> str:
+        return seconds(self.clock() - self.start)
+
+    def _write(self, line: str) -> None:
+        stream = self.stream or sys.stderr
+        stream.write(line + "\n")
+        stream.flush()
+
+
+def seconds(s: float) -> str:
+    """A duration in words a person reads at a glance: 4.2 s, 95 s, 12 min."""
+    if s < 10:
+        return f"{s:.1f} s"
+    if s < 600:
+        return f"{s:.0f} s"
+    return f"{s / 60:.0f} min"
 
 
 def report(result: Any, draw: Callable[[], None], json_output: bool, plot: str | None = None,

@@ -32,12 +32,11 @@ hash directories are kept; older ones are removed.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-from concurrent.futures import ThreadPoolExecutor
 import os
 import pickle
 import shutil
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -46,31 +45,12 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 from numba import njit, prange
 
-from .kernel_cache import PREFIX, cache_base
+from .kernel_cache import PREFIX, kernel_cache_dir, kernel_sources
 
 __all__ = ["njit", "prange", "borrowed", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir",
            "use_kernel_cache", "thread_count", "Stripes", "compiled"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
-PACKAGE = Path(__file__).resolve().parent.parent
-
-
-def kernel_sources(package: Path = PACKAGE) -> list[Path]:
-    """Every kernel module of the package: ``*/kernels.py`` and ``*/kernels/*.py``, and this file."""
-    found = set(package.glob("*/kernels.py")) | set(package.glob("*/kernels/*.py")) | {Path(__file__).resolve()}
-    return sorted(found)
-
-
-def source_hash(paths: Iterable[Path]) -> str:
-    h = hashlib.sha256(f"numba {numba.__version__} python {sys.version_info[:2]}".encode())
-    for path in sorted(Path(p) for p in paths):
-        h.update("/".join(path.parts[-2:]).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def kernel_cache_dir(paths: Iterable[Path], base: Path | None = None) -> Path:
-    return (base or cache_base()) / f"{PREFIX}{source_hash(paths)}"
 
 
 def use_kernel_cache(paths: Iterable[Path], base: Path | None = None) -> Path:

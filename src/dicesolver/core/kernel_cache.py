@@ -3,13 +3,42 @@ ever compiled here, to say so while a first run compiles them (``core.jit`` keep
 
 from __future__ import annotations
 
+import hashlib
 import os
+import sys
+from importlib import metadata
 from pathlib import Path
+from typing import Iterable
 
 import platformdirs
 
 ENV_KERNEL_CACHE = "DICESOLVER_KERNEL_CACHE"
 PREFIX = "dicesolver-"
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def kernel_sources(package: Path = PACKAGE) -> list[Path]:
+    """Every kernel module of the package: ``*/kernels.py`` and ``*/kernels/*.py``, and ``core/jit.py``."""
+    found = set(package.glob("*/kernels.py")) | set(package.glob("*/kernels/*.py")) | {package / "core" / "jit.py"}
+    return sorted(found)
+
+
+def source_hash(paths: Iterable[Path]) -> str:
+    """What names a version of the kernels: numba's and Python's versions and every kernel source."""
+    h = hashlib.sha256(f"numba {metadata.version('numba')} python {sys.version_info[:2]}".encode())
+    for path in sorted(Path(p) for p in paths):
+        h.update("/".join(path.parts[-2:]).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def kernel_cache_dir(paths: Iterable[Path], base: Path | None = None) -> Path:
+    return (base or cache_base()) / f"{PREFIX}{source_hash(paths)}"
+
+
+def current_dir(base: Path | None = None) -> Path:
+    """The folder of this version's compiled kernels."""
+    return kernel_cache_dir(kernel_sources(), base)
 
 
 def cache_base() -> Path:

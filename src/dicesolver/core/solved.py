@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .encoding import Encoding
     from .playthrough import Playthrough
 
+WARM_UP_BATCH = 300  # situations: more than any engine answers without its compiled kernels
 G = TypeVar("G", bound=Game)
 S = TypeVar("S", bound=State)
 
@@ -53,6 +54,13 @@ class SolvedGame(ABC, Generic[G, S]):
         vectorised environment's batch). A family may carry work from one call to the next: the scorecard
         solitaire engine keeps each game's turn stages for its next decision."""
         return self.answer
+
+    def warm_up(self) -> None:
+        """Compile (or load) whatever answers this game's situations, one at a time and in batches on one
+        thread and on all, so that a first question does not wait for it (``dicesolver warmup``)."""
+        batch = self.encoding.situations([self.game.start()] * WARM_UP_BATCH)
+        self.answer(batch, parallel=False)
+        self.answer(batch, parallel=True)
 
     def answers(self, states: Sequence[S], parallel: bool | None = None) -> Answers:
         """``answer`` for protocol states."""

@@ -125,8 +125,20 @@ class SolitaireModel:
                 self.joker_mode, self.joker_pts, self.roll_yacht_face, self.upper_cat_of_face, self.forced_order)
 
     # -- solving ----------------------------------------------------------------------------------
-    def solve(self, progress: ProgressCallback | None = None) -> np.ndarray:
-        """All turn-start values, by backward induction over the number of used categories."""
+    def compile_parallel_solve(self) -> None:
+        """Compile (or load) the parallel solve kernel, on a level of no sets: the next solves use it."""
+        from ..core.jit import thread_count
+        from .kernels.solitaire import solve_level
+
+        values = np.zeros(self.size, dtype=np.float64)
+        solve_level(self.levels()[0][:0], values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(),
+                    self.keep_add, self.sub_ptr, self.sub_idx, self.roll_prob, self.roll_offset, self.game.rolls - 1,
+                    thread_count())
+
+    def solve(self, progress: ProgressCallback | None = None, parallel: bool | None = None) -> np.ndarray:
+        """All turn-start values, by backward induction over the number of used categories. ``parallel``: by
+        numba's parallel kernel (default: where it is compiled), else by its stripes on Python's threads (the
+        same table to the bit)."""
         from ..core.jit import Stripes, compiled, thread_count
         from .kernels.solitaire import solve_level, solve_stripe  # numba is loaded only by what needs it
 
@@ -138,7 +150,8 @@ class SolitaireModel:
         done = 0.0
         args = (values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(), self.keep_add,
                 self.sub_ptr, self.sub_idx, self.roll_prob, self.roll_offset, self.game.rolls - 1)
-        parallel = compiled(solve_level)  # else the stripes on Python's threads: compiled in a third of the time
+        if parallel is None:  # else the stripes on Python's threads: compiled in half the time
+            parallel = compiled(solve_level)
         with Stripes(1 if parallel else None) as stripes:
             for k in range(n - 1, -1, -1):
                 level = levels[k]

@@ -64,6 +64,11 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
     def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
         return partial(self.engine.answer, memo=self.engine.memo_for(size))
 
+    def warm_up(self) -> None:
+        """The answer kernels, and the solve's parallel kernel (a first solve compiles only its serial part)."""
+        super().warm_up()
+        self.table.model.compile_parallel_solve()
+
     def seat_value(self, state: ScorecardState, seat: int) -> float:
         """Another seat's card, judged alone: its points and what its own turns to come are worth."""
         card = state.cards[seat]

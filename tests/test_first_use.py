@@ -1,0 +1,120 @@
+"""What a newcomer meets first: the solve's two forms (the same table to the bit), waiting shown on a
+stderr that is not a terminal, ``dicesolver cache`` and ``dicesolver warmup``."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+
+import numpy as np
+import pytest
+
+from dicesolver.cli.base import LineProgress, progress
+from dicesolver.scorecard.solitaire import SolitaireModel
+from test_cli import run
+from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+
+@pytest.mark.parametrize("make", [lambda: tiny(BONUS_GAME), lambda: tiny(BONUS_GAME, order="forced"),
+                                  lambda: tiny(BONUS_GAME, joker="free"), lambda: tiny(PAIRS_GAME), "yacht",
+                                  "generala"])
+def test_the_first_solve_on_pythons_threads_is_the_parallel_kernels_to_the_bit(make):
+    import dicesolver as ds
+
+    game = make() if callable(make) else ds.load_game(make)
+    model = SolitaireModel(game)
+    stripes, parallel = model.solve(parallel=False), model.solve(parallel=True)
+    assert stripes.tobytes() == parallel.tobytes()
+
+
+def test_the_stripes_run_every_stripe_once_on_as_many_threads():
+    from dicesolver.core.jit import Stripes
+
+    for n in (1, 2, 3):
+        seen = []
+        with Stripes(n) as stripes:
+            stripes.run(lambda s, count: seen.append((s, count)))
+        assert sorted(seen) == [(s, n) for s in range(n)]
+
+
+class Quick(LineProgress):
+    GRACE, EVERY, SILENT = 0.05, 0.0, 0.2
+
+
+def test_a_wait_on_a_stderr_that_is_not_a_terminal_is_told_in_lines():
+    stream = io.StringIO()
+    with Quick("solving something", stream=stream) as lines:
+        time.sleep(0.3)  # compiling: no share known yet
+        for k in range(11):
+            lines.update(k, 10)
+            time.sleep(0.01)
+    text = stream.getvalue().splitlines()
+    assert text[0].startswith("solving something: working, ")
+    shares = [line for line in text if "% after" in line]
+    # the first share starts the pace: from the next on, each tenth with the time left
+    assert [line.split(":")[1].split("%")[0].strip() for line in shares] == [str(10 * k) for k in range(1, 10)]
+    assert all("left" in line for line in shares)
+    assert text[-1].startswith("solving something: done after ")
+
+
+def test_a_short_wait_prints_nothing_and_a_failed_one_says_so():
+    stream = io.StringIO()
+    with LineProgress("quick", stream=stream) as lines:
+        lines.update(1, 2)
+    assert stream.getvalue() == ""
+    stream = io.StringIO()
+    with pytest.raises(RuntimeError), Quick("failing", stream=stream):
+        time.sleep(0.1)
+        raise RuntimeError
+    assert stream.getvalue().splitlines()[-1].startswith("failing: stopped after ")
+
+
+def test_the_command_lines_progress_is_lines_on_a_captured_stderr(capsys, monkeypatch):
+    monkeypatch.setattr(LineProgress, "GRACE", 0.0)
+    with progress("a long job") as update:
+        time.sleep(0.1)
+        update(1, 4)
+    err = capsys.readouterr().err
+    assert "a long job" in err and "done after" in err
+    with progress("a quiet job", quiet=True) as update:
+        time.sleep(0.1)
+        update(1, 4)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_cache_is_listed_and_cleared_by_game(capsys, fresh_cache):
+    assert run(capsys, "solve", "yacht")[0] == 0
+    assert run(capsys, "solve", "yahtzee(joker=free)")[0] == 0
+    assert run(capsys, "solve", "pig")[0] == 0
+    (fresh_cache / "web-games").mkdir()
+    (fresh_cache / "web-games" / "mine.jsonl").write_text("{}\n")
+    code, out, _ = run(capsys, "cache", "--json")
+    listing = json.loads(out)
+    assert code == 0 and listing["tables_dir"] == str(fresh_cache)
+    games = sorted((t["kind"], t["game"]) for t in listing["tables"])
+    assert games == [("pushluck", "pig"), ("solitaire-ev", "yacht"), ("solitaire-ev", "yahtzee(joker=free)")]
+    assert all(t["bytes"] > 0 and t["complete"] for t in listing["tables"])
+    assert any(k["current"] and k["kernels"] > 0 for k in listing["kernels"])
+    code, out, _ = run(capsys, "cache")
+    assert code == 0 and "solitaire-ev" in out and "this one" in out
+    assert run(capsys, "solve", "yacht(yacht=50)")[0] == 2  # not a variant: refused, nothing solved
+    code, out, _ = run(capsys, "cache", "clear", "yacht")  # a game: its tables only
+    assert code == 0 and "removed 1 tables and 0 folders" in out
+    assert run(capsys, "solve", "yahtzee")[0] == 0
+    code, out, _ = run(capsys, "cache", "clear", "yahtzee")  # a bare name: the game and its variants
+    assert "removed 2 tables" in out
+    code, out, _ = run(capsys, "cache", "--json")
+    assert [t["game"] for t in json.loads(out)["tables"]] == ["pig"]
+    assert (fresh_cache / "web-games" / "mine.jsonl").exists()  # the user's saved games are not a cache
+    assert run(capsys, "cache", "clear", "not-a-game")[0] == 2
+    code, out, _ = run(capsys, "solve", "yacht")  # solved again when asked
+    assert code == 0 and "optimal expected score" in out
+
+
+def test_warmup_solves_and_compiles_what_answers_a_game(capsys, fresh_cache):
+    code, out, _ = run(capsys, "warmup", "yacht", "pig")
+    assert code == 0 and "yacht: ready" in out and "pig: ready" in out
+    code, out, _ = run(capsys, "cache", "--json")
+    assert sorted(t["game"] for t in json.loads(out)["tables"]) == ["pig", "yacht"]
+    assert run(capsys, "warmup", "nonsense")[0] == 2
