@@ -5,8 +5,14 @@ import pytest
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_cache(tmp_path_factory):
-    """Every test session solves into its own cache directory."""
-    path = tmp_path_factory.mktemp("cache")
+    """Every test run solves into its own cache directory, shared by its workers (tables are written
+    atomically under a lock: a table one worker solves, the others load, where each worker solving its own
+    cost the suite a Farkle solve per worker)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the run's folder, shared by its workers
+        path = tmp_path_factory.getbasetemp().parent / "cache"
+        path.mkdir(exist_ok=True)
+    else:
+        path = tmp_path_factory.mktemp("cache")
     os.environ["DICESOLVER_CACHE_DIR"] = str(path)
     yield path
 

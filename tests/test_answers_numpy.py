@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.answers_numpy import SolitaireNumpy
 from golden import CASES, read
 
 RECORDED = read()
@@ -59,7 +58,7 @@ def test_the_numpy_form_answers_as_the_kernel_does(name):
     make, _ = CASES[name]
     solution, _ = make()
     engine = solution.engine
-    form = SolitaireNumpy(engine)
+    form = engine._numpy
     kernel = lambda situations: engine.answer(situations, memo=engine.memo_for(1))  # noqa: E731  (the kernel)
     states = [solution.game.parse_state(text) for text, _, _ in RECORDED[name]]
     situations = solution.encoding.situations(states)

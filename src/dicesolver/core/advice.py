@@ -19,14 +19,17 @@ if TYPE_CHECKING:
 def ranked(solution: SolvedGame, state: State, answers: Answers, row: int = 0) -> list[Option]:
     """A decision's options from row ``row`` of its answers, best first (equal values keep the order of
     ``legal_actions``, which each game chooses so that ties read well)."""
-    pairs = solution.pairs(state, answers, row)
-    n = len(pairs)
+    actions = state.legal_actions()
+    n = int(answers.counts[row])
+    assert n == len(actions), f"{n} answers for {len(actions)} legal actions at {state}"
     digits = max(0, round(-math.log10(solution.tie)))
     values = answers.values[row, :n]
-    costs = answers.costs[row, :n].tolist()
-    order = np.argsort(-solution.sign * np.round(values, digits), kind="stable").tolist()
-    return [Option(action=str(pairs[k][0]), option=pairs[k][0].label, kind=pairs[k][0].kind, value=pairs[k][1],
-                   cost=costs[k], points=getattr(pairs[k][0], "points", None)) for k in order]
+    keys = (-solution.sign * np.round(values, digits)).tolist()
+    order = sorted(range(n), key=keys.__getitem__)  # stable: equal values keep their order
+    values, costs = values.tolist(), answers.costs[row, :n].tolist()
+    make = Option.of_engine
+    return [make(str(a), a.label, a.kind, values[k], costs[k], getattr(a, "points", None))
+            for k in order for a in (actions[k],)]
 
 
 def advise(solution: SolvedGame, state: State) -> Advice:

@@ -59,7 +59,7 @@ def size_of(path: Path) -> int:
 def cached_tables() -> list[CachedTable]:
     """Every table in the cache directory, by kind then game."""
     base = tables.cache_dir()
-    found = []
+    found: list[CachedTable] = []
     if not base.is_dir():
         return found
     for kind_dir in sorted(p for p in base.iterdir() if p.is_dir() and p.name not in USER_DATA):
@@ -79,7 +79,7 @@ def compiled_kernels() -> list[CompiledKernels]:
     """Every folder of compiled kernels (one per version of the kernels' sources), this version's first."""
     base = kernel_cache.cache_base()
     current = kernel_cache.current_dir(base).name
-    found = []
+    found: list[CompiledKernels] = []
     if base.is_dir():
         for d in base.glob(f"{kernel_cache.PREFIX}*"):
             if d.is_dir():

@@ -188,6 +188,11 @@ def _sub_keeps(roll: Dice) -> tuple[Dice, ...]:
     return tuple(sorted(keeps, key=lambda k: (len(k), k)))
 
 
+def sub_keeps(roll: Dice) -> tuple[Dice, ...]:
+    """Every distinct keep (sub-multiset) of a roll, from keeping nothing to keeping all (made once per roll)."""
+    return _sub_keeps(tuple(roll))
+
+
 def is_sub_multiset(small: Dice, big: Dice) -> bool:
     rest = list(big)
     for d in small:

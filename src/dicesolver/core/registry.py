@@ -10,6 +10,7 @@ provides ``FAMILY``, a ``core.family.Family``).
 from __future__ import annotations
 
 import importlib
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
@@ -51,17 +52,33 @@ def game_names() -> list[str]:
 
 
 def load(spec: str | Game, players: int | None = None) -> Game:
-    """A game from its game string (any family), for ``players`` players (its usual number by default)."""
+    """A game from its game string (any family), for ``players`` players (its usual number by default).
+
+    Built-in games are kept once loaded (a game string is resolved once a process, not at every call of
+    ``ds.advise``: two directory listings and a scan of the presets); a rules file is read each time, as it
+    may change."""
     if not isinstance(spec, str):
         game = spec
     else:
-        base, choices = parse_game_string(spec)
-        owner = next((f for f in _each_family() if f.owns(base)), None)
-        if owner is None:
-            raise GameDefinitionError(f"unknown game {base.strip()!r} (games: {', '.join(game_names())}; "
-                                      "or a path to a .toml rules file)")
-        game = owner.load(base, choices)
+        game = _LOADED.get(spec)  # type: ignore[assignment]
+        if game is None:
+            base, choices = parse_game_string(spec)
+            owner = next((f for f in _each_family() if f.owns(base)), None)
+            if owner is None:
+                raise GameDefinitionError(f"unknown game {base.strip()!r} (games: {', '.join(game_names())}; "
+                                          "or a path to a .toml rules file)")
+            game = owner.load(base, choices)
+            if not _names_a_file(base) and len(_LOADED) < MAX_LOADED:
+                _LOADED[spec] = game
     return game if players is None else game.with_players(players)
+
+
+_LOADED: dict[str, Game] = {}  # built-in games by the game string they were asked by
+MAX_LOADED = 1024
+
+
+def _names_a_file(base: str) -> bool:
+    return base.strip().lower().endswith(".toml") or "/" in base or "\\" in base
 
 
 def parse_state(spec: str | Game, position: str) -> State:
@@ -98,7 +115,7 @@ def _stamp(solution: SolvedGame) -> int | None:
     if not solution.info.table_dir:
         return None
     try:
-        return (Path(solution.info.table_dir) / "manifest.json").stat().st_mtime_ns
+        return os.stat(os.path.join(solution.info.table_dir, "manifest.json")).st_mtime_ns
     except OSError:
         return -1
 

@@ -197,7 +197,8 @@ class SolitaireEngine(CardEngine):
     def _numpy(self):
         from .answers_numpy import SolitaireNumpy
 
-        return SolitaireNumpy(self)
+        game = self.game
+        return SolitaireNumpy(self, hold_masks(game), padded_subs(game), possible_scores(game))
 
     @cached_property
     def _answer_few(self) -> Callable[[Situations, np.ndarray | None], Answers | None]:

@@ -32,8 +32,9 @@ KEYS = ("cards", "totals", "dice", "held", "rolls_left")
 class SolitaireNumpy:
     """``SolitaireEngine``'s kernel for a few situations, in numpy (see the module docstring)."""
 
-    def __init__(self, engine: SolitaireEngine):
-        from .answers import hold_masks, padded_subs, possible_scores
+    def __init__(self, engine: SolitaireEngine, hold_masks: np.ndarray, sub_pad: np.ndarray, possible: np.ndarray):
+        """``engine``'s tables and rules, with the arrays its kernel reads: each roll's keeps as the encoding's
+        hold actions, each keep's one-die-smaller keeps (padded), and the scores each box can hold."""
         from .turn import keep_steps
 
         m = engine.model
@@ -60,13 +61,12 @@ class SolitaireNumpy:
         self.keep_add = m.keep_add.astype(np.int64)
         self.keep_add_list = self.keep_add.tolist()
         self.counts_t = np.ascontiguousarray(dice.counts.T)
-        self.possible = possible_scores(game)
+        self.possible = possible
         self.max_points = self.possible.shape[1] - 1
         ptr, idx = dice.roll_sub_keeps
         self.roll_sub_ptr, self.roll_sub_idx = ptr.tolist(), idx.tolist()
-        self.roll_sub_mask = hold_masks(game).tolist()
+        self.roll_sub_mask = hold_masks.tolist()
         steps = keep_steps(dice)
-        sub_pad = padded_subs(game)
         # the keeps by size, for the stages' passes in the kernels' order (expectation: largest first; best
         # keep: smallest first, each keep after the one-die-smaller keeps it compares)
         self.by_size = steps.by_size

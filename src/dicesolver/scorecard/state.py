@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import ClassVar
 
-from ..core.dice import Dice, DiceSpace, format_dice, is_sub_multiset, parse_dice
+from ..core.dice import Dice, DiceSpace, format_dice, is_sub_multiset, parse_dice, sub_keeps
 from ..core.errors import InputError
 from ..core.numbers import is_digits
 from ..core.protocol import seat_on_turn
@@ -40,12 +40,22 @@ class Keep:
     faces: int = field(default=6, compare=False)
     kind: ClassVar[str] = "keep"
 
-    @property
+    @cached_property
     def label(self) -> str:
         return format_dice(self.dice, self.faces)
 
-    def __str__(self) -> str:
+    @cached_property
+    def text(self) -> str:
         return f"keep {self.label if self.dice else 'none'}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@lru_cache(maxsize=4096)
+def _keeps(roll: Dice, faces: int) -> tuple[Keep, ...]:
+    """Every keep of a roll as a step, made once per roll (with its words, which advice prints for each)."""
+    return tuple(Keep(k, faces) for k in sub_keeps(roll))
 
 
 @dataclass(frozen=True)
@@ -176,9 +186,9 @@ class ScorecardState:
         game = self.game
         if self.rolls_left == 0:
             return self._scores()
-        keeps: list[Keep | Score] = [Keep(k, game.faces) for k in game.dice.sub_keeps(self.dice)]
+        keeps = _keeps(self.dice, game.faces)
         # keeping every die (throwing none) last: where it ties with scoring now, scoring is the advice
-        return keeps[:-1] + self._scores() + keeps[-1:]
+        return [*keeps[:-1], *self._scores(), keeps[-1]]
 
     def _scores(self) -> list[Keep | Score]:
         """Every legal box, with the points it adds now: the box's, an extra-yacht bonus, and the upper
