@@ -19,6 +19,9 @@ from .rules import ScorecardGame
 from .state import Keep, Score, ScorecardState
 
 
+KERNEL_TEXTS = 256  # from this many position texts on, the kernel reads them (a few: Python, without numba)
+
+
 class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
     def __init__(self, game: ScorecardGame):
         super().__init__(game)
@@ -86,21 +89,69 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
         return rows
 
     def parse_situations(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        """Position texts as situations: the canonical form (``str(state)``) is read directly, anything
-        else (aliases, spaces, ``bonus=``, a refused position) by ``parse_state``, which says what is wrong."""
+        """Position texts as situations: the canonical form (``str(state)``) is read directly (many at once by
+        a kernel, ``kernels.positions``), anything else (aliases, spaces, ``bonus=``, a refused position) by
+        ``parse_state``, which says what is wrong."""
         n = len(texts)
-        rows = [self._read(t) for t in texts]
-        slow = [i for i, r in enumerate(rows) if r is None]
+        if n >= KERNEL_TEXTS and self.game.faces <= 9 and all(type(t) is str for t in texts):
+            out, read = self._read_many(texts)
+            slow = np.flatnonzero(read == 0).tolist()
+        else:
+            rows = [self._read(t) for t in texts]
+            slow = [i for i, r in enumerate(rows) if r is None]
+            out = {k: np.zeros((n, *spec.shape), dtype=np.int64) for k, spec in self.situation_spec().items()}
+            for i, row in enumerate(rows):
+                if row is not None:
+                    for k, v in row.items():
+                        out[k][i] = v
         if slow:
-            parsed = super().parse_situations([texts[i] for i in slow])
-            for j, i in enumerate(slow):
-                rows[i] = {k: v[j] for k, v in parsed.items()}
-        out = {k: np.zeros((n, *spec.shape), dtype=np.int64) for k, spec in self.situation_spec().items()}
-        for i, row in enumerate(rows):
-            assert row is not None
-            for k, v in row.items():
-                out[k][i] = v
+            states = []
+            for i in slow:
+                try:
+                    states.append(self.game.parse_state(texts[i]))
+                except InputError as exc:
+                    raise InputError(f"position {i} ({str(texts[i])[:60]!r}): {exc}") from None
+            parsed = self.situations(states)
+            for k, v in parsed.items():
+                out[k][slow] = v
         return out
+
+    def _read_many(self, texts: Sequence[str]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+        """The canonical texts among ``texts`` read by the kernel: the situations, and 1 where a text was read."""
+        from .kernels.positions import read_positions
+
+        g = self.game
+        n = len(texts)
+        joined = "".join(texts)
+        if joined.isascii():  # a character a byte: the texts' bounds from their lengths
+            data = joined.encode("ascii")
+            lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+        else:
+            encoded = [t.encode("utf-8") for t in texts]
+            data = b"".join(encoded)
+            lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=n)
+        ends = np.cumsum(lengths)
+        starts = ends - lengths
+        out = {k: np.zeros((n, *spec.shape), dtype=np.int64) for k, spec in self.situation_spec().items()}
+        read = np.zeros(n, dtype=np.uint8)
+        names, name_lengths, possible, upper_face = self._kernel_reader
+        read_positions(np.frombuffer(data, dtype=np.uint8), starts, ends, names, name_lengths, possible, upper_face,
+                       g.players, g.n_dice, g.faces, g.rolls, bool(g.forced_order),
+                       g.upper_threshold if g.has_upper_bonus else 0, g.upper_points if g.has_upper_bonus else 0,
+                       out["cards"], out["totals"], out["upper"], out["dice"], out["held"], out["rolls_left"], read)
+        return out, read
+
+    @cached_property
+    def _kernel_reader(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        from .kernels.positions import name_table
+
+        g = self.game
+        names, lengths = name_table([c.name for c in g.categories])
+        possible = np.zeros((g.n_categories, int(g.max_scores.max()) + 1), dtype=np.uint8)
+        for c in range(g.n_categories):
+            possible[c, g.possible_scores(c)] = 1
+        upper_face = np.array([c.face if c.is_upper else 0 for c in g.categories], dtype=np.int64)
+        return names, lengths, possible, upper_face
 
     @cached_property
     def _reader(self) -> tuple[dict, list, dict, dict]:
