@@ -384,9 +384,10 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             fields[i, KIND] = -1
             out_i[i, width] = -reason
             refused += 1
-    # read by no situation (none has a throw left): an empty view, not an allocation, and of the type of every
-    # stage answer_one reads (one-dimensional, contiguous, writable), so that answer_one compiles once
-    no_stage = out_f[lo, :0]
+    # Every stage answer_one reads is a strided view (a lane of answer_blocks' stages, or a row sliced with a
+    # step known only when running: ``one``), so that answer_one is compiled for one type of stage, not three.
+    one = np.int64(1)
+    no_stage = out_f[lo, 0:0:one]  # read by no situation (none has a throw left): a view, not an allocation
     if n == 1:  # one situation: no grouping
         if refused == 0:
             kind, m, key = fields[lo, KIND], fields[lo, LEFT], fields[lo, KEY]
@@ -394,12 +395,12 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             if top == 0:
                 stage = no_stage
             elif top == 1 and remembered(memo, lo, key, kept):
-                stage = memo[lo, :kept]
+                stage = memo[lo, 0:kept:one]
             else:
                 stages = turn_stages(lo, top, fields, values, narrow, blob, model, aim)
                 if top == 2:
                     remember(memo, lo, key, stages[1], kept)
-                stage = stages[top]
+                stage = stages[top, ::one]
             answer_one(lo, fields, stage, values, narrow, blob, model, aim, tie, out_f, out_i)
         return refused
     order, starts, tops, runs = group_runs(fields, lo, hi, np.int64(KEY), np.int64(KIND), np.int64(LEFT),
@@ -412,7 +413,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
             for p in range(starts[k], starts[k + 1]):
                 i = order[p]
                 if remembered(memo, i, fields[i, KEY], kept):
-                    stage = memo[i, :kept]
+                    stage = memo[i, 0:kept:one]
                     break
             else:
                 staged[n_staged] = k
@@ -435,7 +436,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
                 m = fields[i, LEFT] if fields[i, KIND] == DECISION or fields[i, KIND] == RETHROW else 0
                 if m == 2:
                     remember(memo, i, fields[i, KEY], stages[1], kept)
-                answer_one(i, fields, stages[m], values, narrow, blob, model, aim, tie, out_f, out_i)
+                answer_one(i, fields, stages[m, ::one], values, narrow, blob, model, aim, tie, out_f, out_i)
     elif n_staged > 1:
         answer_blocks(staged[:n_staged], order, starts, tops, fields, values, narrow, blob, model, aim, memo, tie,
                       out_f, out_i)
@@ -482,7 +483,6 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
     n_keeps, roll_offset, n_rolls = blob[N_KEEPS], blob[ROLL_OFFSET], blob[N_ROLLS]
     lanes = min(LANES, staged.shape[0])
     stages = np.empty((blob[ROLLS], n_keeps, lanes))
-    lane = np.empty((blob[ROLLS], n_keeps))
     row = np.empty(n_rolls)
     conts = np.empty((blob[N_CATS] + 1, blob[N_DICE] + 1))
     for b in range(0, staged.shape[0], lanes):
@@ -503,16 +503,13 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
             expect_keeps_wide(stages[m], keep_add, roll_offset, block)
         for j in range(block):
             k = staged[b + j]
-            for m in range(tops[k] + 1):  # lane j's stages as contiguous rows: one type of stage for answer_one
-                for r in range(n_keeps):
-                    lane[m, r] = stages[m, r, j]
             for p in range(starts[k], starts[k + 1]):
                 i = order[p]
                 if fields[i, KIND] >= 0:
                     m = fields[i, LEFT] if fields[i, KIND] == DECISION or fields[i, KIND] == RETHROW else 0
                     if m == 2:
-                        remember(memo, i, fields[i, KEY], lane[1], roll_offset)
-                    answer_one(i, fields, lane[m], values, narrow, blob, model, aim, tie, out_f, out_i)
+                        remember(memo, i, fields[i, KEY], stages[1, :, j], roll_offset)
+                    answer_one(i, fields, stages[m, :, j], values, narrow, blob, model, aim, tie, out_f, out_i)
 
 
 @njit(cache=True)
