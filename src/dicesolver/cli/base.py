@@ -69,7 +69,8 @@ def warn(message: str) -> None:
 @contextlib.contextmanager
 def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], None]]:
     """Progress of a wait, on stderr, and its (done, total) callback: a bar on a terminal, lines elsewhere
-    (``LineProgress``: a notebook's ``!dicesolver``, a subprocess, CI); nothing when quiet.
+    (``LineProgress``: a notebook's ``!dicesolver``, a subprocess, CI); nothing when quiet. With ``--json``
+    too: the JSON goes to stdout, the progress to stderr.
 
     Until the first callback the bar pulses (work of unknown length, such as compiling kernels or a big
     game's dice); then it shows the share done, the time taken and the time left. On a first run, when no

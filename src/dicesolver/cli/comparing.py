@@ -30,7 +30,7 @@ def simulate(
     """Play many one-player games with one or more strategies (the same dice for all) and summarise the
     scores. Despirala: the exact model, or a Monte Carlo one with --samples N."""
     g = registry.load(game)
-    with progress(f"simulating {g.canonical}", quiet=json_output) as update:
+    with progress(f"simulating {g.canonical}") as update:
         runs = simulation.simulate(g, player, n=n, seed=seed, samples=samples, progress=update)
     from ..analysis.plots import simulation_figure
 
@@ -53,7 +53,7 @@ def compare(
     if not exact:
         raise InputError("only the exact comparison is available for two players (use --exact)")
     g = registry.load(game)
-    with progress(f"{a} against {b}", quiet=json_output) as update:
+    with progress(f"{a} against {b}") as update:
         result = registry.family_of(g).compare(g, a, b, progress=update)
     if json_output:
         emit(result)
@@ -70,7 +70,7 @@ def facts(
     """How the perfect two-player strategy plays, exactly: how often it scores a box 0 (and waives one that
     could have scored), and the opening rolls where it keeps other dice than Maximus."""
     g = registry.load(game)
-    with progress(f"{g.canonical}: strategy facts", quiet=json_output) as update:
+    with progress(f"{g.canonical}: strategy facts") as update:
         result = registry.family_of(g).strategy_facts(g, progress=update)
     if json_output:
         emit(result)
@@ -90,7 +90,7 @@ def match(
     """Many games between 2-6 bots, every seating order in turn and the same dice for each seat (common random
     numbers): points per game (win n-1, tie shared, loss -1), wins and games won by seat, with 95% intervals."""
     g = registry.load(game)
-    with progress(f"playing {g.canonical}", quiet=json_output) as update:
+    with progress(f"playing {g.canonical}") as update:
         result, games = matches.match(g, players, n=n, seed=seed, progress=update)
     from ..analysis.plots import match_figure
 
@@ -112,7 +112,7 @@ def rl_eval(
     from .. import rl
 
     chosen = "optimal" if policy == "optimal" else rl.load_policy(policy)
-    with progress(f"playing {n:,} games of {game} with {policy} and the optimal player", quiet=json_output) as update:
+    with progress(f"playing {n:,} games of {game} with {policy} and the optimal player") as update:
         result = rl.evaluate(chosen, game, n=n, seed=seed, name=policy, progress=update)
     if json_output:
         emit(result)

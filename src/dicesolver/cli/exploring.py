@@ -99,15 +99,14 @@ def solve(
     if target is not None:
         if judge is not None or dask is not None or rebuild or verify:
             raise InputError("--target goes alone (no --judge, --dask, --rebuild or --verify)")
-        with progress(f"{g.canonical}: best chances of every target up to {target} (once; cached)",
-                      quiet=json_output) as update:
+        with progress(f"{g.canonical}: best chances of every target up to {target} (once; cached)") as update:
             aimed = family.target_solution(g, target, progress=update)
         if json_output:
             emit(aimed.info)
             return
         render.solve_info(out, aimed.info, aimed.headline())
         return
-    with progress(f"solving {g.canonical} (once; cached)", quiet=json_output) as update:
+    with progress(f"solving {g.canonical} (once; cached)") as update:
         solution = family.solve(g, judge=judge, progress=update, rebuild=rebuild, on_problem=warn, cluster=cluster)
         problem = tables.verify_files(solution.info.table_dir) if verify and solution.info.table_dir else None
         if problem:
@@ -143,11 +142,11 @@ def advise(
         score = target if target is not None else beat
         assert score is not None
         what = f"beating {score}" if beat is not None else f"reaching {score}"
-        with progress(f"{state.game.canonical}: best chances of {what} (once; cached)", quiet=json_output) as update:
+        with progress(f"{state.game.canonical}: best chances of {what} (once; cached)") as update:
             solution = registry.family_of(state.game).target_solution(state.game, score, beat=beat is not None,
                                                                       progress=update, at=state)
     else:
-        with progress(f"solving {state.game.canonical} (once; cached)", quiet=json_output) as update:
+        with progress(f"solving {state.game.canonical} (once; cached)") as update:
             solution = registry.solution_for(state, progress=update)
     result = solution.advise(state)
     if json_output:
@@ -180,7 +179,7 @@ def odds(
     maximum when a whole turn is played only for it. For Farkle, one throw of 1 to 6 dice: the points of its
     best set-aside, the most and its chance, the chance of a Farkle and of hot dice."""
     g = registry.load(game)
-    with progress(f"playing one turn for each box of {g.canonical}", quiet=json_output):
+    with progress(f"playing one turn for each box of {g.canonical}"):
         rows = registry.family_of(g).odds(g, exact=exact)
     if category is not None:
         rows = _pick_category(rows, category)
@@ -207,13 +206,13 @@ def distribution(
     if up_to is not None and not target_curve:
         raise InputError("--up-to goes with --target-curve")
     if target_curve:
-        with progress(f"{g.canonical}: best chances of every target (once; cached)", quiet=json_output) as update:
+        with progress(f"{g.canonical}: best chances of every target (once; cached)") as update:
             c = registry.family_of(g).target_curve(g, up_to, progress=update)
         from ..analysis.plots import target_curve_figure
 
         report(c, lambda: render.target_curve(out, c), json_output, plot, lambda: target_curve_figure(c))
         return
-    with progress(f"propagating {g.canonical}", quiet=json_output) as update:
+    with progress(f"propagating {g.canonical}") as update:
         d = registry.family_of(g).distribution(g, progress=update)
 
     def figure():

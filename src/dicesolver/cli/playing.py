@@ -50,7 +50,7 @@ def analyze(
     playthrough = registry.read_record(record, warnings)
     for w in warnings:
         warn(w)
-    solution = solution_of(playthrough.game, judge_of(points, mindful, judge), quiet=json_output)
+    solution = solution_of(playthrough.game, judge_of(points, mindful, judge))
     result = solution.review(playthrough, player)
     from ..analysis.plots import review_figure
 
