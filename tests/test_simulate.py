@@ -33,14 +33,42 @@ def test_tiny_game_with_joker_agrees_with_exact_value():
 
 
 def test_optimal_beats_every_other_strategy():
+    """Paired, game by game on the same dice: each strategy's games as the kernels play them (the simulation
+    keeps only their counts)."""
+    from dicesolver.scorecard.policy_table import dice_stream
+    from dicesolver.scorecard.simulate import make_strategy
+
     game = load_game("yacht-dice")
     names = [p for p in STRATEGIES if p != "contender"]
-    runs = {r.summary.player: r for r in simulate(game, names, n=1000, seed=11)}  # the closest: z = 10.7
-    best = runs["optimal"]
-    for name, r in runs.items():
+    throws, rand = dice_stream(game, 11, 0, 1000)
+    totals = {name: make_strategy(name, game, 11).play_many(throws, rand)[0] for name in names}  # closest: z = 10.7
+    for name in names:
         if name != "optimal":
-            diff = best.totals - r.totals  # same dice for both: a paired comparison
+            diff = totals["optimal"] - totals[name]
             assert diff.mean() - Z_999 * diff.std(ddof=1) / np.sqrt(len(diff)) > 0, name
+
+
+def test_the_counts_are_the_games_statistics_in_flat_memory():
+    """The simulation's statistics from its counts, as numpy gives them on every game's score (the games
+    streamed in chunks of a few, counted, dropped)."""
+    from dicesolver.scorecard import simulate as streaming
+    from dicesolver.scorecard.policy_table import dice_stream
+    from dicesolver.scorecard.simulate import make_strategy
+
+    game = load_game("yacht")
+    old_chunk, streaming.CHUNK = streaming.CHUNK, 97
+    try:
+        (run_,) = simulate(game, ["greedy"], n=1000, seed=4)
+    finally:
+        streaming.CHUNK = old_chunk
+    totals, boxes, bonus, _ = make_strategy("greedy", game, 4).play_many(*dice_stream(game, 4, 0, 1000))
+    s = run_.summary
+    assert s.games == 1000 and s.mean == float(np.mean(totals)) and s.sd == pytest.approx(np.std(totals, ddof=1))
+    assert s.percentiles == {str(p): float(np.percentile(totals, p, method="inverted_cdf")) for p in (5, 25, 50, 75, 95)}
+    assert (s.min, s.max) == (totals.min(), totals.max())
+    assert [c.mean for c in s.categories] == [float(np.mean(boxes[:, c])) for c in range(game.n_categories)]
+    assert [c.scored_rate for c in s.categories] == [float(np.mean(boxes[:, c] > 0)) for c in range(game.n_categories)]
+    assert run_.scores.counts.size < 400  # the counts of the scores met, not the games
 
 
 def test_seed_002_agents_behave_as_described():
@@ -52,10 +80,10 @@ def test_seed_002_agents_behave_as_described():
 
 def test_reproducible_and_seed_dependent():
     game = load_game("yacht")
-    a = simulate(game, ["greedy"], n=500, seed=1)[0].totals
-    b = simulate(game, ["greedy"], n=500, seed=1)[0].totals
-    c = simulate(game, ["greedy"], n=500, seed=2)[0].totals
-    assert np.array_equal(a, b) and not np.array_equal(a, c)
+    a = simulate(game, ["greedy"], n=500, seed=1)[0].scores
+    b = simulate(game, ["greedy"], n=500, seed=1)[0].scores
+    c = simulate(game, ["greedy"], n=500, seed=2)[0].scores
+    assert a == b and a != c
 
 
 def replay(game, player, throws):

@@ -41,17 +41,18 @@ def simulation_figure(game: Game, runs: Sequence[SimulationRun]) -> Figure:
     fig = Figure(figsize=(12, 5.5) if with_boxes else (9, 4.5), layout="constrained")
     grid = fig.add_gridspec(3, 6 if with_boxes else 3)
     main = fig.add_subplot(grid[:, :3])
-    lo = min(int(r.totals.min()) for r in runs)
-    hi = max(int(r.totals.max()) for r in runs)
+    lo = min(r.scores.min for r in runs)
+    hi = max(r.scores.max for r in runs)
     bins = list(np.arange(lo, hi + 2) - 0.5 if hi - lo <= 150 else np.linspace(lo, hi + 1, 61))
     for i, run in enumerate(runs):
         color = COLORS[i % len(COLORS)]
         s = run.summary
-        main.hist(run.totals, bins=bins, alpha=0.45 if len(runs) > 1 else 0.6, color=color,
-                  label=f"{s.player}: mean {s.mean:.2f}, sd {s.sd:.1f}")
-        bonus = run.details.get("bonus")
-        if len(runs) == 1 and s.bonus_rate is not None and bonus is not None:
-            main.hist(run.totals[bonus], bins=bins, color=color, label=f"got upper bonus: {100 * s.bonus_rate:.0f}%")
+        main.hist(run.scores.scores, weights=run.scores.counts, bins=bins, alpha=0.45 if len(runs) > 1 else 0.6,
+                  color=color, label=f"{s.player}: mean {s.mean:.2f}, sd {s.sd:.1f}")
+        bonus = run.details.get("bonus_scores")
+        if len(runs) == 1 and s.bonus_rate is not None and bonus is not None and bonus.n:
+            main.hist(bonus.scores, weights=bonus.counts, bins=bins, color=color,
+                      label=f"got upper bonus: {100 * s.bonus_rate:.0f}%")
         if len(runs) == 1 and s.expected is not None:
             main.axvline(s.expected, color="black", linestyle="--", label=f"its exact expectation {s.expected:.2f}")
     main.set(xlabel="final score", ylabel="games", title=f"{game.canonical}: {runs[0].summary.games:,} games per player")
@@ -60,10 +61,12 @@ def simulation_figure(game: Game, runs: Sequence[SimulationRun]) -> Figure:
         for k, cat in enumerate(runs[0].summary.categories[:9]):
             ax = fig.add_subplot(grid[k // 3, 3 + k % 3])
             for i, run in enumerate(runs):
-                values = run.details["boxes"][:, k]
-                values = values[values >= 0]
-                edges = list(np.arange(-0.5, max(1, int(values.max(initial=0))) + 1.5))
-                ax.hist(values, bins=edges, density=True, alpha=0.5, color=COLORS[i % len(COLORS)])
+                points = run.details["boxes"][k]
+                values, counts = points.nonzero()
+                used = values >= 0
+                edges = list(np.arange(-0.5, max(1, int(values[used].max(initial=0))) + 1.5))
+                ax.hist(values[used], weights=counts[used], bins=edges, density=True, alpha=0.5,
+                        color=COLORS[i % len(COLORS)])
             ax.set_title(cat.category, fontsize=8)
             ax.tick_params(labelsize=6)
     return fig

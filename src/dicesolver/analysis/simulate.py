@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core import registry
+from ..core.counts import ScoreCounts
 from ..core.errors import InputError
 from ..core.family import Progress, Simulated
 from ..core.protocol import Game
@@ -20,30 +21,29 @@ MAX_GAMES = 100_000_000
 @dataclass
 class SimulationRun:
     summary: SimulationSummary
-    totals: np.ndarray
-    details: dict = field(default_factory=dict)  # the family's raw facts (box points per game, ...)
+    scores: ScoreCounts  # how many games ended on each final score
+    details: dict = field(default_factory=dict)  # the family's counts for figures (each box's points, ...)
 
 
 def summarize(game: str, seed: int, run: Simulated) -> SimulationSummary:
     """The statistics of one strategy's final scores, with the family's own facts."""
-    totals = np.asarray(run.totals)
-    n = len(totals)
-    values, counts = np.unique(totals, return_counts=True)
-    sd = float(np.std(totals, ddof=1)) if n > 1 else 0.0
+    scores = run.scores
+    n = scores.n
+    sd = scores.sd
     return SimulationSummary(
-        game=game, player=run.player, games=n, seed=seed, mean=float(np.mean(totals)), sd=sd,
+        game=game, player=run.player, games=n, seed=seed, mean=scores.mean, sd=sd,
         stderr=sd / float(np.sqrt(n)) if n else 0.0,
-        percentiles={str(p): float(np.percentile(totals, p, method="inverted_cdf")) for p in PERCENTILES},
-        mode=int(values[np.argmax(counts)]), min=int(totals.min()), max=int(totals.max()), seconds=run.seconds,
-        **run.facts)
+        percentiles={str(p): scores.percentile(p) for p in PERCENTILES}, mode=scores.mode, min=scores.min,
+        max=scores.max, seconds=run.seconds, **run.facts)
 
 
 def simulate(game: Game, players: list[str], n: int = 10_000, seed: int = 0, samples: int = 0,
              progress: Progress | None = None) -> list[SimulationRun]:
-    """``n`` games for each named strategy (the same dice for all); one run per strategy."""
+    """``n`` games for each named strategy (the same dice for all); one run per strategy. Memory does not
+    grow with ``n`` where the family streams its games (the scorecard games: 100 million fit)."""
     if not 1 <= n <= MAX_GAMES:
         raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
     if not players:
         raise InputError("name at least one player")
     runs = registry.family_of(game).simulate(game, players, n, seed, samples=samples, progress=progress)
-    return [SimulationRun(summarize(game.canonical, seed, r), np.asarray(r.totals), r.details) for r in runs]
+    return [SimulationRun(summarize(game.canonical, seed, r), r.scores, r.details) for r in runs]

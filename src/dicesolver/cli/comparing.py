@@ -10,6 +10,7 @@ from ..core.errors import InputError
 from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report
 
 matches = lazy_module("dicesolver.analysis.match")
+plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
 registry = lazy_module("dicesolver.core.registry")
 render = lazy_module("dicesolver.terminal.render")
 simulation = lazy_module("dicesolver.analysis.simulate")
@@ -32,11 +33,9 @@ def simulate(
     g = registry.load(game)
     with progress(f"simulating {g.canonical}") as update:
         runs = simulation.simulate(g, player, n=n, seed=seed, samples=samples, progress=update)
-    from ..analysis.plots import simulation_figure
-
     summaries = [r.summary for r in runs]
     report(summaries, lambda: render.simulation(out, summaries, f"{g.canonical}: {n:,} games per player, seed {seed}"),
-           json_output, plot, lambda: simulation_figure(g, runs))
+           json_output, plot, lambda: plots.simulation_figure(g, runs))
 
 
 @app.command()
@@ -92,9 +91,7 @@ def match(
     g = registry.load(game)
     with progress(f"playing {g.canonical}") as update:
         result, games = matches.match(g, players, n=n, seed=seed, progress=update)
-    from ..analysis.plots import match_figure
-
-    report(result, lambda: render.match(out, result), json_output, plot, lambda: match_figure(result, games))
+    report(result, lambda: render.match(out, result), json_output, plot, lambda: plots.match_figure(result, games))
 
 
 @app.command("rl-eval")

@@ -13,6 +13,7 @@ from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, runtime_
 
 import numpy as np
 
+from .counts import ScoreCounts
 from .distributed import Cluster
 from .encoding import Batch, Encoding
 from .errors import InputError
@@ -32,9 +33,9 @@ class Simulated:
     """One strategy's simulated games, as a family's engine plays them."""
 
     player: str
-    totals: np.ndarray  # every game's final score
+    scores: ScoreCounts  # how many games ended on each final score
     facts: dict[str, Any] = field(default_factory=dict)  # SimulationSummary fields the family knows
-    details: dict[str, Any] = field(default_factory=dict)  # raw data for figures (box points per game, ...)
+    details: dict[str, Any] = field(default_factory=dict)  # counts for figures (each box's points, ...)
     seconds: float = 0.0
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import numpy as np
 
 from ..core.aims import AT_LEAST, BEAT, parse_target, table_needs
+from ..core.counts import ScoreCounts
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated
@@ -221,7 +222,8 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                              "model) or a target player (target:T); for its other bots use match")
         stats, scores = simulate_despirala(game.mode, n, seed, samples)
         label = "optimal" if not samples else f"mc-{samples}"
-        return [Simulated(label, scores, {"expected": stats.expected}, {"model": stats.model}, stats.seconds)]
+        return [Simulated(label, ScoreCounts.of(scores), {"expected": stats.expected}, {"model": stats.model},
+                          stats.seconds)]
 
     def _simulate_target(self, game: DespiralaGame, aim: int, n: int, seed: int, samples: int,
                          progress: Progress | None) -> Simulated:
@@ -236,8 +238,9 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         start = time.perf_counter()
         scores = play_target_games(table, aim, n, seed)
         reached = scores >= aim if game.mode == "normal" else scores <= aim
-        return Simulated(f"target:{aim}", scores, {"target": aim, "target_rate": float(np.mean(reached)),
-                                                   "target_chance": table.start(ALL_FREE, GOODS_PER_TURN, aim)},
+        return Simulated(f"target:{aim}", ScoreCounts.of(scores),
+                         {"target": aim, "target_rate": float(np.mean(reached)),
+                          "target_chance": table.start(ALL_FREE, GOODS_PER_TURN, aim)},
                          {"model": "exact"}, time.perf_counter() - start)
 
     def match(self, game: DespiralaGame, names: list[str], n: int, seed: int,

@@ -2,7 +2,8 @@
 same dice for every strategy of one call (common random numbers), with each game's boxes and bonuses.
 
 The optimal player reads its decisions from the policy table (``policy_table``) and draws its dice in
-the kernel; the other strategies decide as they go, on the same dice written out chunk by chunk."""
+the kernel; the other strategies decide as they go, on the same dice written out chunk by chunk. Each
+chunk's games are counted (``Tally``) and dropped: memory does not grow with the number of games."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import time
 
 import numpy as np
 
+from ..core.counts import ScoreCounts
 from ..core.errors import InputError
 from ..core.family import Progress, Simulated
 from ..core.results import CategoryStats
@@ -24,29 +26,47 @@ from .solitaire import TurnState
 CHUNK = 200_000  # games per chunk of written-out dice (about 50 MB for 5 dice, 13 turns)
 
 
-def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, totals: np.ndarray, boxes: np.ndarray,
-          bonus: np.ndarray, extra: np.ndarray, aim: int | None = None) -> dict:
+class Tally:
+    """One strategy's games as they stream in chunks (memory that does not grow with the number of games):
+    how many ended on each score, on each score with the upper bonus, each box's points, the extra bonuses."""
+
+    def __init__(self, game: ScorecardGame):
+        self.scores, self.bonus_scores = ScoreCounts(), ScoreCounts()
+        self.boxes = [ScoreCounts() for _ in range(game.n_categories)]
+        self.extra = 0
+
+    def add(self, totals: np.ndarray, boxes: np.ndarray, bonus: np.ndarray, extra: np.ndarray) -> None:
+        self.scores.add(totals)
+        self.bonus_scores.add(totals[bonus])
+        if boxes.size:  # every box's points counted in one pass: box c's from c * span on
+            lo = int(boxes.min())
+            span = int(boxes.max()) - lo + 1
+            spread = boxes - lo + np.arange(boxes.shape[1]) * span
+            counts = np.bincount(spread.ravel(), minlength=boxes.shape[1] * span).reshape(boxes.shape[1], span)
+            for c, points in enumerate(self.boxes):
+                points.add_counts(lo, counts[c])
+        self.extra += int(extra.sum())
+
+
+def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, tally: Tally, aim: int | None = None) -> dict:
     """What the summary says besides the scores: each box's scoring rate and mean, the bonuses, the
     optimal strategy's exact expected score, and, beside a target player, how often each strategy reaches
     ``aim`` (a target player's own) with the target player's exact chance."""
-    out = _box_facts(game, boxes, bonus, extra)
+    n = tally.scores.n
+    out = {
+        "categories": [CategoryStats(category=cat.name, scored_rate=counts.share(at_least=1), mean=counts.mean)
+                       for cat, counts in zip(game.categories, tally.boxes)],
+        "bonus_rate": tally.bonus_scores.n / n if game.has_upper_bonus else None,
+        "extra_bonus_mean": tally.extra / n if game.tracks_yacht_flag else None,
+    }
     if isinstance(player, TargetPlayer):
         aim = player.aim
         out["target_chance"] = player.table.chance(TurnState(0), aim)
     elif player.name == "optimal":
         out["expected"] = float(player.values[player.model.index(TurnState(0))])
     if aim is not None:
-        out |= {"target": aim, "target_rate": float(np.mean(totals >= aim))}
+        out |= {"target": aim, "target_rate": tally.scores.share(at_least=aim)}
     return out
-
-
-def _box_facts(game: ScorecardGame, boxes: np.ndarray, bonus: np.ndarray, extra: np.ndarray) -> dict:
-    return {
-        "categories": [CategoryStats(category=cat.name, scored_rate=float(np.mean(boxes[:, c] > 0)),
-                                     mean=float(np.mean(boxes[:, c]))) for c, cat in enumerate(game.categories)],
-        "bonus_rate": float(np.mean(bonus)) if game.has_upper_bonus else None,
-        "extra_bonus_mean": float(np.mean(extra)) if game.tracks_yacht_flag else None,
-    }
 
 
 def make_strategy(name: str, game: ScorecardGame, seed: int = 0) -> KernelPlayer | TargetPlayer:
@@ -73,7 +93,7 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
         raise InputError("name at least one player")
     built: list[KernelPlayer | TargetPlayer] = [make_strategy(p, game, seed) for p in players]
     policies = [_policy_for(p, n, progress) for p in built]
-    parts: list[list[tuple]] = [[] for _ in built]
+    tallies = [Tally(game) for _ in built]
     seconds = [0.0 for _ in built]
     done = 0
     while done < n:
@@ -82,18 +102,16 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
         for i, (player, policy) in enumerate(zip(built, policies)):
             t0 = time.perf_counter()
             if policy is not None:
-                parts[i].append(policy.play(size, seed=seed, first_game=done))
+                games = policy.play(size, seed=seed, first_game=done)
             else:
                 assert arrays is not None
-                parts[i].append(player.play_many(*arrays))
+                games = player.play_many(*arrays)
+            tallies[i].add(*games)
             seconds[i] += time.perf_counter() - t0
             if progress:
                 progress(done * len(built) + (i + 1) * size, n * len(built))
         done += size
-    runs = []
     aim = next((p.aim for p in built if isinstance(p, TargetPlayer)), None)
-    for player, chunks, secs in zip(built, parts, seconds):
-        totals, boxes, bonus, extra = (np.concatenate([c[j] for c in chunks]) for j in range(4))
-        runs.append(Simulated(player.name, totals, facts(game, player, totals, boxes, bonus, extra, aim),
-                              {"boxes": boxes, "bonus": bonus}, secs))
-    return runs
+    return [Simulated(player.name, tally.scores, facts(game, player, tally, aim),
+                      {"boxes": tally.boxes, "bonus_scores": tally.bonus_scores}, secs)
+            for player, tally, secs in zip(built, tallies, seconds)]
