@@ -23,7 +23,7 @@ app.add_typer(cache_app, name="cache")
 
 
 def mib(n: int) -> str:
-    return f"{n / 2**20:,.1f} MiB"
+    return f"{n / 2**20:,.1f} MiB" if n >= 2**20 else f"{n / 2**10:,.0f} KiB"
 
 
 @cache_app.callback()
@@ -43,13 +43,13 @@ def cache(ctx: typer.Context, json_output: bool = typer.Option(False, "--json", 
     for t in found:
         table.add_row(t.kind, Text(t.game), mib(t.bytes), t.created[:16].replace("T", " ") if t.complete else
                       "unfinished")
-    out.print(table) if found else out.print(Text(f"no solved tables in {tables.cache_dir()}"))
+    out.print(table if found else Text(f"no solved tables in {tables.cache_dir()}"))
     kt = Table(title=f"compiled kernels in {kernel_cache.cache_base()}")
     for col in ("folder", "kernels", "size", "version"):
         kt.add_column(col, justify="right" if col in ("kernels", "size") else "left")
     for k in kernels:
         kt.add_row(Text(k.path.rsplit("/", 1)[-1]), str(k.kernels), mib(k.bytes), "this one" if k.current else "other")
-    out.print(kt) if kernels else out.print(Text(f"no compiled kernels in {kernel_cache.cache_base()}"))
+    out.print(kt if kernels else Text(f"no compiled kernels in {kernel_cache.cache_base()}"))
     total = sum(t.bytes for t in found) + sum(k.bytes for k in kernels)
     out.print(Text(f"{len(found)} tables and {sum(k.kernels for k in kernels)} compiled kernels: {mib(total)} in all"))
 
