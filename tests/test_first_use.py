@@ -58,6 +58,38 @@ def test_a_wait_on_a_stderr_that_is_not_a_terminal_is_told_in_lines():
     assert text[-1].startswith("solving something: done after ")
 
 
+def test_a_second_stage_on_the_same_callback_starts_its_own_shares_and_pace():
+    stream = io.StringIO()
+    with Quick("simulating", stream=stream) as lines:
+        time.sleep(0.1)
+        for stage in range(2):  # a policy table built, then the games played: both report on one callback
+            for k in range(6):
+                lines.update(k, 5)
+                time.sleep(0.01)
+    shares = [line.split(":")[1].split("%")[0].strip() for line in stream.getvalue().splitlines() if "% after" in line]
+    assert shares == ["20", "40", "60", "80"] * 2
+
+
+def test_a_stage_told_by_the_work_names_its_lines():
+    from dicesolver.core.family import tell_stage
+
+    stream = io.StringIO()
+    with Quick("simulating yacht", stream=stream) as lines:
+        time.sleep(0.1)
+        tell_stage(lines, "building its policy table (once)")
+        lines.update(1, 2)
+        time.sleep(0.05)
+        tell_stage(lines, "playing 10 games")
+        lines.update(1, 4)
+        time.sleep(0.05)
+        lines.update(2, 4)
+    text = stream.getvalue()
+    assert "simulating yacht: building its policy table (once)" in text
+    assert "simulating yacht: playing 10 games: 50% after" in text
+    tell_stage(None, "nothing listens")  # a library call without a front end: nothing to tell
+    tell_stage(lambda done, total: None, "a plain callback")
+
+
 def test_a_short_wait_prints_nothing_and_a_failed_one_says_so():
     stream = io.StringIO()
     with LineProgress("quick", stream=stream) as lines:

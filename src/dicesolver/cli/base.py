@@ -78,21 +78,36 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
     from ..core.kernel_cache import never_compiled
 
     if quiet:
-        yield lambda done, total: None
+        yield Reporter(lambda done, total: None, lambda what: None)
         return
     if never_compiled():
         label += " - compiling the solver's kernels first (once per install)"
     if not err.is_terminal:
         with LineProgress(label) as lines:
-            yield lines.update
+            yield Reporter(lines.update, lines.stage)
         return
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    with Progress(TextColumn(label.replace("[", "\\[")), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+    def described(text: str) -> str:
+        return text.replace("[", "\\[")
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                   TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                   console=err, transient=True) as bar:
-        task = bar.add_task(label, total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)
+        task = bar.add_task(described(label), total=None)
+        yield Reporter(lambda done, total: bar.update(task, completed=done, total=total),
+                       lambda what: bar.reset(task, total=None, description=described(f"{label}: {what}")))
+
+
+class Reporter:
+    """The (done, total) callback a command hands the library, with ``stage(what)``: the work says what it
+    does from now on (``core.family.tell_stage``), such as building a table before playing from it."""
+
+    def __init__(self, update: Callable[[int, int], None], stage: Callable[[str], None]):
+        self._update, self.stage = update, stage
+
+    def __call__(self, done: int, total: int) -> None:
+        self._update(done, total)
 
 
 class LineProgress:
@@ -105,6 +120,7 @@ class LineProgress:
 
     def __init__(self, label: str, stream: Any = None, clock: Callable[[], float] = time.monotonic):
         self.label, self.stream, self.clock = label, stream, clock
+        self.base = label
         self.start = clock()
         self.share: float | None = None  # the last share done reported to us
         self.first: tuple[float, float] | None = None  # (when, share) of the first report
@@ -126,14 +142,27 @@ class LineProgress:
                 failed = exc[0] is not None
                 self._write(f"{self.label}: {'stopped' if failed else 'done'} after {self._took()}")
 
+    def stage(self, what: str) -> None:
+        """From now on the work is ``what``: a line says so (once the wait has passed GRACE), and its shares
+        and pace start anew."""
+        with self._lock:
+            self.label = f"{self.base}: {what}"
+            self.first, self.share, self.printed_share = None, None, -1.0
+            now = self.clock()
+            if now - self.start >= self.GRACE:
+                self._line(now)
+
     def update(self, done: int, total: int) -> None:
         if total <= 0:
             return
         share = min(max(done / total, 0.0), 1.0)
         with self._lock:
             now = self.clock()
-            if self.first is None:
+            if self.first is None or (self.share is not None and share < self.share):
+                # the first share, or a share going back: a new stage (a table built, then the work that
+                # reads it) whose pace starts now
                 self.first = (now, share)
+                self.printed_share = -1.0
             self.share = share
             if now - self.start < self.GRACE or share >= 1.0:
                 return

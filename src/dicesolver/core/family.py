@@ -23,6 +23,14 @@ from .results import Board, ChartRow, Comparison, Distribution, OddsRow, Strateg
 from .solved import SolvedGame
 
 Progress = Callable[[int, int], None]
+
+
+def tell_stage(progress: Progress | None, what: str) -> None:
+    """Say what the work reporting to ``progress`` does from now on, where the front end shows it (its
+    callback has a ``stage`` method: the command line's bar and lines)."""
+    stage = getattr(progress, "stage", None)
+    if stage is not None:
+        stage(what)
 G = TypeVar("G", bound=Game)
 S = TypeVar("S", bound=State)
 S_contra = TypeVar("S_contra", bound=State, contravariant=True)

@@ -16,6 +16,7 @@ import numpy as np
 from ..core import tables
 from ..core.arrays import frozen
 from ..core.errors import TableError
+from ..core.family import tell_stage
 from .kernels.policy_table import build_policy, mark_reached, play_policy
 from .kernels.stream import draw_dice, draw_rand
 from .rules import ScorecardGame
@@ -119,6 +120,7 @@ def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],
     key = tables.TableKey(POLICY_KIND, game.canonical, game.fingerprint)
 
     def build():
+        tell_stage(progress, "building its policy table (once)")
         table = np.ascontiguousarray(values())
         words = np.zeros((model.size, game.dice.n_rolls), dtype=dtype)
         levels = model.levels()[:-1] if game.n_categories else []

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.counts import ScoreCounts
 from ..core.errors import InputError
-from ..core.family import Progress, Simulated
+from ..core.family import Progress, Simulated, tell_stage
 from ..core.results import CategoryStats
 from ..core.aims import parse_target
 from .players import KernelPlayer, make_player
@@ -93,6 +93,8 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
         raise InputError("name at least one player")
     built: list[KernelPlayer | TargetPlayer] = [make_strategy(p, game, seed) for p in players]
     policies = [_policy_for(p, n, progress) for p in built]
+    if any(p is not None for p in policies):
+        tell_stage(progress, f"playing {n:,} games" + (" with each strategy" if len(built) > 1 else ""))
     tallies = [Tally(game) for _ in built]
     seconds = [0.0 for _ in built]
     done = 0
