@@ -115,6 +115,40 @@ def test_the_command_lines_progress_is_lines_on_a_captured_stderr(capsys, monkey
     assert capsys.readouterr().err == ""
 
 
+def test_the_time_left_is_at_the_pace_since_the_first_share():
+    from dicesolver.core.pace import Pace
+
+    pace = Pace()
+    assert pace.left(0.0) is None
+    assert pace.report(0.1, 10.0)  # the first share starts the clock: compiling before it says nothing
+    assert pace.left(11.0) is None  # one share shows no pace
+    assert not pace.report(0.3, 12.0)
+    assert pace.left(12.0) == pytest.approx(7.0)  # 0.2 in 2 s: 0.7 left in 7 s
+    assert pace.report(0.05, 13.0) and pace.left(13.0) is None  # a share going back: a new stage
+    pace.restart()
+    assert pace.share is None and pace.left(14.0) is None
+
+
+def test_a_web_job_shows_its_stage_and_the_time_left():
+    from dicesolver.web.app import _job
+    from dicesolver.web.solutions import Job
+
+    job = Job("j1", "solving pig (a first run compiles the solver too, once: a minute or two)")
+    assert _job(job).seconds_left is None
+    job.progress(1, 10)
+    time.sleep(0.05)
+    job.progress(5, 10)
+    view = _job(job)
+    assert view.done == 5 and view.total == 10 and view.seconds >= 0.05
+    assert view.seconds_left is not None and view.seconds_left > 0
+    job.stage("playing the games")
+    view = _job(job)
+    assert view.label == "solving pig (a first run compiles the solver too, once: a minute or two): playing the games"
+    assert view.total == 0 and view.seconds_left is None
+    job.state = "done"
+    assert _job(job).seconds_left is None
+
+
 def test_the_cache_is_listed_and_cleared_by_game(capsys, fresh_cache):
     assert run(capsys, "solve", "yacht")[0] == 0
     assert run(capsys, "solve", "yahtzee(joker=free)")[0] == 0

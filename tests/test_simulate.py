@@ -235,3 +235,26 @@ def test_the_dice_stream_is_the_same_however_it_is_cut():
     faces = np.bincount(whole.ravel(), minlength=7)[1:]
     expected = whole.size / 6
     assert ((faces - expected) ** 2 / expected).sum() < 20.5  # chi-square, 5 degrees of freedom, p = 0.001
+
+
+def test_building_the_policy_table_says_so_with_its_size(fresh_cache):
+    """A first large simulation tells what it waits for: the policy table, built once, and how big."""
+    game = tiny(BONUS_GAME)
+    stages: list[str] = []
+    shares: list[tuple[int, int]] = []
+
+    class Listener:
+        def __call__(self, done: int, total: int) -> None:
+            shares.append((done, total))
+
+        def stage(self, what: str) -> None:
+            stages.append(what)
+
+    policy = make_player("optimal", game).policy(Listener())
+    size = policy.model.size
+    assert stages == [f"building its policy table, once ({size:,} states, "
+                      f"{size * game.dice.n_rolls * policy.decisions.itemsize / 2**20:,.0f} MiB while it builds)"]
+    assert shares and shares[-1][0] == shares[-1][1]
+    stages.clear()
+    make_player("optimal", game).policy(Listener())  # from the cache now: nothing to wait for
+    assert stages == []

@@ -356,6 +356,23 @@ def test_a_first_game_shows_its_progress_at_once(page, server, tmp_path, monkeyp
     page.wait_for_function("document.getElementById('progress').hidden")
 
 
+def test_any_answer_that_keeps_the_page_waiting_shows_a_bar_within_a_second(page):
+    """However a request waits (a table loading, a slow network), a moving bar shows within a second; it
+    goes when the answer comes."""
+    shown, hidden_after = page.evaluate("""async () => {
+        const real = window.fetch;
+        window.fetch = (...args) => new Promise((r) => setTimeout(r, 1500)).then(() => real(...args));
+        try {
+            const call = api("GET", "/api/games");
+            await new Promise((r) => setTimeout(r, 700));
+            const shown = !document.getElementById("progress").hidden;
+            await call;
+            return [shown, document.getElementById("progress").hidden];
+        } finally { window.fetch = real; }
+    }""")
+    assert shown and hidden_after
+
+
 def test_an_unfinished_game_is_continued_from_the_list(page, server):
     start_game(page, "pig", ["hold-at-20"], 21)
     page.wait_for_function("state.session && state.session.board && state.session.board.actions.length")

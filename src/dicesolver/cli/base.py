@@ -19,6 +19,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..core.pace import Pace
+
 app = typer.Typer(
     help="Optimal strategies for dice games: solve, advise, play, analyze, compare.",
     no_args_is_help=True,
@@ -122,8 +124,7 @@ class LineProgress:
         self.label, self.stream, self.clock = label, stream, clock
         self.base = label
         self.start = clock()
-        self.share: float | None = None  # the last share done reported to us
-        self.first: tuple[float, float] | None = None  # (when, share) of the first report
+        self.pace = Pace()
         self.printed_share = -1.0
         self.last_line = -1.0  # when the last line was written (-1: none yet)
         self._lock = threading.Lock()
@@ -147,7 +148,8 @@ class LineProgress:
         and pace start anew."""
         with self._lock:
             self.label = f"{self.base}: {what}"
-            self.first, self.share, self.printed_share = None, None, -1.0
+            self.pace.restart()
+            self.printed_share = -1.0
             now = self.clock()
             if now - self.start >= self.GRACE:
                 self._line(now)
@@ -158,12 +160,8 @@ class LineProgress:
         share = min(max(done / total, 0.0), 1.0)
         with self._lock:
             now = self.clock()
-            if self.first is None or (self.share is not None and share < self.share):
-                # the first share, or a share going back: a new stage (a table built, then the work that
-                # reads it) whose pace starts now
-                self.first = (now, share)
+            if self.pace.report(share, now):
                 self.printed_share = -1.0
-            self.share = share
             if now - self.start < self.GRACE or share >= 1.0:
                 return
             if share - self.printed_share >= 0.1 - 1e-9 and now - self.last_line >= self.EVERY:
@@ -182,16 +180,12 @@ class LineProgress:
     def _line(self, now: float) -> None:
         """A line: the share done and the time left, at the pace since the first share was reported (what came
         before it, such as compiling, says nothing of the pace), or only the time taken while none is known."""
-        left = None
-        if self.first is not None and self.share is not None and self.share > self.first[1] and now > self.first[0]:
-            pace = (self.share - self.first[1]) / (now - self.first[0])
-            left = (1.0 - self.share) / pace
-        if left is None:
+        left, share = self.pace.left(now), self.pace.share
+        if left is None or share is None:
             self._write(f"{self.label}: working, {self._took()}")
         else:
-            assert self.share is not None
-            self._write(f"{self.label}: {100 * self.share:.0f}% after {self._took()}, about {seconds(left)} left")
-            self.printed_share = self.share
+            self._write(f"{self.label}: {100 * share:.0f}% after {self._took()}, about {seconds(left)} left")
+            self.printed_share = share
         self.last_line = now
 
     def _took(self) -> str:

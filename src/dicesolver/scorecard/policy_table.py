@@ -120,7 +120,9 @@ def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],
     key = tables.TableKey(POLICY_KIND, game.canonical, game.fingerprint)
 
     def build():
-        tell_stage(progress, "building its policy table (once)")
+        working = model.size * game.dice.n_rolls * np.dtype(dtype).itemsize
+        tell_stage(progress, f"building its policy table, once ({model.size:,} states, {working / 2**20:,.0f} MiB "
+                             "while it builds)")
         table = np.ascontiguousarray(values())
         words = np.zeros((model.size, game.dice.n_rolls), dtype=dtype)
         levels = model.levels()[:-1] if game.n_categories else []

@@ -59,7 +59,9 @@ def _png(fig) -> bytes:
 
 
 def _job(job) -> models.JobView:
-    return models.JobView(id=job.id, label=job.label, state=job.state, done=job.done, total=job.total, error=job.error)
+    left = job.seconds_left()
+    return models.JobView(id=job.id, label=job.label, state=job.state, done=job.done, total=job.total, error=job.error,
+                          seconds=round(job.seconds(), 1), seconds_left=None if left is None else round(left, 1))
 
 
 def game_info(game: Game) -> models.GameInfo:
@@ -86,7 +88,7 @@ def review_response(solution, playthrough, player: int) -> models.ReviewResponse
     return models.ReviewResponse(review=review, plot=plot)
 
 
-def create_app(wait_seconds: float = 3.0, token: str | None = None) -> FastAPI:
+def create_app(wait_seconds: float = 0.8, token: str | None = None) -> FastAPI:
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine)."""
     app = FastAPI(title="dicesolver", version="0.1.0",
                   description="Optimal strategies for dice games: advice, play against bots, game review. Results "

@@ -65,6 +65,8 @@ class JobView(BaseModel):
     done: int
     total: int
     error: str = ""
+    seconds: float = Field(0.0, description="how long it has run")
+    seconds_left: Optional[float] = Field(None, description="an estimate of the time left, once its pace shows")
 
 
 class Pending(BaseModel):

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.kernel_cache import never_compiled
+from ..core.pace import Pace
 from ..core.errors import DicesolverError
 
 
@@ -27,10 +28,28 @@ class Job:
     done: int = 0
     total: int = 0
     error: str = ""
-    started: float = field(default_factory=time.time)
+    started: float = field(default_factory=time.monotonic)
+    pace: Pace = field(default_factory=Pace)
+
+    def __post_init__(self) -> None:
+        self.base = self.label  # the job's name, which each stage's label starts with
 
     def progress(self, done: int, total: int) -> None:
         self.done, self.total = int(done), int(total or 0)
+        if self.total > 0:
+            self.pace.report(self.done / self.total, time.monotonic())
+
+    def stage(self, what: str) -> None:
+        """From now on the work is ``what`` (``core.family.tell_stage``): the bar says so and starts anew."""
+        self.label = f"{self.base}: {what}"
+        self.done = self.total = 0
+        self.pace.restart()
+
+    def seconds(self) -> float:
+        return time.monotonic() - self.started
+
+    def seconds_left(self) -> float | None:
+        return self.pace.left(time.monotonic()) if self.state == "running" else None
 
 
 class NotReady(Exception):
@@ -40,7 +59,7 @@ class NotReady(Exception):
 
 
 class SolutionStore:
-    def __init__(self, wait_seconds: float = 3.0):
+    def __init__(self, wait_seconds: float = 0.8):
         self.wait_seconds = wait_seconds
         self._solutions: dict[str, Any] = {}
         self._jobs: dict[str, Job] = {}

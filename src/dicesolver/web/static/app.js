@@ -16,13 +16,16 @@ function esc(text) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// Calls the API; while a table is solved (202) shows its progress and asks again.
+// Calls the API; while a table is solved (202) shows its progress and asks again. An answer that takes
+// longer than PATIENCE_MS shows a moving bar meanwhile, so no wait is silent.
+const PATIENCE_MS = 400;
 async function api(method, path, body) {
   for (;;) {
+    const slow = setTimeout(() => showProgress("working…"), PATIENCE_MS);
     const response = await fetch(path, {
       method, headers: body ? { "Content-Type": "application/json" } : {},
       body: body ? JSON.stringify(body) : undefined,
-    });
+    }).finally(() => clearTimeout(slow));
     const data = await response.json().catch(() => ({ detail: `HTTP ${response.status}` }));
     if (response.status === 202 && data.job) {
       await waitForJob(data.job);
@@ -44,10 +47,19 @@ function showProgress(label) {
   $("progress-bar").removeAttribute("value");
 }
 
+// "42%, about 12 s left" once the job's pace shows; how long it has run until then.
+function timeLeft(job) {
+  const span = (s) => (s < 10 ? `${s.toFixed(1)} s` : s < 600 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
+  if (job.total && job.seconds_left != null) {
+    return ` ${Math.floor((100 * job.done) / job.total)}%, about ${span(job.seconds_left)} left`;
+  }
+  return job.seconds >= 2 ? ` ${span(job.seconds)}` : "";
+}
+
 async function waitForJob(job) {
   $("progress").hidden = false;
   for (;;) {
-    $("progress-label").textContent = job.label + "…";
+    $("progress-label").textContent = job.label + "…" + timeLeft(job);
     const bar = $("progress-bar");
     if (job.total) { bar.max = job.total; bar.value = job.done; } else { bar.removeAttribute("value"); }
     if (job.state !== "running") break;
