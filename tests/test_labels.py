@@ -257,7 +257,7 @@ def _reference_lines(chunk, about) -> bytes:
     return b"".join(lines)
 
 
-@pytest.mark.parametrize("game, players", [("yahtzee", None), ("pig", None), ("yacht", 2), ("farkle(goal=1000)", None)])
+@pytest.mark.parametrize("game, players", [("yahtzee", None), ("pig", None), ("yacht", 2), ("farkle(goal=1000,floor=-500)", None)])
 def test_json_lines_are_each_rows_object_as_orjson_writes_it(game, players):
     """The kernels' lines against orjson's dumps of each row's object, byte for byte: the vectorised games
     (chunks that pick live rows of a step) and games played through the protocol (positions, cards of two

@@ -3,6 +3,7 @@ games (every rule variant with bonuses and jokers), and against the expected-sco
 distribution (a target strategy never does worse, and does better somewhere)."""
 
 import itertools
+from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -26,12 +27,16 @@ def reference_chances(game, N, tie=1.0, solver=False):
         return np.concatenate((np.ones(min(points, N + 1)), v[: max(N + 1 - points, 0)]))
 
     @lru_cache(maxsize=None)
+    def throws(k):  # each throw of k dice, sorted, with its probability (every ordered throw counted)
+        counts = Counter(tuple(sorted(t)) for t in itertools.product(faces, repeat=k))
+        return [(t, c / game.faces**k) for t, c in counts.items()]
+
+    @lru_cache(maxsize=None)
     def value(boxes):
         if all(v is not None for v in boxes):
             bonus = final_score_bonus(game, boxes)
             return np.where(needs < bonus, 1.0, np.where(needs == bonus, tie, 0.0))
-        throws = list(itertools.product(faces, repeat=n))
-        return sum(after_roll(boxes, tuple(sorted(t)), game.rolls - 1) for t in throws) / len(throws)
+        return sum(p * after_roll(boxes, t, game.rolls - 1) for t, p in throws(n))
 
     @lru_cache(maxsize=None)
     def after_roll(boxes, dice, left):
@@ -39,11 +44,9 @@ def reference_chances(game, N, tie=1.0, solver=False):
             return np.max([shifted(value(boxes[:c] + (pts,) + boxes[c + 1:]), pts + extra)
                            for c, pts, extra in game.legal_scores(boxes, dice)], axis=0)
         best = np.zeros(N + 1)
-        for mask in range(1 << n):
-            kept = tuple(dice[i] for i in range(n) if mask >> i & 1)
-            throws = list(itertools.product(faces, repeat=n - len(kept)))
-            best = np.maximum(best, sum(after_roll(boxes, tuple(sorted(kept + t)), left - 1)
-                                        for t in throws) / len(throws))
+        for kept in {tuple(dice[i] for i in range(n) if mask >> i & 1) for mask in range(1 << n)}:
+            best = np.maximum(best, sum(p * after_roll(boxes, tuple(sorted(kept + t)), left - 1)
+                                        for t, p in throws(n - len(kept))))
         return best
 
     value.after_roll = after_roll
