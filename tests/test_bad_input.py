@@ -4,7 +4,7 @@ traceback. Each case is one the audit found crashing, or one of its class."""
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
+from webclient import TestClient
 
 from dicesolver.cli.app import main
 from dicesolver.core.errors import InputError

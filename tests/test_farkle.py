@@ -306,7 +306,7 @@ def test_a_record_round_trips(tmp_path):
 
 
 def test_a_web_game_on_the_drawn_board_then_its_review(small):
-    from fastapi.testclient import TestClient
+    from webclient import TestClient
 
     from dicesolver.web.app import create_app
 

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from webclient import TestClient
 from fuzzing import game_specs, positions, records, rules_definitions, rules_texts, steps
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -4,7 +4,7 @@ browser sees its own)."""
 import time
 
 import pytest
-from fastapi.testclient import TestClient
+from webclient import TestClient
 
 from dicesolver.cli.app import main
 from dicesolver.web import access
@@ -47,8 +47,11 @@ def test_the_address_with_the_token_leaves_a_cookie(cache):
     browser = TestClient(create_app(token=TOKEN))
     visit = browser.get(f"/?token={TOKEN}", follow_redirects=False)
     assert visit.status_code == 303 and visit.headers["location"] == "/"  # the address bar loses the token
-    assert any(c.startswith(f"{access.TOKEN_COOKIE}={TOKEN};") and "HttpOnly" in c
-               for c in visit.headers.get_list("set-cookie"))
+    cookies = visit.headers.get_list("set-cookie")
+    # one cookie per port (two servers on one machine keep theirs), holding proof of the token, not the token
+    assert any(c.startswith(f"{access.TOKEN_COOKIE}-80={access.cookie_value(TOKEN)};") and "HttpOnly" in c
+               for c in cookies)
+    assert not any(TOKEN in c for c in cookies)
     assert browser.get("/").status_code == 200  # from now on the cookie is enough
     assert browser.get("/api/games").status_code == 200
     assert browser.post("/api/advice", json={"game": "pig", "position": "0,0,0"}).status_code in (200, 202)
@@ -124,20 +127,29 @@ def run(capsys, *argv):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--token", "short"], "at least 8"),
-    (["--token", "has spaces in it"], "at least 8"),
-    (["--no-token", "--token", "abcdefgh1"], "contradict"),
+    (["--token", "short"], "16 or more"),
+    (["--token", "12345678"], "16 or more"),
+    (["--token", "has spaces in it, too"], "letters, digits"),
+    (["--token", "passwordpassword1"], "common passwords"),
+    (["--token", "qwerty123456qwerty"], "common passwords"),
+    (["--token", "abababababababababab"], "repeats"),
+    (["--no-token", "--token", "abcdefgh1-xyz-7890"], "contradict"),
+    (["--token", "abcdefgh1-xyz-7890", "--token-file", "x"], "contradict"),
+    (["--token-file", "/nonexistent/token"], "cannot read"),
+    (["--allow-host", "http://evil.example/"], "--allow-host"),
     (["--lan", "--host", "127.0.0.1"], "this machine only"),
 ])
-def test_serve_refuses_contradictions(capsys, argv, words):
+def test_serve_refuses_contradictions(capsys, monkeypatch, argv, words):
+    monkeypatch.setattr("dicesolver.web.app.serve", lambda *args: pytest.fail("served despite " + " ".join(argv)))
     code, _, err = run(capsys, "serve", *argv)
     assert code == 2 and words in err
 
 
 def test_serve_lan_prints_the_address_with_its_token_and_a_qr_code(capsys, monkeypatch):
     served = {}
-    monkeypatch.setattr("dicesolver.web.app.serve", lambda host, port, token, workers: served.update(
-        host=host, port=port, token=token, workers=workers))
+    monkeypatch.setattr("dicesolver.web.app.serve", lambda host, port, token, workers, hosts: served.update(
+        host=host, port=port, token=token, workers=workers, network=hosts.network))
+    monkeypatch.delenv(access.TOKEN_FROM_USER_ENV, raising=False)
     monkeypatch.setattr(access, "lan_address", lambda: "192.168.1.23")
     code, out, _ = run(capsys, "serve", "--lan", "--port", "8123")
     assert code == 0 and served["host"] == "0.0.0.0" and served["port"] == 8123
@@ -146,14 +158,15 @@ def test_serve_lan_prints_the_address_with_its_token_and_a_qr_code(capsys, monke
     assert f"http://192.168.1.23:8123/?token={token}" in out
     assert "█" in out and out.count("\n") > 15  # the QR code, drawn in the terminal
 
-    code, out, _ = run(capsys, "serve", "--host", "0.0.0.0", "--token", "my-own-token")
-    assert code == 0 and served["token"] == "my-own-token" and "?token=my-own-token" in out
+    assert served["network"]
+    code, out, _ = run(capsys, "serve", "--host", "0.0.0.0", "--token", "my-own-token-at-the-table")
+    assert code == 0 and served["token"] == "my-own-token-at-the-table" and "?token=my-own-token-at-the-table" in out
 
     code, out, err = run(capsys, "serve", "--lan", "--no-token")
     assert code == 0 and served["token"] is None and "without a token" in err
 
     code, out, _ = run(capsys, "serve")  # this machine alone: as before
-    assert code == 0 and served == {"host": "127.0.0.1", "port": 8000, "token": None, "workers": 1}
+    assert code == 0 and served == {"host": "127.0.0.1", "port": 8000, "token": None, "workers": 1, "network": False}
     assert "http://127.0.0.1:8000/ " in out and "█" not in out
 
 
@@ -197,3 +210,113 @@ def test_the_app_can_be_added_to_a_home_screen(cache):
     assert client.get("/static/app.js").status_code == 401  # everything else still needs the token
     page = TestClient(create_app()).get("/").text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page and "apple-touch-icon" in page
+
+
+def test_the_token_can_stay_out_of_the_process_list(capsys, monkeypatch, tmp_path):
+    """From $DICESOLVER_TOKEN or a file, where other users of the machine cannot read it in ``ps``."""
+    served = {}
+    monkeypatch.setattr("dicesolver.web.app.serve", lambda host, port, token, workers, hosts: served.update(
+        token=token))
+    monkeypatch.setenv(access.TOKEN_FROM_USER_ENV, "from-the-environment-42")
+    code, out, _ = run(capsys, "serve", "--lan")
+    assert code == 0 and served["token"] == "from-the-environment-42"
+    kept = tmp_path / "token"
+    kept.write_text("from-a-file-at-the-table\n")
+    code, out, _ = run(capsys, "serve", "--lan", "--token-file", str(kept))
+    assert code == 0 and served["token"] == "from-a-file-at-the-table"
+    kept.write_text("weak\n")
+    code, _, err = run(capsys, "serve", "--lan", "--token-file", str(kept))
+    assert code == 2 and "16 or more" in err
+
+
+# -- names and origins: DNS rebinding and foreign pages --------------------------------------------------------
+
+@pytest.mark.parametrize("host, network, extra, allowed", [
+    ("localhost:8000", False, (), True), ("127.0.0.1:8000", False, (), True), ("[::1]:8000", False, (), True),
+    ("LOCALHOST", False, (), True), ("app.localhost:8000", False, (), True),
+    ("evil.example:8000", False, (), False), ("evil.example", False, (), False), ("", False, (), False),
+    ("192.168.1.23:8000", False, (), False), ("127.0.0.1.evil.example", False, (), False),
+    ("dice.local:8000", False, ("dice.local",), True), ("dice.local.:8000", False, ("dice.local",), True),
+    ("192.168.1.23:8000", True, (), True), ("[fe80::1]:8000", True, (), True), ("evil.example", True, (), False),
+])
+def test_the_server_answers_only_to_its_own_names(host, network, extra, allowed):
+    assert access.Hosts(network, extra).allows(host) == allowed
+
+
+def test_a_rebound_name_gets_nothing_and_changes_nothing(cache):
+    """A page at evil.example whose name now points at 127.0.0.1 sends Host: evil.example: 403 before any
+    work, for reads and for the requests that would start solves or discard games."""
+    client = TestClient(create_app())
+    foreign = {"Host": "evil.example:8000", "Origin": "http://evil.example:8000"}
+    assert client.get("/api/games", headers={"Host": "evil.example:8000"}).status_code == 403
+    for method, url, body in (("POST", "/api/advice", {"game": "crag", "position": "0,0,0"}),
+                              ("POST", "/api/play", {"game": "yacht", "opponents": ["optimal"]}),
+                              ("DELETE", "/api/records/x.jsonl", None)):
+        response = client.request(method, url, json=body, headers=foreign)
+        assert response.status_code == 403 and "name" in response.json()["detail"]
+    assert "set-cookie" not in client.get("/", headers={"Host": "evil.example"}).headers
+    allowed = TestClient(create_app(hosts=access.Hosts(False, ["dice.local"])), base_url="http://dice.local:8000")
+    assert allowed.get("/api/games").status_code == 200
+
+
+def test_another_sites_page_cannot_change_anything_nor_read_the_api(cache):
+    client = TestClient(create_app())
+    move = {"game": "pig", "position": "0,0,0"}
+    for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"},
+                    {"Origin": "http://localhost:9999"}, {"Sec-Fetch-Site": "cross-site"},
+                    {"Origin": "http://localhost", "Sec-Fetch-Site": "same-site"}):
+        assert client.post("/api/advice", json=move, headers=headers).status_code == 403, headers
+    # an <img> or fetch from another site's page: nothing from /api; the page itself still opens from a link
+    assert client.get("/api/records", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    assert client.get("/", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
+    # the app's own page, and programs (no Origin), as before
+    assert client.post("/api/advice", json=move, headers={"Origin": "http://localhost",
+                                                          "Sec-Fetch-Site": "same-origin"}).status_code in (200, 202)
+    assert client.post("/api/advice", json=move).status_code in (200, 202)
+
+
+def test_the_token_address_redirects_only_to_this_server(cache):
+    browser = TestClient(create_app(token=TOKEN))
+    for path, where in ((f"//evil.example/x?token={TOKEN}", "/evil.example/x"), (f"/\\evil.example?token={TOKEN}",
+                                                                                   "/%5Cevil.example"),
+                        (f"/?token={TOKEN}&a=1", "/?a=1")):
+        visit = browser.get(f"http://localhost{path}", follow_redirects=False)  # the path as it was sent
+        assert visit.status_code == 303 and visit.headers["location"] == where, path
+
+
+def test_wrong_tokens_are_slowed_and_told(cache, capsys):
+    """The first few wrong tokens from an address are answered at once, the next ones ever more slowly (up to
+    2 s), and stderr says so once a minute, not once a guess."""
+    import asyncio
+
+    failures = access.Failures()
+    took = []
+    for _ in range(access.Failures.FREE + 3):
+        start = time.perf_counter()
+        asyncio.run(failures.failed("10.0.0.9"))
+        took.append(time.perf_counter() - start)
+    assert max(took[:access.Failures.FREE]) < 0.05 and took[-1] >= 0.35 and took[-1] > took[-2] > took[-3]
+    err = capsys.readouterr().err
+    assert err.count("wrong token from 10.0.0.9") == 1
+    asyncio.run(failures.failed("10.0.0.10"))  # another address starts free
+    assert "10.0.0.10" in capsys.readouterr().err
+
+
+def test_every_response_carries_the_security_headers(cache):
+    client = TestClient(create_app(token=TOKEN))
+    for response in (client.get("/api/games"), client.get("/", headers={"Authorization": f"token {TOKEN}"}),
+                     client.get("/api/games", headers={"Host": "evil.example"})):
+        headers = response.headers
+        assert "frame-ancestors 'none'" in headers["content-security-policy"], response.status_code
+        assert headers["x-content-type-options"] == "nosniff" and headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_the_api_docs_work_offline_from_the_package(cache):
+    client = TestClient(create_app())
+    page = client.get("/docs")
+    assert page.status_code == 200 and "/static/docs.js" in page.text
+    assert "cdn" not in page.text.lower() and "https://" not in page.text
+    script = client.get("/static/docs.js")
+    assert script.status_code == 200 and "/openapi.json" in script.text and "https://" not in script.text
+    assert client.get("/redoc").status_code == 404

@@ -7,7 +7,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from fastapi.testclient import TestClient
+from webclient import TestClient
 
 from dicesolver.web.app import create_app
 
@@ -188,16 +188,24 @@ def test_review_uploads_and_record_names(client, tmp_path):
         assert r.status_code == status, (name, r.status_code)
 
 
+def draw(client, game: str, image: str):
+    """A figure as the page gets it: drawn by a POST (its tables solved first), then its image read by a GET."""
+    r = settle(client, "POST", "/api/explore/figure", json={"game": game, "image": image})
+    assert r.status_code == 200, r.text
+    return client.get(r.json()["url"])
+
+
 def test_explore(client):
-    r = settle(client, "GET", "/api/explore/chart.png", params={"game": "pig(goal=20)"})
+    r = draw(client, "pig(goal=20)", "chart.png")
     assert r.status_code == 200 and r.headers["content-type"] == "image/png" and r.content[:4] == b"\x89PNG"
     r = settle(client, "GET", "/api/explore/odds", params={"game": "yacht"})
     rows = r.json()
     assert r.status_code == 200 and len(rows) == 12 and all(0 <= row["p_max"] <= 1 for row in rows)
-    r = settle(client, "GET", "/api/explore/distribution.png", params={"game": "yacht"})
+    r = draw(client, "yacht", "distribution.png")
     assert r.status_code == 200 and r.content[:4] == b"\x89PNG"
-    r = settle(client, "GET", "/api/explore/despirala.png", params={"game": "despirala"})
+    r = draw(client, "despirala", "simulation.png")
     assert r.status_code == 200 and r.content[:4] == b"\x89PNG"
+    assert client.get("/api/explore/despirala.png", params={"game": "despirala"}).content == r.content
     for url, params in [("/api/explore/chart.png", {"game": "yacht"}), ("/api/explore/odds", {"game": "skunk"}),
                         ("/api/explore/distribution.png", {"game": "despirala"}), ("/api/explore/despirala.png", {"game": "pig"})]:
         r = client.get(url, params=params)

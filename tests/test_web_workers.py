@@ -13,7 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from webclient import TestClient
 
 from dicesolver.web.app import create_app
 from test_web_api import settle

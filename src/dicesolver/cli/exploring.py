@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Optional
@@ -269,26 +270,48 @@ def serve(
     lan: bool = typer.Option(False, "--lan", help="serve the local network too (a phone at the table), guarded "
                                                   "by a secret token: the address with it is printed and drawn as "
                                                   "a QR code"),
-    token: Optional[str] = typer.Option(None, "--token", help="the token to require (default: a new random one "
-                                                              "whenever the server is open to the network)"),
+    token: Optional[str] = typer.Option(None, "--token", help="the token to require, 16 characters or more (default: "
+                                                              "a new random one whenever the server is open to the "
+                                                              "network); other users of this machine can read it in "
+                                                              "the process list: prefer --token-file or "
+                                                              "$DICESOLVER_TOKEN"),
+    token_file: Optional[Path] = typer.Option(None, "--token-file", help="read the token from this file's first line"),
     no_token: bool = typer.Option(False, "--no-token", help="serve the network without a token (anyone who can reach "
                                                             "the port sees and plays every game)"),
+    allow_host: list[str] = typer.Option([], "--allow-host", help="another name this server answers to (a name in "
+                                                                  "the Host header; repeatable). Any other name is "
+                                                                  "refused: a foreign page cannot reach it by "
+                                                                  "pointing its own name at this machine"),
     workers: int = typer.Option(1, "--workers", min=1, max=64, help="server processes: they share the tables on "
                                                                     "disk and continue any game from its record"),
 ) -> None:
-    """Serve the web app (advisor, play, review, explore) and its JSON API (schema at /docs).
+    """Serve the web app (advisor, play, review, explore) and its JSON API (listed at /docs).
 
-    On this machine alone by default. With --lan (or any --host that is not loopback) every request needs the
-    server's token, as Jupyter does: open the printed address (or scan its QR code) once, and the browser keeps it."""
+    On this machine alone by default, answering only to localhost. With --lan (or any --host that is not
+    loopback) every request needs the server's token, as Jupyter does: open the printed address (or scan its
+    QR code) once, and the browser keeps proof of it."""
     from ..web import access
     from ..web.app import serve as run_server
 
     if lan and host is not None and access.is_loopback(host):
         raise InputError(f"--lan serves the network; --host {host} is this machine only")
-    if no_token and token is not None:
-        raise InputError("--token and --no-token contradict each other")
-    if token is not None and (len(token) < 8 or not re.fullmatch(r"[A-Za-z0-9_.~-]+", token)):
-        raise InputError("a --token is at least 8 letters, digits or '-_.~'")
+    given = [name for name, value in (("--token", token), ("--token-file", token_file)) if value is not None]
+    if len(given) > 1 or (given and no_token):
+        raise InputError(f"{' and '.join(given + (['--no-token'] if no_token else []))} contradict each other")
+    if token_file is not None:
+        try:
+            token = token_file.read_text(encoding="utf-8").splitlines()[0].strip() if token_file.stat().st_size else ""
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read the token file {token_file}: {getattr(exc, 'strerror', None) or exc}")
+    elif token is None and not no_token and os.environ.get(access.TOKEN_FROM_USER_ENV):
+        token = os.environ[access.TOKEN_FROM_USER_ENV].strip()
+    if token is not None:
+        weakness = access.weak_token(token)
+        if weakness:
+            raise InputError(f"that token is too easy to guess: {weakness}")
+    for name in allow_host:
+        if not access.host_only(name) or any(ch in name for ch in "/ @"):
+            raise InputError(f"--allow-host takes a name such as dice.local, not {name!r}")
     host = host or ("0.0.0.0" if lan else "127.0.0.1")
     open_to_network = not access.is_loopback(host)
     if no_token:
@@ -299,9 +322,9 @@ def serve(
         token = token or access.new_token()
     url = access.visit_url(host, port, token)
     processes = f", {workers} processes" if workers > 1 else ""
-    render.say(out, f"dicesolver at {url} (API schema at /docs{processes}); Ctrl-C stops")
+    render.say(out, f"dicesolver at {url} (the API at /docs{processes}); Ctrl-C stops")
     if open_to_network:
         render.say(out, "Open that address on a phone on the same network, or scan:")
         print(access.qr_text(url), end="", flush=True)
-    run_server(host, port, token, workers)
+    run_server(host, port, token, workers, access.Hosts(open_to_network, [access.host_only(n) for n in allow_host]))
 

@@ -117,6 +117,8 @@ def run(key: tables.TableKey, specs: dict[str, tuple[int, str]],
     """Build a table in place under the table's lock: ``fill`` does the steps not yet done (checkpointing
     each) and returns the root value and extra manifest fields. ``reuse``: when another process finished
     the table while this one waited for the lock, keep it."""
+    if not (reuse and (key.directory / "manifest.json").exists()):
+        tables.may_build(key)
     with tables.lock(key):
         if reuse and (key.directory / "manifest.json").exists():
             return key.directory

@@ -22,6 +22,7 @@ import re
 import shutil
 import tempfile
 import time
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -29,7 +30,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import platformdirs
 
-from .errors import TableError
+from .errors import DicesolverError, TableError
 
 FORMAT_VERSION = 1
 ENV_CACHE_DIR = "DICESOLVER_CACHE_DIR"
@@ -40,6 +41,33 @@ VERIFY_LIMIT = 32 * 2**20  # bytes: checksumming 32 MB on every load takes about
 def cache_dir() -> Path:
     override = os.environ.get(ENV_CACHE_DIR)
     return Path(override).expanduser() if override else Path(platformdirs.user_cache_dir("dicesolver"))
+
+
+_BUILDS_REFUSED: ContextVar[bool] = ContextVar("builds_refused", default=False)
+
+
+class NotBuilt(DicesolverError):
+    """A table is not on disk where building one was refused (``refuse_builds``: a web GET, which only reads)."""
+
+    def __init__(self, key: TableKey):
+        super().__init__(f"{key.game} is not solved yet (its {key.kind} table)")
+        self.key = key
+
+
+@contextlib.contextmanager
+def refuse_builds() -> Iterator[None]:
+    """Within it, a table that is not on disk raises ``NotBuilt`` instead of being built: nothing is written."""
+    token = _BUILDS_REFUSED.set(True)
+    try:
+        yield
+    finally:
+        _BUILDS_REFUSED.reset(token)
+
+
+def may_build(key: TableKey) -> None:
+    """Called before a table is built (or its lock file made): raises ``NotBuilt`` where builds are refused."""
+    if _BUILDS_REFUSED.get():
+        raise NotBuilt(key)
 
 
 def _slug(text: str) -> str:
@@ -245,6 +273,7 @@ def load_or_build(
     table = attempt()
     if table is not None:
         return table, False
+    may_build(key)
     with lock(key):
         if not rebuild:
             try:

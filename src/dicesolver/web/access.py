@@ -1,11 +1,18 @@
-"""Who may use the web app, and whose games are whose.
+"""Who may use the web app, from where, and whose games are whose.
+
+A request must name the server by a name it answers to (``Hosts``: on this machine alone ``localhost`` and
+loopback addresses, and with ``--lan`` this machine's addresses and names; more with ``--allow-host``), so
+a foreign page cannot reach it by pointing its own name at this machine (DNS rebinding). A request that
+changes something must come from the app's own page or from a program, never from another site's page
+(its ``Origin`` and ``Sec-Fetch-Site``); another site's page gets nothing from /api at all.
 
 Served beyond this machine (``dicesolver serve --lan``, or any ``--host`` that is not loopback), every
-request must carry the server's secret token, as Jupyter does: it comes once in the address the terminal
-prints (``/?token=...``, also drawn there as a QR code for a phone), the server answers with a cookie that
-holds it, and the page is then used without it. Programs may send it as ``Authorization: token <token>``
-(or ``Bearer``). A request without it gets 401 and no data: a short page asking for the token for a
-browser, one JSON line for the API.
+request must also carry the server's secret token, as Jupyter does: it comes once in the address the
+terminal prints (``/?token=...``, also drawn there as a QR code for a phone), the server answers with a
+cookie (one per port) holding proof of it, not the token, and the page is then used without it. Programs
+may send it as ``Authorization: token <token>`` (or ``Bearer``). A request without it gets 401 and no data:
+a short page asking for the token for a browser, one JSON line for the API. Wrong tokens are answered more
+slowly after the first few from an address, and told on stderr.
 
 Every browser also gets an id of its own in a cookie. A game started in the web app is stored with that
 id (``<record>.owner``, beside the record), and the lists of games, their reviews and their continuation
@@ -14,12 +21,19 @@ are each browser's own: two phones at one table each see their own games.
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import hmac
 import html
 import ipaddress
 import re
 import secrets
 import socket
+import sys
+import time
+from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -43,6 +57,80 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+class Hosts:
+    """The names by which a request may reach the server, as its ``Host`` header gives them: the defence
+    against DNS rebinding (a foreign page whose name was pointed at this machine sends its own name).
+
+    On this machine alone: ``localhost`` and loopback addresses. Served to the network: any of this
+    machine's addresses written as an address (a rebound name is never an address), its own names, and
+    loopback. Names given with ``serve --allow-host`` are added in both."""
+
+    def __init__(self, network: bool = False, extra: Iterable[str] = ()):
+        self.network = network
+        self.names = {"localhost", *(name.strip().lower().rstrip(".") for name in extra if name.strip())}
+        if network:
+            own = socket.gethostname().lower()
+            short = own.split(".")[0]
+            self.names |= {own, short, f"{short}.local"}
+
+    def allows(self, host_header: str) -> bool:
+        host = host_only(host_header)
+        if not host:
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return host in self.names or host.endswith(".localhost")
+        return self.network or address.is_loopback
+
+
+def host_only(host_header: str) -> str:
+    """``Host``'s name or address without its port, lower case: ``[::1]:8000`` -> ``::1``."""
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else ""
+    if host.count(":") == 1:
+        host = host.split(":", 1)[0]
+    return host.rstrip(".")
+
+
+def same_origin(request: Request) -> bool:
+    """Whether a request that changes something comes from the app's own page (or from no page: a program).
+    Browsers name the page that sent it in ``Origin`` and say where it stands in ``Sec-Fetch-Site``."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == request.headers.get("host", "").lower()
+
+
+TOKEN_FROM_USER_ENV = "DICESOLVER_TOKEN"  # where a user may keep the token (out of the process list)
+TOKEN_CHARACTERS = re.compile(r"^[A-Za-z0-9_.~-]+$")
+# parts of the passwords people pick first: a token built mostly of one is guessed first
+COMMON = ("password", "passwort", "qwerty", "azerty", "123456", "654321", "abcdef", "letmein", "welcome", "iloveyou",
+          "admin", "dragon", "monkey", "football", "baseball", "sunshine", "princess", "trustno1", "master", "secret",
+          "dicesolver", "yahtzee", "token", "changeme", "000000", "111111")
+
+
+def weak_token(token: str) -> str | None:
+    """Why a token chosen by hand is too easy to guess, or None: at least 16 characters, no common password
+    in half of it, not a few characters repeated."""
+    if len(token) < 16:
+        return f"it has {len(token)} characters; use 16 or more (or let the server make one)"
+    if not TOKEN_CHARACTERS.match(token):
+        return "use letters, digits and '-_.~' only (it travels in an address)"
+    if len(set(token)) < 8:
+        return "it repeats a few characters"
+    lowered = token.lower()
+    common = sum(lowered.count(word) * len(word) for word in COMMON)
+    if 2 * common >= len(token):
+        return "it is made of common passwords"
+    return None
 
 
 def new_token() -> str:
@@ -84,43 +172,69 @@ def qr_text(url: str) -> str:
 
 
 class Guard:
-    """ASGI middleware: checks the token (when the server has one) and gives each browser its id (in
-    ``request.state.browser``). Plain ASGI rather than ``@app.middleware``: it costs every request
-    microseconds, not a task and a wrapped response."""
+    """ASGI middleware, before anything else: refuses a ``Host`` the server does not answer to (403) and a
+    request that changes something from a foreign page (403); checks the token when the server has one; and
+    gives each browser its id (in ``request.state.browser``). Plain ASGI rather than ``@app.middleware``: it
+    costs every request microseconds, not a task and a wrapped response."""
 
-    def __init__(self, app: ASGIApp, token: str | None):
+    def __init__(self, app: ASGIApp, token: str | None, hosts: Hosts | None = None):
         self.app = app
         self.token = token
+        self.hosts = hosts or Hosts()
+        self.cookie_value = cookie_value(token) if token is not None else ""
+        self.failures = Failures()
 
-    def _token_of(self, request: Request) -> str | None:
+    def _token_of(self, request: Request, cookie: str) -> tuple[str | None, bool]:
+        """The token the request offers, and whether it came as the cookie (which holds a value derived from it)."""
         header = request.headers.get("authorization", "")
         scheme, _, value = header.partition(" ")
         if scheme.lower() in ("token", "bearer") and value:
-            return value.strip()
-        return request.query_params.get("token") or request.cookies.get(TOKEN_COOKIE)
+            return value.strip(), False
+        if request.query_params.get("token"):
+            return request.query_params["token"], False
+        return request.cookies.get(cookie), True
 
-    def _valid(self, supplied: str | None) -> bool:
-        return bool(supplied) and secrets.compare_digest(str(supplied).encode(), str(self.token).encode())
+    def _valid(self, supplied: str | None, as_cookie: bool) -> bool:
+        if not supplied:
+            return False
+        expected = self.cookie_value if as_cookie else str(self.token)
+        return secrets.compare_digest(supplied.encode("utf-8", "replace"), expected.encode())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
+        if not self.hosts.allows(request.headers.get("host", "")):
+            await _forbidden(f"this server does not answer to the name {host_only(request.headers.get('host', ''))!r} "
+                             "(start it with --allow-host NAME to use that name)")(scope, receive, send)
+            return
+        changes = request.method not in ("GET", "HEAD", "OPTIONS")
+        foreign = request.headers.get("sec-fetch-site") in ("cross-site", "same-site")
+        if (changes and not same_origin(request)) or (foreign and request.url.path.startswith("/api")):
+            await _forbidden("a request from another site's page is refused")(scope, receive, send)
+            return
         cookies: list[str] = []  # Set-Cookie headers to add to the response
         if self.token is not None and request.url.path not in PUBLIC_PATHS:
-            supplied = self._token_of(request)
-            if not self._valid(supplied):
-                await _refused(request, supplied is not None)(scope, receive, send)
+            name = token_cookie(scope)
+            supplied, as_cookie = self._token_of(request, name)
+            client = (scope.get("client") or ("?", 0))[0]
+            if not self._valid(supplied, as_cookie):
+                if supplied is not None:
+                    await self.failures.failed(client)
+                response = _refused(request, supplied is not None)
+                response.headers.update(dict(_SECURITY))
+                await response(scope, receive, send)
                 return
-            if request.cookies.get(TOKEN_COOKIE) != self.token:  # proved it holds the token: the browser keeps it
-                cookies.append(_cookie(TOKEN_COOKIE, str(self.token)))
+            if request.cookies.get(name) != self.cookie_value:  # proved it holds the token: the browser keeps proof
+                cookies.append(_cookie(name, self.cookie_value))
             opened = request.method == "GET" and not request.url.path.startswith("/api")
             if opened and request.query_params.get("token"):
-                # the address with the token was opened: keep the token in a cookie and show a clean address
+                # the address with the token was opened: keep proof of it in a cookie and show a clean address
+                # (always a path on this server: '//evil.example/' would name another site)
                 clean = request.url.remove_query_params("token")
-                response = RedirectResponse(str(clean.path) + (f"?{clean.query}" if clean.query else ""),
-                                            status_code=303)
+                location = "/" + clean.path.lstrip("/\\") + (f"?{clean.query}" if clean.query else "")
+                response = RedirectResponse(location, status_code=303, headers=dict(_SECURITY))
                 response.raw_headers.extend((b"set-cookie", c.encode("latin-1")) for c in cookies)
                 await response(scope, receive, send)
                 return
@@ -129,17 +243,67 @@ class Guard:
             browser = secrets.token_hex(16)
             cookies.append(_cookie(BROWSER_COOKIE, browser))
         scope.setdefault("state", {})["browser"] = browser
-        if not cookies:
-            await self.app(scope, receive, send)
-            return
+        extra = [*SECURITY_HEADERS, *((b"set-cookie", c.encode("latin-1")) for c in cookies)]
 
-        async def send_with_cookies(message: Message) -> None:
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []),
-                                                  *((b"set-cookie", c.encode("latin-1")) for c in cookies)]}
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
-        await self.app(scope, receive, send_with_cookies)
+        await self.app(scope, receive, send_with_headers)
+
+
+def token_cookie(scope: Scope) -> str:
+    """The token cookie's name, one per port: two servers on one machine keep their own (a browser sends a
+    host's cookies to each of its ports)."""
+    server = scope.get("server") or (None, None)
+    return f"{TOKEN_COOKIE}-{server[1] or 0}"
+
+
+def cookie_value(token: str) -> str:
+    """What the cookie holds: proof of the token, not the token (a cookie read elsewhere does not give it away)."""
+    return hmac.new(token.encode(), b"dicesolver web cookie", hashlib.sha256).hexdigest()
+
+
+class Failures:
+    """Wrong tokens, by client address: each answer after the first few is slower (up to ``MAX_DELAY`` s),
+    and a line on stderr says how many came, at most once a minute for each address."""
+
+    FREE, MAX_DELAY, WINDOW = 5, 2.0, 60.0
+
+    def __init__(self) -> None:
+        self.recent: dict[str, list[float]] = {}  # address -> [failures in this window, window start, last told]
+
+    async def failed(self, client: str) -> None:
+        now = time.monotonic()
+        if len(self.recent) > 10_000:  # many addresses: forget the quiet ones
+            self.recent = {k: v for k, v in self.recent.items() if now - v[1] < self.WINDOW}
+        count, since, told = self.recent.get(client, [0, now, 0.0])
+        if now - since > self.WINDOW:
+            count, since = 0, now
+        count += 1
+        if now - told >= self.WINDOW:
+            print(f"dicesolver: a wrong token from {client} ({count:.0f} in the last minute)", file=sys.stderr, flush=True)
+            told = now
+        self.recent[client] = [count, since, told]
+        if count > self.FREE:
+            await asyncio.sleep(min(self.MAX_DELAY, 0.05 * 2 ** (count - self.FREE)))
+
+
+def _forbidden(reason: str) -> Response:
+    return JSONResponse({"detail": reason}, status_code=403, headers=dict(_SECURITY))
+
+
+_SECURITY = (
+    # the page's own scripts only (style attributes draw the bars), never inside another site's frame
+    ("content-security-policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    ("x-content-type-options", "nosniff"),
+    ("x-frame-options", "DENY"),
+    ("referrer-policy", "no-referrer"),  # an address with ?token= never leaves in a Referer
+    ("cross-origin-resource-policy", "same-origin"),  # another site's <img> or <script> gets nothing
+)
+SECURITY_HEADERS = tuple((k.encode(), v.encode()) for k, v in _SECURITY)
 
 
 def _cookie(name: str, value: str) -> str:

@@ -18,8 +18,9 @@ from collections import OrderedDict
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
+from urllib.parse import quote
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -30,9 +31,9 @@ from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, OddsRow
 from . import models
-from .access import TOKEN_ENV, Guard, Owners, browser_of
+from .access import TOKEN_ENV, Guard, Hosts, Owners, browser_of
 from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of
-from .solutions import NotReady, SolutionStore
+from .solutions import Busy, NotReady, SolutionStore
 
 MAX_BODY_BYTES = 2 * 2**20
 ADVICE_CACHE = 20_000
@@ -60,8 +61,17 @@ def _png(fig) -> bytes:
 
 def _job(job) -> models.JobView:
     left = job.seconds_left()
-    return models.JobView(id=job.id, label=job.label, state=job.state, done=job.done, total=job.total, error=job.error,
+    return models.JobView(id=job.id, label=job.label, state=job.state, done=job.done, total=job.total,
+                          error=without_paths(job.error),
                           seconds=round(job.seconds(), 1), seconds_left=None if left is None else round(left, 1))
+
+
+def without_paths(text: str) -> str:
+    """A message as a client may read it: the server's own folders (its cache, its home) not named."""
+    for path, name in ((str(tables.cache_dir()), "the server's cache"), (str(Path.home()), "the server's home")):
+        if len(path) > 1:
+            text = text.replace(path, name)
+    return text
 
 
 def game_info(game: Game) -> models.GameInfo:
@@ -88,9 +98,10 @@ def review_response(solution, playthrough, player: int) -> models.ReviewResponse
     return models.ReviewResponse(review=review, plot=plot)
 
 
-def create_app(wait_seconds: float = 0.8, token: str | None = None) -> FastAPI:
-    """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine)."""
-    app = FastAPI(title="dicesolver", version="0.1.0",
+def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None) -> FastAPI:
+    """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
+    ``hosts``: the names it answers to (by default this machine's loopback names only)."""
+    app = FastAPI(title="dicesolver", version="0.1.0", docs_url=None, redoc_url=None,  # /docs: our own page below
                   description="Optimal strategies for dice games: advice, play against bots, game review. Results "
                               "are the same models as the command line's --json ('dicesolver schema').")
     store = SolutionStore(wait_seconds)
@@ -101,11 +112,18 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None) -> FastAPI:
     app.state.sessions = sessions
 
     app.add_middleware(_BodyLimit)
-    app.add_middleware(Guard, token=token)  # added last, so it runs first: no data before the token is checked
+    app.add_middleware(Guard, token=token, hosts=hosts)  # added last, so it runs first: nothing before it checks
+    _clean_uploads()
 
     @app.exception_handler(DicesolverError)
     async def user_error(request: Request, exc: DicesolverError):
-        return JSONResponse({"detail": str(exc)}, status_code=409 if isinstance(exc, GameBusy) else 400)
+        status = 409 if isinstance(exc, GameBusy) else 503 if isinstance(exc, Busy) else 400
+        return JSONResponse({"detail": without_paths(str(exc))}, status_code=status)
+
+    @app.exception_handler(tables.NotBuilt)
+    async def not_built(request: Request, exc: tables.NotBuilt):  # a GET builds nothing: the page asks by POST
+        return JSONResponse({"detail": f"{exc}: ask for it by POST (/api/explore/figure, /api/advice)"},
+                            status_code=409)
 
     @app.exception_handler(NotReady)
     async def not_ready(request: Request, exc: NotReady):
@@ -333,14 +351,20 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None) -> FastAPI:
                                                       if over and x == best and len(by_player) > 1]))
         return out
 
-    def review_file(path: Path, player: int) -> models.ReviewResponse:
+    def review_file(path: Path, player: int, start: bool = True) -> models.ReviewResponse:
         _check_record_game(path)
         playthrough = registry.read_record(path)
         playthrough.seat(player)  # a player the record has, before any table is asked for
-        return review_response(store.get(playthrough.game), playthrough, player)
+        return review_response(store.get(playthrough.game, start=start), playthrough, player)
 
-    @app.get("/api/records/{name}/review", response_model=models.ReviewResponse)
+    @app.get("/api/records/{name}/review", response_model=models.ReviewResponse,
+             responses={409: {"description": "its game is not solved yet: POST /api/advice or /api/play solves it"}})
     def review_saved(name: str, http: Request, player: int = Query(0, ge=0, le=5)):
+        return review_file(record_path(name, http), player, start=False)
+
+    @app.post("/api/records/{name}/review", response_model=models.ReviewResponse,
+              responses={202: {"model": models.Pending}}, summary="Review a game, solving its table first if need be")
+    def review_saved_solving(name: str, http: Request, player: int = Query(0, ge=0, le=5)):
         return review_file(record_path(name, http), player)
 
     @app.post("/api/review", response_model=models.ReviewResponse, summary="Review an uploaded record")
@@ -358,23 +382,33 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None) -> FastAPI:
             path.unlink(missing_ok=True)
 
     # -- explore -------------------------------------------------------------------------------------------
-    @app.get("/api/explore/distribution.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
+    # A figure is drawn by a POST, as a job with its progress (its tables built first); its GET only reads:
+    # the drawn image, or one drawn here from tables already on disk, or 409 while they are not.
+    def figure(game: Game, what: str, start: bool) -> bytes:
+        return store.prepare(f"figure {what} {store.key(game)}", f"drawing the {what} of {game.canonical}",
+                             lambda progress: _figure(game, what, progress), start=start)
+
+    @app.post("/api/explore/figure", response_model=models.FigureReady,
+              responses={202: {"model": models.Pending}}, summary="Draw an explore figure (solving what it needs)")
+    def draw_figure(request: models.FigureRequest):
+        g = _game(request.game)
+        figure(g, request.image.removesuffix(".png"), start=True)
+        return models.FigureReady(url=f"/api/explore/{request.image}?game={quote(g.canonical, safe='')}")
+
+    @app.get("/api/explore/distribution.png", response_class=Response,
+             responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
     def distribution_png(game: str = Query(..., max_length=200)):
-        g = _game(game)
-        store.get(g)
-        return Response(_figure(g, "distribution"), media_type="image/png")
+        return Response(figure(_game(game), "distribution", start=False), media_type="image/png")
 
-    @app.get("/api/explore/chart.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
+    @app.get("/api/explore/chart.png", response_class=Response,
+             responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
     def chart_png(game: str = Query(..., max_length=200)):
-        g = _game(game)
-        store.get(g)
-        return Response(_figure(g, "chart"), media_type="image/png")
+        return Response(figure(_game(game), "chart", start=False), media_type="image/png")
 
-    @app.get("/api/explore/simulation.png", response_class=Response, responses={200: {"content": {"image/png": {}}}})
+    @app.get("/api/explore/simulation.png", response_class=Response,
+             responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
     def simulation_png(game: str = Query(..., max_length=200)):
-        g = _game(game)
-        store.get(g)
-        return Response(_figure(g, "simulation"), media_type="image/png")
+        return Response(figure(_game(game), "simulation", start=False), media_type="image/png")
 
     @app.get("/api/explore/despirala.png", response_class=Response, include_in_schema=False)
     def despirala_png(game: str = Query("despirala", max_length=200)):
@@ -391,6 +425,10 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     def index():
         return FileResponse(str(static / "index.html"))
+
+    @app.get("/docs", include_in_schema=False)
+    def docs():  # the API listed from /openapi.json by a page the package ships: offline, no third-party code
+        return FileResponse(str(static / "docs.html"))
 
     @app.get("/manifest.webmanifest", include_in_schema=False)
     def manifest():  # what a phone needs to add the app to its home screen
@@ -410,24 +448,64 @@ class _NotFound(Exception):
 
 
 class _BodyLimit:
-    """ASGI middleware: a request announcing more than MAX_BODY_BYTES is refused before it is read."""
+    """ASGI middleware: a body longer than MAX_BODY_BYTES is refused with 413: at once when its length is
+    announced, else (chunked) as soon as the bytes counted while it streams in pass the limit, so memory
+    stays flat whatever a client sends."""
 
     def __init__(self, app):
         self.app = app
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http":
-            length = dict(scope["headers"]).get(b"content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-                response = JSONResponse({"detail": f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB"},
-                                        status_code=413)
-                await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+            await _too_large()(scope, receive, send)
+            return
+        received, started = 0, False
+
+        async def counted() -> dict:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY_BYTES:
+                    raise _TooLarge()
+            return message
+
+        async def watched(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except _TooLarge:
+            if not started:
+                await _too_large()(scope, receive, send)
+
+
+class _TooLarge(HTTPException):
+    """Raised while a body is read (FastAPI passes an HTTPException through as it is): it is too long."""
+
+    def __init__(self) -> None:
+        super().__init__(413, f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB")
+
+
+def _too_large() -> Response:
+    return JSONResponse({"detail": f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB"}, status_code=413)
+
+
+def _clean_uploads() -> None:
+    """Uploaded records are read from a temporary file, deleted after; one a crash left behind goes now."""
+    for stale in (tables.cache_dir() / "uploads").glob("*.jsonl"):
+        stale.unlink(missing_ok=True)
 
 
 def _check_record_game(path: Path) -> None:
-    """Refuse a record whose header names a rules file: the web app never reads files a request names."""
+    """Refuse a record whose header names a rules file, or gives its game as anything but a string: the web
+    app never reads files a request names."""
     import json
 
     try:
@@ -435,56 +513,67 @@ def _check_record_game(path: Path) -> None:
             header = json.loads(fh.readline() or "null")
     except (ValueError, RecursionError):
         return  # reading the record reports it
-    if isinstance(header, dict) and isinstance(header.get("game"), str):
+    if isinstance(header, dict) and "game" in header:
+        if not isinstance(header["game"], str):
+            raise InputError("a record names its game as a game string, such as \"yahtzee\"")
         _game(header["game"])
 
 
-_figures: dict[tuple[str, str], bytes] = {}
-
-
-def _figure(game: Game, what: str) -> bytes:
-    """A game's explore figure (made once): the exact score distribution, the strategy chart, or the score
+def _figure(game: Game, what: str, progress=None) -> bytes:
+    """A game's explore figure as a PNG: the exact score distribution, the strategy chart, or the score
     histogram of 100,000 games of the expected-score strategy (seed 1)."""
-    key = (game.canonical, what)
-    if key not in _figures:
-        from ..analysis import plots
+    from ..analysis import plots
 
-        family = registry.family_of(game)
-        if what == "distribution":
-            fig = plots.distribution_figure(family.distribution(game))
-        elif what == "chart":
-            fig = family.chart_figure(game)
-        else:
-            from ..analysis.simulate import simulate
+    family = registry.family_of(game)
+    if what == "distribution":
+        fig = plots.distribution_figure(family.distribution(game, progress))
+    elif what == "chart":
+        if progress is not None:  # a job: the solve shows its progress (the chart reads the table then)
+            family.solve(game, progress=progress)
+        fig = family.chart_figure(game)
+    else:
+        from ..analysis.simulate import simulate
 
-            fig = plots.simulation_figure(game, simulate(game, ["optimal"], n=100_000, seed=1))
-        _figures[key] = _png(fig)
-    return _figures[key]
+        fig = plots.simulation_figure(game, simulate(game, ["optimal"], n=100_000, seed=1, progress=progress))
+    return _png(fig)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1) -> None:
+def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1,
+          hosts: Hosts | None = None) -> None:
     """Serve until interrupted: one process, or ``workers`` processes sharing the port, the tables on disk and
-    the games (``web.sessions``); each builds its app with ``app_from_environment``."""
+    the games (``web.sessions``); each builds its app with ``app_from_environment``. ``hosts``: the names
+    the server answers to (``web.access.Hosts``)."""
+    import json
     import os
 
     import uvicorn
 
+    from .connections import GuardedH11
+
+    hosts = hosts or Hosts()
     if workers > 1:
         from .processes import serve_processes
 
         os.environ[TOKEN_ENV] = token or ""  # the worker processes inherit it
+        os.environ[HOSTS_ENV] = json.dumps({"network": hosts.network, "names": sorted(hosts.names)})
         serve_processes(host, port, workers)
         return
-    app = create_app(token=token)
+    app = create_app(token=token, hosts=hosts)
     _settle_process()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", http=GuardedH11)
+
+
+HOSTS_ENV = "DICESOLVER_WEB_HOSTS"  # how ``serve --workers N`` hands the names it answers to to every process
 
 
 def app_from_environment() -> FastAPI:
-    """A worker process's app (``serve --workers N``): the token from the environment its parent set."""
+    """A worker process's app (``serve --workers N``): the token and names from the environment its parent set."""
+    import json
     import os
 
-    app = create_app(token=os.environ.get(TOKEN_ENV) or None)
+    given = json.loads(os.environ.get(HOSTS_ENV) or "{}")
+    hosts = Hosts(bool(given.get("network")), given.get("names", ()))
+    app = create_app(token=os.environ.get(TOKEN_ENV) or None, hosts=hosts)
     _settle_process()
     return app
 

@@ -83,6 +83,18 @@ class AdviceRequest(_Request):
         "despirala: USED;GOODS;DICE (e.g. 'none;5;113456')"))
 
 
+class FigureRequest(_Request):
+    game: str = GameName
+    image: Literal["distribution.png", "chart.png", "simulation.png"] = Field(
+        ..., description="the explore figure to draw (its tables built first, with progress)")
+
+
+class FigureReady(BaseModel):
+    """The figure is drawn: GET its image."""
+
+    url: str
+
+
 class PlayRequest(_Request):
     game: str = Field("", max_length=200, description="a game string, e.g. yahtzee, skunk, despirala (not needed "
                       "with resume)")

@@ -31,7 +31,11 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def _worker(sock: socket.socket) -> None:
     import uvicorn  # stops on SIGINT or SIGTERM, after the requests under way
 
-    config = uvicorn.Config("dicesolver.web.app:app_from_environment", factory=True, log_level="warning")
+    from .connections import GuardedH11, watch_parent
+
+    watch_parent()  # a killed server takes its workers with it, and its port is free for the next one
+    config = uvicorn.Config("dicesolver.web.app:app_from_environment", factory=True, log_level="warning",
+                            http=GuardedH11)
     uvicorn.Server(config).run(sockets=[sock])
 
 

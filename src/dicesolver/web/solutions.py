@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import registry
+from ..core import registry, tables
 from ..core.kernel_cache import never_compiled
 from ..core.pace import Pace
 from ..core.errors import DicesolverError
@@ -30,6 +30,7 @@ class Job:
     error: str = ""
     started: float = field(default_factory=time.monotonic)
     pace: Pace = field(default_factory=Pace)
+    failure: Exception | None = None
 
     def __post_init__(self) -> None:
         self.base = self.label  # the job's name, which each stage's label starts with
@@ -58,13 +59,25 @@ class NotReady(Exception):
         self.job = job
 
 
+class Busy(DicesolverError):
+    """The queue of table builds is full: the request is refused (503), not kept waiting."""
+
+
 class SolutionStore:
+    """Solutions and figures, each made once by a job. A job first reads what is on disk (any number at once);
+    one that must build a table waits its turn in one queue: one build at a time, at most ``MAX_BUILDS``
+    waiting or running, and a request that would start one more is refused with ``Busy``."""
+
+    MAX_BUILDS = 4
+
     def __init__(self, wait_seconds: float = 0.8):
         self.wait_seconds = wait_seconds
         self._solutions: dict[str, Any] = {}
         self._jobs: dict[str, Job] = {}
         self._job_by_game: dict[str, Job] = {}
         self._lock = threading.Lock()
+        self._turn = threading.Condition()  # one table build at a time (each uses every core), in turn
+        self._queue: list[Job] = []  # the jobs building (the first) or waiting to build
 
     def job(self, job_id: str) -> Job | None:
         return self._jobs.get(job_id)
@@ -76,10 +89,11 @@ class SolutionStore:
     def ready(self, game) -> bool:
         return self.key(game) in self._solutions
 
-    def get(self, game, wait: float | None = None):
-        """The game's solution (for its number of players), or NotReady while a job builds it."""
+    def get(self, game, wait: float | None = None, start: bool = True):
+        """The game's solution (for its number of players), or NotReady while a job builds it. ``start``
+        false (a GET, which builds nothing): loaded from disk in this thread, or ``tables.NotBuilt``."""
         return self.prepare(self.key(game), f"solving {game.canonical}",
-                            lambda progress: registry.family_of(game).solve(game, progress=progress), wait)
+                            lambda progress: registry.family_of(game).solve(game, progress=progress), wait, start)
 
     def bot(self, game, name: str, wait: float | None = None) -> None:
         """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
@@ -89,12 +103,27 @@ class SolutionStore:
 
         self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait)
 
-    def prepare(self, key: str, label: str, work, wait: float | None = None):
+    def prepare(self, key: str, label: str, work, wait: float | None = None, start: bool = True):
         """The result of ``work(progress)`` for ``key``: at once when done before, else from the one job
-        that runs it in the background (started now if none is running); NotReady while it runs."""
+        that runs it in the background (started now if none is running); NotReady while it runs. ``start``
+        false: no job is started; ``work`` runs here with builds refused (what is on disk is read, nothing
+        is written: ``tables.NotBuilt`` otherwise)."""
         with self._lock:
             if key in self._solutions:
                 return self._solutions[key]
+            job = self._job_by_game.get(key)
+            idle = job is None or job.state == "failed"
+        if idle and (not start or len(self._queue) >= self.MAX_BUILDS):
+            try:  # only what is on disk, read here: a GET, or any request while the build queue is full
+                with tables.refuse_builds():
+                    result = work(None)
+            except tables.NotBuilt:
+                if not start:
+                    raise
+                raise self._busy() from None
+            with self._lock:
+                return self._solutions.setdefault(key, result)
+        with self._lock:
             job = self._job_by_game.get(key)
             if job is None or job.state == "failed":
                 if never_compiled():
@@ -110,15 +139,42 @@ class SolutionStore:
             if key in self._solutions:
                 return self._solutions[key]
         if job.state == "failed":
-            raise DicesolverError(job.error)
+            raise job.failure if isinstance(job.failure, DicesolverError) else DicesolverError(job.error)
         raise NotReady(job)
 
     def _run(self, key: str, work, job: Job) -> None:
         try:
-            result = work(job.progress)
+            try:
+                with tables.refuse_builds():  # what is on disk is read at once, beside any build
+                    result = work(job.progress)
+            except tables.NotBuilt:
+                result = self._build(work, job)
             with self._lock:
                 self._solutions[key] = result
             job.state = "done"
         except Exception as exc:  # reported to the page through the job; the server carries on
             job.error = str(exc) or type(exc).__name__
+            job.failure = exc
             job.state = "failed"
+
+    def _busy(self) -> Busy:
+        return Busy(f"the server is building {len(self._queue)} tables already (one at a time): try again when they "
+                    "are done")
+
+    def _build(self, work, job: Job):
+        """``work`` with its tables built, in its turn in the build queue (or ``Busy`` when the queue is full)."""
+        with self._turn:
+            if len(self._queue) >= self.MAX_BUILDS:
+                raise self._busy()
+            self._queue.append(job)
+            while self._queue[0] is not job:
+                ahead = self._queue.index(job)
+                job.stage(f"waiting for {ahead} table build{'s' if ahead > 1 else ''} before it")
+                self._turn.wait()
+        job.label = job.base
+        try:
+            return work(job.progress)
+        finally:
+            with self._turn:
+                self._queue.remove(job)
+                self._turn.notify_all()

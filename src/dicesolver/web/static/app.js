@@ -480,7 +480,7 @@ $("records").addEventListener("click", (e) => {
   const button = e.target.closest("button");
   if (button && button.dataset.name) guarded(async () => {
     const name = encodeURIComponent(button.dataset.name);
-    $("review-out").innerHTML = renderReview(await api("GET", `/api/records/${name}/review?player=${+button.dataset.player || 0}`));
+    $("review-out").innerHTML = renderReview(await api("POST", `/api/records/${name}/review?player=${+button.dataset.player || 0}`));
   });
 });
 
@@ -516,9 +516,13 @@ async function explore() {
   const out = $("explore-out");
   const name = encodeURIComponent(g.name);
   const odds = g.page.explore_odds ? await api("GET", `/api/explore/odds?game=${name}`) : null;
-  await api("POST", "/api/advice", { game: g.name, position: g.page.start_position }).catch(() => null); // solve first (progress shown)
-  out.innerHTML = g.page.explore.map((x) => `<h3>${esc(x.title)}</h3>
-      <img class="plot" alt="${esc(x.title)}" src="/api/explore/${esc(x.image)}?game=${name}">`).join("") +
+  // each figure is drawn by a POST, with its progress (its tables solved first); then its image is only read
+  const urls = [];
+  for (const x of g.page.explore) {
+    urls.push((await api("POST", "/api/explore/figure", { game: g.name, image: x.image })).url);
+  }
+  out.innerHTML = g.page.explore.map((x, i) => `<h3>${esc(x.title)}</h3>
+      <img class="plot" alt="${esc(x.title)}" src="${esc(urls[i])}">`).join("") +
     (odds ? oddsTable(odds) : "");
 }
 

@@ -1,0 +1,346 @@
+"""The web server against a hostile client: GETs that would build tables, bodies that never end, clients that
+send their headers a byte at a time or open connection after connection, records that name their game
+oddly, and a server killed under its workers. Each test fails on the server as it was before issue 52."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from webclient import TestClient
+
+from dicesolver.web import connections
+from dicesolver.web.app import MAX_BODY_BYTES, create_app
+from test_web_api import settle
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def files_under(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file()) if folder.exists() else []
+
+
+# -- GETs only read --------------------------------------------------------------------------------------------
+
+def test_a_chart_of_an_unsolved_variant_is_refused_by_get_and_drawn_by_post(cache):
+    """An <img> on any page could ask for a variant nobody solved: the GET says so (409) and writes nothing;
+    the page's POST builds it as a job, and the GET then reads the drawn image."""
+    client = TestClient(create_app())
+    for url in ("/api/explore/chart.png?game=pig(goal=40)", "/api/explore/distribution.png?game=yacht",
+                "/api/explore/simulation.png?game=despirala"):
+        response = client.get(url)
+        assert response.status_code == 409 and "not solved yet" in response.json()["detail"], url
+    assert files_under(cache) == [] and client.app.state.solutions._jobs == {}
+    drawn = settle(client, "POST", "/api/explore/figure", json={"game": "pig(goal=40)", "image": "chart.png"})
+    assert drawn.status_code == 200 and files_under(cache)
+    image = client.get(drawn.json()["url"])
+    assert image.status_code == 200 and image.content[:4] == b"\x89PNG"
+    # another server on the same cache draws it from the table on disk, in the GET, writing nothing
+    written = files_under(cache)
+    again = TestClient(create_app()).get("/api/explore/chart.png?game=pig(goal=40)")
+    assert again.status_code == 200 and again.content[:4] == b"\x89PNG" and files_under(cache) == written
+
+
+def test_reviewing_a_saved_game_by_get_builds_nothing(cache):
+    """A game played, its tables then gone (cleared, or another machine's record): the GET of its review says
+    409 and writes nothing; the page's POST solves it as a job and reviews it."""
+    import shutil
+
+    from test_web_api import play_to_end
+
+    client = TestClient(create_app())
+    view = settle(client, "POST", "/api/play", json={"game": "pig(goal=30)", "opponents": ["hold-at-20"],
+                                                     "first": "you", "seed": 3}).json()
+    assert play_to_end(client, view, line="r")["over"]
+    for folder in cache.iterdir():
+        if folder.name != "web-games":
+            shutil.rmtree(folder)
+    before = files_under(cache)
+    fresh = TestClient(create_app(), cookies=dict(client.cookies))
+    url = f"/api/records/{view['record']}/review"
+    response = fresh.get(url)
+    assert response.status_code == 409 and "not solved yet" in response.json()["detail"]
+    assert files_under(cache) == before and fresh.app.state.solutions._jobs == {}
+    reviewed = settle(fresh, "POST", url)
+    assert reviewed.status_code == 200 and reviewed.json()["review"]["summary"]["player"] == "you"
+    assert fresh.get(url).status_code == 200  # solved now: the GET reads it
+
+
+def test_a_record_naming_its_game_as_a_list_is_refused_before_anything_is_opened(cache, tmp_path, monkeypatch):
+    """A header whose game is a list once slipped past the rules-file guard and was opened as a path."""
+    monkeypatch.chdir(tmp_path)
+    bait = tmp_path / "['rules.toml']"
+    bait.write_text("not read")
+    client = TestClient(create_app())
+    for game in (["rules.toml"], {"path": "rules.toml"}, 7):
+        record = json.dumps({"format": "dicesolver-record", "version": 1, "game": game, "players": ["a"]}) + "\n"
+        response = client.post("/api/review", json={"record": record, "player": 0})
+        assert response.status_code == 400 and "game string" in response.json()["detail"], game
+        assert str(tmp_path) not in response.text
+
+
+def test_uploads_a_crash_left_behind_are_removed_at_start(cache):
+    uploads = cache / "uploads"
+    uploads.mkdir(parents=True)
+    (uploads / "tmpabc.jsonl").write_text("{}\n")
+    create_app()
+    assert list(uploads.iterdir()) == []
+
+
+# -- a real server: bodies, slow clients, many connections -------------------------------------------------------
+
+@pytest.fixture
+def server(cache, monkeypatch):
+    """The app under uvicorn on a free loopback port with the server's connection guard, tightened for a test:
+    headers within 1 s, at most 12 connections."""
+    import uvicorn
+
+    monkeypatch.setattr(connections.GuardedH11, "HEADER_SECONDS", 1.0)
+    monkeypatch.setattr(connections.GuardedH11, "MAX_CONNECTIONS", 12)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning",
+                            http=connections.GuardedH11)
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield port
+    srv.should_exit = True
+    thread.join(10)
+
+
+def ask(port: int, path: str = "/api/games/pig", timeout: float = 10) -> int:
+    """A well-behaved client's request: its status."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as conn:
+        conn.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
+        reply = b""
+        while b"\r\n" not in reply:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+    return int(reply.split()[1]) if reply else 0
+
+
+def test_a_chunked_body_is_refused_once_it_passes_the_limit(server):
+    """No Content-Length, a body that never ends: 413 once the bytes counted pass 2 MiB, the connection
+    closed, and the server no bigger for it."""
+    with socket.create_connection(("127.0.0.1", server), timeout=20) as conn:
+        conn.sendall(b"POST /api/advice HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                     b"Transfer-Encoding: chunked\r\n\r\n")
+        chunk = b"%x\r\n%s\r\n" % (65536, b" " * 65536)
+        sent, reply = 0, b""
+        conn.settimeout(0.01)
+        while sent < 64 * MAX_BODY_BYTES and not reply:
+            try:
+                conn.sendall(chunk)
+                sent += 65536
+                reply = conn.recv(4096)
+            except TimeoutError:
+                continue
+            except (BrokenPipeError, ConnectionResetError):
+                break
+        conn.settimeout(10)
+        reply += conn.recv(4096) if not reply else b""
+    assert reply.startswith(b"HTTP/1.1 413"), reply[:80]
+    assert sent < 16 * MAX_BODY_BYTES  # refused while it streamed, not after reading it all
+    assert ask(server) == 200
+
+
+def test_a_client_that_trickles_its_headers_is_cut_off(server):
+    with socket.create_connection(("127.0.0.1", server), timeout=10) as slow:
+        slow.sendall(b"GET /api/games HTTP/1.1\r\nHost: localhost\r\n")  # and never the blank line
+        start = time.monotonic()
+        assert slow.recv(1024) == b""  # closed by the server
+        assert 0.8 < time.monotonic() - start < 5
+    assert ask(server) == 200
+
+
+def test_connections_past_the_cap_get_503_and_others_are_served_after(server, capfd):
+    idle = [socket.create_connection(("127.0.0.1", server), timeout=10) for _ in range(12)]
+    try:
+        with socket.create_connection(("127.0.0.1", server), timeout=10) as extra:
+            assert extra.recv(1024).startswith(b"HTTP/1.1 503")
+        for _ in range(5):
+            socket.create_connection(("127.0.0.1", server), timeout=10).close()
+    finally:
+        for conn in idle:
+            conn.close()
+    for _ in range(50):
+        if ask(server) == 200:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the server did not recover")
+    assert capfd.readouterr().err.count("connections open") == 1  # told once, not once a socket
+
+
+# -- workers die with their parent ---------------------------------------------------------------------------
+
+def _children(pid: int) -> set[int]:
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                out.add(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the worker processes in /proc")
+def test_workers_die_with_a_killed_server_and_the_port_is_free_again(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "DICESOLVER_CACHE_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port), "--workers", "2"]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    again = None
+    try:
+        for _ in range(600):
+            try:
+                if ask(port) == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not start")
+        workers = _children(server.pid)
+        assert len(workers) >= 2
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(10)
+        deadline = time.monotonic() + 15
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(w) for w in workers), "a worker outlived its server"
+        again = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(600):
+            try:
+                if ask(port) == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+            assert again.poll() is None, again.stderr.read().decode() if again.stderr else ""
+        else:
+            raise AssertionError("the restarted server did not answer")
+    finally:
+        for process in (server, again):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                process.wait(20)
+
+
+def test_table_builds_wait_in_one_queue_and_a_full_queue_is_refused(cache):
+    """One build at a time, the next few waiting their turn (their bar says so); past the queue's length a
+    request is refused with 503 at once; reading a table on disk never waits for builds."""
+    from dicesolver.core import tables
+    from dicesolver.web.solutions import Busy, NotReady, SolutionStore
+
+    store = SolutionStore(wait_seconds=0)
+    release = threading.Event()
+    building: list[str] = []
+    most = []
+
+    def work_for(name: str, on_disk: bool = False):
+        def work(progress):
+            if not on_disk:
+                tables.may_build(tables.TableKey("test", name, "0" * 16))  # NotBuilt while builds are refused
+                building.append(name)
+                most.append(len(building))
+                release.wait(20)
+                building.remove(name)
+            return name
+        return work
+
+    jobs = []
+    for i in range(SolutionStore.MAX_BUILDS):
+        with pytest.raises(NotReady) as pending:
+            store.prepare(f"k{i}", f"solving g{i}", work_for(f"g{i}"))
+        jobs.append(pending.value.job)
+    deadline = time.monotonic() + 10
+    while len(store._queue) < SolutionStore.MAX_BUILDS and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(building) == 1 and [j.label.endswith("before it") for j in store._queue] == [False, True, True, True]
+    with pytest.raises(Busy, match="one at a time"):
+        store.prepare("k9", "solving g9", work_for("g9"))
+    assert store.prepare("disk", "loading", work_for("disk", on_disk=True)) == "disk"  # never queued
+    release.set()
+    for job in jobs:
+        while job.state == "running" and time.monotonic() < deadline + 20:
+            time.sleep(0.01)
+        assert job.state == "done"
+    assert max(most) == 1 and store.prepare("k9", "solving g9", work_for("g9"), wait=5) == "g9"
+
+
+def test_a_full_build_queue_is_503_on_the_web(cache, monkeypatch):
+    from dicesolver.web.solutions import SolutionStore
+
+    monkeypatch.setattr(SolutionStore, "MAX_BUILDS", 0)
+    client = TestClient(create_app())
+    response = client.post("/api/advice", json={"game": "pig(goal=35)", "position": "0,0,0"})
+    assert response.status_code == 503 and "try again" in response.json()["detail"]
+
+
+def test_no_server_path_in_anything_a_client_sees(cache, tmp_path):
+    """Every answer of a whole game, its records, its review, advice and errors: none names a path of the
+    server (its cache, its working directory)."""
+    from test_web_api import play_to_end
+
+    client = TestClient(create_app())
+    seen: list[str] = []
+
+    def keep(response):
+        seen.append(response.text)
+        return response
+
+    view = keep(settle(client, "POST", "/api/play", json={"game": "pig(goal=30)", "opponents": ["hold-at-20"],
+                                                          "first": "you", "seed": 4})).json()
+    for _ in range(400):
+        if view["over"]:
+            break
+        view = keep(client.post(f"/api/play/{view['id']}/send", json={"line": "r"})).json()
+        while view["busy"]:
+            view = keep(client.get(f"/api/play/{view['id']}?wait=2")).json()
+    assert view["over"]
+    keep(client.get("/api/records"))
+    keep(settle(client, "POST", f"/api/records/{view['record']}/review"))
+    keep(settle(client, "POST", "/api/advice", json={"game": "pig(goal=30)", "position": "0,0,0"}))
+    for bad in ({"game": "pig(goal=30)", "position": "nonsense"}, {"game": "/etc/passwd", "position": "x"}):
+        keep(client.post("/api/advice", json=bad))
+    keep(client.post("/api/review", json={"record": "{\"game\": \"pig\"}\nnot json\n", "player": 0}))
+    keep(client.get("/api/records/nothing.jsonl/review"))
+    text = "\n".join(seen)
+    for path in {str(cache), str(tmp_path), os.getcwd(), str(Path.home())}:
+        assert path not in text, path
+
+
+def test_messages_name_no_server_folder(cache):
+    from dicesolver.web.app import without_paths
+
+    message = f"could not save the table in {cache}/solitaire (No space left on device)"
+    assert without_paths(message) == "could not save the table in the server's cache/solitaire (No space left on device)"
+    assert str(Path.home()) not in without_paths(f"cannot read {Path.home()}/x")
