@@ -468,6 +468,10 @@ def test_sigkill_of_the_server_mid_move_loses_nothing(tmp_path, game, bots, play
 def test_a_hundred_abandoned_games_lock_nobody_out(tmp_path, monkeypatch):
     """Abandoned games are put away to disk (32 live at most) instead of refusing new ones; the page of a
     game put away finds it again, continued from its record at the same position."""
+    from dicesolver.web import records
+
+    monkeypatch.setattr(records, "STARTS_PER_MINUTE", 1000)  # many browsers' games, here from one
+    monkeypatch.setattr(records, "MAX_UNFINISHED", 1000)
     monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
     with TestClient(create_app()) as client:
         views = [settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "seed": k,
@@ -484,6 +488,10 @@ def test_a_game_waiting_for_its_player_holds_no_thread(tmp_path, monkeypatch):
     """Forty games waiting at a prompt add no thread: each line runs the game only to its next prompt."""
     import threading
 
+    from dicesolver.web import records
+
+    monkeypatch.setattr(records, "STARTS_PER_MINUTE", 1000)  # many browsers' games, here from one
+    monkeypatch.setattr(records, "MAX_UNFINISHED", 1000)
     monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
     with TestClient(create_app()) as client:
         settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "first": "you"})

@@ -171,15 +171,44 @@ def test_a_client_that_trickles_its_headers_is_cut_off(server):
     assert ask(server) == 200
 
 
-def test_connections_past_the_cap_get_503_and_others_are_served_after(server, capfd):
-    idle = [socket.create_connection(("127.0.0.1", server), timeout=10) for _ in range(12)]
+def test_connections_held_open_without_a_request_make_room_for_new_ones(server):
+    """At the cap, the connection waiting longest for its headers is closed for a new one: a client holding
+    connections open cannot lock the others out."""
+    idle = [socket.create_connection(("127.0.0.1", server), timeout=10) for _ in range(30)]
     try:
-        with socket.create_connection(("127.0.0.1", server), timeout=10) as extra:
-            assert extra.recv(1024).startswith(b"HTTP/1.1 503")
         for _ in range(5):
-            socket.create_connection(("127.0.0.1", server), timeout=10).close()
+            assert ask(server) == 200
+        closed = 0
+        for conn in idle[:18]:  # the oldest were closed to make room
+            conn.settimeout(2)
+            try:
+                closed += conn.recv(1024) == b""
+            except OSError:
+                closed += 1
+        assert closed == 18
     finally:
         for conn in idle:
+            conn.close()
+
+
+def slow_body(port: int) -> socket.socket:
+    """A request whose headers came, and whose body is still coming: a connection busy with a request."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+    conn.sendall(b"POST /api/advice HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                 b"Content-Length: 1000\r\n\r\n{\"game\": ")
+    return conn
+
+
+def test_past_the_cap_of_busy_connections_a_new_one_gets_503_told_once(server, capfd):
+    """When every connection is busy with a request, a new one gets 503, and stderr says so once, not once
+    a socket."""
+    busy = [slow_body(server) for _ in range(12)]
+    time.sleep(0.3)
+    try:
+        statuses = [ask(server) for _ in range(4)]
+        assert statuses == [503] * 4, statuses
+    finally:
+        for conn in busy:
             conn.close()
     for _ in range(50):
         if ask(server) == 200:
@@ -187,7 +216,17 @@ def test_connections_past_the_cap_get_503_and_others_are_served_after(server, ca
         time.sleep(0.1)
     else:
         raise AssertionError("the server did not recover")
-    assert capfd.readouterr().err.count("connections open") == 1  # told once, not once a socket
+    assert capfd.readouterr().err.count("connections open") == 1
+
+
+def test_a_body_that_does_not_come_in_time_is_refused(server, monkeypatch):
+    from dicesolver.web import app as web_app
+
+    monkeypatch.setattr(web_app, "BODY_SECONDS", 1.0)
+    with slow_body(server) as conn:
+        start = time.monotonic()
+        reply = conn.recv(1024)
+    assert reply.startswith(b"HTTP/1.1 408") and time.monotonic() - start < 5
 
 
 # -- workers die with their parent ---------------------------------------------------------------------------
@@ -344,3 +383,62 @@ def test_messages_name_no_server_folder(cache):
     message = f"could not save the table in {cache}/solitaire (No space left on device)"
     assert without_paths(message) == "could not save the table in the server's cache/solitaire (No space left on device)"
     assert str(Path.home()) not in without_paths(f"cannot read {Path.home()}/x")
+
+
+# -- bounds for one browser -------------------------------------------------------------------------------------
+
+def test_one_browser_starts_a_bounded_number_of_games(cache, monkeypatch):
+    """30 new games a minute at most (here 5; 429 after); at most 20 unfinished: the oldest one abandoned for a week
+    is put out to make room, else 429; the list is paged."""
+    from dicesolver.web import records
+
+    monkeypatch.setattr(records, "STARTS_PER_MINUTE", 5)
+    monkeypatch.setattr(records, "MAX_UNFINISHED", 4)
+    client = TestClient(create_app())
+    body = {"game": "pig(goal=30)", "opponents": ["hold-at-20"], "first": "you"}
+    started = [settle(client, "POST", "/api/play", json=body) for _ in range(4)]
+    assert all(r.status_code == 200 for r in started)
+    full = client.post("/api/play", json=body)
+    assert full.status_code == 429 and "unfinished" in full.json()["detail"]
+    names = [r.json()["record"] for r in started]
+    oldest = cache / "web-games" / names[0]
+    week_ago = time.time() - 8 * 24 * 3600
+    os.utime(oldest, (week_ago, week_ago))
+    assert settle(client, "POST", "/api/play", json=body).status_code == 200  # the abandoned one made room
+    assert not oldest.exists() and not oldest.with_name(oldest.name + ".owner").exists()
+    listed = client.get("/api/records").json()
+    assert len(listed) == 4 and names[0] not in [r["name"] for r in listed]
+    assert [r["name"] for r in client.get("/api/records?offset=1&limit=2").json()] == [r["name"] for r in listed[1:3]]
+    monkeypatch.setattr(records, "MAX_UNFINISHED", 100)  # the rate alone: 5 started in this minute already
+    again = client.post("/api/play", json=body)
+    assert again.status_code == 429 and "a minute" in again.json()["detail"]
+    other = TestClient(create_app())  # another browser has its own share
+    assert settle(other, "POST", "/api/play", json=body).status_code == 200
+
+
+def test_an_unknown_game_id_costs_a_lookup_not_a_walk_through_every_record(cache, monkeypatch):
+    from dicesolver.web import sessions as web_sessions
+
+    client = TestClient(create_app())
+    settle(client, "POST", "/api/play", json={"game": "pig(goal=30)", "opponents": ["hold-at-20"], "first": "you"})
+    walks = []
+    real = Path.glob
+    monkeypatch.setattr(web_sessions.Path, "glob", lambda self, pattern: walks.append(pattern) or real(self, pattern))
+    for k in range(20):
+        assert client.get(f"/api/play/{k:016x}").status_code == 404
+    assert client.get("/api/play/not-an-id").status_code == 404
+    assert len(walks) <= 1
+
+
+def test_one_address_holds_at_most_its_share_of_connections(server, monkeypatch):
+    """Busy connections from one address past its share: that address gets 503, the cap is not reached."""
+    monkeypatch.setattr(connections.GuardedH11, "MAX_PER_ADDRESS", 5)
+    busy = [slow_body(server) for _ in range(5)]
+    time.sleep(0.3)
+    try:
+        assert ask(server) == 503  # the sixth from 127.0.0.1 (the cap of 12 is not reached)
+    finally:
+        for conn in busy:
+            conn.close()
+    time.sleep(0.3)
+    assert ask(server) == 200

@@ -9,13 +9,13 @@ directory (web games in ``<cache>/web-games``).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
 import re
 import secrets
 import tempfile
 from collections import OrderedDict
-from datetime import datetime
 from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
@@ -32,10 +32,12 @@ from ..core.protocol import Game
 from ..core.results import Advice, OddsRow
 from . import models
 from .access import TOKEN_ENV, Guard, Hosts, Owners, browser_of
+from .records import Shelf, TooMany
 from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of
 from .solutions import Busy, NotReady, SolutionStore
 
 MAX_BODY_BYTES = 2 * 2**20
+BODY_SECONDS = 30.0  # the most a request's body may take to arrive
 ADVICE_CACHE = 20_000
 RECORD_NAME = re.compile(r"^[A-Za-z0-9_.()=,-]{1,120}\.jsonl$")
 
@@ -108,6 +110,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     games_folder = tables.cache_dir() / "web-games"
     sessions = SessionStore(games_folder)
     owners = Owners(shared_legacy=token is None)
+    shelf = Shelf(games_folder, owners)
     app.state.solutions = store
     app.state.sessions = sessions
 
@@ -117,7 +120,8 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
     @app.exception_handler(DicesolverError)
     async def user_error(request: Request, exc: DicesolverError):
-        status = 409 if isinstance(exc, GameBusy) else 503 if isinstance(exc, Busy) else 400
+        status = (409 if isinstance(exc, GameBusy) else 503 if isinstance(exc, Busy)
+                  else 429 if isinstance(exc, TooMany) else 400)
         return JSONResponse({"detail": without_paths(str(exc))}, status_code=status)
 
     @app.exception_handler(tables.NotBuilt)
@@ -212,7 +216,9 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         solution = store.get(players)  # 202 while the hints' table is solved; nothing is written before
         for name in opponents:  # the bots' own tables too, through the same queue (202 while they build)
             store.bot(players, name)
+        shelf.admit(browser_of(http))  # 429 past this browser's share of new and unfinished games
         owners.claim(path, browser_of(http))
+        shelf.claimed(path, browser_of(http))
         try:
             table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first,
                                 path=path)
@@ -326,30 +332,9 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
     # -- review -------------------------------------------------------------------------------------------
     @app.get("/api/records", response_model=list[models.RecordInfo],
-             summary="This browser's games played in the web app")
-    def records(http: Request):
-        out = []
-        if games_folder.exists():
-            mine = [p for p in games_folder.glob("*.jsonl") if owners.may_see(p, browser_of(http))]
-            for path in sorted(mine, key=lambda p: p.stat().st_mtime, reverse=True)[:200]:
-                try:
-                    playthrough = registry.read_record(path)
-                except DicesolverError:
-                    continue
-                states = playthrough.states
-                turn = sum(1 for before, after in zip([None, *states], states)
-                           if after.player is not None and (before is None or before.turn_key() != after.turn_key()))
-                date = datetime.fromtimestamp(path.stat().st_mtime).isoformat(timespec="seconds")
-                by_seat = registry.family_of(playthrough.game).totals(states[-1])
-                by_player = [by_seat[playthrough.seat(p)] for p in range(len(playthrough.players))]
-                over = playthrough.is_over()
-                best = max(by_player, default=0)
-                out.append(models.RecordInfo(name=path.name, game=playthrough.game.canonical,
-                                             players=playthrough.players, over=over, turn=turn, date=date,
-                                             scores=by_player,
-                                             winners=[p for p, x in zip(playthrough.players, by_player)
-                                                      if over and x == best and len(by_player) > 1]))
-        return out
+             summary="This browser's games played in the web app, newest first (a page of them)")
+    def records(http: Request, offset: int = Query(0, ge=0, le=10**6), limit: int = Query(200, ge=1, le=500)):
+        return [info for _, info in shelf.mine(browser_of(http))[offset:offset + limit]]
 
     def review_file(path: Path, player: int, start: bool = True) -> models.ReviewResponse:
         _check_record_game(path)
@@ -450,7 +435,7 @@ class _NotFound(Exception):
 class _BodyLimit:
     """ASGI middleware: a body longer than MAX_BODY_BYTES is refused with 413: at once when its length is
     announced, else (chunked) as soon as the bytes counted while it streams in pass the limit, so memory
-    stays flat whatever a client sends."""
+    stays flat whatever a client sends; and one still coming BODY_SECONDS after the request began gets 408."""
 
     def __init__(self, app):
         self.app = app
@@ -464,10 +449,14 @@ class _BodyLimit:
             await _too_large()(scope, receive, send)
             return
         received, started = 0, False
+        deadline = asyncio.get_running_loop().time() + BODY_SECONDS
 
         async def counted() -> dict:
             nonlocal received
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
+            except asyncio.TimeoutError:
+                raise HTTPException(408, f"a request's body must come within {BODY_SECONDS:.0f} s") from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > MAX_BODY_BYTES:

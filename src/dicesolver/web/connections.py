@@ -4,8 +4,9 @@ uvicorn closes a connection idle after a response (its keep-alive timeout) but w
 headers of a request that trickle in a byte at a time, and accepts connections until the process runs out
 of file descriptors, logging a traceback for each one refused then. ``GuardedH11`` is uvicorn's HTTP/1.1
 protocol with both bounded: a request's headers must come within ``HEADER_SECONDS`` of the connection (or
-of the previous response), and beyond ``MAX_CONNECTIONS`` open ones a new connection gets 503 at once,
-told on stderr at most once a minute. ``watch_parent`` ends a worker process whose parent died.
+of the previous response), and at ``MAX_CONNECTIONS`` open ones (or ``MAX_PER_ADDRESS`` from one address) the one that has waited longest
+for its headers is closed to make room; only when every one of them is busy with a request does a new one
+get 503, told on stderr at most once a minute. ``watch_parent`` ends a worker process whose parent died.
 """
 
 from __future__ import annotations
@@ -42,19 +43,28 @@ def _open_file_limit() -> int:
 class GuardedH11(H11Protocol):
     HEADER_SECONDS = 10.0
     MAX_CONNECTIONS = max(16, min(1000, _open_file_limit() - 200))  # files besides: tables, records, the log
+    MAX_PER_ADDRESS = 100  # one machine's share: a phone opens a handful; past this, its own oldest go first
     _told = 0.0  # when the last refusal was told (one line a minute at most, for the whole process)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._header_timer: asyncio.TimerHandle | None = None
-        self._refused = len(self.connections) >= self.MAX_CONNECTIONS
+        self._waiting_since: float | None = None  # since when it waits for a request's headers
+        address = (transport.get_extra_info("peername") or ("?",))[0]
+        mine = [c for c in self.connections if isinstance(c, GuardedH11) and c.client and c.client[0] == address]
+        if len(mine) >= self.MAX_PER_ADDRESS:
+            self._make_room(mine)
+        elif len(self.connections) >= self.MAX_CONNECTIONS:
+            self._make_room(self.connections)
+        self._refused = (len(self.connections) >= self.MAX_CONNECTIONS
+                         or sum(1 for c in mine if c in self.connections) >= self.MAX_PER_ADDRESS)
         if self._refused:
             transport.write(BUSY)
             transport.close()
             now = time.monotonic()
             if now - GuardedH11._told >= 60:
                 GuardedH11._told = now
-                print(f"dicesolver: {len(self.connections)} connections open, the most this server keeps: new ones "
-                      "get 503 (told once a minute)", file=sys.stderr, flush=True)
+                print(f"dicesolver: {len(self.connections)} connections open ({len(mine)} from {address}), the most "
+                      "this server keeps: new ones get 503 (told once a minute)", file=sys.stderr, flush=True)
             return
         super().connection_made(transport)
         self._arm()
@@ -77,11 +87,25 @@ class GuardedH11(H11Protocol):
         if not self.transport.is_closing():
             self._arm()  # the next request's headers, if any, in time too
 
+    def _make_room(self, among) -> None:
+        """At a cap, the connection (``among`` those it counts) that has waited longest for a request's headers
+        is closed for the new one (a client holding connections open without asking for anything loses them
+        first; one whose request is being answered keeps it)."""
+        waiting = [c for c in among if isinstance(c, GuardedH11) and c._waiting_since is not None
+                   and not c.transport.is_closing()]
+        if waiting:
+            oldest = min(waiting, key=lambda c: c._waiting_since or 0.0)
+            oldest._disarm()
+            oldest.transport.close()
+            self.connections.discard(oldest)
+
     def _arm(self) -> None:
         self._disarm()
+        self._waiting_since = time.monotonic()
         self._header_timer = self.loop.call_later(self.HEADER_SECONDS, self._too_slow)
 
     def _disarm(self) -> None:
+        self._waiting_since = None
         if self._header_timer is not None:
             self._header_timer.cancel()
             self._header_timer = None

@@ -26,6 +26,7 @@ import fcntl
 import hashlib
 import io
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -58,6 +59,9 @@ class GameBusy(DicesolverError):
 
 class StaleGame(Exception):
     """The game in memory is behind its record (another process moved it): continue it from the record."""
+
+
+GAME_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
 def game_id(record_path: Path) -> str:
@@ -267,6 +271,7 @@ class SessionStore:
         self.folder = folder
         self._sessions: dict[str, PlaySession] = {}
         self._records: dict[str, Path] = {}  # game id -> record, as far as seen (every process's games)
+        self._scanned = -1  # the folder's modification time when its records were last listed
         self._lock = threading.Lock()
 
     def new(self, game: str, start, record_path: Path, position: Callable[[], object],
@@ -295,9 +300,17 @@ class SessionStore:
     def record_of(self, session_id: str) -> Path | None:
         """The record of the game with this id (played in any process, or before a restart), if there is one."""
         path = self._records.get(session_id)
-        if path is None and self.folder.is_dir():
-            self._records.update({game_id(p): p for p in self.folder.glob("*.jsonl")})
-            path = self._records.get(session_id)
+        if path is None and GAME_ID.match(session_id):
+            # listed again only when a record came or went since (another process, a restart): an unknown id
+            # costs a dictionary look-up, not a walk through every record
+            try:
+                changed = self.folder.stat().st_mtime_ns
+            except OSError:
+                return None
+            if changed != self._scanned:
+                self._scanned = changed
+                self._records.update({game_id(p): p for p in self.folder.glob("*.jsonl")})
+                path = self._records.get(session_id)
         return path
 
     def playing(self, record_path: Path) -> PlaySession | None:

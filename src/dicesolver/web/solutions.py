@@ -9,6 +9,7 @@ API answers with 202 and the job's progress so the page can show a bar and ask a
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -69,10 +70,11 @@ class SolutionStore:
     waiting or running, and a request that would start one more is refused with ``Busy``."""
 
     MAX_BUILDS = 4
+    MAX_KEPT = 32  # solutions and figures held in memory, the least recently used let go (read again from disk)
 
     def __init__(self, wait_seconds: float = 0.8):
         self.wait_seconds = wait_seconds
-        self._solutions: dict[str, Any] = {}
+        self._solutions: OrderedDict[str, Any] = OrderedDict()
         self._jobs: dict[str, Job] = {}
         self._job_by_game: dict[str, Job] = {}
         self._lock = threading.Lock()
@@ -110,6 +112,7 @@ class SolutionStore:
         is written: ``tables.NotBuilt`` otherwise)."""
         with self._lock:
             if key in self._solutions:
+                self._solutions.move_to_end(key)
                 return self._solutions[key]
             job = self._job_by_game.get(key)
             idle = job is None or job.state == "failed"
@@ -122,13 +125,16 @@ class SolutionStore:
                     raise
                 raise self._busy() from None
             with self._lock:
-                return self._solutions.setdefault(key, result)
+                return self._keep(key, result)
         with self._lock:
             job = self._job_by_game.get(key)
             if job is None or job.state == "failed":
                 if never_compiled():
                     label += " (a first run compiles the solver too, once: a minute or two)"
                 job = Job(uuid.uuid4().hex[:12], label)
+                if len(self._jobs) >= 500:  # finished jobs are asked about for a moment only
+                    self._jobs = {i: j for i, j in self._jobs.items()
+                                  if j.state == "running" or j.seconds() < 600}
                 self._jobs[job.id] = job
                 self._job_by_game[key] = job
                 threading.Thread(target=self._run, args=(key, work, job), daemon=True).start()
@@ -150,12 +156,25 @@ class SolutionStore:
             except tables.NotBuilt:
                 result = self._build(work, job)
             with self._lock:
-                self._solutions[key] = result
+                self._keep(key, result)
             job.state = "done"
         except Exception as exc:  # reported to the page through the job; the server carries on
             job.error = str(exc) or type(exc).__name__
             job.failure = exc
             job.state = "failed"
+
+    def _keep(self, key: str, result: Any) -> Any:
+        """Holds ``result`` (the lock held): the least recently used beyond MAX_KEPT are let go, and with them
+        their finished jobs."""
+        result = self._solutions.setdefault(key, result)
+        self._solutions.move_to_end(key)
+        while len(self._solutions) > self.MAX_KEPT:
+            gone, _ = self._solutions.popitem(last=False)
+            job = self._job_by_game.get(gone)
+            if job is not None and job.state != "running":
+                del self._job_by_game[gone]
+                self._jobs.pop(job.id, None)
+        return result
 
     def _busy(self) -> Busy:
         return Busy(f"the server is building {len(self._queue)} tables already (one at a time): try again when they "
