@@ -442,3 +442,21 @@ def test_one_address_holds_at_most_its_share_of_connections(server, monkeypatch)
             conn.close()
     time.sleep(0.3)
     assert ask(server) == 200
+
+
+def test_a_table_beyond_the_servers_limit_is_refused_with_its_size(cache):
+    """Two-person Crag's table (about 20 GB) is not built because a page asked: 413 with its size, before
+    anything is written; a table within the limit is built as before."""
+    from dicesolver.core import registry
+
+    crag = registry.load("crag", 2)
+    assert registry.family_of(crag).table_bytes(crag, "malina") > 15e9
+    client = TestClient(create_app(max_table_gb=0.005))
+    body = {"game": "crag", "opponents": ["malina"], "first": "you"}
+    response = settle(client, "POST", "/api/play", json=body)
+    assert response.status_code == 413 and "GB" in response.json()["detail"], response.text
+    written = files_under(cache)  # the hints' small tables (Mindful's), not the two-person table
+    assert sum(p.stat().st_size for p in written) < 50e6 and not any("duel" in str(p) for p in written)
+    big_pig = settle(client, "POST", "/api/advice", json={"game": "pig(goal=200)", "position": "0,0,0"})
+    assert big_pig.status_code == 413  # 64 MB of chances over a 5 MB limit
+    assert settle(client, "POST", "/api/advice", json={"game": "pig(goal=40)", "position": "0,0,0"}).status_code == 200

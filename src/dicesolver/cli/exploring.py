@@ -284,6 +284,11 @@ def serve(
                                                                   "pointing its own name at this machine"),
     workers: int = typer.Option(1, "--workers", min=1, max=64, help="server processes: they share the tables on "
                                                                     "disk and continue any game from its record"),
+    max_table_gb: float = typer.Option(4.0, "--max-table-gb", min=0.0, help="the biggest table the server builds "
+                                                                            "when a page asks (two-person Yacht's "
+                                                                            "is 6.2 GB, Crag's 19.7 GB); tables "
+                                                                            "already solved are read whatever "
+                                                                            "their size"),
 ) -> None:
     """Serve the web app (advisor, play, review, explore) and its JSON API (listed at /docs).
 
@@ -326,5 +331,6 @@ def serve(
     if open_to_network:
         render.say(out, "Open that address on a phone on the same network, or scan:")
         print(access.qr_text(url), end="", flush=True)
-    run_server(host, port, token, workers, access.Hosts(open_to_network, [access.host_only(n) for n in allow_host]))
+    run_server(host, port, token, workers, access.Hosts(open_to_network, [access.host_only(n) for n in allow_host]),
+               max_table_gb)
 

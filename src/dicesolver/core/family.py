@@ -120,6 +120,12 @@ class Family(ABC, Generic[G, S]):
         """The solution of a game (loaded from the cache, or solved now and cached); ``cluster``: solve on
         dask.distributed where the family can (InputError where it cannot)."""
 
+    def table_bytes(self, game: G, player: str | None = None) -> int | None:
+        """About how many bytes the table its default solve writes takes (``player``: the one that bot reads),
+        from the rules alone (None: small, or not known): the web server refuses builds beyond
+        ``serve --max-table-gb``."""
+        return None
+
     def quick_solution(self, state: S) -> SolvedGame | None:
         """A solution that values ``state`` at once (a table on disk, a small sub-game), if there is one."""
         return None

@@ -56,6 +56,13 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
     def judges(self, game: FarkleGame) -> dict[str, str]:
         return {"exact": "probability of winning under optimal play by both"}
 
+    def table_bytes(self, game: FarkleGame, player: str | None = None) -> int | None:
+        from math import prod
+
+        from .solver import table_shape
+
+        return 8 * prod(table_shape(game))  # float64 turn-start chances
+
     def solve(self, game: FarkleGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
               cluster: Cluster | None = None) -> FarkleWinProbability:

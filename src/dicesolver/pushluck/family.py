@@ -69,6 +69,9 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def judges(self, game: PushGame) -> dict[str, str]:
         return {"exact": "probability of winning under optimal play by both"}
 
+    def table_bytes(self, game: PushGame, player: str | None = None) -> int | None:
+        return 8 * game.goal**3  # float64 chances by (mine, theirs, turn total)
+
     def solve(self, game: PushGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
               cluster: Cluster | None = None) -> WinProbability:

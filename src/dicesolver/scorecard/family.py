@@ -136,6 +136,22 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             return DuelEquity(game, table, info)
         return self._mindful(game, progress, rebuild, on_problem)
 
+    def table_bytes(self, game: ScorecardGame, player: str | None = None) -> int | None:
+        from .duel import level_cells, supports
+        from .size import solve_cost
+
+        single = game.with_players(1)
+        if player is None:
+            judge = _default_judge(game, self.judges(game))
+            duel, solitaire = judge == "exact" and game.players == 2, judge == "points"
+        else:
+            key = _bot_key(player)
+            duel = key == "malina" and supports(single)
+            solitaire = not duel and key not in ("joe", "mindful") and parse_target(key) is None
+        if duel:
+            return 4 * sum(level_cells(single).values())  # float32 cells of the two-player table
+        return solve_cost(single).table_bytes if solitaire else None
+
     def _expected_score(self, game, progress, rebuild, on_problem) -> ExpectedScore:
         from .solitaire import load_or_solve
         from .solutions import ExpectedScore

@@ -34,7 +34,7 @@ from . import models
 from .access import TOKEN_ENV, Guard, Hosts, Owners, browser_of
 from .records import Shelf, TooMany
 from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of
-from .solutions import Busy, NotReady, SolutionStore
+from .solutions import Busy, NotReady, SolutionStore, TooBig
 
 MAX_BODY_BYTES = 2 * 2**20
 BODY_SECONDS = 30.0  # the most a request's body may take to arrive
@@ -100,13 +100,18 @@ def review_response(solution, playthrough, player: int) -> models.ReviewResponse
     return models.ReviewResponse(review=review, plot=plot)
 
 
-def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None) -> FastAPI:
+MAX_TABLE_GB = 4.0  # the biggest table the server builds unless started with more (serve --max-table-gb)
+
+
+def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None,
+               max_table_gb: float = MAX_TABLE_GB) -> FastAPI:
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
-    ``hosts``: the names it answers to (by default this machine's loopback names only)."""
+    ``hosts``: the names it answers to (by default this machine's loopback names only); ``max_table_gb``: the
+    biggest table it builds."""
     app = FastAPI(title="dicesolver", version="0.1.0", docs_url=None, redoc_url=None,  # /docs: our own page below
                   description="Optimal strategies for dice games: advice, play against bots, game review. Results "
                               "are the same models as the command line's --json ('dicesolver schema').")
-    store = SolutionStore(wait_seconds)
+    store = SolutionStore(wait_seconds, int(max_table_gb * 1e9))
     games_folder = tables.cache_dir() / "web-games"
     sessions = SessionStore(games_folder)
     owners = Owners(shared_legacy=token is None)
@@ -121,7 +126,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     @app.exception_handler(DicesolverError)
     async def user_error(request: Request, exc: DicesolverError):
         status = (409 if isinstance(exc, GameBusy) else 503 if isinstance(exc, Busy)
-                  else 429 if isinstance(exc, TooMany) else 400)
+                  else 429 if isinstance(exc, TooMany) else 413 if isinstance(exc, TooBig) else 400)
         return JSONResponse({"detail": without_paths(str(exc))}, status_code=status)
 
     @app.exception_handler(tables.NotBuilt)
@@ -371,7 +376,8 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     # the drawn image, or one drawn here from tables already on disk, or 409 while they are not.
     def figure(game: Game, what: str, start: bool) -> bytes:
         return store.prepare(f"figure {what} {store.key(game)}", f"drawing the {what} of {game.canonical}",
-                             lambda progress: _figure(game, what, progress), start=start)
+                             lambda progress: _figure(game, what, progress), start=start,
+                             size=lambda: registry.family_of(game).table_bytes(game))
 
     @app.post("/api/explore/figure", response_model=models.FigureReady,
               responses={202: {"model": models.Pending}}, summary="Draw an explore figure (solving what it needs)")
@@ -528,7 +534,7 @@ def _figure(game: Game, what: str, progress=None) -> bytes:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1,
-          hosts: Hosts | None = None) -> None:
+          hosts: Hosts | None = None, max_table_gb: float = MAX_TABLE_GB) -> None:
     """Serve until interrupted: one process, or ``workers`` processes sharing the port, the tables on disk and
     the games (``web.sessions``); each builds its app with ``app_from_environment``. ``hosts``: the names
     the server answers to (``web.access.Hosts``)."""
@@ -544,15 +550,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, w
         from .processes import serve_processes
 
         os.environ[TOKEN_ENV] = token or ""  # the worker processes inherit it
-        os.environ[HOSTS_ENV] = json.dumps({"network": hosts.network, "names": sorted(hosts.names)})
+        os.environ[HOSTS_ENV] = json.dumps({"network": hosts.network, "names": sorted(hosts.names),
+                                            "max_table_gb": max_table_gb})
         serve_processes(host, port, workers)
         return
-    app = create_app(token=token, hosts=hosts)
+    app = create_app(token=token, hosts=hosts, max_table_gb=max_table_gb)
     _settle_process()
     uvicorn.run(app, host=host, port=port, log_level="warning", http=GuardedH11)
 
 
-HOSTS_ENV = "DICESOLVER_WEB_HOSTS"  # how ``serve --workers N`` hands the names it answers to to every process
+HOSTS_ENV = "DICESOLVER_WEB_HOSTS"  # how ``serve --workers N`` hands its names and limits to every process
 
 
 def app_from_environment() -> FastAPI:
@@ -562,7 +569,8 @@ def app_from_environment() -> FastAPI:
 
     given = json.loads(os.environ.get(HOSTS_ENV) or "{}")
     hosts = Hosts(bool(given.get("network")), given.get("names", ()))
-    app = create_app(token=os.environ.get(TOKEN_ENV) or None, hosts=hosts)
+    app = create_app(token=os.environ.get(TOKEN_ENV) or None, hosts=hosts,
+                     max_table_gb=float(given.get("max_table_gb", MAX_TABLE_GB)))
     _settle_process()
     return app
 

@@ -13,7 +13,7 @@ from collections import OrderedDict
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from ..core import registry, tables
 from ..core.kernel_cache import never_compiled
@@ -64,6 +64,10 @@ class Busy(DicesolverError):
     """The queue of table builds is full: the request is refused (503), not kept waiting."""
 
 
+class TooBig(DicesolverError):
+    """A table beyond what this server was started to build (``serve --max-table-gb``): refused (413)."""
+
+
 class SolutionStore:
     """Solutions and figures, each made once by a job. A job first reads what is on disk (any number at once);
     one that must build a table waits its turn in one queue: one build at a time, at most ``MAX_BUILDS``
@@ -72,8 +76,9 @@ class SolutionStore:
     MAX_BUILDS = 4
     MAX_KEPT = 32  # solutions and figures held in memory, the least recently used let go (read again from disk)
 
-    def __init__(self, wait_seconds: float = 0.8):
+    def __init__(self, wait_seconds: float = 0.8, max_table_bytes: int | None = None):
         self.wait_seconds = wait_seconds
+        self.max_table_bytes = max_table_bytes
         self._solutions: OrderedDict[str, Any] = OrderedDict()
         self._jobs: dict[str, Job] = {}
         self._job_by_game: dict[str, Job] = {}
@@ -94,8 +99,10 @@ class SolutionStore:
     def get(self, game, wait: float | None = None, start: bool = True):
         """The game's solution (for its number of players), or NotReady while a job builds it. ``start``
         false (a GET, which builds nothing): loaded from disk in this thread, or ``tables.NotBuilt``."""
+        family = registry.family_of(game)
         return self.prepare(self.key(game), f"solving {game.canonical}",
-                            lambda progress: registry.family_of(game).solve(game, progress=progress), wait, start)
+                            lambda progress: family.solve(game, progress=progress), wait, start,
+                            size=lambda: family.table_bytes(game))
 
     def bot(self, game, name: str, wait: float | None = None) -> None:
         """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
@@ -103,13 +110,16 @@ class SolutionStore:
         def build(progress) -> None:
             registry.family_of(game).player(game, name, progress=progress)  # its tables are on disk; the bot is not kept
 
-        self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait)
+        self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait,
+                     size=lambda: registry.family_of(game).table_bytes(game, name))
 
-    def prepare(self, key: str, label: str, work, wait: float | None = None, start: bool = True):
+    def prepare(self, key: str, label: str, work, wait: float | None = None, start: bool = True,
+                size: Callable[[], int | None] | None = None):
         """The result of ``work(progress)`` for ``key``: at once when done before, else from the one job
         that runs it in the background (started now if none is running); NotReady while it runs. ``start``
         false: no job is started; ``work`` runs here with builds refused (what is on disk is read, nothing
-        is written: ``tables.NotBuilt`` otherwise)."""
+        is written: ``tables.NotBuilt`` otherwise). ``size``: the bytes of the table it would build, checked
+        against ``max_table_bytes`` before it does (``TooBig``)."""
         with self._lock:
             if key in self._solutions:
                 self._solutions.move_to_end(key)
@@ -137,7 +147,7 @@ class SolutionStore:
                                   if j.state == "running" or j.seconds() < 600}
                 self._jobs[job.id] = job
                 self._job_by_game[key] = job
-                threading.Thread(target=self._run, args=(key, work, job), daemon=True).start()
+                threading.Thread(target=self._run, args=(key, work, job, size), daemon=True).start()
         deadline = time.time() + (self.wait_seconds if wait is None else wait)
         while job.state == "running" and time.time() < deadline:
             time.sleep(0.02)
@@ -148,12 +158,13 @@ class SolutionStore:
             raise job.failure if isinstance(job.failure, DicesolverError) else DicesolverError(job.error)
         raise NotReady(job)
 
-    def _run(self, key: str, work, job: Job) -> None:
+    def _run(self, key: str, work, job: Job, size: Callable[[], int | None] | None = None) -> None:
         try:
             try:
                 with tables.refuse_builds():  # what is on disk is read at once, beside any build
                     result = work(job.progress)
             except tables.NotBuilt:
+                self._check_size(size)
                 result = self._build(work, job)
             with self._lock:
                 self._keep(key, result)
@@ -175,6 +186,13 @@ class SolutionStore:
                 del self._job_by_game[gone]
                 self._jobs.pop(job.id, None)
         return result
+
+    def _check_size(self, size: Callable[[], int | None] | None) -> None:
+        needed = size() if size is not None and self.max_table_bytes is not None else None
+        if needed is not None and self.max_table_bytes is not None and needed > self.max_table_bytes:
+            raise TooBig(f"its table would take about {needed / 1e9:,.1f} GB; this server builds tables up to "
+                         f"{self.max_table_bytes / 1e9:,.1f} GB (serve --max-table-gb), or solve it with "
+                         "'dicesolver solve' first")
 
     def _busy(self) -> Busy:
         return Busy(f"the server is building {len(self._queue)} tables already (one at a time): try again when they "
