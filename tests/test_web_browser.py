@@ -8,8 +8,6 @@ Skipped where Chromium or Playwright is missing (``.ci/run`` installs Chromium).
 import os
 import re
 import shutil
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -25,24 +23,12 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "images"
 
 @pytest.fixture(scope="module")
 def server():
-    import uvicorn
+    from webclient import served
 
     from dicesolver.web.app import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with served(create_app()) as port:
+        yield f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture(scope="module")

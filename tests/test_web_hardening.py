@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from webclient import TestClient
+from webclient import TestClient, free_port, served
 
 from dicesolver.web import connections
 from dicesolver.web.app import MAX_BODY_BYTES, create_app
@@ -40,6 +40,7 @@ def test_a_chart_of_an_unsolved_variant_is_refused_by_get_and_drawn_by_post(cach
                 "/api/explore/simulation.png?game=despirala"):
         response = client.get(url)
         assert response.status_code == 409 and "not solved yet" in response.json()["detail"], url
+    assert "about 1 MB" in client.get("/api/explore/chart.png?game=pig(goal=40)").json()["detail"]  # 40**3 x 8 B
     assert files_under(cache) == [] and client.app.state.solutions._jobs == {}
     drawn = settle(client, "POST", "/api/explore/figure", json={"game": "pig(goal=40)", "image": "chart.png"})
     assert drawn.status_code == 200 and files_under(cache)
@@ -103,25 +104,10 @@ def test_uploads_a_crash_left_behind_are_removed_at_start(cache):
 def server(cache, monkeypatch):
     """The app under uvicorn on a free loopback port with the server's connection guard, tightened for a test:
     headers within 1 s, at most 12 connections."""
-    import uvicorn
-
     monkeypatch.setattr(connections.GuardedH11, "HEADER_SECONDS", 1.0)
     monkeypatch.setattr(connections.GuardedH11, "MAX_CONNECTIONS", 12)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning",
-                            http=connections.GuardedH11)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield port
-    srv.should_exit = True
-    thread.join(10)
+    with served(create_app(), http=connections.GuardedH11) as port:
+        yield port
 
 
 def ask(port: int, path: str = "/api/games/pig", timeout: float = 10) -> int:
@@ -231,6 +217,18 @@ def test_a_body_that_does_not_come_in_time_is_refused(server, monkeypatch):
 
 # -- workers die with their parent ---------------------------------------------------------------------------
 
+def answers(port: int, process: subprocess.Popen) -> None:
+    """Waits until the server ``process`` started answers on ``port`` (an AssertionError if it ends first)."""
+    for _ in range(600):
+        try:
+            if ask(port) == 200:
+                return
+        except OSError:
+            time.sleep(0.1)
+        assert process.poll() is None, process.stderr.read().decode() if process.stderr else "it ended"
+    raise AssertionError("the server did not answer")
+
+
 def _children(pid: int) -> set[int]:
     out = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -252,22 +250,13 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the worker processes in /proc")
 def test_workers_die_with_a_killed_server_and_the_port_is_free_again(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {**os.environ, "DICESOLVER_CACHE_DIR": str(tmp_path)}
     command = [sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port), "--workers", "2"]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     again = None
     try:
-        for _ in range(600):
-            try:
-                if ask(port) == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the server did not start")
+        answers(port, server)
         workers = _children(server.pid)
         assert len(workers) >= 2
         os.kill(server.pid, signal.SIGKILL)
@@ -277,15 +266,7 @@ def test_workers_die_with_a_killed_server_and_the_port_is_free_again(tmp_path):
             time.sleep(0.1)
         assert not any(_alive(w) for w in workers), "a worker outlived its server"
         again = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        for _ in range(600):
-            try:
-                if ask(port) == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
-            assert again.poll() is None, again.stderr.read().decode() if again.stderr else ""
-        else:
-            raise AssertionError("the restarted server did not answer")
+        answers(port, again)  # it binds the port at once
     finally:
         for process in (server, again):
             if process is not None and process.poll() is None:

@@ -2,6 +2,9 @@
 the server answers only to the names it serves (``web.access.Hosts``), and Starlette's default,
 ``testserver``, is not one of them."""
 
+import contextlib
+from collections.abc import Iterator
+
 import fastapi.testclient
 
 
@@ -10,3 +13,34 @@ class TestClient(fastapi.testclient.TestClient):
 
     def __init__(self, app, base_url: str = "http://localhost", **kwargs):
         super().__init__(app, base_url=base_url, **kwargs)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(app, **config) -> Iterator[int]:
+    """``app`` under uvicorn in a thread on a free loopback port (yielded) until the block ends."""
+    import threading
+    import time
+
+    import uvicorn
+
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)

@@ -49,9 +49,10 @@ _BUILDS_REFUSED: ContextVar[bool] = ContextVar("builds_refused", default=False)
 class NotBuilt(DicesolverError):
     """A table is not on disk where building one was refused (``refuse_builds``: a web GET, which only reads)."""
 
-    def __init__(self, key: TableKey):
-        super().__init__(f"{key.game} is not solved yet (its {key.kind} table)")
-        self.key = key
+    def __init__(self, key: TableKey, size: int | None = None):
+        about = f", about {size / 1e6:,.0f} MB" if size else ""
+        super().__init__(f"{key.game} is not solved yet (its {key.kind} table{about})")
+        self.key, self.size = key, size
 
 
 @contextlib.contextmanager

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import io
 import re
 import secrets
 import tempfile
 from collections import OrderedDict
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
@@ -345,7 +347,9 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         _check_record_game(path)
         playthrough = registry.read_record(path)
         playthrough.seat(player)  # a player the record has, before any table is asked for
-        return review_response(store.get(playthrough.game, start=start), playthrough, player)
+        with sized(playthrough.game):
+            solution = store.get(playthrough.game, start=start)
+        return review_response(solution, playthrough, player)
 
     @app.get("/api/records/{name}/review", response_model=models.ReviewResponse,
              responses={409: {"description": "its game is not solved yet: POST /api/advice or /api/play solves it"}})
@@ -375,9 +379,10 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     # A figure is drawn by a POST, as a job with its progress (its tables built first); its GET only reads:
     # the drawn image, or one drawn here from tables already on disk, or 409 while they are not.
     def figure(game: Game, what: str, start: bool) -> bytes:
-        return store.prepare(f"figure {what} {store.key(game)}", f"drawing the {what} of {game.canonical}",
-                             lambda progress: _figure(game, what, progress), start=start,
-                             size=lambda: registry.family_of(game).table_bytes(game))
+        with sized(game):
+            return store.prepare(f"figure {what} {store.key(game)}", f"drawing the {what} of {game.canonical}",
+                                 lambda progress: _figure(game, what, progress), start=start,
+                                 size=lambda: registry.family_of(game).table_bytes(game))
 
     @app.post("/api/explore/figure", response_model=models.FigureReady,
               responses={202: {"model": models.Pending}}, summary="Draw an explore figure (solving what it needs)")
@@ -512,6 +517,17 @@ def _check_record_game(path: Path) -> None:
         if not isinstance(header["game"], str):
             raise InputError("a record names its game as a game string, such as \"yahtzee\"")
         _game(header["game"])
+
+
+@contextlib.contextmanager
+def sized(game: Game) -> Iterator[None]:
+    """A table found missing within says how big it would be (the page shows it before offering the build)."""
+    try:
+        yield
+    except tables.NotBuilt as exc:
+        if exc.size is not None:
+            raise
+        raise tables.NotBuilt(exc.key, registry.family_of(game).table_bytes(game)) from None
 
 
 def _figure(game: Game, what: str, progress=None) -> bytes:
