@@ -91,6 +91,22 @@ def test_play_kill_and_resume_loses_nothing(tmp_path):
     assert path.read_text().startswith(before)
 
 
+def test_keeping_every_die_with_manual_dice_asks_for_no_throw(tmp_path):
+    """A keep of all five with throws left: the next throw has one outcome, so the game goes on at once
+    (it used to ask for "the 0 dice you threw" and refuse every answer)."""
+    path = tmp_path / "all.jsonl"
+    child = spawn("yacht", "--manual-dice", "--record", str(path))
+    child.expect(PROMPTS[3])
+    child.sendline("6 6 6 1 2")
+    child.expect(PROMPTS[0])
+    child.sendline("12666")
+    assert child.expect(PROMPTS) == 0  # the next keep, no dice asked for
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    events = read_record(path).events
+    assert [e.type for e in events] == ["roll", "keep", "roll"] and events[-1].dice == (1, 2, 6, 6, 6)
+
+
 def test_coach_mode_with_manual_dice(tmp_path):
     path = tmp_path / "coach.jsonl"
     child = spawn("yacht", "--manual-dice", "--record", str(path))

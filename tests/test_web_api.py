@@ -546,3 +546,13 @@ def test_a_bots_tables_are_built_through_the_job_queue(fresh_cache):
     store.bot(game, "target:120")  # at once now
     with pytest.raises(DicesolverError, match="unknown player"):
         store.bot(game, "nobody", wait=30)
+
+
+def test_keeping_every_die_with_my_own_dice_goes_on_at_once(client):
+    """The phone at the table: following a 'keep all five' hint with my own dice never asks for '0 dice'."""
+    view = settle(client, "POST", "/api/play", json={"game": "yacht", "manual_dice": True, "seed": 2}).json()
+    view = client.post(f"/api/play/{view['id']}/send", json={"line": "6 6 6 1 2"}).json()
+    assert "keep" in view["prompt"]
+    view = client.post(f"/api/play/{view['id']}/send", json={"line": "12666"}).json()
+    assert "keep" in view["prompt"] and "1 throw left" in view["prompt"], view["prompt"]
+    assert view["board"]["view"]["dice"] == [1, 2, 6, 6, 6] and view["board"]["view"]["rolls_left"] == 1
