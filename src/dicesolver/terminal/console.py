@@ -152,11 +152,11 @@ class TerminalGame:
     def throw(self, state: State) -> None:
         """A throw of the person at the table: typed with manual dice, else drawn (after a pause where the
         family asks for one, so that the last decision can still be taken back)."""
+        outcomes = state.chance_outcomes()
+        if len(outcomes) == 1:  # nothing to throw (every die kept): no dice to ask for, no Enter to press
+            self.play(outcomes[0][0])
+            return
         if self.session.manual_dice:
-            outcomes = state.chance_outcomes()
-            if len(outcomes) == 1:  # nothing to throw (every die kept): no dice to ask for
-                self.play(outcomes[0][0])
-                return
             step = self.read_step(state, self.family.prompt(state, self.session.name(seat_on_turn(state))))
             if step is not None:
                 self.play(step)
