@@ -40,7 +40,8 @@ def test_a_chart_of_an_unsolved_variant_is_refused_by_get_and_drawn_by_post(cach
                 "/api/explore/simulation.png?game=despirala"):
         response = client.get(url)
         assert response.status_code == 409 and "not solved yet" in response.json()["detail"], url
-    assert "about 1 MB" in client.get("/api/explore/chart.png?game=pig(goal=40)").json()["detail"]  # 40**3 x 8 B
+    told = client.get("/api/explore/chart.png?game=pig(goal=40)").json()["detail"]
+    assert "about 512.0 KB, under a second to build" in told  # 40**3 float64 chances
     assert files_under(cache) == [] and client.app.state.solutions._jobs == {}
     drawn = settle(client, "POST", "/api/explore/figure", json={"game": "pig(goal=40)", "image": "chart.png"})
     assert drawn.status_code == 200 and files_under(cache)
@@ -431,13 +432,28 @@ def test_a_table_beyond_the_servers_limit_is_refused_with_its_size(cache):
     from dicesolver.core import registry
 
     crag = registry.load("crag", 2)
-    assert registry.family_of(crag).table_bytes(crag, "malina") > 15e9
+    assert registry.family_of(crag).table_size(crag, "malina").bytes > 15e9
     client = TestClient(create_app(max_table_gb=0.005))
     body = {"game": "crag", "opponents": ["malina"], "first": "you"}
     response = settle(client, "POST", "/api/play", json=body)
-    assert response.status_code == 413 and "GB" in response.json()["detail"], response.text
+    assert response.status_code == 413 and "about 19.7 GB, about 3.1 h to build" in response.json()["detail"]
     written = files_under(cache)  # the hints' small tables (Mindful's), not the two-person table
     assert sum(p.stat().st_size for p in written) < 50e6 and not any("duel" in str(p) for p in written)
     big_pig = settle(client, "POST", "/api/advice", json={"game": "pig(goal=200)", "position": "0,0,0"})
     assert big_pig.status_code == 413  # 64 MB of chances over a 5 MB limit
     assert settle(client, "POST", "/api/advice", json={"game": "pig(goal=40)", "position": "0,0,0"}).status_code == 200
+
+
+def test_a_table_to_build_is_told_with_its_size_and_time():
+    """From the rules alone, against what BENCHMARKS.md measured on the 2-core machine."""
+    from dicesolver.core import registry
+
+    def told(name: str, players: int | None = None, bot: str | None = None) -> str:
+        game = registry.load(name, players)
+        return registry.family_of(game).table_size(game, bot).describe()
+
+    assert told("generala", 2) == "about 347.1 MB, about 52 s to build on 2 cores"  # measured: 49-51 s
+    assert told("yacht", 2, "malina") == "about 6.2 GB, about 60 min to build on 2 cores"  # measured: about an hour
+    assert told("pig") == "about 8.0 MB, under a second to build"
+    assert told("farkle(goal=1000)").endswith("about 28 s to build on 2 cores")  # measured: 26.8 s
+    assert registry.family_of(registry.load("despirala")).table_size(registry.load("despirala")) is None

@@ -17,6 +17,7 @@ from .counts import ScoreCounts
 from .distributed import Cluster
 from .encoding import Batch, Encoding
 from .errors import InputError
+from .numbers import duration_text, size_text
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
 from .results import Board, ChartRow, Comparison, Distribution, OddsRow, StrategyFacts, TargetCurve
@@ -34,6 +35,20 @@ def tell_stage(progress: Progress | None, what: str) -> None:
 G = TypeVar("G", bound=Game)
 S = TypeVar("S", bound=State)
 S_contra = TypeVar("S_contra", bound=State, contravariant=True)
+
+
+@dataclass(frozen=True)
+class TableSize:
+    """A table's size and the time to build it, estimated from the rules (rates measured on the 2-core
+    reference machine: BENCHMARKS.md)."""
+
+    bytes: int
+    seconds: float | None = None
+
+    def describe(self) -> str:
+        took = "" if self.seconds is None else (", under a second to build" if self.seconds < 1 else
+                                                f", about {duration_text(self.seconds)} to build on 2 cores")
+        return f"about {size_text(self.bytes)}{took}"
 
 
 @dataclass
@@ -120,10 +135,10 @@ class Family(ABC, Generic[G, S]):
         """The solution of a game (loaded from the cache, or solved now and cached); ``cluster``: solve on
         dask.distributed where the family can (InputError where it cannot)."""
 
-    def table_bytes(self, game: G, player: str | None = None) -> int | None:
-        """About how many bytes the table its default solve writes takes (``player``: the one that bot reads),
-        from the rules alone (None: small, or not known): the web server refuses builds beyond
-        ``serve --max-table-gb``."""
+    def table_size(self, game: G, player: str | None = None) -> TableSize | None:
+        """About how big the table its default solve writes is, and how long it takes (``player``: the one
+        that bot reads), from the rules alone (None: small, or not known): the web server says so before it
+        builds one, and refuses one beyond ``serve --max-table-gb``."""
         return None
 
     def quick_solution(self, state: S) -> SolvedGame | None:

@@ -33,3 +33,25 @@ def parse_int(text: str, what: str, low: int | None = None, high: int | None = N
 
 def _shown(text: str) -> str:
     return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def size_text(n: float) -> str:
+    """Bytes as a person reads them: 512 bytes, 4.6 MB, 19.7 GB."""
+    for unit in ("bytes", "KB", "MB", "GB", "TB"):
+        if n < 1000 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} bytes"
+
+
+def duration_text(seconds: float) -> str:
+    """A duration from seconds to years, rounded as an estimate is: 40 s, 12 min, 1.5 h, 3 days."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    if seconds < 2 * 365 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return f"{seconds / (365 * 86400):,.0f} years"

@@ -49,8 +49,8 @@ _BUILDS_REFUSED: ContextVar[bool] = ContextVar("builds_refused", default=False)
 class NotBuilt(DicesolverError):
     """A table is not on disk where building one was refused (``refuse_builds``: a web GET, which only reads)."""
 
-    def __init__(self, key: TableKey, size: int | None = None):
-        about = f", about {size / 1e6:,.0f} MB" if size else ""
+    def __init__(self, key: TableKey, size: Any = None):
+        about = f", {size.describe()}" if size is not None else ""  # a core.family.TableSize
         super().__init__(f"{key.game} is not solved yet (its {key.kind} table{about})")
         self.key, self.size = key, size
 

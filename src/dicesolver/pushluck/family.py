@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, Progress
+from ..core.family import Family, Progress, TableSize
 from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, Comparison, SolveInfo
 from .records import PushEvent, push_record_from_lines
@@ -69,8 +69,9 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def judges(self, game: PushGame) -> dict[str, str]:
         return {"exact": "probability of winning under optimal play by both"}
 
-    def table_bytes(self, game: PushGame, player: str | None = None) -> int | None:
-        return 8 * game.goal**3  # float64 chances by (mine, theirs, turn total)
+    def table_size(self, game: PushGame, player: str | None = None) -> TableSize | None:
+        cells = game.goal**3  # float64 chances by (mine, theirs, turn total); 0.15-0.35 µs a cell (pig, skunk)
+        return TableSize(8 * cells, 3.5e-7 * cells)
 
     def solve(self, game: PushGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,

@@ -10,7 +10,7 @@ import numpy as np
 from ..core.dice import format_dice
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, Simulated
+from ..core.family import Family, MatchGames, Progress, Simulated, TableSize
 from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
@@ -56,6 +56,10 @@ class ScorecardBot:
                 return Keep(keep, game.faces)
         c = self.strategy.choose_category(pos, rng, others)
         return next(a for a in state.legal_actions() if isinstance(a, Score) and a.category == c)
+
+
+DUEL_CELL_SECONDS = 6e-7  # two-person Generala's 8.7e7 cells in 50 s on 2 cores (BENCHMARKS.md)
+BIG_DUEL_CELL_SECONDS = 2.3e-6  # two-person Yacht's 1.56e9 cells in about an hour (its levels outgrow the caches)
 
 
 class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
@@ -136,7 +140,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             return DuelEquity(game, table, info)
         return self._mindful(game, progress, rebuild, on_problem)
 
-    def table_bytes(self, game: ScorecardGame, player: str | None = None) -> int | None:
+    def table_size(self, game: ScorecardGame, player: str | None = None) -> TableSize | None:
         from .duel import level_cells, supports
         from .size import solve_cost
 
@@ -148,9 +152,13 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             key = _bot_key(player)
             duel = key == "malina" and supports(single)
             solitaire = not duel and key not in ("joe", "mindful") and parse_target(key) is None
-        if duel:
-            return 4 * sum(level_cells(single).values())  # float32 cells of the two-player table
-        return solve_cost(single).table_bytes if solitaire else None
+        if duel:  # float32 cells
+            cells = sum(level_cells(single).values())
+            return TableSize(4 * cells, (DUEL_CELL_SECONDS if cells < 2.5e8 else BIG_DUEL_CELL_SECONDS) * cells)
+        if solitaire:
+            cost = solve_cost(single)
+            return TableSize(cost.table_bytes, cost.seconds)
+        return None
 
     def _expected_score(self, game, progress, rebuild, on_problem) -> ExpectedScore:
         from .solitaire import load_or_solve

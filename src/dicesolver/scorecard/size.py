@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.errors import InputError
+from ..core.numbers import duration_text, size_text
 from .rules import ScorecardGame
 
 # Seconds per unit of work on one core, fitted on the 2-core reference machine (benchmarks/bench_size.py
@@ -43,8 +44,8 @@ class SolveCost:
         return self.compile_seconds + self.solve_seconds
 
     def describe(self) -> str:
-        return (f"{self.states:,} states, a {_bytes(self.table_bytes)} table, {_bytes(self.working_bytes)} of "
-                f"dice structures, about {_duration(self.seconds)} on {_cores()} core{'s' if _cores() != 1 else ''}")
+        return (f"{self.states:,} states, a {size_text(self.table_bytes)} table, {size_text(self.working_bytes)} of "
+                f"dice structures, about {duration_text(self.seconds)} on {_cores()} core{'s' if _cores() != 1 else ''}")
 
 
 def solve_cost(game: ScorecardGame) -> SolveCost:
@@ -77,7 +78,7 @@ def check_odds(game: ScorecardGame, exact: bool) -> float:
         transitions = sum(math.comb(k + faces - 1, k) * math.comb(n - k + faces - 1, n - k) for k in range(n + 1))
         seconds += game.rolls * transitions * c * EXACT_SECONDS
     _check(game, "exact fractions" if exact else "the odds", seconds, cost.working_bytes,
-           f"about {_duration(seconds)}")
+           f"about {duration_text(seconds)}")
     return seconds
 
 
@@ -87,7 +88,7 @@ def _check(game: ScorecardGame, what: str, seconds: float, memory_needed: int, f
     memory = _memory_bytes()
     too_big = memory is not None and memory_needed > memory // 2
     if too_big or seconds > LIMIT_SECONDS:
-        reason = "more than half this machine's memory" if too_big else f"over {_duration(LIMIT_SECONDS)}"
+        reason = "more than half this machine's memory" if too_big else f"over {duration_text(LIMIT_SECONDS)}"
         raise InputError(f"{game.canonical} is too big for {what} here ({reason}): {figures}; "
                          f"set {ALLOW_ENV}=1 to try anyway")
 
@@ -131,21 +132,3 @@ def _memory_bytes() -> int | None:
         return None
 
 
-def _bytes(n: int) -> str:
-    for unit in ("bytes", "KB", "MB", "GB", "TB"):
-        if n < 1000 or unit == "TB":
-            return f"{n:.0f} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
-        n /= 1000  # type: ignore[assignment]
-    return f"{n} bytes"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.1f} h"
-    if seconds < 2 * 365 * 86400:
-        return f"{seconds / 86400:.0f} days"
-    return f"{seconds / (365 * 86400):,.0f} years"

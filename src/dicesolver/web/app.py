@@ -382,7 +382,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         with sized(game):
             return store.prepare(f"figure {what} {store.key(game)}", f"drawing the {what} of {game.canonical}",
                                  lambda progress: _figure(game, what, progress), start=start,
-                                 size=lambda: registry.family_of(game).table_bytes(game))
+                                 size=lambda: registry.family_of(game).table_size(game))
 
     @app.post("/api/explore/figure", response_model=models.FigureReady,
               responses={202: {"model": models.Pending}}, summary="Draw an explore figure (solving what it needs)")
@@ -527,7 +527,7 @@ def sized(game: Game) -> Iterator[None]:
     except tables.NotBuilt as exc:
         if exc.size is not None:
             raise
-        raise tables.NotBuilt(exc.key, registry.family_of(game).table_bytes(game)) from None
+        raise tables.NotBuilt(exc.key, registry.family_of(game).table_size(game)) from None
 
 
 def _figure(game: Game, what: str, progress=None) -> bytes:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core import registry, tables
+from ..core.family import TableSize
 from ..core.kernel_cache import never_compiled
 from ..core.pace import Pace
 from ..core.errors import DicesolverError
@@ -102,7 +103,7 @@ class SolutionStore:
         family = registry.family_of(game)
         return self.prepare(self.key(game), f"solving {game.canonical}",
                             lambda progress: family.solve(game, progress=progress), wait, start,
-                            size=lambda: family.table_bytes(game))
+                            size=lambda: family.table_size(game))
 
     def bot(self, game, name: str, wait: float | None = None) -> None:
         """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
@@ -111,15 +112,15 @@ class SolutionStore:
             registry.family_of(game).player(game, name, progress=progress)  # its tables are on disk; the bot is not kept
 
         self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait,
-                     size=lambda: registry.family_of(game).table_bytes(game, name))
+                     size=lambda: registry.family_of(game).table_size(game, name))
 
     def prepare(self, key: str, label: str, work, wait: float | None = None, start: bool = True,
-                size: Callable[[], int | None] | None = None):
+                size: Callable[[], TableSize | None] | None = None):
         """The result of ``work(progress)`` for ``key``: at once when done before, else from the one job
         that runs it in the background (started now if none is running); NotReady while it runs. ``start``
         false: no job is started; ``work`` runs here with builds refused (what is on disk is read, nothing
-        is written: ``tables.NotBuilt`` otherwise). ``size``: the bytes of the table it would build, checked
-        against ``max_table_bytes`` before it does (``TooBig``)."""
+        is written: ``tables.NotBuilt`` otherwise). ``size``: the table it would build, checked against
+        ``max_table_bytes`` before it does (``TooBig``)."""
         with self._lock:
             if key in self._solutions:
                 self._solutions.move_to_end(key)
@@ -158,7 +159,7 @@ class SolutionStore:
             raise job.failure if isinstance(job.failure, DicesolverError) else DicesolverError(job.error)
         raise NotReady(job)
 
-    def _run(self, key: str, work, job: Job, size: Callable[[], int | None] | None = None) -> None:
+    def _run(self, key: str, work, job: Job, size: Callable[[], TableSize | None] | None = None) -> None:
         try:
             try:
                 with tables.refuse_builds():  # what is on disk is read at once, beside any build
@@ -187,12 +188,12 @@ class SolutionStore:
                 self._jobs.pop(job.id, None)
         return result
 
-    def _check_size(self, size: Callable[[], int | None] | None) -> None:
+    def _check_size(self, size: Callable[[], TableSize | None] | None) -> None:
         needed = size() if size is not None and self.max_table_bytes is not None else None
-        if needed is not None and self.max_table_bytes is not None and needed > self.max_table_bytes:
-            raise TooBig(f"its table would take about {needed / 1e9:,.1f} GB; this server builds tables up to "
-                         f"{self.max_table_bytes / 1e9:,.1f} GB (serve --max-table-gb), or solve it with "
-                         "'dicesolver solve' first")
+        if needed is not None and self.max_table_bytes is not None and needed.bytes > self.max_table_bytes:
+            raise TooBig(f"its table would be {needed.describe()}; this server builds tables up to "
+                         f"{self.max_table_bytes / 1e9:,.1f} GB (serve --max-table-gb): solve it with "
+                         "'dicesolver solve' first, or raise the limit")
 
     def _busy(self) -> Busy:
         return Busy(f"the server is building {len(self._queue)} tables already (one at a time): try again when they "
