@@ -422,6 +422,33 @@ def test_the_advisor_dice_are_reachable_by_keyboard(page):
     assert page.evaluate("state.session.transcript") == before  # the game on the Play tab did not move
 
 
+def test_keeping_every_die_with_my_own_dice_is_no_dead_end(page, server):
+    """On a phone with my own dice: a throw entered by taps, then every die kept (as a 'keep all five' hint
+    says). The game goes straight on to the next keep with one throw fewer; it used to ask for 'the 0 dice
+    you threw' for ever."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    phone.click(".tab[data-page='play']")
+    phone.select_option("#play-game", "yahtzee")
+    phone.select_option("#play-bots", [])
+    phone.check("#play-manual")
+    phone.click("#play-start")
+    phone.wait_for_function("state.session && state.session.board && !state.session.busy && state.session.prompt")
+    for face in (6, 6, 6, 1, 2):
+        phone.click(f"#board .pad-face[data-enter='{face}']")
+    phone.click("#board .pad-done")
+    phone.wait_for_function("state.session.board.actions.length > 0 && !state.session.busy")
+    phone.evaluate("sendLine('keep 12666')")
+    phone.wait_for_function("!state.sending && !state.session.busy && state.session.board.view.rolls_left === 1")
+    board = phone.evaluate("state.session.board")
+    assert board["actions"] and sorted(board["view"]["dice"]) == [1, 2, 6, 6, 6]
+    assert phone.locator("#board .pad-face").count() == 0  # no dice asked for
+    assert "throw left" in phone.evaluate("state.session.prompt")
+    phone.close()
+
+
 def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
     """At the table with real dice, on a 390x844 phone: each throw entered by tapping its faces, the advice
     one tap away and the same as the library's for every position, the best option taken by one tap, the
