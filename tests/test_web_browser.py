@@ -263,10 +263,16 @@ def test_the_board_on_a_phone_with_hints_and_no_console_errors(page, server, tmp
     phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
     start_game(phone, "yacht", [], 9)
     phone.wait_for_selector("#board .bdie[data-die]")
-    phone.keyboard.press("?")
-    phone.wait_for_selector("#board .hint-best")
+    phone.wait_for_selector("#board .hint-best")  # the hint is on from the start
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     snapshot(phone, "board-phone", tmp_path)
+    phone.keyboard.press("?")  # off, and remembered across a reload
+    phone.wait_for_selector("#board .hint-best", state="detached")
+    phone.reload()
+    phone.wait_for_selector("#board .bdie[data-die]")
+    assert not phone.evaluate("board.hint") and phone.locator("#board .hint-best").count() == 0
+    phone.keyboard.press("?")
+    phone.wait_for_selector("#board .hint-best")
     phone.close()
     assert not errors
 
@@ -467,7 +473,7 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
     phone.check("#play-manual")
     phone.click("#play-start")
     phone.wait_for_function("state.session && state.session.board")
-    phone.click("#hint-toggle")
+    assert phone.is_checked("#hint-toggle")  # the hint is on from the start
     rng = random.Random(2026)
     throws = 0
     for _ in range(200):

@@ -4,7 +4,10 @@
 // same line the terminal would take; keys: 1-9 hold dice, Enter or r rolls, h holds, ? shows the hint.
 // Needs app.js (esc, api, guarded) and calls its sendLine.
 
-const board = { held: new Set(), heldFor: "", entered: [], enteredFor: "", hint: false, advice: null, adviceFor: "" };
+// The hint is on until the player turns it off, and stays as they left it (local storage).
+const HINT_KEY = "dicesolver-hint";
+const board = { held: new Set(), heldFor: "", entered: [], enteredFor: "", hint: localStorage.getItem(HINT_KEY) !== "off",
+  advice: null, adviceFor: "" };
 
 // -- dice -------------------------------------------------------------------------------------------------------
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]],
@@ -280,6 +283,7 @@ function toggleDie(i) {
 
 function toggleHint() {
   board.hint = !board.hint;
+  localStorage.setItem(HINT_KEY, board.hint ? "on" : "off");
   guarded(() => renderBoard(state.session));
 }
 
