@@ -428,19 +428,25 @@ def test_the_advisor_dice_are_reachable_by_keyboard(page):
     assert page.evaluate("state.session.transcript") == before  # the game on the Play tab did not move
 
 
-def test_keeping_every_die_with_my_own_dice_is_no_dead_end(page, server):
-    """On a phone with my own dice: a throw entered by taps, then every die kept (as a 'keep all five' hint
-    says). The game goes straight on to the next keep with one throw fewer; it used to ask for 'the 0 dice
-    you threw' for ever."""
+def own_dice_game_on_a_phone(page, server, game: str):
+    """A 390x844 phone starting ``game`` alone with my own dice (its page returned)."""
     phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
     phone.set_default_timeout(60_000)
     phone.goto(server)
     phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
     phone.click(".tab[data-page='play']")
-    phone.select_option("#play-game", "yahtzee")
+    phone.select_option("#play-game", game)
     phone.select_option("#play-bots", [])
     phone.check("#play-manual")
     phone.click("#play-start")
+    return phone
+
+
+def test_keeping_every_die_with_my_own_dice_is_no_dead_end(page, server):
+    """On a phone with my own dice: a throw entered by taps, then every die kept (as a 'keep all five' hint
+    says). The game goes straight on to the next keep with one throw fewer; it used to ask for 'the 0 dice
+    you threw' for ever."""
+    phone = own_dice_game_on_a_phone(page, server, "yahtzee")
     phone.wait_for_function("state.session && state.session.board && !state.session.busy && state.session.prompt")
     for face in (6, 6, 6, 1, 2):
         phone.click(f"#board .pad-face[data-enter='{face}']")
@@ -463,15 +469,7 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
 
     import dicesolver
 
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
-    phone.click(".tab[data-page='play']")
-    phone.select_option("#play-game", "yacht")
-    phone.select_option("#play-bots", [])
-    phone.check("#play-manual")
-    phone.click("#play-start")
+    phone = own_dice_game_on_a_phone(page, server, "yacht")
     phone.wait_for_function("state.session && state.session.board")
     assert phone.is_checked("#hint-toggle")  # the hint is on from the start
     rng = random.Random(2026)
