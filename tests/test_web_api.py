@@ -556,3 +556,34 @@ def test_keeping_every_die_with_my_own_dice_goes_on_at_once(client):
     view = client.post(f"/api/play/{view['id']}/send", json={"line": "12666"}).json()
     assert "keep" in view["prompt"] and "1 throw left" in view["prompt"], view["prompt"]
     assert view["board"]["view"]["dice"] == [1, 2, 6, 6, 6] and view["board"]["view"]["rolls_left"] == 1
+
+
+def test_my_own_throw_is_asked_for_on_the_board_in_every_family(client):
+    """With my own dice the board says what to enter, from the throw's outcomes alone: how many dice and
+    faces (only the dice thrown, not those kept), or the outcomes by name where they are not dice."""
+    view = settle(client, "POST", "/api/play", json={"game": "yacht", "manual_dice": True, "seed": 2}).json()
+    assert view["board"]["request"] == {"prompt": "the dice you rolled: ", "dice": 5, "faces": 6, "choices": []}
+    view = client.post(f"/api/play/{view['id']}/send", json={"line": "66612"}).json()
+    assert view["board"]["request"] is None and view["board"]["actions"]  # my decision now
+    view = client.post(f"/api/play/{view['id']}/send", json={"line": "keep 66"}).json()
+    assert view["board"]["request"]["dice"] == 3  # two kept: three thrown
+    for game, dice in (("skunk", 2), ("pig", 1), ("kcd", 6)):
+        view = settle(client, "POST", "/api/play", json={"game": game, "manual_dice": True, "first": "you",
+                                                          "opponents": [], "seed": 1}).json()
+        request = view["board"]["request"]
+        assert (request["dice"], request["faces"], request["choices"]) == (dice, 6, []), game
+    # Despirala: six dice, then (after a combination is picked) how its completion went, by name
+    view = settle(client, "POST", "/api/play", json={"game": "despirala", "manual_dice": True, "seed": 1}).json()
+    assert view["board"]["request"]["dice"] == 6
+    view = client.post(f"/api/play/{view['id']}/send", json={"line": "123456"}).json()
+    moves = [a["action"] for a in view["board"]["actions"]]
+    for move in moves:
+        after = client.post(f"/api/play/{view['id']}/send", json={"line": move, "moves": view["board"]["moves"]}).json()
+        request = after["board"]["request"]
+        if request and request["choices"]:
+            labels = [c["label"] for c in request["choices"]]
+            assert "failed" in labels and all(c["action"] == c["label"] for c in request["choices"])
+            break
+        client.post(f"/api/play/{view['id']}/send", json={"line": "undo"})
+    else:
+        raise AssertionError(f"no move led to a completion: {moves}")

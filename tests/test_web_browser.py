@@ -100,14 +100,28 @@ def test_the_advisor_shows_the_best_few_and_clears_stale_advice(page):
     assert page.locator("#advice-table").count() == 0  # the old advice is gone: nothing to apply
 
 
-def start_game(page, game: str, bots: list[str], seed: int) -> None:
+def open_setup(page) -> None:
+    """The game's setup, out of the way while a game is in play, brought back ("new game…")."""
     page.click(".tab[data-page='play']")
+    if page.is_hidden("#setup"):
+        page.click("#quick #new-game")
+
+
+def press_start(page) -> None:
+    """Start, confirming when a game is in play (it stays saved under Unfinished games)."""
+    page.click("#play-start")
+    if page.is_visible("#confirm-start"):
+        page.click("#confirm-start")
+
+
+def start_game(page, game: str, bots: list[str], seed: int) -> None:
+    open_setup(page)
     page.select_option("#play-game", game)
     page.select_option("#play-bots", bots)
     page.select_option("#play-first", "you")
     page.fill("#play-seed", str(seed))
     before = page.evaluate("state.session && state.session.id")
-    page.click("#play-start")
+    press_start(page)
     page.wait_for_function("(old) => state.session && state.session.id !== old", arg=before)
 
 
@@ -212,7 +226,8 @@ def play_by_clicking(page, game: str, bots: list[str], seed: int) -> None:
 def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     play_by_clicking(page, "pig", ["hold-at-20"], 11)
     page.wait_for_selector("#play-review .summary")
-    assert "baseline" in page.inner_text("#play-review .summary")
+    summary = page.inner_text("#play-review .summary")
+    assert re.search(r"You lost \d+\.\d percentage points to mistakes; the dice gave you [+−]?\d+\.\d", summary), summary
     assert page.locator("#play-review img.plot").evaluate("img => img.complete && img.naturalWidth > 300")
     snapshot(page, "play", tmp_path)
     page.click(".tab[data-page='review']")
@@ -224,11 +239,14 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     newest = page.locator("#records li").first
     assert newest.locator("button").count() == 2
     newest.locator("button", has_text="hold-at-20's").click()
-    page.wait_for_selector("#review-out table.review-table")
+    page.wait_for_selector("#review-out .review-cards li")
     assert "Review of hold-at-20's game" in page.inner_text("#review-out")
     newest.locator("button", has_text="yours").click()
     page.wait_for_function("document.querySelector('#review-out').innerText.includes('Review of your game')")
-    assert page.locator("#review-out table.review-table tr").count() > 2
+    cards = page.locator("#review-out .review-cards li")
+    assert cards.count() > 2
+    losses = [float(x.split("−")[-1]) if "−" in x else 0.0 for x in cards.locator(".chip").all_inner_texts()]
+    assert losses == sorted(losses, reverse=True)  # the costliest decision first
     snapshot(page, "review", tmp_path)
 
 
@@ -297,7 +315,7 @@ def test_a_reload_shows_the_same_game_at_the_same_prompt(page, server):
     page.wait_for_selector("#board .bdie[data-die]")
     held = page.locator("#board .bdie.held")
     assert [held.nth(i).get_attribute("data-die") for i in range(held.count())] == ["1", "3"]  # as picked
-    assert "Roll the others" in page.inner_text("#board")
+    assert "Roll 3 · " in page.inner_text("#board")  # the three dice not held
     address = page.url
     page.goto("about:blank")  # the page closed, and the address opened again
     page.goto(address)
@@ -322,28 +340,53 @@ def test_after_a_reload_the_controls_describe_the_game_in_play(page, server):
     assert bots == page.evaluate("state.games.yacht.bots") and "hold-at-20" not in bots
 
 
-def test_new_game_stays_clear_of_the_board(page, server):
-    """Nothing of the controls overlaps the board's dice, a die picked out (raised) included."""
-    start_game(page, "yacht", [], 8)
-    page.wait_for_selector("#board .bdie[data-die]")
-    page.click("#board [data-die='3']")  # raised, under the button's right half
-    button = page.locator("#play-start").bounding_box()
-    for i in range(page.locator("#board .bdie").count()):
-        die = page.locator("#board .bdie").nth(i).bounding_box()
-        apart = (die["y"] >= button["y"] + button["height"] or die["y"] + die["height"] <= button["y"] or
-                 die["x"] >= button["x"] + button["width"] or die["x"] + die["width"] <= button["x"])
-        assert apart, (button, die)
-    assert page.locator("#board").bounding_box()["y"] >= button["y"] + button["height"] + 4
+def small_controls(page) -> list:
+    """The board's controls (and the tabs, and the row of commands) a thumb could miss: under 44 x 44 px."""
+    return page.evaluate("""() => [...document.querySelectorAll('#board button, #quick button, .tab, #board label')]
+        .filter((e) => e.offsetParent !== null)
+        .map((e) => [e.outerHTML.slice(0, 60), e.getBoundingClientRect()])
+        .filter(([, r]) => Math.round(r.width) < 44 || Math.round(r.height) < 44)""")
+
+
+def test_a_game_in_play_has_the_phone_screen_to_itself(page, server):
+    """At 390x844: once a game starts its setup folds to one line, the dice and the whole 13-box card are on
+    one screen, and New game asks before it leaves the game in play (which stays saved)."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    start_game(phone, "yahtzee", [], 8)
+    phone.wait_for_selector("#board .bdie[data-die]")
+    assert phone.is_hidden("#setup")
+    phone.click("#board [data-die='3']")  # picked out (raised)
+    total = phone.locator("#board tr.total").bounding_box()
+    assert phone.locator("#board .bdie[data-die]").first.bounding_box()["y"] > 0
+    assert total["y"] + total["height"] <= 844, total  # the card's last row without scrolling
+    phone.wait_for_selector("#board .hint-best")
+    small = small_controls(phone)
+    assert not small, small  # every control of the board a thumb can hit
+    phone.click("#board [data-show-all='1']")  # every option, its value and cost
+    options = phone.locator("#board .options-table tr")
+    assert options.count() - 1 == len(phone.evaluate("board.advice.options")) > 20
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    first = phone.evaluate("state.session.id")
+    open_setup(phone)
+    phone.click("#play-start")  # asks first: nothing started, nothing dropped
+    phone.wait_for_selector("#confirm-start")
+    assert phone.evaluate("state.session.id") == first
+    phone.click("#confirm-cancel")
+    assert phone.locator("#confirm-start").is_hidden() and phone.evaluate("state.session.id") == first
+    phone.close()
 
 
 def test_a_first_game_shows_its_progress_at_once(page, server, tmp_path, monkeypatch):
     """A game whose tables are not built yet says so as soon as New game is pressed (the table's bar follows
     when the solve takes more than a moment), and its board comes when they are."""
     monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))  # no table built yet
-    page.click(".tab[data-page='play']")
+    open_setup(page)
     page.select_option("#play-game", "yacht-dice")
     page.select_option("#play-bots", ["greedy"])
-    page.click("#play-start")
+    press_start(page)
     assert page.evaluate("!document.getElementById('progress').hidden")
     assert "yacht" in page.inner_text("#progress-label").lower()
     page.wait_for_function("state.session && state.session.game === 'yacht-dice' && state.session.board")
@@ -434,11 +477,11 @@ def own_dice_game_on_a_phone(page, server, game: str):
     phone.set_default_timeout(60_000)
     phone.goto(server)
     phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
-    phone.click(".tab[data-page='play']")
+    open_setup(phone)
     phone.select_option("#play-game", game)
     phone.select_option("#play-bots", [])
     phone.check("#play-manual")
-    phone.click("#play-start")
+    press_start(phone)
     return phone
 
 
@@ -486,6 +529,7 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
         view = board["view"]
         if not board["actions"]:  # our throw: tap the faces of the dice thrown, then confirm
             count = view["n_dice"] - len(view["held"])
+            assert board["request"]["dice"] == count, (board["request"], view)
             assert phone.locator("#board .pad-face").count() == 6
             thrown = [rng.randint(1, 6) for _ in range(count)]
             for face in thrown:
@@ -515,6 +559,64 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
     else:
         raise AssertionError("the game did not end")
     assert throws >= 12
+    phone.close()
+
+
+def tap_a_move(phone, board: dict, rng) -> None:
+    """One move by taps alone: the faces of my own throw (or its outcome) on the pad, then Done; else a button."""
+    request = board["request"]
+    if request and request["dice"]:
+        assert phone.locator("#board .pad-face").count() == request["faces"]
+        for _ in range(request["dice"]):
+            phone.click(f"#board .pad-face[data-enter='{rng.randint(1, request['faces'])}']")
+        phone.click("#board .pad-done")
+    elif request:
+        choices = phone.locator("#board .pad-choices button")
+        assert choices.count() == len(request["choices"])
+        choices.nth(rng.randrange(choices.count())).click()
+    elif board["family"] == "scorecard" and board["view"]["rolls_left"] > 0 and rng.random() < 0.5:
+        phone.click("#board [data-roll]")
+    else:
+        view = board["view"]
+        moves = [a for a in board["actions"]
+                 if not (a["kind"] in ("hold", "bank") and view.get("turn_total", 99) < 20)] or board["actions"]
+        phone.click(f"#board button[data-line='{rng.choice(moves)['action']}']")
+
+
+@pytest.mark.parametrize("game", ["skunk", "kcd", "despirala"])
+def test_a_whole_game_with_my_own_dice_by_taps_alone(page, server, game):
+    """Every family's own dice on the board (Skunk's two dice, Farkle's six or fewer, Despirala's throws and
+    its outcomes by name): a whole game against the default bot played by taps alone, nothing typed, within
+    the phone's width."""
+    import random
+
+    phone = own_dice_game_on_a_phone(page, server, game)
+    rng = random.Random(53)
+    requests = 0
+    for _ in range(1500):
+        phone.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
+                                " && (state.session.prompt || state.session.over)")
+        session = phone.evaluate("state.session")
+        board = session["board"]
+        phone.wait_for_function("(p) => document.getElementById('board').dataset.position === p", arg=board["position"])
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not small_controls(phone)
+        if session["over"]:
+            break
+        assert board["actions"] or board["request"], session["prompt"]
+        if board["actions"] and game != "despirala":  # the chance of winning, in words
+            phone.wait_for_selector("#board .chance")
+            assert re.search(r"you win \d+\.\d% of games from here", phone.inner_text("#board .chance"))
+        if board["request"]:
+            requests += 1
+            assert board["request"]["prompt"].rstrip(": ?") in phone.inner_text("#board .dice-pad")
+        tap_a_move(phone, board, rng)
+    else:
+        raise AssertionError(f"{game}: the game did not end")
+    assert requests >= 3
+    assert "game over" in phone.inner_text("#board")
+    phone.wait_for_selector("#play-review .review-cards li")  # its review fits the phone too
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.close()
 
 

@@ -119,6 +119,17 @@ class PlayAction(BaseModel):
     points: Optional[int] = Field(None, description="what a box would score now, for a scoring action")
 
 
+class ThrowRequest(BaseModel):
+    """The person's own throw, asked for on the board, drawn from the throw's outcomes: how many dice and how
+    many faces (the line sent is the faces, e.g. "35"), or, where an outcome is not a set of dice, the outcomes
+    to pick one of."""
+
+    prompt: str = Field(..., description="the question, as the terminal asks it")
+    dice: int = Field(0, description="how many dice were thrown (0 when the outcome is picked from ``choices``)")
+    faces: int = Field(0, description="the faces a die can show: 1 to ``faces``")
+    choices: list[PlayAction] = Field([], description="the outcomes that are not dice (Despirala's completions)")
+
+
 class PlayBoard(BaseModel):
     """The game as the drawn board shows it, taken each time the game waits for the person."""
 
@@ -130,6 +141,7 @@ class PlayBoard(BaseModel):
     view: dict[str, Any] = Field(..., description="the family's board fields (Family.view)")
     actions: list[PlayAction] = Field([], description="the person's legal actions, when it is theirs to decide")
     throw: bool = Field(False, description="the person's dice are to be thrown (Enter)")
+    request: Optional[ThrowRequest] = Field(None, description="with their own dice: the throw the person enters")
     last_dice: list[int] = Field([], description="the dice of the last throw")
     totals: list[int] = []
     moves: int = Field(0, description="steps played so far (throws included): send it with a line so that a game "

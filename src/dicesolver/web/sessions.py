@@ -25,10 +25,13 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import io
+import operator
 import os
 import re
 import threading
 import time
+from collections import Counter
+from functools import reduce
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -36,7 +39,7 @@ from rich.console import Console
 
 from ..core.errors import DicesolverError
 from ..terminal.console import QuitGame
-from .models import PlayAction, PlayBoard, SessionResponse
+from .models import PlayAction, PlayBoard, SessionResponse, ThrowRequest
 
 if TYPE_CHECKING:
     from ..play.session import Session
@@ -116,13 +119,29 @@ def board_of(table: Session) -> PlayBoard:
     deciding = mover == you and state.to_move() == you
     actions = [PlayAction(action=str(a), label=a.label, kind=a.kind, points=getattr(a, "points", None))
                for a in state.legal_actions()] if deciding else []
+    request = throw_request(table) if mover == you and state.is_chance() and table.manual_dice else None
     thrown = next((step for step in reversed(table.playthrough.steps)
                    if step.kind in ("roll", "throw") and hasattr(step, "dice")), None)
     return PlayBoard(position=str(state), family=table.family.name, names=table.names(), you=you, mover=mover,
                      view=table.family.view(state), actions=actions,
-                     throw=mover == you and state.is_chance() and not table.manual_dice,
+                     throw=mover == you and state.is_chance() and not table.manual_dice, request=request,
                      last_dice=list(thrown.dice) if thrown is not None else [], totals=table.family.totals(state),
                      moves=len(table.playthrough.steps))
+
+
+def throw_request(table: Session) -> ThrowRequest:
+    """What the person's own throw is, from its outcomes alone (no family's rules): so many dice of so many
+    faces, or one outcome of a few picked by name. An outcome may show dice kept from before (a Yahtzee roll
+    shows all five): those are in every outcome, and only the others are thrown (and typed)."""
+    state = table.state
+    outcomes = [step for step, _ in state.chance_outcomes()]
+    prompt = table.family.prompt(state, table.name(table.human))
+    dice = [Counter(d) for step in outcomes if isinstance(d := getattr(step, "dice", None), tuple) and d]
+    if len(dice) == len(outcomes) and len({d.total() for d in dice}) == 1:
+        kept = reduce(operator.and_, dice)
+        return ThrowRequest(prompt=prompt, dice=dice[0].total() - kept.total(), faces=max(max(d) for d in dice))
+    return ThrowRequest(prompt=prompt, choices=[PlayAction(action=str(step), label=step.label, kind=step.kind)
+                                                for step in outcomes])
 
 
 class PlaySession:

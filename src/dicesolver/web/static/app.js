@@ -19,13 +19,14 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // Calls the API; while a table is solved (202) shows its progress and asks again. An answer that takes
 // longer than PATIENCE_MS shows a moving bar meanwhile, so no wait is silent.
 const PATIENCE_MS = 400;
+const UNREACHABLE = "The server is not reachable; your game is saved. Try again once it runs (dicesolver serve).";
 async function api(method, path, body) {
   for (;;) {
     const slow = setTimeout(() => showProgress("working…"), PATIENCE_MS);
     const response = await fetch(path, {
       method, headers: body ? { "Content-Type": "application/json" } : {},
       body: body ? JSON.stringify(body) : undefined,
-    }).finally(() => clearTimeout(slow));
+    }).catch(() => { throw new Error(UNREACHABLE); }).finally(() => clearTimeout(slow));
     const data = await response.json().catch(() => ({ detail: `HTTP ${response.status}` }));
     if (response.status === 202 && data.job) {
       await waitForJob(data.job);
@@ -76,7 +77,10 @@ async function guarded(action) {
 
 // -- tabs and games --------------------------------------------------------------------------------------
 document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click", () => {
-  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t === tab));
+  document.querySelectorAll(".tab").forEach((t) => {
+    t.classList.toggle("active", t === tab);
+    t.setAttribute("aria-selected", String(t === tab));
+  });
   document.querySelectorAll(".page").forEach((p) => p.classList.toggle("active", p.id === tab.dataset.page));
   showMessage("");
 }));
@@ -248,7 +252,7 @@ function renderAdvice(all) {
 const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning", p_target: "probability of reaching the target" };
 
 function describeOption(o) {
-  return o.action === "keep none" ? "reroll everything" : o.action;
+  return plainAction(advisorGame().name, o.action);
 }
 
 // What a box holds after scoring, from the option's points (which count the bonuses earned with it).
@@ -336,6 +340,7 @@ function setupPlay() {
   const g = state.games[$("play-game").value];
   $("play-bots").innerHTML = g.bots.map((b, i) => `<option ${i === 0 ? "selected" : ""}>${esc(b)}</option>`).join("");
   $("play-bots").multiple = g.page.max_opponents > 1;
+  $("play-bots").size = g.page.max_opponents > 1 ? Math.min(g.bots.length, 6) : 1;  // a list shows its choice
 }
 
 function renderSession(s) {
@@ -351,9 +356,11 @@ function renderSession(s) {
   const g = state.games[s.game] || state.games[$("play-game").value];
   // with a drawn board its own buttons play; the row keeps the commands (take back, quit)
   const quick = s.board ? ["undo"] : g.page.quick;
-  $("quick").innerHTML = s.prompt ? quick.map((q) =>
+  $("quick").innerHTML = (s.prompt ? quick.map((q) =>
     `<button type="button" data-line="${esc(q)}">${q === "" ? "throw (Enter)" : esc(q)}</button>`).join("") +
-    '<button type="button" data-line="quit">quit</button>' : "";
+    '<button type="button" data-line="quit">quit</button>' : "") +
+    (inPlay() ? '<button type="button" id="new-game">new game…</button>' : "");
+  $("setup").hidden = inPlay() && !state.choosing;  // the board has the screen; "new game…" brings the setup back
   $("log").open = !s.board;
   if (typeof renderBoard === "function") guarded(() => renderBoard(s));
   if (s.prompt && !s.board) $("line").focus();
@@ -364,6 +371,7 @@ async function pollSession() {
     renderSession(await api("GET", `/api/play/${state.session.id}?wait=2`));
   }
   if (state.session && state.session.over) {
+    $("setup").hidden = false;  // ready for the next game
     const review = await api("GET", `/api/play/${state.session.id}/review`);
     $("play-review").innerHTML = renderReview(review);
   }
@@ -377,7 +385,9 @@ async function startGame() {
   $("play-review").innerHTML = "";
   showProgress(`starting ${g.title}…`);  // at once: a first game may wait for its tables (the bar then shows them)
   try {
-    renderSession(await api("POST", "/api/play", body));
+    const session = await api("POST", "/api/play", body);
+    state.choosing = false;
+    renderSession(session);
   } finally {
     $("progress").hidden = true;
   }
@@ -419,7 +429,9 @@ $("unfinished").addEventListener("click", (e) => {
   if (resume) {
     guarded(async () => {
       $("play-review").innerHTML = "";
-      renderSession(await api("POST", "/api/play", { resume }));
+      const session = await api("POST", "/api/play", { resume });
+      state.choosing = false;
+      renderSession(session);
       await listUnfinished();
       await pollSession();
     });
@@ -430,10 +442,27 @@ $("unfinished").addEventListener("click", (e) => {
 document.querySelector(".tab[data-page='play']").addEventListener("click", () => guarded(listUnfinished));
 
 $("play-game").addEventListener("change", setupPlay);
-$("play-start").addEventListener("click", () => guarded(startGame));
+// New game while one is in play asks first (the game in play stays saved and can be continued).
+function inPlay() { return Boolean(state.session && !state.session.over && !state.session.stopped); }
+$("play-start").addEventListener("click", () => {
+  if (inPlay()) { $("confirm-new").hidden = false; $("confirm-start").focus(); return; }
+  guarded(startGame);
+});
+$("confirm-start").addEventListener("click", () => { $("confirm-new").hidden = true; guarded(startGame); });
+$("confirm-cancel").addEventListener("click", () => {
+  $("confirm-new").hidden = true;
+  state.choosing = false;
+  $("setup").hidden = inPlay();
+});
 $("send").addEventListener("click", () => guarded(() => sendLine($("line").value)));
 $("line").addEventListener("keydown", (e) => { if (e.key === "Enter") guarded(() => sendLine($("line").value)); });
 $("quick").addEventListener("click", (e) => {
+  if (e.target.id === "new-game") {
+    state.choosing = true;
+    $("setup").hidden = false;
+    $("setup").scrollIntoView();
+    return;
+  }
   const line = e.target.dataset.line;
   if (line !== undefined) guarded(() => sendLine(line));
 });
@@ -441,25 +470,51 @@ $("quick").addEventListener("click", (e) => {
 // -- review ---------------------------------------------------------------------------------------------------------
 function fmt(x, digits = 3) { return typeof x === "number" ? x.toFixed(digits) : esc(x ?? ""); }
 
+// The players' words for an action: a box by its title ("score four_of_a_kind" is "Four of a kind").
+function plainAction(game, action) {
+  const g = state.games[game];
+  if (action === "keep none" || action === "keep -") return "reroll every die";
+  const box = /^score (\S+)$/.exec(action);
+  const category = box && g && g.categories ? g.categories.find((c) => c.name === box[1]) : null;
+  return category ? `score ${category.title}` : action;
+}
+
+// An amount of the game's measure, in words: points to one decimal, chances in percentage points.
+function amount(unit, x, signed = false) {
+  const sign = signed && x > 0 ? "+" : x < 0 ? "−" : "";
+  const size = Math.abs(x);
+  if (unit === "points") return `${sign}${size.toFixed(1)} points`;
+  if (unit === "equity") return `${sign}${size.toFixed(3)} equity`;
+  return `${sign}${(100 * size).toFixed(1)} percentage points`;
+}
+
+const LABEL_ORDER = ["massive blunder", "blunder", "mistake", "inaccuracy"];
+
+// A review as a phone shows it: one plain sentence, the labels counted worst first, the timeline, then one card
+// per decision, the costliest first.
 function renderReview(response) {
   const r = response.review;
   const s = r.summary;
-  const up = s.higher_is_better;
-  const terms = `luck ${fmt(s.luck)} − loss ${fmt(s.loss)}` + (s.players.length > 1 ? ` + the others' turns ${fmt(s.others)}` : "");
-  const summary = up ? `baseline ${fmt(s.baseline)} + ${terms} = ${fmt(s.result)}`
-    : `baseline ${fmt(s.baseline)} − (${terms}) = ${fmt(s.result)} (lower is better)`;
-  const decisions = r.decisions.filter((d) => d.seat === s.seat && d.options > 1);
-  const rows = decisions.map((d) => {
-    const label = d.loss > 0 ? d.label : "";
-    return `<tr class="${esc(label).replace(" ", "-")}"><td>${esc(d.turn)}</td><td>${esc(d.brief)}</td>
-      <td>${esc(d.chosen)}</td><td class="num">${fmt(d.chosen_value)}</td><td>${d.chosen === d.best ? "" : esc(d.best)}</td>
-      <td class="num">${d.loss > 0 ? fmt(d.loss) : ""}</td><td>${esc(label)}</td></tr>`;
+  const you = s.player === "you";
+  const who = you ? "You" : esc(s.player);
+  const whom = you ? "you" : "them";
+  const others = s.players.length > 1 ? `; the other players' turns ${amount(s.unit, s.others, true)}` : "";
+  const sentence = `${who} lost ${amount(s.unit, s.loss)} to mistakes; the dice gave ${whom} ${amount(s.unit, s.luck, true)}${others}.
+    ${s.complete ? "Result" : "Value now"} ${fmt(s.result, s.unit === "points" ? 1 : 3)} (perfect play with average dice: ${fmt(s.baseline, s.unit === "points" ? 1 : 3)}; ${esc(s.measure)}, judged by ${esc(s.judge)}).`;
+  const counts = LABEL_ORDER.filter((k) => s.labels && s.labels[k]).map((k) => `<span class="chip ${k.replace(" ", "-")}">${s.labels[k]} ${esc(k)}${s.labels[k] > 1 ? "s" : ""}</span>`);
+  const decisions = r.decisions.filter((d) => d.seat === s.seat && d.options > 1).sort((a, b) => b.loss - a.loss || a.event - b.event);
+  const digits = s.unit === "points" ? 2 : 4;
+  const cards = decisions.map((d) => {
+    const label = d.loss > 0 ? d.label : "best";
+    return `<li class="decision ${esc(label).replace(" ", "-")}"><div class="decision-head"><span>turn ${esc(d.turn)} · ${esc(d.brief)}</span>
+      ${d.loss > 0 ? `<span class="chip ${esc(label).replace(" ", "-")}">${esc(label)} −${d.loss.toFixed(digits)}</span>` : `<span class="chip best">best</span>`}</div>
+      <div>${you ? "you" : esc(s.player)}: <b>${esc(plainAction(s.game, d.chosen))}</b> <span class="num">${d.chosen_value.toFixed(digits)}</span></div>
+      ${d.chosen === d.best ? "" : `<div>best: <b>${esc(plainAction(s.game, d.best))}</b> <span class="num">${d.best_value.toFixed(digits)}</span></div>`}</li>`;
   });
-  const labels = Object.entries(s.labels || {}).map(([k, v]) => `${esc(k)}: ${v}`).join(", ");
-  return `<h3>Review of ${s.player === "you" ? "your" : esc(s.player) + "'s"} game (${esc(s.measure)}, judged by ${esc(s.judge)})</h3><p class="summary">${summary}</p><p>${labels}</p>
+  return `<h3>Review of ${you ? "your" : esc(s.player) + "'s"} game</h3><p class="summary">${sentence}</p>
+    <p class="chips">${counts.join(" ") || "no mistakes"}</p>
     <img class="plot" alt="timeline of value, luck and loss" src="${response.plot}">
-    <table class="review-table"><tr><th>turn</th><th>moment</th><th>choice</th><th class="num">value</th>
-    <th>best instead</th><th class="num">loss</th><th></th></tr>${rows.join("")}</table>`;
+    <ol class="review-cards">${cards.join("")}</ol>`;
 }
 
 // Finished games, newest first: when, what, everyone's score and who won; a button reviews each player's game.

@@ -18,32 +18,36 @@ function dieSvg(face, faces) {
   const inner = faces <= 6 && PIPS[face]
     ? PIPS[face].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="9"/>`).join("")
     : `<text x="50" y="66" text-anchor="middle" font-size="46" font-weight="bold">${face}</text>`;
-  return `<svg viewBox="0 0 100 100" aria-label="${face}"><rect x="4" y="4" width="92" height="92" rx="16"/>${inner}</svg>`;
+  return `<svg viewBox="0 0 100 100" aria-hidden="true"><rect x="4" y="4" width="92" height="92" rx="16"/>${inner}</svg>`;
 }
 
+// Each die a button named by its face; one that can be held says whether it is (aria-pressed).
 function diceRow(dice, faces, { selectable = false, held = new Set() } = {}) {
   return `<div class="board-dice">${dice.map((d, i) =>
-    `<button type="button" class="bdie${held.has(i) ? " held" : ""}" ${selectable ? `data-die="${i}"` : "disabled"}
-      title="${selectable ? `die ${i + 1}: click or press ${i + 1} to hold` : ""}">${dieSvg(d, faces)}</button>`).join("")}</div>`;
+    `<button type="button" class="bdie${held.has(i) ? " held" : ""}" ${selectable ? `data-die="${i}" aria-pressed="${held.has(i)}"` : "disabled"}
+      aria-label="a ${d}" title="${selectable ? `die ${i + 1}: click or press ${i + 1} to hold` : ""}">${dieSvg(d, faces)}</button>`).join("")}</div>`;
 }
 
 // The dice picked out (not yet sent) belong to one position of one game; they are kept in the tab's storage so
 // that a reload shows them picked as they were.
 const HELD_KEY = "dicesolver.held";
 
+// One moment of one game: a position may come back (a Pig turn that ends at once), a moment does not.
+function momentOf(b) { return `${b.moves}:${b.position}`; }
+
 function heldFor(b) {
-  if (board.heldFor === b.position) return;
-  board.heldFor = b.position;
+  if (board.heldFor === momentOf(b)) return;
+  board.heldFor = momentOf(b);
   board.held = new Set();
   try {
     const saved = JSON.parse(localStorage.getItem(HELD_KEY) || "null");
-    if (saved && saved.game === state.session.record && saved.position === b.position) board.held = new Set(saved.held);
+    if (saved && saved.game === state.session.record && saved.moment === board.heldFor) board.held = new Set(saved.held);
   } catch (err) { /* no storage, or not ours: nothing picked */ }
 }
 
 function saveHeld() {
   try {
-    localStorage.setItem(HELD_KEY, JSON.stringify({ game: state.session.record, position: board.heldFor, held: [...board.held] }));
+    localStorage.setItem(HELD_KEY, JSON.stringify({ game: state.session.record, moment: board.heldFor, held: [...board.held] }));
   } catch (err) { /* private mode: picks live as long as the page */ }
 }
 
@@ -84,22 +88,20 @@ function scorecardBoard(b, advice) {
   let html = `<div class="board-top">`;
   if (v.dice.length) {
     html += diceRow(v.dice, v.faces, { selectable: canKeep, held: board.held });
-  } else if (enteringDice(b)) {
-    html += `<div class="board-dice muted">${v.held.length ? diceRow(v.held, v.faces).replace("board-dice", "board-dice kept") : ""}</div>`;
-    html += dicePad(b, v.n_dice - v.held.length, v.faces);
   } else {
     html += `<div class="board-dice muted">${v.held.length ? diceRow(v.held, v.faces).replace("board-dice", "board-dice kept") : ""}
-      <span>${b.mover === null ? gameOver(b) : `${esc(b.names[b.mover])} to throw`}</span></div>`;
+      <span>${b.mover === null ? gameOver(b) : b.request ? "" : `${esc(b.names[b.mover])} to throw`}</span></div>`;
   }
   html += `<div class="board-buttons">`;
   if (b.throw) html += `<button type="button" class="primary" data-line="">Throw (Enter)</button>`;
   if (canKeep) {
-    html += `<button type="button" class="primary" data-roll="1">Roll ${board.held.size ? "the others" : "all"} (r) · ${v.rolls_left} left</button>`;
+    html += `<button type="button" class="primary" data-roll="1" aria-keyshortcuts="r" title="r">Roll ${board.held.size ? v.dice.length - board.held.size : "all"} · ${v.rolls_left} left</button>`;
   }
   html += `</div></div>`;
   if (canKeep && advice) {
     const keeps = advice.options.filter((o) => o.kind === "keep").slice(0, 3);
-    html += `<p class="board-hint">best keeps: ${keeps.map((o) => `<button type="button" class="link" data-line="${esc(o.action)}">${esc(o.option)}</button> ${hintText(o, advice.unit)}`).join(" · ")}</p>`;
+    html += `<p class="board-hint"><span class="label">best keeps:</span> ${keeps.map((o) => `<span class="move"><button type="button" class="link" data-line="${esc(o.action)}"
+      aria-label="${esc(plainAction(state.session.game, o.action))}">${o.option === "-" ? "none" : esc(o.option)}</button>${hintText(o, advice.unit)}</span>`).join("")}</p>`;
   }
   html += `<table class="board-card"><tr><th>box</th>${b.names.map((n, i) => `<th class="num${i === b.mover ? " on-turn" : ""}">${esc(n)}</th>`).join("")}</tr>`;
   const lastUpper = v.categories.map((c) => c.upper).lastIndexOf(true);
@@ -116,9 +118,13 @@ function scorecardBoard(b, advice) {
     });
     html += "</tr>";
     if (c === lastUpper && v.upper_threshold) {
-      html += `<tr class="faint"><td>upper (bonus ${v.upper_points} at ${v.upper_threshold})</td>${v.cards.map((card) => {
+      html += `<tr class="faint"><td>upper: bonus ${v.upper_points} at ${v.upper_threshold}</td>${v.cards.map((card) => {
         const share = Math.min(100, Math.round(100 * card.upper / v.upper_threshold));
-        return `<td class="num"><span class="bar"><span style="width:${share}%"></span></span> ${card.upper}</td>`;
+        const need = Math.max(0, v.upper_threshold - card.upper);
+        const ahead = card.upper - upperPar(v, card);
+        const note = need ? `${need} to go · ${ahead >= 0 ? "+" : "−"}${Math.abs(ahead)} par` : "bonus won";
+        return `<td class="num"><span class="bar" title="${card.upper} of ${v.upper_threshold}"><span style="width:${share}%"></span></span> ${card.upper}
+          <span class="upper-note">${note}</span></td>`;
       }).join("")}</tr>`;
     }
   });
@@ -129,22 +135,39 @@ function scorecardBoard(b, advice) {
   return html;
 }
 
-// "My own dice": the person's real throw, entered by tapping the faces it shows (big buttons, for a phone in
-// one hand); a tapped die in the tray is taken out again. The line sent is the faces, as typed at the prompt.
-function enteringDice(b) {
-  return b.mover !== null && b.mover === b.you && !b.throw && !b.actions.length && Boolean(state.session.prompt);
+// Par for the upper boxes filled so far: each box's share of the bonus threshold (three of each face, in
+// Yahtzee's 63), so that "+3 par" says the card is ahead of the bonus's pace.
+function upperPar(v, card) {
+  const upper = v.categories.map((cat, c) => ({ cat, c })).filter(({ cat }) => cat.upper);
+  const all = upper.reduce((sum, { cat }) => sum + cat.max, 0);
+  const filled = upper.filter(({ c }) => card.boxes[c] !== null).reduce((sum, { cat }) => sum + cat.max, 0);
+  return all ? Math.round(v.upper_threshold * filled / all) : 0;
 }
 
-function dicePad(b, count, faces) {
-  if (board.enteredFor !== b.position) { board.entered = []; board.enteredFor = b.position; }
+// "My own dice": the person's real throw, asked for on the board whatever the game, from what the server says
+// the throw is (b.request): so many dice of so many faces, entered by tapping the faces (big buttons, for a
+// phone in one hand; a tapped die in the tray is taken out again), or one of a few outcomes picked by name.
+// The line sent is what the terminal's prompt takes: the faces, or the outcome.
+function enteringDice(b) {
+  return Boolean(b.request) && Boolean(state.session.prompt);
+}
+
+function requestPad(b) {
+  const r = b.request;
+  const question = esc(r.prompt.replace(/[:?]\s*$/, ""));
+  if (!r.dice) {
+    return `<div class="dice-pad" role="group" aria-label="${question}"><p>${question}:</p><div class="pad-choices">${r.choices.map((c) =>
+      `<button type="button" class="choice" data-line="${esc(c.action)}">${esc(c.label)}</button>`).join("")}</div></div>`;
+  }
+  if (board.enteredFor !== momentOf(b)) { board.entered = []; board.enteredFor = momentOf(b); }
   const entered = board.entered;
   const tray = entered.map((d, i) => `<button type="button" class="bdie" data-unenter="${i}" title="take this ${d} out"
-      aria-label="take out a ${d}">${dieSvg(d, faces)}</button>`).join("");
-  const pad = Array.from({ length: faces }, (_, i) => `<button type="button" class="bdie pad-face" data-enter="${i + 1}"
-      ${entered.length >= count ? "disabled" : ""} aria-label="a ${i + 1}">${dieSvg(i + 1, faces)}</button>`).join("");
-  return `<div class="dice-pad"><p>Your throw: tap the ${count} ${count === 1 ? "die" : "dice"} you threw
-    (${entered.length} of ${count})</p><div class="board-dice pad-tray">${tray}</div><div class="pad-faces">${pad}</div>
-    <button type="button" class="primary pad-done" data-enter-done="1" ${entered.length === count ? "" : "disabled"}>These are my dice</button></div>`;
+      aria-label="take out a ${d}">${dieSvg(d, r.faces)}</button>`).join("");
+  const pad = Array.from({ length: r.faces }, (_, i) => `<button type="button" class="bdie pad-face" data-enter="${i + 1}"
+      ${entered.length >= r.dice ? "disabled" : ""} aria-label="a ${i + 1}">${dieSvg(i + 1, r.faces)}</button>`).join("");
+  return `<div class="dice-pad" role="group" aria-label="${question}"><p><b>${question}</b>: tap ${r.dice === 1 ? "its face" : "their faces"}
+    (${entered.length} of ${r.dice})</p><div class="board-dice pad-tray">${tray}</div><div class="pad-faces">${pad}</div>
+    <button type="button" class="primary pad-done" data-enter-done="1" ${entered.length === r.dice ? "" : "disabled"}>These are my dice</button></div>`;
 }
 
 function rollLine(b) {
@@ -200,11 +223,10 @@ function farkleBoard(b, advice) {
     <div class="turn-total">${status}</div></div>`;
   const chance = advice ? (seat) => (seat === advice.player ? advice.value : 1 - advice.value) : null;
   html += `<div class="banks">${v.scores.map((score, seat) => {
-    const span = v.goal - v.floor;
     const risk = seat === b.mover ? Math.min(v.turn_total, v.goal - score) : 0;
     const marks = v.farkles[seat] ? ` <span class="farkles" title="Farkles in a row">${"✗".repeat(v.farkles[seat])}</span>` : "";
     return `<div class="bank"><span class="who">${esc(b.names[seat])}${marks}</span>
-      <span class="bar wide"><span style="width:${100 * (score - v.floor) / span}%"></span><span class="risk" style="width:${100 * risk / span}%"></span></span>
+      <span class="bar wide"><span style="width:${100 * Math.max(0, score) / v.goal}%"></span><span class="risk" style="width:${100 * risk / v.goal}%"></span></span>
       <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">P(win) ${chance(seat).toFixed(3)}</span>` : ""}</div>`;
   }).join("")}</div>`;
   const pwin = (a) => (advice ? ` P(win) ${costOf(advice, a.action)?.value.toFixed(4) ?? ""} ${board.hint ? hintText(costOf(advice, a.action), advice.unit) : ""}` : "");
@@ -222,6 +244,29 @@ function farkleBoard(b, advice) {
 const RACES = new Set(["pushluck", "farkle"]);
 const BOARDS = { scorecard: scorecardBoard, pushluck: pushBoard, despirala: despiralaBoard, farkle: farkleBoard };
 
+// The chance of winning in words, from the position's value: a probability, or an equity (+1 win, 0 draw,
+// -1 loss) read as the share of the stakes (a draw counted as half a win).
+function chanceInWords(advice) {
+  if (!advice || advice.value === null) return "";
+  if (advice.unit === "p_win") return `With best play you win ${(100 * advice.value).toFixed(1)}% of games from here.`;
+  if (advice.unit === "equity") {
+    return `With best play you win about ${(50 * (1 + advice.value)).toFixed(1)}% of games from here (a draw counted as half).`;
+  }
+  return "";
+}
+
+// Every option of the position, its value and cost (the Advisor's table), under "show all".
+function allOptions(advice) {
+  const digits = advice.unit === "points" ? 2 : 4;
+  if (!board.showAll) {
+    return `<button type="button" class="all-options" data-show-all="1">show all ${advice.options.length} options</button>`;
+  }
+  return `<button type="button" class="all-options" data-show-all="0">show fewer</button>
+    <table class="options-table"><tr><th>option</th><th class="num">value</th><th class="num">cost</th></tr>${advice.options.map((o) =>
+    `<tr><td><button type="button" class="link" data-line="${esc(o.action)}">${esc(plainAction(state.session.game, o.action))}</button></td>
+      <td class="num">${o.value.toFixed(digits)}</td><td class="num">${o.cost ? "−" + o.cost.toFixed(digits) : "best"}</td></tr>`).join("")}</table>`;
+}
+
 async function renderBoard(session) {
   const area = $("board");
   const b = session.board;
@@ -229,9 +274,18 @@ async function renderBoard(session) {
   area.hidden = false;
   const advice = await boardAdvice(b, session.game).catch(() => null);
   if (state.session !== session) return;  // a newer answer came meanwhile: it draws the board
+  const focused = area.contains(document.activeElement);
   area.dataset.position = b.position;
-  area.innerHTML = BOARDS[b.family](b, advice) +
+  const words = chanceInWords(advice);
+  const more = advice && board.hint && b.actions.length > 1 ? `<div class="more">${allOptions(advice)}</div>` : "";
+  area.innerHTML = (enteringDice(b) ? requestPad(b) : "") + BOARDS[b.family](b, advice) +
+    (words && (board.hint || RACES.has(b.family)) ? `<p class="chance">${words}</p>` : "") + more +
     `<label class="hint-toggle"><input type="checkbox" id="hint-toggle" ${board.hint ? "checked" : ""}> hint: every option's value and cost (?)</label>`;
+  // keyboard play: focus stays on the board, on its first control that plays (it was on a button now redrawn)
+  if (focused) {
+    const next = area.querySelector(".pad-face:not(:disabled), .pad-choices button, .board-buttons button, .moves button, button.score");
+    if (next) next.focus();
+  }
 }
 
 function boardKey(e) {
@@ -244,10 +298,10 @@ function boardKey(e) {
   const send = (line) => { e.preventDefault(); guarded(() => sendLine(line)); };
   if (e.key === "?") { e.preventDefault(); toggleHint(); return; }
   if (b.throw && (e.key === "Enter" || e.key === "r")) return send("");
-  if (b.family === "scorecard" && enteringDice(b)) {  // my own dice: their faces typed, Enter when all are in
-    const count = b.view.n_dice - b.view.held.length;
+  if (enteringDice(b) && b.request.dice) {  // my own dice: their faces typed, Enter when all are in
+    const count = b.request.dice;
     const face = +e.key;
-    if (Number.isInteger(face) && face >= 1 && face <= b.view.faces && board.entered.length < count) {
+    if (Number.isInteger(face) && face >= 1 && face <= b.request.faces && board.entered.length < count) {
       e.preventDefault(); board.entered.push(face); renderBoard(s); return;
     }
     if (e.key === "Backspace" && board.entered.length) { e.preventDefault(); board.entered.pop(); renderBoard(s); return; }
@@ -293,6 +347,7 @@ $("board").addEventListener("click", (e) => {
     if (target && target.id === "hint-toggle") toggleHint();
     return;
   }
+  if (target.dataset.showAll !== undefined) { board.showAll = target.dataset.showAll === "1"; renderBoard(state.session); return; }
   if (target.id === "hint-toggle") { toggleHint(); return; }
   if (target.dataset.die !== undefined) { toggleDie(+target.dataset.die); return; }
   if (target.dataset.enter !== undefined) { board.entered.push(+target.dataset.enter); renderBoard(state.session); return; }
