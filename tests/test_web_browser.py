@@ -120,6 +120,7 @@ def start_game(page, game: str, bots: list[str], seed: int) -> None:
     page.select_option("#play-bots", bots)
     page.select_option("#play-first", "you")
     page.fill("#play-seed", str(seed))
+    page.set_checked("#play-manual", False)
     before = page.evaluate("state.session && state.session.id")
     press_start(page)
     page.wait_for_function("(old) => state.session && state.session.id !== old", arg=before)
@@ -638,6 +639,15 @@ def test_the_advisor_on_a_phone(page, server):
     best = phone.inner_text("#advice-table tr.best td:nth-child(2)")
     phone.click("#advice-table tr.best")  # one tap applies it: the dice kept, a throw fewer
     assert phone.inner_text("#position-text").startswith("/" + best.split()[-1] + "/")
+    boxes = phone.locator("#card input[data-cat]")  # a long position: most boxes filled
+    for i in range(boxes.count() - 2):
+        boxes.nth(i).fill("0")
+    assert len(phone.inner_text("#position-text")) > 80, phone.inner_text("#position-text")
+    for f in "66":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.click("#advise")
+    phone.wait_for_selector("#advice-table tr.best")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # the text wraps; the page does not widen
     phone.close()
 
 
@@ -655,3 +665,92 @@ def test_the_page_works_under_its_content_security_policy(page, server):
     strict.wait_for_selector("#endpoints .endpoint", state="attached")
     strict.close()
     assert not problems, problems
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's scan of the page as it is now: each serious or critical violation, with where it is."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:4]}"
+            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_every_tab_passes_an_accessibility_scan(page, server):
+    """axe-core on each tab, on a phone, with something on it (advice, a game's board with my own dice and
+    with drawn dice, a review, a chart): no serious or critical violation."""
+    phone = own_dice_game_on_a_phone(page, server, "yacht")
+    phone.wait_for_selector("#board .pad-face")
+    found = {"play, my own dice": serious_violations(phone)}
+    start_game(phone, "yacht", [], 5)
+    phone.wait_for_selector("#board .hint-best")
+    found["play, the board"] = serious_violations(phone)
+    phone.click(".tab[data-page='advisor']")
+    for f in "11345":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.click("#advise")
+    phone.wait_for_selector("#advice-table tr.best")
+    found["advisor"] = serious_violations(phone)
+    phone.click(".tab[data-page='explore']")
+    phone.select_option("#explore-game", "pig")
+    phone.click("#explore-go")
+    phone.wait_for_selector("#explore-out img.plot")
+    found["explore"] = serious_violations(phone)
+    start_game(phone, "pig", ["hold-at-20"], 3)  # a finished game to review, played quickly by the page itself
+    phone.evaluate("""async () => {
+        for (let i = 0; i < 500 && !state.session.over; i++) {
+            while (state.session.busy || state.sending) await new Promise((r) => setTimeout(r, 20));
+            const b = state.session.board;
+            if (state.session.over) break;
+            await sendLine(b.throw ? "" : b.view.turn_total >= 20 ? "h" : "r");
+        }
+    }""")
+    phone.click(".tab[data-page='review']")
+    phone.click("#refresh-records")
+    phone.wait_for_selector("#records li button")
+    phone.locator("#records li button").first.click()
+    phone.wait_for_selector("#review-out .review-cards li")
+    found["review"] = serious_violations(phone)
+    phone.close()
+    assert not any(found.values()), found
+
+
+def test_a_whole_game_by_keyboard_alone(page, server):
+    """No pointer: dice held with 1-5, r rolls, Tab reaches a box and Enter scores it, and after each move the
+    focus stays on the board (it used to drop to the page: ten Tabs back to the first box)."""
+    import random
+
+    rng = random.Random(7)
+    start_game(page, "yacht", [], 21)
+    page.wait_for_selector("#board button")
+    page.focus("#board button")  # a keyboard user's first Tab into the board
+    tabs = 0
+    for _ in range(300):
+        page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
+                               " && (state.session.prompt || state.session.over)")
+        session = page.evaluate("state.session")
+        board = session["board"]
+        page.wait_for_function("(p) => document.getElementById('board').dataset.position === p", arg=board["position"])
+        if session["over"]:
+            break
+        if board["throw"]:
+            page.keyboard.press("Enter")  # the focus is on Throw (or on the page: Enter throws)
+            continue
+        if board["view"]["rolls_left"] > 0 and rng.random() < 0.6:
+            for i in range(5):
+                if rng.random() < 0.4:
+                    page.keyboard.press(str(i + 1))
+            page.keyboard.press("r")
+            continue
+        for _ in range(40):  # Tab to the next box to score
+            page.keyboard.press("Tab")
+            tabs += 1
+            if page.evaluate("document.activeElement.classList.contains('score')"):
+                break
+        else:
+            raise AssertionError(f"no box reached by Tab: {page.evaluate('document.activeElement.outerHTML.slice(0, 80)')} {board}")
+        page.keyboard.press("Enter")
+    else:
+        raise AssertionError("the game did not end")
+    assert "game over" in page.inner_text("#board")
+    assert tabs < 13 * 12, tabs  # the focus stayed near the boxes
