@@ -587,3 +587,21 @@ def test_my_own_throw_is_asked_for_on_the_board_in_every_family(client):
         client.post(f"/api/play/{view['id']}/send", json={"line": "undo"})
     else:
         raise AssertionError(f"no move led to a completion: {moves}")
+
+
+def test_a_game_downloads_as_its_record_and_reviews_from_the_upload(client):
+    """A game, finished or not, downloads as its record (whole lines, named as on disk); the same text uploaded
+    reviews it. Another browser gets 404 for it, as for any name it does not own."""
+    view = settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "seed": 5,
+                                                      "first": "you"}).json()
+    half = client.get(f"/api/records/{view['record']}")
+    assert half.status_code == 200 and half.headers["content-type"].startswith("application/x-ndjson")
+    assert f'filename="{view["record"]}"' in half.headers["content-disposition"]
+    assert half.text.endswith("\n") and json.loads(half.text.splitlines()[0])["game"].startswith("pig")
+    view = play_to_end(client, view, line="r")
+    whole = client.get(f"/api/records/{view['record']}").text
+    assert len(whole.splitlines()) > len(half.text.splitlines())
+    review = client.post("/api/review", json={"record": whole, "player": 0})
+    assert review.status_code == 200 and review.json()["review"]["summary"]["complete"]
+    with TestClient(create_app()) as stranger:
+        assert stranger.get(f"/api/records/{view['record']}").status_code == 404

@@ -244,6 +244,14 @@ def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):
     assert "Review of hold-at-20's game" in page.inner_text("#review-out")
     newest.locator("button", has_text="yours").click()
     page.wait_for_function("document.querySelector('#review-out').innerText.includes('Review of your game')")
+    with page.expect_download() as download:  # the game as its record, opened again by the upload
+        newest.locator("a.download").click()
+    record = tmp_path / download.value.suggested_filename
+    download.value.save_as(record)
+    assert record.name.endswith(".jsonl") and record.read_text().count("\n") > 3
+    page.evaluate("document.getElementById('review-out').innerHTML = ''")
+    page.set_input_files("#upload", str(record))
+    page.wait_for_selector("#review-out .review-cards li")
     cards = page.locator("#review-out .review-cards li")
     assert cards.count() > 2
     losses = [float(x.split("−")[-1]) if "−" in x else 0.0 for x in cards.locator(".chip").all_inner_texts()]

@@ -295,6 +295,14 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
             raise _NotFound(f"no record named {name}")
         return path
 
+    @app.get("/api/records/{name}", summary="Download one of this browser's games as its record (JSON Lines, "
+             "what `dicesolver analyze` and the Review tab's upload read)")
+    def download(name: str, http: Request):
+        text = record_path(name, http).read_bytes()
+        text = text[:text.rfind(b"\n") + 1]  # whole lines: a move being appended now is left for the next download
+        return Response(text, media_type="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
     @app.delete("/api/records/{name}", summary="Discard an unfinished game (its record is deleted)")
     def discard(name: str, http: Request):
         path = record_path(name, http)

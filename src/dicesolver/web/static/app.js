@@ -359,7 +359,7 @@ function renderSession(s) {
   $("quick").innerHTML = (s.prompt ? quick.map((q) =>
     `<button type="button" data-line="${esc(q)}">${q === "" ? "throw (Enter)" : esc(q)}</button>`).join("") +
     '<button type="button" data-line="quit">quit</button>' : "") +
-    (inPlay() ? '<button type="button" id="new-game">new game…</button>' : "");
+    (inPlay() ? '<button type="button" id="new-game">new game…</button>' : "") + (s.record ? downloadLink(s.record) : "");
   $("setup").hidden = inPlay() && !state.choosing;  // the board has the screen; "new game…" brings the setup back
   $("log").open = !s.board;
   if (typeof renderBoard === "function") guarded(() => renderBoard(s));
@@ -413,6 +413,11 @@ async function sendLine(line) {
   await pollSession();
 }
 
+// A game's record, downloaded as the file `dicesolver analyze` and the Review tab's upload read.
+function downloadLink(name) {
+  return `<a class="download" href="/api/records/${encodeURIComponent(name)}" download="${esc(name)}">download</a>`;
+}
+
 // Unfinished games (their records on disk, newest first): continued where they stopped, or discarded.
 async function listUnfinished() {
   const records = (await api("GET", "/api/records")).filter((r) => !r.over);
@@ -421,7 +426,7 @@ async function listUnfinished() {
   $("unfinished").innerHTML = rows.length ? `<h3>Unfinished games</h3><ul class="records">${rows.map((r) =>
     `<li>${esc(r.game)}: ${r.players.map(esc).join(" vs ")}, turn ${r.turn}, ${esc(r.date.replace("T", " "))}
       <button type="button" data-resume="${esc(r.name)}">Continue</button>
-      <button type="button" data-discard="${esc(r.name)}">Discard</button></li>`).join("")}</ul>` : "";
+      <button type="button" data-discard="${esc(r.name)}">Discard</button> ${downloadLink(r.name)}</li>`).join("")}</ul>` : "";
 }
 
 $("unfinished").addEventListener("click", (e) => {
@@ -526,7 +531,7 @@ async function listRecords() {
     const won = r.winners.length === 1 ? ` — ${esc(r.winners[0])} won` : r.winners.length > 1 ? " — a tie" : "";
     const buttons = r.players.map((p, i) => `<button type="button" data-name="${esc(r.name)}" data-player="${i}">review
       ${r.players.length > 1 ? esc(p === "you" ? "yours" : p + "'s") : ""}</button>`).join(" ");
-    return `<li><span class="when">${esc(r.date.replace("T", " "))}</span> ${esc(r.game)}: ${scores}${won} ${buttons}</li>`;
+    return `<li><span class="when">${esc(r.date.replace("T", " "))}</span> ${esc(r.game)}: ${scores}${won} ${buttons} ${downloadLink(r.name)}</li>`;
   }).join("") || "<li>No finished games here yet (unfinished ones are on the Play page).</li>";
 }
 
