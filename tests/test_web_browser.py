@@ -762,3 +762,42 @@ def test_a_whole_game_by_keyboard_alone(page, server):
         raise AssertionError("the game did not end")
     assert "game over" in page.inner_text("#board")
     assert tabs < 13 * 12, tabs  # the focus stayed near the boxes
+
+
+def test_offline_the_page_still_opens_and_says_the_game_is_saved(page, server):
+    """The service worker keeps the page's shell: with the network gone a reload still shows the app, an
+    action says the server is not reachable and the game is saved, and Try again works once it is back."""
+    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone = context.new_page()
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    phone.reload()  # now under the worker's control
+    phone.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    phone.reload()
+    phone.wait_for_selector("#advise")  # the shell, from the worker's cache
+    phone.wait_for_function("document.getElementById('message').innerText.includes('not reachable')")
+    assert "your game is saved" in phone.inner_text("#message")
+    context.set_offline(False)
+    phone.click("#retry")  # the games list loads, and the message goes
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    assert phone.is_hidden("#message")
+    context.close()
+
+
+def test_dark_mode_follows_the_system_and_passes_the_scan(page, server):
+    """With the system in dark mode the page is dark, and its colours still pass axe's contrast checks."""
+    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,
+                                               color_scheme="dark")
+    phone = context.new_page()
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    start_game(phone, "yacht", [], 6)
+    phone.wait_for_selector("#board .hint-best")
+    background = phone.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert sum(map(int, re.findall(r"\d+", background)[:3])) < 150, background
+    assert not serious_violations(phone)
+    context.close()

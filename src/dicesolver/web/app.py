@@ -438,6 +438,10 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     def manifest():  # what a phone needs to add the app to its home screen
         return FileResponse(str(static / "manifest.webmanifest"), media_type="application/manifest+json")
 
+    @app.get("/sw.js", include_in_schema=False)
+    def service_worker():  # at the root, so that it may keep the page itself (its scope is the folder it is in)
+        return FileResponse(str(static / "sw.js"), media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
     @app.exception_handler(_NotFound)

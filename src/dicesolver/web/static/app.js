@@ -4,9 +4,18 @@
 const $ = (id) => document.getElementById(id);
 const state = { games: {}, card: [], dice: [], kept: 0, ddice: [], session: null };
 
-function showMessage(text) {
+// One message at a time; "the server is not reachable" comes with a button that tries the same thing again.
+function showMessage(text, retry) {
   const box = $("message");
   box.textContent = text || "";
+  if (text && retry) {
+    const again = document.createElement("button");
+    again.type = "button";
+    again.id = "retry";
+    again.textContent = "Try again";
+    again.addEventListener("click", retry);
+    box.append(" ", again);
+  }
   box.hidden = !text;
 }
 
@@ -72,7 +81,11 @@ async function waitForJob(job) {
 
 async function guarded(action) {
   showMessage("");
-  try { await action(); } catch (err) { showMessage(err.message); }
+  try {
+    await action();
+  } catch (err) {
+    showMessage(err.message, err.message === UNREACHABLE ? () => guarded(action) : null);
+  }
 }
 
 // -- tabs and games --------------------------------------------------------------------------------------
@@ -631,3 +644,6 @@ async function reattach() {
 }
 
 guarded(async () => { await loadGames(); await reattach(); });
+
+// The page's shell kept for when the server is out of reach (a secure context only: localhost, or https).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => null);
