@@ -40,6 +40,26 @@ def test_the_registry_knows_every_family_and_game():
     assert len(SPECS) >= 18
 
 
+def test_every_variant_a_family_lists_makes_a_game_and_its_limits_hold():
+    """What a variant picker offers (Family.variants) is what game strings take: each named value and each
+    number's ends load, the default is the base game's, one step past an end is refused."""
+    from dicesolver.core.errors import GameDefinitionError
+
+    for family in registry.families():
+        for base in family.names():
+            base_game = registry.load(base)
+            for v in family.variants(base):
+                tries = list(v.values) or [str(v.low), str(v.high)]
+                assert v.default in v.values if v.values else v.low <= int(v.default) <= v.high, (base, v)
+                for value in tries:
+                    game = registry.load(f"{base}({v.key}={value})")
+                    assert game.canonical.split("(")[0] == base
+                assert registry.load(f"{base}({v.key}={v.default})").canonical == base_game.canonical
+                if not v.values:
+                    with pytest.raises(GameDefinitionError):
+                        registry.load(f"{base}({v.key}={v.high + v.step})")
+
+
 def playout(game: Game, rng: np.random.Generator) -> list[State]:
     """A random game from the start: random actions, outcomes drawn with their probabilities."""
     state = game.start()

@@ -801,3 +801,37 @@ def test_dark_mode_follows_the_system_and_passes_the_scan(page, server):
     assert sum(map(int, re.findall(r"\d+", background)[:3])) < 150, background
     assert not serious_violations(phone)
     context.close()
+
+
+def test_a_variant_is_picked_on_the_page_and_kept_after_a_reload(page, server):
+    """Any game string the command line takes, picked from the rules the registry lists beside each game: a
+    Pig to 50 with a seven-sided die played, the controls the same after a reload; the Advisor on Yahtzee with
+    the free joker asks for that game."""
+    open_setup(page)
+    page.select_option("#play-game", "pig")
+    assert page.locator("#play-game-variants [data-key]").count() == 2  # goal, faces
+    page.fill("#play-game-variants [data-key='goal']", "50")
+    page.fill("#play-game-variants [data-key='faces']", "7")
+    page.select_option("#play-bots", ["hold-at-20"])
+    page.select_option("#play-first", "you")
+    before = page.evaluate("state.session && state.session.id")
+    press_start(page)
+    page.wait_for_function("(old) => state.session && state.session.id !== old && state.session.board", arg=before)
+    assert page.evaluate("state.session.game") == "pig(faces=7,goal=50)"
+    assert page.evaluate("state.session.board.view.goal") == 50
+    page.reload()
+    page.wait_for_function("state.session && state.session.board")
+    assert page.input_value("#play-game") == "pig"
+    assert page.input_value("#play-game-variants [data-key='goal']") == "50"
+    assert page.input_value("#play-game-variants [data-key='faces']") == "7"
+    page.click(".tab[data-page='advisor']")
+    page.select_option("#advisor-game", "yahtzee")
+    page.select_option("#advisor-game-variants [data-key='joker']", "free")
+    page.wait_for_function("state.advisor.name === 'yahtzee(joker=free)'")
+    for face in "66666":
+        page.click(f"#faces .die[data-face='{face}']")
+    with page.expect_request(lambda r: r.url.endswith("/api/advice") and "joker=free" in (r.post_data or "")):
+        page.click("#advise")
+    page.wait_for_selector("#advice-table tr.best")
+    page.select_option("#advisor-game-variants [data-key='joker']", "forced")
+    page.wait_for_function("state.advisor.name === 'yahtzee'")

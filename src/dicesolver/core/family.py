@@ -38,6 +38,20 @@ S_contra = TypeVar("S_contra", bound=State, contravariant=True)
 
 
 @dataclass(frozen=True)
+class Variant:
+    """One rule a game string may set, ``NAME(key=value)``: one of named ``values``, or (with none) a whole
+    number from ``low`` to ``high`` in steps of ``step``. ``default`` is the base game's."""
+
+    key: str
+    help: str
+    default: str
+    values: tuple[str, ...] = ()
+    low: int = 0
+    high: int = 0
+    step: int = 1
+
+
+@dataclass(frozen=True)
 class TableSize:
     """A table's size and the time to build it, estimated from the rules (rates measured on the 2-core
     reference machine: BENCHMARKS.md)."""
@@ -107,6 +121,10 @@ class Family(ABC, Generic[G, S]):
     @abstractmethod
     def load(self, base: str, choices: dict[str, str]) -> G:
         """The game named ``base`` with these variant choices (GameDefinitionError when it cannot be)."""
+
+    def variants(self, base: str) -> list[Variant]:
+        """The rules a game string may set on the built-in game ``base`` (what a variant picker offers)."""
+        return []
 
     @abstractmethod
     def catalog(self) -> list[dict[str, Any]]:

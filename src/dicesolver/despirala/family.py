@@ -11,7 +11,7 @@ from ..core.aims import AT_LEAST, BEAT, parse_target, table_needs
 from ..core.counts import ScoreCounts
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, Simulated
+from ..core.family import Family, MatchGames, Progress, Simulated, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, SolveInfo, TargetCurve
 from .records import DespiralaRecord, despirala_record_from_lines
@@ -49,8 +49,11 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
 
     def catalog(self) -> list[dict[str, Any]]:
         return [{"name": "despirala", "title": "Despirala", "family": self.name, "dice": 6, "faces": 6,
-                 "players": "1-6", "variants": {"play": {"values": ["normal", "misere"], "default": "normal",
-                                                         "help": "misere: the lowest final score wins, no Reroll"}}}]
+                 "players": "1-6", "variants": {v.key: {"values": list(v.values), "default": v.default, "help": v.help}
+                                                for v in self.variants("despirala")}}]
+
+    def variants(self, base: str) -> list[Variant]:
+        return [Variant("play", "misere: the lowest final score wins, no Reroll", "normal", ("normal", "misere"))]
 
     def facts(self, game: DespiralaGame) -> dict[str, Any]:
         return {"players": "1-6", "dice": 6, "faces": 6, "combinations": [c.name for c in COMBINATIONS]}

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, TableSize
+from ..core.family import Family, MatchGames, Progress, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, OddsRow, SolveInfo
 from .records import FarkleEvent, farkle_record_from_lines
-from .rules import DICE, PRESETS, FarkleGame, format_dice, make_farkle_game
+from .rules import DICE, PRESETS, FarkleGame, format_dice, MAX_GOAL, UNIT, make_farkle_game
 from .state import Bank, FarkleState, Take, Throw, takes
 
 if TYPE_CHECKING:
@@ -45,6 +45,14 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
                          # the conformance test's stand-in: the same code on a table solved in seconds
                          "test_spec": f"{name}(goal=1000" + (",floor=-500)" if g.penalty else ")")})
         return rows
+
+    def variants(self, base: str) -> list[Variant]:
+        game = self.load(base, {})
+        goal = Variant("goal", "the points that win", str(game.goal), low=500, high=MAX_GOAL, step=UNIT)
+        if not game.penalty:
+            return [goal]
+        return [goal, Variant("floor", "the lowest a score may fall to by Farkle penalties", str(game.floor),
+                              low=-MAX_GOAL, high=0, step=UNIT)]
 
     def facts(self, game: FarkleGame) -> dict[str, Any]:
         return {"players": "2", "dice": DICE, "faces": 6, "goal": game.goal}

@@ -11,11 +11,11 @@ import numpy as np
 
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, Progress, TableSize
+from ..core.family import Family, Progress, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, Comparison, SolveInfo
 from .records import PushEvent, push_record_from_lines
-from .rules import ADD, BUST, PUSH_GAMES, PushGame, format_throw, make_push_game
+from .rules import ADD, BUST, PUSH_GAMES, PushGame, format_throw, MAX_FACES, MAX_GOAL, make_push_game
 from .state import Hold, PushState, Throw
 
 if TYPE_CHECKING:
@@ -58,6 +58,13 @@ class PushLuckFamily(Family[PushGame, PushState]):
                          "goal": g.goal, "players": "2",
                          "parameters": "goal=N" + (", faces=N (faces=2: piglet, a coin)" if name == "pig" else "")})
         return rows
+
+    def variants(self, base: str) -> list[Variant]:
+        game = self.load(base, {})
+        goal = Variant("goal", "the points that win", str(game.goal), low=2, high=MAX_GOAL)
+        if base != "pig":
+            return [goal]
+        return [goal, Variant("faces", "the die's faces (2: piglet, a coin)", str(game.faces), low=2, high=MAX_FACES)]
 
     def facts(self, game: PushGame) -> dict[str, Any]:
         return {"players": "2", "dice": game.n_dice, "faces": game.faces, "goal": game.goal}

@@ -10,7 +10,7 @@ import numpy as np
 from ..core.dice import format_dice
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, Simulated, TableSize
+from ..core.family import Family, MatchGames, Progress, Simulated, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
@@ -84,8 +84,12 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                          "faces": game.faces, "rolls": game.rolls, "categories": game.n_categories,
                          "players": "1-6",
                          "variants": {v.key: {"values": list(v.values), "default": v.default, "help": v.help}
-                                      for v in game.variant_specs}})
+                                      for v in self.variants(name)}})
         return rows
+
+    def variants(self, base: str) -> list[Variant]:
+        game = load_scorecard_game(base, {})
+        return [Variant(v.key, v.help, v.default, tuple(v.values)) for v in game.variant_specs]
 
     def page(self, game: ScorecardGame) -> dict[str, Any]:
         return {"quick": ["", "all", "none", "hint", "card"], "max_opponents": 5, "explore_odds": True,

@@ -16,6 +16,7 @@ import io
 import re
 import secrets
 import tempfile
+from dataclasses import asdict
 from collections import OrderedDict
 from collections.abc import Iterator
 from importlib import resources
@@ -80,7 +81,9 @@ def without_paths(text: str) -> str:
 
 def game_info(game: Game) -> models.GameInfo:
     family = registry.family_of(game)
+    base = game.canonical.split("(", 1)[0]
     return models.GameInfo(name=game.canonical, title=game.title, family=family.name, rules=list(game.describe()),
+                           base=base, variants=[models.VariantInfo(**asdict(v)) for v in family.variants(base)],
                            bots=[b for b in family.players(game) if not b.endswith(":T")],  # templates need a number
                            page=models.PageInfo(**family.page(game)),
                            **family.facts(game))

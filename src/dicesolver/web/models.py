@@ -38,6 +38,16 @@ class PageInfo(BaseModel):
     start_position: str = Field("", description="a position whose advice needs the game's table (solved first)")
 
 
+class VariantInfo(BaseModel):
+    key: str = Field(..., description="what a game string sets: NAME(key=value)")
+    help: str
+    default: str = Field(..., description="the built-in game's value")
+    values: list[str] = Field([], description="the named values (none: a whole number from low to high)")
+    low: int = 0
+    high: int = 0
+    step: int = 1
+
+
 class GameInfo(BaseModel):
     name: str
     title: str
@@ -56,6 +66,8 @@ class GameInfo(BaseModel):
     combinations: list[str] = []
     bots: list[str] = []
     page: PageInfo = PageInfo()
+    base: str = Field("", description="the built-in game this game string sets rules of")
+    variants: list[VariantInfo] = Field([], description="the rules a game string may set on ``base``")
 
 
 class JobView(BaseModel):

@@ -107,12 +107,60 @@ async function loadGames() {
   $("advisor-game").value = "yahtzee";
   $("play-game").value = "pig";
   $("explore-game").value = "yacht";
+  document.querySelectorAll(".game-select").forEach(variantControls);
+  state.advisor = state.games.yahtzee;
   setupAdvisor();
   setupPlay();
 }
 
+// -- variants: beside each list of games, a control per rule its game string may set ---------------------------
+// (GameInfo.variants: named values, or a whole number); the game string is the base name with the rules not at
+// their defaults, e.g. yahtzee(joker=free), pig(goal=50,faces=7).
+function variantControls(select) {
+  const g = state.games[select.value];
+  const box = $(`${select.id}-variants`);
+  box.innerHTML = g.variants.map((v) => `<label title="${esc(v.help)}">${esc(v.key.replace(/_/g, " "))} ${v.values.length
+    ? `<select data-key="${esc(v.key)}" data-default="${esc(v.default)}">${v.values.map((x) =>
+        `<option ${x === v.default ? "selected" : ""}>${esc(x)}</option>`).join("")}</select>`
+    : `<input type="number" data-key="${esc(v.key)}" data-default="${esc(v.default)}" value="${esc(v.default)}"
+        min="${v.low}" max="${v.high}" step="${v.step}">`}</label>`).join("");
+}
+
+function gameString(select) {
+  const set = [...$(`${select.id}-variants`).querySelectorAll("[data-key]")]
+    .filter((c) => c.value !== "" && c.value !== c.dataset.default).map((c) => `${c.dataset.key}=${c.value}`);
+  return set.length ? `${state.games[select.value].base}(${set.join(",")})` : select.value;
+}
+
+// The game a list and its variants name, its facts fetched once per game string (a variant may change them:
+// yatzy(fh5) scores a full house differently).
+async function chosenGame(select) {
+  const text = gameString(select);
+  if (!state.games[text]) state.games[text] = await api("GET", `/api/games/${encodeURIComponent(text)}`);
+  return state.games[text];
+}
+
+// A game string shown in a list and its controls (a game continued after a reload).
+function showGameString(select, text) {
+  const match = /^([^(]+)(?:\((.*)\))?$/.exec(text);
+  const base = match && state.games[match[1]] ? match[1] : null;
+  if (state.games[text] && [...select.options].some((o) => o.value === text)) select.value = text;
+  else if (base) select.value = base;
+  else return;
+  variantControls(select);
+  const choices = Object.fromEntries((match[2] || "").split(",").filter(Boolean).map((kv) => kv.split("=")));
+  $(`${select.id}-variants`).querySelectorAll("[data-key]").forEach((c) => {
+    if (choices[c.dataset.key] !== undefined && select.value === base) c.value = choices[c.dataset.key];
+  });
+}
+
 // -- advisor ---------------------------------------------------------------------------------------------------
-function advisorGame() { return state.games[$("advisor-game").value]; }
+function advisorGame() { return state.advisor; }
+
+async function pickAdvisorGame() {
+  state.advisor = await chosenGame($("advisor-game"));
+  setupAdvisor();
+}
 
 // One position editor per family, the page's only per-family code: its panel, how it starts, the position
 // it describes (in the game's position language) and whether an advised option can be applied to it.
@@ -304,7 +352,8 @@ function applyOption(index) {
   $("advice").innerHTML = "<p class='hint'>Applied. Throw your dice and click what they show.</p>";
 }
 
-$("advisor-game").addEventListener("change", setupAdvisor);
+$("advisor-game").addEventListener("change", () => { variantControls($("advisor-game")); guarded(pickAdvisorGame); });
+$("advisor-game-variants").addEventListener("change", () => guarded(pickAdvisorGame));
 $("faces").addEventListener("click", (e) => {
   const face = e.target.dataset.face;
   if (face && state.dice.length < advisorGame().dice) { state.dice.push(+face); renderTray(); updatePositionText(); }
@@ -391,7 +440,7 @@ async function pollSession() {
 }
 
 async function startGame() {
-  const g = state.games[$("play-game").value];
+  const g = await chosenGame($("play-game"));
   const bots = [...$("play-bots").selectedOptions].map((o) => o.value);
   const body = { game: g.name, opponents: bots, first: $("play-first").value, manual_dice: $("play-manual").checked };
   if ($("play-seed").value !== "") body.seed = +$("play-seed").value;
@@ -459,7 +508,7 @@ $("unfinished").addEventListener("click", (e) => {
 });
 document.querySelector(".tab[data-page='play']").addEventListener("click", () => guarded(listUnfinished));
 
-$("play-game").addEventListener("change", setupPlay);
+$("play-game").addEventListener("change", () => { variantControls($("play-game")); setupPlay(); });
 // New game while one is in play asks first (the game in play stays saved and can be continued).
 function inPlay() { return Boolean(state.session && !state.session.over && !state.session.stopped); }
 $("play-start").addEventListener("click", () => {
@@ -585,7 +634,7 @@ $("review-player").addEventListener("change", () => guarded(reviewUpload));
 
 // -- explore ----------------------------------------------------------------------------------------------------------
 async function explore() {
-  const g = state.games[$("explore-game").value];
+  const g = await chosenGame($("explore-game"));
   const out = $("explore-out");
   const name = encodeURIComponent(g.name);
   const odds = g.page.explore_odds ? await api("GET", `/api/explore/odds?game=${name}`) : null;
@@ -612,6 +661,7 @@ function oddsTable(odds) {
       <td class="num">${r.expected_points.toFixed(3)}</td>${cell(r.p_max)}${nothing ? cell(r.p_nothing) : ""}${every ? cell(r.p_every_die) : ""}</tr>`).join("")}</table>`;
 }
 $("explore-go").addEventListener("click", () => guarded(explore));
+$("explore-game").addEventListener("change", () => variantControls($("explore-game")));
 
 // A game in play lives in the page's address (#play/<id>) and in local storage: a reload or a reopened tab
 // shows the same board at the same prompt (while the server still holds the game).
@@ -635,10 +685,8 @@ async function reattach() {
   }
   const session = await response.json();
   document.querySelector(".tab[data-page='play']").click();
-  if (state.games[session.game]) {  // the controls describe the game on the board, its bots included
-    $("play-game").value = session.game;
-    setupPlay();
-  }
+  showGameString($("play-game"), session.game);  // the controls describe the game on the board, its bots included
+  setupPlay();
   renderSession(session);
   await pollSession();
 }
