@@ -315,3 +315,24 @@ def test_solution_guards(skunk):
     assert skunk.win(90, 0, 10) == 1.0
     assert np.isnan(skunk.hold_value(0, 0, 0))
     assert isinstance(skunk, PushSolution)
+
+
+def test_the_chart_drawn_for_a_phone_stacks_its_panels_with_readable_text():
+    """For a 360 px page the chart's three panels go one under the other, the figure is 360 px wide at 100 px
+    an inch, and every text (titles, labels, ticks, colour bars) is at least 9 points: 12.5 px."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    from dicesolver.analysis.plots import fit_to_width
+
+    game = load_game("pig(goal=30)")
+    fig = fit_to_width(chart_figure(PushSolution(game, solve(game)[0])), 360)
+    FigureCanvasAgg(fig).draw()
+    assert tuple(fig.get_size_inches())[0] == pytest.approx(3.6)
+    panels = sorted((ax for ax in fig.axes if ax.get_label() != "<colorbar>"), key=lambda ax: -ax.get_position().y0)
+    assert len(panels) == 3
+    for upper, lower in zip(panels, panels[1:]):  # one column, top to bottom
+        assert upper.get_position().y0 >= lower.get_position().y1 - 1e-6
+        assert upper.get_position().x0 < lower.get_position().x1 and lower.get_position().x0 < upper.get_position().x1
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_text() and t.get_visible()]
+    assert sizes and min(sizes) >= 9

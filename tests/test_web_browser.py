@@ -703,6 +703,12 @@ def test_every_tab_passes_an_accessibility_scan(page, server):
     phone.select_option("#explore-game", "pig")
     phone.click("#explore-go")
     phone.wait_for_selector("#explore-out img.plot")
+    phone.wait_for_function("document.querySelector('#explore-out img.plot').complete")
+    shown, natural = phone.evaluate("""() => { const img = document.querySelector('#explore-out img.plot');
+        return [img.getBoundingClientRect().width, [img.naturalWidth, img.naturalHeight]]; }""")
+    assert shown <= 390 and natural[0] >= 2 * shown - 80  # drawn for the phone (twice the pixels), not shrunk
+    assert natural[1] > 2 * natural[0]  # the chart's three panels one under the other
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     found["explore"] = serious_violations(phone)
     start_game(phone, "pig", ["hold-at-20"], 3)  # a finished game to review, played quickly by the page itself
     phone.evaluate("""async () => {

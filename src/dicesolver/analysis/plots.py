@@ -8,14 +8,16 @@ from typing import Sequence
 import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from ..core.errors import InputError
 from ..core.family import MatchGames
+from ..core.palette import BLUE, COLORS, GREEN, VERMILION
 from ..core.protocol import Game
 from ..core.results import Distribution, MatchResult, Review, TargetCurve
 from .simulate import SimulationRun
 
-COLORS = ["royalblue", "tab:red", "tab:green", "tab:orange", "tab:purple", "tab:brown", "teal", "tab:gray", "gold"]
+SMALLEST_TEXT_POINTS = 9  # on a page at 100 px an inch: 12.5 CSS px
 UNIT_LABELS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)", "p_target": "P(target)"}
 
 
@@ -30,6 +32,29 @@ def save_figure(fig: Figure, path: str | Path) -> Path:
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror}") from None
     return path
+
+
+def fit_to_width(fig: Figure, width: int) -> Figure:
+    """The figure for a page ``width`` CSS pixels wide, drawn at 100 px an inch: its panels stacked one under
+    the other when a row of them would not fit, every text at least 12 px, long titles wrapped."""
+    specs = [(ax, spec) for ax in fig.axes if ax.get_label() != "<colorbar>" and (spec := ax.get_subplotspec())]
+    wide, tall = fig.get_size_inches()
+    if len({spec.colspan.start for _, spec in specs}) > 1 and width < 100 * wide * 0.8:  # too narrow for a row
+        rows = [ax for ax, spec in sorted(specs, key=lambda p: (p[1].colspan.start, p[1].rowspan.start))]
+        grid = fig.add_gridspec(len(rows), 1)
+        for i, ax in enumerate(rows):
+            ax.set_subplotspec(grid[i, 0])
+        fig.set_size_inches(width / 100, len(rows) * min(width * 0.8, 420) / 100)
+    else:
+        rows = len({spec.rowspan.start for _, spec in specs})
+        fig.set_size_inches(width / 100, max(tall * width / wide, min(width * 0.75, 320) * max(1.0, 0.7 * rows)) / 100)
+    for ax in fig.axes:
+        ax.tick_params(labelsize=SMALLEST_TEXT_POINTS)
+        ax.title.set_wrap(True)
+    for text in fig.findobj(Text):
+        if text.get_text():
+            text.set_fontsize(max(text.get_fontsize(), SMALLEST_TEXT_POINTS))
+    return fig
 
 
 def simulation_figure(game: Game, runs: Sequence[SimulationRun]) -> Figure:
@@ -78,12 +103,13 @@ def review_figure(review: Review) -> Figure:
     fig = Figure(figsize=(9, 6), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True)
     events = [t.event for t in review.timeline]
-    top.step(events, [t.value for t in review.timeline], where="post", color="tab:blue")
+    top.step(events, [t.value for t in review.timeline], where="post", color=BLUE)
     top.axhline(s.baseline, color="gray", linewidth=0.8)
     top.set(ylabel=UNIT_LABELS[s.unit], title=f"{s.game}, {s.player}: baseline {s.baseline:.3g}, luck {s.luck:+.3g}, "
                                                 f"loss {s.loss:.3g}, others {s.others:+.3g}, result {s.result:.3g}")
-    bottom.step(events, [t.luck for t in review.timeline], where="post", color="tab:green", label="cumulative luck")
-    bottom.step(events, [-t.loss for t in review.timeline], where="post", color="tab:red", label="- cumulative loss")
+    bottom.step(events, [t.luck for t in review.timeline], where="post", color=GREEN, label="cumulative luck")
+    bottom.step(events, [-t.loss for t in review.timeline], where="post", color=VERMILION, linestyle="--",
+                label="- cumulative loss")
     bottom.axhline(0, color="gray", linewidth=0.8)
     bottom.set(xlabel="event", ylabel=s.unit)
     bottom.legend()
@@ -97,10 +123,10 @@ def distribution_figure(d: Distribution) -> Figure:
     scores = np.array(sorted(d.probabilities))
     p = np.array([d.probabilities[s] for s in scores])
     shown = p > 1e-7
-    ax.bar(scores[shown], p[shown], width=1.0, color="royalblue")
+    ax.bar(scores[shown], p[shown], width=1.0, color=BLUE)
     for q, style in (("25", ":"), ("50", "--"), ("75", ":")):
         ax.axvline(d.percentiles[q], color="gray", linestyle=style, linewidth=1)
-    ax.axvline(d.mean, color="tab:red", linewidth=1.2, label=f"mean {d.mean:.2f}")
+    ax.axvline(d.mean, color=VERMILION, linewidth=1.2, label=f"mean {d.mean:.2f}")
     ax.set(title=f"{d.game}: exact final-score distribution of optimal play (sd {d.sd:.2f})", xlabel="final score",
            ylabel="probability")
     ax.legend()
@@ -114,12 +140,12 @@ def target_curve_figure(c: TargetCurve) -> Figure:
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[2.2, 1])
     t = np.array(c.targets)
     best, theirs = np.array(c.best), np.array(c.expected_score_strategy)
-    top.plot(t, best, color="tab:red", label="playing for the target")
-    top.plot(t, theirs, color="royalblue", linestyle="--", label="playing for the expected score")
+    top.plot(t, best, color=VERMILION, label="playing for the target")
+    top.plot(t, theirs, color=BLUE, linestyle="--", label="playing for the expected score")
     top.set(title=f"{c.game}: the best chance of reaching each final score",
             ylabel="P(final score <= T)" if c.at_most else "P(final score >= T)")
     top.legend()
-    bottom.fill_between(t, 0, best - theirs, color="tab:red", alpha=0.35)
+    bottom.fill_between(t, 0, best - theirs, color=VERMILION, alpha=0.35)
     right = c.largest_gain_at > 0.8 * t[-1]  # near the right edge: the label goes on the left of the peak
     bottom.annotate(f"+{c.largest_gain:.4f} at {c.largest_gain_at}", (c.largest_gain_at, c.largest_gain),
                     textcoords="offset points", xytext=(-6 if right else 6, -12), fontsize=9,

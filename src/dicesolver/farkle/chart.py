@@ -10,6 +10,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..core.errors import InputError
+from ..core.palette import CHANCE_MAP, GREEN, ORANGE, VERMILION
 from .rules import DICE, UNIT, FarkleGame
 from .solitaire import expected_turn, fewest_turns
 from .solver import FarkleSolution
@@ -20,7 +21,7 @@ def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
     ax1, ax2, ax3 = fig.subplots(1, 3)
     scores = game.floor + UNIT * np.arange(solution.starts.shape[0])
     extent = (scores[0], scores[-1], scores[0], scores[-1])
-    im = ax1.imshow(solution.starts[:, :, 0, 0], origin="lower", cmap="RdYlGn", vmin=0, vmax=1, extent=extent)
+    im = ax1.imshow(solution.starts[:, :, 0, 0], origin="lower", cmap=CHANCE_MAP, vmin=0, vmax=1, extent=extent)
     ax1.set(title=f"{game.title}:\nP(win) at the start of my turn (no Farkles in a row)",
             xlabel="opponent's score", ylabel="my score")
     fig.colorbar(im, ax=ax1, shrink=0.8)
@@ -33,7 +34,7 @@ def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
         x = np.arange(DICE) + (f - (counts - 1) / 2) * width
         heights = [bank[n] or np.nan for n in range(1, DICE + 1)]
         label = f"{f} Farkle{'' if f == 1 else 's'} in a row" if counts > 1 else None
-        ax2.bar(x, heights, width, label=label, color=("#5cb85c", "#f0ad4e", "#d9534f")[f % 3])
+        ax2.bar(x, heights, width, label=label, color=(GREEN, ORANGE, VERMILION)[f % 3])
         for n in range(1, DICE + 1):
             if f == 0 and bank[n] is None:  # Zilch's six dice: a throw that cannot be a Farkle
                 ax2.annotate("never:\nno Farkle", (n - 1, 0.5), xycoords=("data", "axes fraction"), ha="center")

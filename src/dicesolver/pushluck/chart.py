@@ -9,6 +9,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
 from ..core.errors import InputError
+from ..core.palette import BLUE, CHANCE_MAP, ORANGE
 from .solver import PushSolution
 
 
@@ -57,7 +58,7 @@ def chart_figure(solution: PushSolution) -> Figure:
     fig = Figure(figsize=(15, 5), layout="constrained")
     ax1, ax2, ax3 = fig.subplots(1, 3)
     win = solution.table[:, :, 0]
-    im = ax1.imshow(win, origin="lower", cmap="RdYlGn", vmin=0, vmax=1, aspect="equal")
+    im = ax1.imshow(win, origin="lower", cmap=CHANCE_MAP, vmin=0, vmax=1, aspect="equal")
     ax1.set(title=f"{game.title}: P(win) at the start of my turn", xlabel="opponent's score", ylabel="my score")
     fig.colorbar(im, ax=ax1, shrink=0.8)
     stops = first_stop(solution).astype(float)
@@ -69,6 +70,6 @@ def chart_figure(solution: PushSolution) -> Figure:
     fig.colorbar(im2, ax=ax2, shrink=0.8)
     region = solution.policy[0].astype(float).T  # [t, o]
     region[0, :] = 1.0
-    ax3.imshow(region, origin="lower", cmap=ListedColormap(["#d9534f", "#5cb85c"]), aspect="auto", vmin=0, vmax=1)
-    ax3.set(title="my score 0: throw (green) or hold (red)", xlabel="opponent's score", ylabel="turn total")
+    ax3.imshow(region, origin="lower", cmap=ListedColormap([ORANGE, BLUE]), aspect="auto", vmin=0, vmax=1)
+    ax3.set(title="my score 0: throw (blue) or hold (orange)", xlabel="opponent's score", ylabel="turn total")
     return fig

@@ -55,13 +55,27 @@ def _game(text: str, players: int | None = None) -> Game:
     return registry.load(text, players)
 
 
-def _png(fig) -> bytes:
+def _png(fig, width: int | None = None) -> bytes:
+    """A figure as a PNG: at its own size, or drawn for a page ``width`` CSS pixels wide (panels stacked, text
+    12 px or more; twice the pixels, for the sharp screens of phones)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from ..analysis.plots import fit_to_width
 
     FigureCanvasAgg(fig)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
+    if width:
+        fit_to_width(fig, width)
+    fig.savefig(buffer, format="png", dpi=200 if width else 100)
     return buffer.getvalue()
+
+
+def page_width(width: int | None) -> int | None:
+    """The width a figure is drawn for, in steps of 40 px (so a few drawings serve every screen)."""
+    return None if width is None else min(1400, max(280, 40 * round(width / 40)))
+
+
+WidthQuery = Query(None, ge=200, le=4000, description="the page's width in CSS pixels: the figure drawn for it")
 
 
 def _job(job) -> models.JobView:
@@ -97,11 +111,11 @@ def advice(game: Game, position: str, store: SolutionStore) -> Advice:
     return solution.advise(state)
 
 
-def review_response(solution, playthrough, player: int) -> models.ReviewResponse:
+def review_response(solution, playthrough, player: int, width: int | None = None) -> models.ReviewResponse:
     from ..analysis.plots import review_figure
 
     review = solution.review(playthrough, player)
-    plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review))).decode()
+    plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review), page_width(width))).decode()
     return models.ReviewResponse(review=review, plot=plot)
 
 
@@ -338,14 +352,14 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         return view(session)
 
     @app.get("/api/play/{session_id}/review", response_model=models.ReviewResponse)
-    def session_review(session_id: str, http: Request):
+    def session_review(session_id: str, http: Request, width: int | None = WidthQuery):
         from ..analysis.plots import review_figure
 
         session = session_or_404(session_id, http)
         if session.result is None:
             raise InputError("the game is not over yet")
         _, review = session.result
-        plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review))).decode()
+        plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review), page_width(width))).decode()
         return models.ReviewResponse(review=review, plot=plot)
 
     # -- review -------------------------------------------------------------------------------------------
@@ -354,23 +368,24 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     def records(http: Request, offset: int = Query(0, ge=0, le=10**6), limit: int = Query(200, ge=1, le=500)):
         return [info for _, info in shelf.mine(browser_of(http))[offset:offset + limit]]
 
-    def review_file(path: Path, player: int, start: bool = True) -> models.ReviewResponse:
+    def review_file(path: Path, player: int, start: bool = True, width: int | None = None) -> models.ReviewResponse:
         _check_record_game(path)
         playthrough = registry.read_record(path)
         playthrough.seat(player)  # a player the record has, before any table is asked for
         with sized(playthrough.game):
             solution = store.get(playthrough.game, start=start)
-        return review_response(solution, playthrough, player)
+        return review_response(solution, playthrough, player, width)
 
     @app.get("/api/records/{name}/review", response_model=models.ReviewResponse,
              responses={409: {"description": "its game is not solved yet: POST /api/advice or /api/play solves it"}})
-    def review_saved(name: str, http: Request, player: int = Query(0, ge=0, le=5)):
-        return review_file(record_path(name, http), player, start=False)
+    def review_saved(name: str, http: Request, player: int = Query(0, ge=0, le=5), width: int | None = WidthQuery):
+        return review_file(record_path(name, http), player, start=False, width=width)
 
     @app.post("/api/records/{name}/review", response_model=models.ReviewResponse,
               responses={202: {"model": models.Pending}}, summary="Review a game, solving its table first if need be")
-    def review_saved_solving(name: str, http: Request, player: int = Query(0, ge=0, le=5)):
-        return review_file(record_path(name, http), player)
+    def review_saved_solving(name: str, http: Request, player: int = Query(0, ge=0, le=5),
+                             width: int | None = WidthQuery):
+        return review_file(record_path(name, http), player, width=width)
 
     @app.post("/api/review", response_model=models.ReviewResponse, summary="Review an uploaded record")
     def review_upload(request: models.ReviewRequest):
@@ -380,7 +395,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
             fh.write(request.record if request.record.endswith("\n") else request.record + "\n")
             path = Path(fh.name)
         try:
-            return review_file(path, request.player)
+            return review_file(path, request.player, width=request.width)
         except DicesolverError as exc:  # the message names the server's temporary file: it is the user's record
             raise type(exc)(str(exc).replace(str(path), "your record")) from None
         finally:
@@ -389,37 +404,39 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     # -- explore -------------------------------------------------------------------------------------------
     # A figure is drawn by a POST, as a job with its progress (its tables built first); its GET only reads:
     # the drawn image, or one drawn here from tables already on disk, or 409 while they are not.
-    def figure(game: Game, what: str, start: bool) -> bytes:
+    def figure(game: Game, what: str, start: bool, width: int | None) -> bytes:
+        width = page_width(width)
         with sized(game):
-            return store.prepare(f"figure {what} {store.key(game)}", f"drawing the {what} of {game.canonical}",
-                                 lambda progress: _figure(game, what, progress), start=start,
+            return store.prepare(f"figure {what} {width} {store.key(game)}", f"drawing the {what} of {game.canonical}",
+                                 lambda progress: _figure(game, what, progress, width), start=start,
                                  size=lambda: registry.family_of(game).table_size(game))
 
     @app.post("/api/explore/figure", response_model=models.FigureReady,
               responses={202: {"model": models.Pending}}, summary="Draw an explore figure (solving what it needs)")
     def draw_figure(request: models.FigureRequest):
         g = _game(request.game)
-        figure(g, request.image.removesuffix(".png"), start=True)
-        return models.FigureReady(url=f"/api/explore/{request.image}?game={quote(g.canonical, safe='')}")
+        figure(g, request.image.removesuffix(".png"), start=True, width=request.width)
+        width = "" if request.width is None else f"&width={request.width}"
+        return models.FigureReady(url=f"/api/explore/{request.image}?game={quote(g.canonical, safe='')}{width}")
 
     @app.get("/api/explore/distribution.png", response_class=Response,
              responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
-    def distribution_png(game: str = Query(..., max_length=200)):
-        return Response(figure(_game(game), "distribution", start=False), media_type="image/png")
+    def distribution_png(game: str = Query(..., max_length=200), width: int | None = WidthQuery):
+        return Response(figure(_game(game), "distribution", start=False, width=width), media_type="image/png")
 
     @app.get("/api/explore/chart.png", response_class=Response,
              responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
-    def chart_png(game: str = Query(..., max_length=200)):
-        return Response(figure(_game(game), "chart", start=False), media_type="image/png")
+    def chart_png(game: str = Query(..., max_length=200), width: int | None = WidthQuery):
+        return Response(figure(_game(game), "chart", start=False, width=width), media_type="image/png")
 
     @app.get("/api/explore/simulation.png", response_class=Response,
              responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
-    def simulation_png(game: str = Query(..., max_length=200)):
-        return Response(figure(_game(game), "simulation", start=False), media_type="image/png")
+    def simulation_png(game: str = Query(..., max_length=200), width: int | None = WidthQuery):
+        return Response(figure(_game(game), "simulation", start=False, width=width), media_type="image/png")
 
     @app.get("/api/explore/despirala.png", response_class=Response, include_in_schema=False)
     def despirala_png(game: str = Query("despirala", max_length=200)):
-        return simulation_png(game)
+        return simulation_png(game, None)
 
     @app.get("/api/explore/odds", response_model=list[OddsRow], summary="One-turn odds of each category")
     def odds(game: str = Query(..., max_length=200)):
@@ -545,7 +562,7 @@ def sized(game: Game) -> Iterator[None]:
         raise tables.NotBuilt(exc.key, registry.family_of(game).table_size(game)) from None
 
 
-def _figure(game: Game, what: str, progress=None) -> bytes:
+def _figure(game: Game, what: str, progress=None, width: int | None = None) -> bytes:
     """A game's explore figure as a PNG: the exact score distribution, the strategy chart, or the score
     histogram of 100,000 games of the expected-score strategy (seed 1)."""
     from ..analysis import plots
@@ -561,7 +578,7 @@ def _figure(game: Game, what: str, progress=None) -> bytes:
         from ..analysis.simulate import simulate
 
         fig = plots.simulation_figure(game, simulate(game, ["optimal"], n=100_000, seed=1, progress=progress))
-    return _png(fig)
+    return _png(fig, width)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1,

@@ -99,6 +99,8 @@ class FigureRequest(_Request):
     game: str = GameName
     image: Literal["distribution.png", "chart.png", "simulation.png"] = Field(
         ..., description="the explore figure to draw (its tables built first, with progress)")
+    width: Optional[int] = Field(None, ge=200, le=4000, description="the page's width in CSS pixels: the figure is "
+                                 "drawn for it (panels stacked on a phone, text 12 px or more)")
 
 
 class FigureReady(BaseModel):
@@ -176,6 +178,8 @@ class SessionResponse(BaseModel):
 class ReviewRequest(_Request):
     record: str = Field(..., min_length=1, max_length=1_000_000, description="the JSON Lines text of a game record")
     player: int = Field(0, ge=0, le=5)
+    width: Optional[int] = Field(None, ge=200, le=4000, description="the page's width in CSS pixels: the timeline "
+                                 "is drawn for it")
 
 
 class ReviewResponse(BaseModel):

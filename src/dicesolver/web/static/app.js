@@ -434,7 +434,7 @@ async function pollSession() {
   }
   if (state.session && state.session.over) {
     $("setup").hidden = false;  // ready for the next game
-    const review = await api("GET", `/api/play/${state.session.id}/review`);
+    const review = await api("GET", `/api/play/${state.session.id}/review?width=${figureWidth("play-review")}`);
     $("play-review").innerHTML = renderReview(review);
   }
 }
@@ -535,6 +535,12 @@ $("quick").addEventListener("click", (e) => {
 });
 
 // -- review ---------------------------------------------------------------------------------------------------------
+// The width a figure is drawn for: the space it has on this screen (the server stacks panels and keeps text
+// readable for a phone's).
+function figureWidth(id) {
+  return Math.max(200, Math.min(4000, Math.round($(id).clientWidth || document.documentElement.clientWidth)));
+}
+
 function fmt(x, digits = 3) { return typeof x === "number" ? x.toFixed(digits) : esc(x ?? ""); }
 
 // The players' words for an action: a box by its title ("score four_of_a_kind" is "Four of a kind").
@@ -602,7 +608,8 @@ $("records").addEventListener("click", (e) => {
   const button = e.target.closest("button");
   if (button && button.dataset.name) guarded(async () => {
     const name = encodeURIComponent(button.dataset.name);
-    $("review-out").innerHTML = renderReview(await api("POST", `/api/records/${name}/review?player=${+button.dataset.player || 0}`));
+    const width = figureWidth("review-out");
+    $("review-out").innerHTML = renderReview(await api("POST", `/api/records/${name}/review?player=${+button.dataset.player || 0}&width=${width}`));
   });
 });
 
@@ -618,7 +625,8 @@ function recordPlayers(text) {
 }
 async function reviewUpload() {
   if (uploaded === null) return;
-  $("review-out").innerHTML = renderReview(await api("POST", "/api/review", { record: uploaded, player: +$("review-player").value || 0 }));
+  $("review-out").innerHTML = renderReview(await api("POST", "/api/review",
+    { record: uploaded, player: +$("review-player").value || 0, width: figureWidth("review-out") }));
 }
 $("upload").addEventListener("change", () => guarded(async () => {
   const file = $("upload").files[0];
@@ -641,7 +649,7 @@ async function explore() {
   // each figure is drawn by a POST, with its progress (its tables solved first); then its image is only read
   const urls = [];
   for (const x of g.page.explore) {
-    urls.push((await api("POST", "/api/explore/figure", { game: g.name, image: x.image })).url);
+    urls.push((await api("POST", "/api/explore/figure", { game: g.name, image: x.image, width: figureWidth("explore-out") })).url);
   }
   out.innerHTML = g.page.explore.map((x, i) => `<h3>${esc(x.title)}</h3>
       <img class="plot" alt="${esc(x.title)}" src="${esc(urls[i])}">`).join("") +
