@@ -46,8 +46,8 @@ def fit_to_width(fig: Figure, width: int) -> Figure:
             ax.set_subplotspec(grid[i, 0])
         fig.set_size_inches(width / 100, len(rows) * min(width * 0.8, 420) / 100)
     else:
-        rows = len({spec.rowspan.start for _, spec in specs})
-        fig.set_size_inches(width / 100, max(tall * width / wide, min(width * 0.75, 320) * max(1.0, 0.7 * rows)) / 100)
+        tiers = len({spec.rowspan.start for _, spec in specs})  # panels one under another already
+        fig.set_size_inches(width / 100, max(tall * width / wide, min(width * 0.75, 320) * max(1.0, 0.7 * tiers)) / 100)
     for ax in fig.axes:
         ax.tick_params(labelsize=SMALLEST_TEXT_POINTS)
         ax.title.set_wrap(True)
