@@ -341,7 +341,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         seat = before.mover
         points = after.cards[seat].boxes[step.category]
         dice = format_dice(before.showing, faces)
-        return f"{name} score{'s' if name != 'you' else 'd'} {dice} in {step.name} for {points}"
+        return f"{name} score{'s' if name != 'you' else 'd'} {dice} in {before.game.categories[step.category].title} for {points}"
 
     def prompt(self, state: ScorecardState, name: str) -> str:
         g = state.game

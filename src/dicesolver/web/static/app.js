@@ -93,10 +93,23 @@ document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click",
   document.querySelectorAll(".tab").forEach((t) => {
     t.classList.toggle("active", t === tab);
     t.setAttribute("aria-selected", String(t === tab));
+    t.tabIndex = t === tab ? 0 : -1;  // one stop for the tab list; the arrows move along it
   });
   document.querySelectorAll(".page").forEach((p) => p.classList.toggle("active", p.id === tab.dataset.page));
   showMessage("");
 }));
+
+// The tab list as a keyboard expects it: left and right arrows (Home, End) pick the neighbouring tab.
+document.querySelector("nav").addEventListener("keydown", (e) => {
+  const tabs = [...document.querySelectorAll(".tab")];
+  const at = tabs.indexOf(document.activeElement);
+  const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+  if (at < 0 || next === undefined) return;
+  e.preventDefault();
+  const tab = tabs[(next + tabs.length) % tabs.length];
+  tab.click();
+  tab.focus();
+});
 
 async function loadGames() {
   const games = await api("GET", "/api/games");
@@ -574,7 +587,8 @@ function renderReview(response) {
   const others = s.players.length > 1 ? `; the other players' turns ${amount(s.unit, s.others, true)}` : "";
   const sentence = `${who} lost ${amount(s.unit, s.loss)} to mistakes; the dice gave ${whom} ${amount(s.unit, s.luck, true)}${others}.
     ${s.complete ? "Result" : "Value now"} ${fmt(s.result, s.unit === "points" ? 1 : 3)} (perfect play with average dice: ${fmt(s.baseline, s.unit === "points" ? 1 : 3)}; ${esc(s.measure)}, judged by ${esc(s.judge)}).`;
-  const counts = LABEL_ORDER.filter((k) => s.labels && s.labels[k]).map((k) => `<span class="chip ${k.replace(" ", "-")}">${s.labels[k]} ${esc(k)}${s.labels[k] > 1 ? "s" : ""}</span>`);
+  const plural = (k, n) => (n === 1 ? k : k.endsWith("y") ? k.slice(0, -1) + "ies" : k + "s");
+  const counts = LABEL_ORDER.filter((k) => s.labels && s.labels[k]).map((k) => `<span class="chip ${k.replace(" ", "-")}">${s.labels[k]} ${esc(plural(k, s.labels[k]))}</span>`);
   const decisions = r.decisions.filter((d) => d.seat === s.seat && d.options > 1).sort((a, b) => b.loss - a.loss || a.event - b.event);
   const digits = s.unit === "points" ? 2 : 4;
   const cards = decisions.map((d) => {
@@ -584,10 +598,14 @@ function renderReview(response) {
       <div>${you ? "you" : esc(s.player)}: <b>${esc(plainAction(s.game, d.chosen))}</b> <span class="num">${d.chosen_value.toFixed(digits)}</span></div>
       ${d.chosen === d.best ? "" : `<div>best: <b>${esc(plainAction(s.game, d.best))}</b> <span class="num">${d.best_value.toFixed(digits)}</span></div>`}</li>`;
   });
+  const costly = decisions.filter((d) => d.loss > 0).length;  // the rest, played best, folded under them
+  const rest = cards.length - costly;
   return `<h3>Review of ${you ? "your" : esc(s.player) + "'s"} game</h3><p class="summary">${sentence}</p>
     <p class="chips">${counts.join(" ") || "no mistakes"}</p>
     <img class="plot" alt="timeline of value, luck and loss" src="${response.plot}">
-    <ol class="review-cards">${cards.join("")}</ol>`;
+    <ol class="review-cards">${cards.slice(0, costly).join("")}</ol>
+    ${rest ? `<details class="played-best"><summary>${rest} decision${rest === 1 ? "" : "s"} played best</summary>
+      <ol class="review-cards">${cards.slice(costly).join("")}</ol></details>` : ""}`;
 }
 
 // Finished games, newest first: when, what, everyone's score and who won; a button reviews each player's game.

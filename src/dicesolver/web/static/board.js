@@ -154,7 +154,8 @@ function enteringDice(b) {
 
 function requestPad(b) {
   const r = b.request;
-  const question = esc(r.prompt.replace(/[:?]\s*$/, ""));
+  const asked = r.prompt.replace(/[:?]\s*$/, "");
+  const question = esc(asked.charAt(0).toUpperCase() + asked.slice(1));
   if (!r.dice) {
     return `<div class="dice-pad" role="group" aria-label="${question}"><p>${question}:</p><div class="pad-choices">${r.choices.map((c) =>
       `<button type="button" class="choice" data-line="${esc(c.action)}">${esc(c.label)}</button>`).join("")}</div></div>`;
