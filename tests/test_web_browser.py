@@ -367,7 +367,13 @@ def test_a_game_in_play_has_the_phone_screen_to_itself(page, server):
     start_game(phone, "yahtzee", [], 8)
     phone.wait_for_selector("#board .bdie[data-die]")
     assert phone.is_hidden("#setup")
-    phone.click("#board [data-die='3']")  # picked out (raised)
+    phone.click("#board [data-die='3']")  # picked out (raised), and announced as held
+    assert phone.get_attribute("#board [data-die='3']", "aria-pressed") == "true"
+    assert phone.get_attribute("#board [data-die='2']", "aria-pressed") == "false"
+    note = phone.inner_text("#board .upper-note")  # the upper bonus: what is still needed, against par
+    assert "63 to go" in note and "par" in note
+    bar, fill = (phone.locator(f"#board .bar{inner}").first.bounding_box() for inner in ("", " > span"))
+    assert abs(fill["x"] - bar["x"]) < 1  # it fills from the left
     total = phone.locator("#board tr.total").bounding_box()
     assert phone.locator("#board .bdie[data-die]").first.bounding_box()["y"] > 0
     assert total["y"] + total["height"] <= 844, total  # the card's last row without scrolling
@@ -480,25 +486,33 @@ def test_the_advisor_dice_are_reachable_by_keyboard(page):
     assert page.evaluate("state.session.transcript") == before  # the game on the Play tab did not move
 
 
-def own_dice_game_on_a_phone(page, server, game: str):
-    """A 390x844 phone starting ``game`` alone with my own dice (its page returned)."""
+def own_dice_game_on_a_phone(page, server, game: str, bots: list[str] | None = None):
+    """A 390x844 phone starting ``game`` (a game string: its variants set on the page's picker) with my own
+    dice, against ``bots`` (the game's default without), its page returned."""
+    base, _, rules = game.partition("(")
     phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
     phone.set_default_timeout(60_000)
     phone.goto(server)
     phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
     open_setup(phone)
-    phone.select_option("#play-game", game)
-    phone.select_option("#play-bots", [])
+    phone.select_option("#play-game", base)
+    for rule in filter(None, rules.rstrip(")").split(",")):
+        key, value = rule.split("=")
+        phone.fill(f"#play-game-variants [data-key='{key}']", value)
+    phone.select_option("#play-bots", bots or [])
     phone.check("#play-manual")
     press_start(phone)
     return phone
 
 
-def test_keeping_every_die_with_my_own_dice_is_no_dead_end(page, server):
+@pytest.mark.parametrize("game,bots", [("yahtzee", []),
+                                       pytest.param("generala", ["malina"], marks=pytest.mark.essay)])
+def test_keeping_every_die_with_my_own_dice_is_no_dead_end(page, server, game, bots):
     """On a phone with my own dice: a throw entered by taps, then every die kept (as a 'keep all five' hint
     says). The game goes straight on to the next keep with one throw fewer; it used to ask for 'the 0 dice
-    you threw' for ever."""
-    phone = own_dice_game_on_a_phone(page, server, "yahtzee")
+    you threw' for ever (Yahtzee alone; Generala against Malina, the two-person table: `make test-essay`)."""
+    phone = own_dice_game_on_a_phone(page, server, game, bots)
+    phone.set_default_timeout(900_000 if bots else 60_000)  # the two-person table is solved first
     phone.wait_for_function("state.session && state.session.board && !state.session.busy && state.session.prompt")
     for face in (6, 6, 6, 1, 2):
         phone.click(f"#board .pad-face[data-enter='{face}']")
@@ -587,12 +601,13 @@ def tap_a_move(phone, board: dict, rng) -> None:
         phone.click("#board [data-roll]")
     else:
         view = board["view"]
+        enough = 300 if board["family"] == "farkle" else 20  # a turn total worth keeping
         moves = [a for a in board["actions"]
-                 if not (a["kind"] in ("hold", "bank") and view.get("turn_total", 99) < 20)] or board["actions"]
+                 if not (a["kind"] in ("hold", "bank") and view.get("turn_total", 999) < enough)] or board["actions"]
         phone.click(f"#board button[data-line='{rng.choice(moves)['action']}']")
 
 
-@pytest.mark.parametrize("game", ["skunk", "kcd", "despirala"])
+@pytest.mark.parametrize("game", ["skunk", "farkle(goal=2000,floor=-500)", "despirala"])
 def test_a_whole_game_with_my_own_dice_by_taps_alone(page, server, game):
     """Every family's own dice on the board (Skunk's two dice, Farkle's six or fewer, Despirala's throws and
     its outcomes by name): a whole game against the default bot played by taps alone, nothing typed, within
