@@ -347,6 +347,8 @@ def test_after_a_reload_the_controls_describe_the_game_in_play(page, server):
     assert page.input_value("#play-game") == "yacht"
     bots = page.eval_on_selector_all("#play-bots option", "options => options.map((o) => o.value)")
     assert bots == page.evaluate("state.games.yacht.bots") and "hold-at-20" not in bots
+    size = page.evaluate("document.getElementById('play-bots').size")  # the list shows its choices
+    assert size >= min(6, len(bots))
 
 
 def small_controls(page) -> list:
@@ -628,6 +630,9 @@ def test_a_whole_game_with_my_own_dice_by_taps_alone(page, server, game):
         if session["over"]:
             break
         assert board["actions"] or board["request"], session["prompt"]
+        if board["family"] == "farkle":  # a bank's bar is empty at 0 (it used to start at the floor: 20% full)
+            fills = phone.eval_on_selector_all("#board .bank .bar > span:first-child", "s => s.map((e) => e.style.width)")
+            assert [w == "0%" for w in fills] == [score == 0 for score in board["view"]["scores"]], fills
         if board["actions"] and game != "despirala":  # the chance of winning, in words
             phone.wait_for_selector("#board .chance")
             assert re.search(r"you win \d+\.\d% of games from here", phone.inner_text("#board .chance"))
