@@ -19,6 +19,7 @@ from .. import __version__
 from ..core.errors import InputError
 from ..core.solved import SolvedGame
 from . import labels
+from ..core.extras import need
 from .labels import Chunk
 
 if TYPE_CHECKING:
@@ -34,11 +35,7 @@ def format_of(path: str | Path) -> str:
     if suffix not in FORMATS:
         raise InputError(f"{path}: the output is a .parquet or a .jsonl file")
     if FORMATS[suffix] == "parquet":
-        try:
-            import pyarrow  # noqa: F401
-        except ImportError:
-            raise InputError("Parquet files are written with pyarrow: pip install 'dicesolver[parquet]' "
-                             "(or write .jsonl)") from None
+        need("parquet", "pyarrow")  # or write .jsonl
     return FORMATS[suffix]
 
 

@@ -6,9 +6,13 @@ from pathlib import Path
 from typing import Sequence
 
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.text import Text
+
+from ..core.extras import need
+
+need("plot", "matplotlib")  # before matplotlib's own ImportError: one line naming the extra
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from ..core.errors import InputError
 from ..core.family import MatchGames

@@ -11,12 +11,6 @@ from __future__ import annotations
 import sys
 
 import typer
-
-try:  # typer vendors click from 0.2x on; its command-line errors are that click's
-    from typer._click import exceptions as click
-except ImportError:  # pragma: no cover - older typer, on the PyPI click
-    from click import exceptions as click  # type: ignore[no-redef]
-
 from rich.text import Text
 
 from ..core.errors import DicesolverError
@@ -30,13 +24,6 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: exits 0 on success, 2 on a usage or input error, 130 when interrupted."""
     try:
         code = app(args=argv, prog_name="dicesolver", standalone_mode=False)
-    except click.NoArgsIsHelpError:  # 'dicesolver' alone: typer has printed the help
-        sys.exit(0)
-    except click.UsageError as exc:  # a command line click refuses: one line, as our own errors
-        command = exc.ctx.command_path if exc.ctx else "dicesolver"
-        fail(f"{exc.format_message()} (see '{command} --help')", exc.exit_code)
-    except click.ClickException as exc:
-        fail(exc.format_message(), exc.exit_code)
     except typer.Abort:
         err.print("aborted")
         sys.exit(1)
@@ -45,7 +32,22 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         err.print("interrupted")
         sys.exit(130)
+    except Exception as exc:
+        if not command_line_error(exc):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":  # 'dicesolver' alone: typer has printed the help
+            sys.exit(0)
+        context = getattr(exc, "ctx", None)  # a usage error: which command's help to read
+        see = f" (see '{context.command_path} --help')" if context is not None else ""
+        fail(f"{exc.format_message()}{see}", exc.exit_code)  # type: ignore[attr-defined]
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def command_line_error(exc: Exception) -> bool:
+    """Whether ``exc`` is click's error for a command line it refuses. Typer vendors click from 0.26 on and
+    exports none of its exception classes but BadParameter, so they are known by what they carry: an exit
+    code and a message to show."""
+    return isinstance(exc, typer.BadParameter) or (hasattr(exc, "exit_code") and hasattr(exc, "format_message"))
 
 
 def fail(message: str, code: int) -> None:

@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..core.extras import need
 from ..core.pace import Pace
 
 app = typer.Typer(
@@ -206,13 +207,19 @@ def seconds(s: float) -> str:
     return f"{s / 60:.0f} min"
 
 
+def save_plot(figure: Callable[[], Any], path: str) -> None:
+    """``figure()`` drawn to ``path``: matplotlib (the plot extra) is imported here, only for a --plot."""
+    need("plot", "matplotlib")
+    from ..analysis.plots import save_figure
+
+    save_figure(figure(), path)
+
+
 def report(result: Any, draw: Callable[[], None], json_output: bool, plot: str | None = None,
            figure: Callable[[], Any] | None = None) -> None:
     """A command's result: its figure written first (``--plot``), then the result as JSON or drawn."""
     if plot and figure is not None:
-        from ..analysis.plots import save_figure
-
-        save_figure(figure(), plot)
+        save_plot(figure, plot)
     if json_output:
         emit(result)
         return

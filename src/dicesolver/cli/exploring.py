@@ -12,9 +12,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.errors import InputError
-from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report, warn
+from ..core.extras import need
+from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report, save_plot, warn
 
 distributed = lazy_module("dicesolver.core.distributed")
+plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
 registry = lazy_module("dicesolver.core.registry")
 render = lazy_module("dicesolver.terminal.render")
 tables = lazy_module("dicesolver.core.tables")
@@ -209,19 +211,12 @@ def distribution(
     if target_curve:
         with progress(f"{g.canonical}: best chances of every target (once; cached)") as update:
             c = registry.family_of(g).target_curve(g, up_to, progress=update)
-        from ..analysis.plots import target_curve_figure
-
-        report(c, lambda: render.target_curve(out, c), json_output, plot, lambda: target_curve_figure(c))
+        report(c, lambda: render.target_curve(out, c), json_output, plot, lambda: plots.target_curve_figure(c))
         return
     with progress(f"propagating {g.canonical}") as update:
         d = registry.family_of(g).distribution(g, progress=update)
 
-    def figure():
-        from ..analysis.plots import distribution_figure  # matplotlib: only for --plot
-
-        return distribution_figure(d)
-
-    report(d, lambda: render.distribution(out, d), json_output, plot, figure)
+    report(d, lambda: render.distribution(out, d), json_output, plot, lambda: plots.distribution_figure(d))
 
 
 @app.command()
@@ -240,9 +235,7 @@ def chart(
     family = registry.family_of(g)
     rows = family.chart(g, me, them)
     if png:
-        from ..analysis.plots import save_figure
-
-        save_figure(family.chart_figure(g), png)
+        save_plot(lambda: family.chart_figure(g), png)
     if json_output:
         emit(rows)
         return
@@ -295,6 +288,7 @@ def serve(
     On this machine alone by default, answering only to localhost. With --lan (or any --host that is not
     loopback) every request needs the server's token, as Jupyter does: open the printed address (or scan its
     QR code) once, and the browser keeps proof of it."""
+    need("web", "fastapi", "uvicorn", "segno", "matplotlib")
     from ..web import access
     from ..web.app import serve as run_server
 

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..core.solved import SolvedGame
 
 console = lazy_module("dicesolver.terminal.console")
+plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
 protocol = lazy_module("dicesolver.core.protocol")
 registry = lazy_module("dicesolver.core.registry")
 render = lazy_module("dicesolver.terminal.render")
@@ -52,9 +53,7 @@ def analyze(
         warn(w)
     solution = solution_of(playthrough.game, judge_of(points, mindful, judge))
     result = solution.review(playthrough, player)
-    from ..analysis.plots import review_figure
-
-    report(result, lambda: render.review(out, result), json_output, plot, lambda: review_figure(result))
+    report(result, lambda: render.review(out, result), json_output, plot, lambda: plots.review_figure(result))
 
 
 @app.command()

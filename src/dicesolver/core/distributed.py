@@ -28,6 +28,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from .errors import InputError
+from .extras import need
 from .inplace import InPlaceBuild
 
 CLUSTER_HELP = "'local:N' (N worker processes on this machine) or 'tcp://HOST:PORT' (a running scheduler)"
@@ -95,6 +96,7 @@ def refuse(cluster: Cluster | None, what: str) -> None:
 @contextmanager
 def connect(spec: Cluster, timeout: float = 20.0) -> Iterator[Any]:
     """A dask Client: on a LocalCluster started here (one thread per worker process), or on the scheduler."""
+    need("dask", "distributed")
     from distributed import Client, LocalCluster
 
     if spec.is_local:

@@ -5,18 +5,26 @@ fewest turns to the goal (``chart_figure``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from ..core.errors import InputError
+from ..core.extras import need
 from ..core.palette import CHANCE_MAP, GREEN, ORANGE, VERMILION
 from .rules import DICE, UNIT, FarkleGame
 from .solitaire import expected_turn, fewest_turns
 from .solver import FarkleSolution
 
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
 def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
+    need("plot", "matplotlib")  # the chart's rows (chart_rows) need nothing more than numpy
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(15, 5), layout="constrained")
     ax1, ax2, ax3 = fig.subplots(1, 3)
     scores = game.floor + UNIT * np.arange(solution.starts.shape[0])

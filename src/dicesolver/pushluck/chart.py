@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-from matplotlib.colors import ListedColormap
-from matplotlib.figure import Figure
 
 from ..core.errors import InputError
+from ..core.extras import need
 from ..core.palette import BLUE, CHANCE_MAP, ORANGE
 from .solver import PushSolution
 
@@ -49,10 +50,18 @@ def first_stop(solution: PushSolution) -> np.ndarray:
     return out
 
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
 def chart_figure(solution: PushSolution) -> Figure:
     """Three panels: the win probability at the start of a turn, the turn total to hold at (cells where
     the first stop is the goal itself: go for the win), and the throw/hold regions with my score 0 over
     (opponent's score, turn total), where seed 003's 'catastrophe' near 87 shows."""
+    need("plot", "matplotlib")  # the chart's rows (chart_rows) need nothing more than numpy
+    from matplotlib.colors import ListedColormap
+    from matplotlib.figure import Figure
+
     game = solution.game
     goal = game.goal
     fig = Figure(figsize=(15, 5), layout="constrained")

@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import re
 
-import gymnasium
+from ..core.extras import need
 
-from ..core import registry
-from .aec import DiceAECEnv
-from .env import DiceEnv
-from .evaluate import evaluate, load_policy, random_policy
-from .vector import DiceVectorEnv, make_vec
+need("rl", "gymnasium", "pettingzoo")
+import gymnasium  # noqa: E402
+
+from ..core import registry  # noqa: E402
+from .aec import DiceAECEnv  # noqa: E402
+from .env import DiceEnv  # noqa: E402
+from .evaluate import evaluate, load_policy, random_policy  # noqa: E402
+from .vector import DiceVectorEnv, make_vec  # noqa: E402
 
 NAMESPACE = "dicesolver"
 
