@@ -37,8 +37,8 @@ def fuzz(cases: int) -> settings:
     return settings(max_examples=cases, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-FUZZ = fuzz(100 * SCALE)  # the library's parsers: milliseconds a case
-FRONT = fuzz(25 * max(1, SCALE // 5))  # through the CLI or the web, solving where the input is good: tenths of a second
+FUZZ = fuzz(300 * SCALE)  # the library's parsers: milliseconds a case
+FRONT = fuzz(50 * max(1, SCALE // 3))  # through the CLI or the web, solving where the input is good: tenths of a second
 WORK = Path(tempfile.mkdtemp(prefix="dicesolver-fuzz-"))
 
 

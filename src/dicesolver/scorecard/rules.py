@@ -289,7 +289,9 @@ def _parse_variants(raw: dict[str, Any] | None) -> tuple[Variant, ...]:
     result = []
     for key, spec in sorted((raw or {}).items()):
         values = dict(spec["values"])
-        default = spec.get("default", next(iter(values)))
+        default = spec.get("default")
+        if default is None:  # unset (or null, from a definition built in Python): the first value
+            default = next(iter(values))
         result.append(Variant(key=key, default=default, values=values, help=spec.get("help", "")))
     return tuple(result)
 
