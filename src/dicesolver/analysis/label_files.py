@@ -11,7 +11,7 @@ from collections import deque
 from pathlib import Path
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -30,7 +30,12 @@ WRITES_AHEAD = 3  # chunks handed to the writer's thread before the sampling wai
 FLUSH_BYTES = 64 << 20  # a written file's pages sent to disk as it grows, every this many bytes
 
 
+STDOUT = "-"  # --out -: JSON Lines on standard output
+
+
 def format_of(path: str | Path) -> str:
+    if str(path) == STDOUT:
+        return "jsonl"
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"{path}: the output is a .parquet or a .jsonl file")
@@ -86,6 +91,20 @@ def write(path: str | Path, solution: SolvedGame, chunks: Iterable[Chunk], about
         tmp.unlink(missing_ok=True)
         raise
     return rows
+
+
+def stream(fh: BinaryIO, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],
+           progress: Callable[[int], None] | None = None) -> int:
+    """JSON Lines written to an open stream as they are made (``--out -``: to a pipe); the rows written."""
+    from .label_jsonl import LineLayout
+
+    layout = LineLayout(about)
+
+    def write(chunk: Chunk) -> None:
+        fh.write(layout.text(chunk).data)
+        fh.flush()
+
+    return _on_the_writers_thread(chunks, write, progress)
 
 
 def _parquet(path: Path, solution: SolvedGame, chunks: Iterable[Chunk], about: dict[str, Any],

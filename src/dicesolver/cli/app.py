@@ -9,25 +9,29 @@ prints one line and exits with code 2; nothing here prints a traceback for them.
 from __future__ import annotations
 
 import sys
+import time
 
 import typer
 from rich.text import Text
 
 from ..core.errors import DicesolverError
 from . import caching, comparing, exploring, playing  # noqa: F401  (the commands, registered on ``app`` by import)
-from .base import app, err
+from .base import Settings, app, err
 
 __all__ = ["app", "main"]
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: exits 0 on success, 2 on a usage or input error, 130 when interrupted."""
+    started = time.perf_counter()
     try:
         code = app(args=argv, prog_name="dicesolver", standalone_mode=False)
     except typer.Abort:
         err.print("aborted")
         sys.exit(1)
     except DicesolverError as exc:
+        if Settings.verbose:
+            err.print_exception()
         fail(str(exc), 2)
     except KeyboardInterrupt:
         err.print("interrupted")
@@ -40,6 +44,8 @@ def main(argv: list[str] | None = None) -> None:
         context = getattr(exc, "ctx", None)  # a usage error: which command's help to read
         see = f" (see '{context.command_path} --help')" if context is not None else ""
         fail(f"{exc.format_message()}{see}", exc.exit_code)  # type: ignore[attr-defined]
+    if Settings.verbose:
+        err.print(f"done in {time.perf_counter() - started:.2f} s")
     sys.exit(code if isinstance(code, int) else 0)
 
 

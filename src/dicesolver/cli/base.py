@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
+import os
 import sys
 import threading
 import time
@@ -25,11 +26,50 @@ from ..core.pace import Pace
 app = typer.Typer(
     help="Optimal strategies for dice games: solve, advise, play, analyze, compare.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish and PowerShell
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+
+
+def _width(stream: Any) -> int | None:
+    """Rich's width for a stream: the terminal's; piped or redirected, $COLUMNS or wide enough for any table
+    (rich would cut tables at 80 columns: `simulate ... > out.txt` used to hold `256…`)."""
+    if stream.isatty():
+        return None
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else 200
+
+
+out = Console(highlight=False, width=_width(sys.stdout))
+err = Console(stderr=True, highlight=False, width=_width(sys.stderr))
+
+
+class Settings:
+    """What the options before the command set: --quiet (no progress, no warnings), --verbose (a
+    traceback with each error, and how long the command took)."""
+
+    quiet = False
+    verbose = False
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        out.print(f"dicesolver {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="print the version"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress and no warnings on stderr"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="a traceback with each error, and the time taken"),
+) -> None:
+    """Optimal strategies for dice games: solve, advise, play, analyze, compare."""
+    if quiet and verbose:
+        raise typer.BadParameter("--quiet and --verbose contradict each other")
+    Settings.quiet, Settings.verbose = quiet, verbose
 
 GAME_HELP = ("a game: a name with optional variants, e.g. 'yahtzee(joker=free)', 'skunk(goal=50)', 'despirala', "
              "or a .toml rules file (see 'dicesolver games')")
@@ -66,6 +106,8 @@ def emit(obj: Any) -> None:
 
 
 def warn(message: str) -> None:
+    if Settings.quiet:
+        return
     err.print(Text.assemble(("warning: ", "yellow"), message), soft_wrap=True)  # one line, paths unbroken
 
 
@@ -80,7 +122,7 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
     solver kernel was ever compiled on this machine, the label says that they are compiled first (once)."""
     from ..core.kernel_cache import never_compiled
 
-    if quiet:
+    if quiet or Settings.quiet:
         yield Reporter(lambda done, total: None, lambda what: None)
         return
     if never_compiled():

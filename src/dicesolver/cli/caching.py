@@ -84,10 +84,12 @@ def cache_clear(
 @app.command()
 def warmup(
     games: Optional[List[str]] = typer.Argument(None, help="the games to prepare (default: yahtzee); " + GAME_HELP),
+    json_output: bool = typer.Option(False, "--json", help="each game prepared and its seconds, as JSON"),
 ) -> None:
     """Solve games and compile their kernels now, so that the first question of a game night is answered at
     once: each game's table is solved (or found cached), then the kernels that answer its positions, one at
     a time and in batches, are compiled (or loaded)."""
+    ready = []
     for spec in games or ["yahtzee"]:
         began = time.perf_counter()
         g = registry.load(spec)
@@ -95,4 +97,8 @@ def warmup(
             solution = registry.solve(g, progress=update)
         with progress(f"{g.canonical}: compiling the kernels that answer its positions (once per install)"):
             solution.warm_up()
-        out.print(Text(f"{g.canonical}: ready ({time.perf_counter() - began:.1f} s)"))
+        ready.append({"game": g.canonical, "seconds": round(time.perf_counter() - began, 3)})
+        if not json_output:
+            out.print(Text(f"{g.canonical}: ready ({ready[-1]['seconds']:.1f} s)"))
+    if json_output:
+        emit(ready)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
 import typer
 
 from ..core.errors import InputError
-from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report
+from .base import GAME_HELP, JSON_HELP, app, emit, err, lazy_module, out, progress, report
 
 matches = lazy_module("dicesolver.analysis.match")
 plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
@@ -125,12 +126,13 @@ def label(
                                "(the best option, or with probability --perturb any legal one) or uniform"),
     perturb: float = typer.Option(0.1, "--perturb", min=0.0, max=1.0, help="perturbed: the chance of a uniform move"),
     seed: int = typer.Option(0, "--seed", help="random seed (same seed, same rows)"),
-    output: str = typer.Option(..., "--out", "-o", help="FILE.parquet (with pyarrow: the 'parquet' extra) or "
-                               "FILE.jsonl"),
+    output: str = typer.Option(..., "--out", "-o", help="FILE.parquet (with pyarrow: the 'parquet' extra), "
+                               "FILE.jsonl, or - for JSON Lines on standard output"),
     players: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the "
                                           "game's usual number)"),
     judge: Optional[str] = typer.Option(None, "--judge", help="the solution that labels (exact, mindful, points; "
                                         "as the game has them)"),
+    json_output: bool = typer.Option(False, "--json", help="the summary (game, rows, file, seconds) as JSON"),
 ) -> None:
     """Write a labelled dataset: the decisions of sampled games, each with every legal option's code,
     value and cost (docs/SCHEMA.md), for learning."""
@@ -146,9 +148,19 @@ def label(
         label_files.warm_up(solution, n, source, perturb, kind)
     about = label_files.metadata(solution, source, perturb, seed)
     began = time.perf_counter()
+    chunks = labels.sample(solution, n, source, perturb, seed)
     with progress(f"labelling {n:,} situations of {g.canonical}") as update:
-        rows = label_files.write(output, solution, labels.sample(solution, n, source, perturb, seed), about,
-                                 lambda done: update(done, n))
+        if output == label_files.STDOUT:  # the rows are the output: the summary goes to stderr
+            rows = label_files.stream(sys.stdout.buffer, solution, chunks, about, lambda done: update(done, n))
+        else:
+            rows = label_files.write(output, solution, chunks, about, lambda done: update(done, n))
     seconds = time.perf_counter() - began
-    out.print(f"{g.canonical}: {rows:,} situations ({source} play, judged by {solution.judge_words}) written to "
-              f"{output} in {seconds:.1f} s ({rows / max(seconds, 1e-9):,.0f}/s)", highlight=False)
+    summary = {"game": g.canonical, "rows": rows, "source": source, "judge": solution.judge, "out": output,
+               "seconds": round(seconds, 3)}
+    if json_output and output != label_files.STDOUT:
+        emit(summary)
+        return
+    (err if output == label_files.STDOUT else out).print(
+        f"{g.canonical}: {rows:,} situations ({source} play, judged by {solution.judge_words}) written to "
+        f"{'standard output' if output == label_files.STDOUT else output} in {seconds:.1f} s "
+        f"({rows / max(seconds, 1e-9):,.0f}/s)", highlight=False)

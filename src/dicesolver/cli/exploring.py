@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import re
+import sys
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from ..core.errors import InputError
+from ..core.errors import DicesolverError, InputError
 from ..core.extras import need
 from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report, save_plot, warn
 
@@ -45,18 +48,32 @@ def games(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -> 
 
 
 @app.command()
-def rules(game: str = typer.Argument(..., help=GAME_HELP)) -> None:
+def rules(game: str = typer.Argument(..., help=GAME_HELP),
+          json_output: bool = typer.Option(False, "--json", help="the rules, and the variants the game string may "
+                                           "set, as JSON")) -> None:
     """Show the rules of a game in words."""
     g = registry.load(game)
+    if json_output:
+        family = registry.family_of(g)
+        base = g.canonical.split("(", 1)[0]
+        emit({"game": g.canonical, "title": g.title, "family": family.name, "players": g.n_players,
+              "rules": list(g.describe()),
+              "variants": [dataclasses.asdict(v) for v in family.variants(base)] if family.owns(base) else []})
+        return
     out.print(Text(g.canonical, style="bold"))
     for line in g.describe():
         render.say(out, line)
 
 
 @app.command()
-def players(game: Optional[str] = typer.Argument(None, help="only this game's bots")) -> None:
+def players(game: Optional[str] = typer.Argument(None, help="only this game's bots"),
+            json_output: bool = typer.Option(False, "--json", help="{family: {bot: what it plays}} as JSON")) -> None:
     """List the bots each game can be played against (play --vs, simulate -p, compare, match)."""
     families = [registry.family_of(registry.load(game))] if game else list(registry.families())
+    if json_output:
+        emit({family.name: family.players(registry.load(game) if game else registry.load(family.names()[0]))
+              for family in families})
+        return
     for family in families:
         g = registry.load(game) if game else registry.load(family.names()[0])
         table = Table(title=f"{family.title}: bots")
@@ -126,7 +143,8 @@ def advise(
     game: str = typer.Argument(..., help=GAME_HELP),
     position: str = typer.Argument(..., help="scorecard games: CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1' or "
                                    "'/-/3', several players MOVER;OTHER;.../DICE/ROLLS; pig, skunk, big-pig: "
-                                   "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see README)"),
+                                   "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see README); - reads "
+                                   "positions from standard input, one a line, and writes JSON Lines"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
     target: Optional[int] = typer.Option(None, "--target", help="rank by the best chance of finishing with at "
@@ -138,6 +156,11 @@ def advise(
     """Rank every option at a position with its value and its cost against the best (expected final score,
     equity or probability of winning, as the game is solved; with --target or --beat, the chance of that
     score for the player on turn)."""
+    if position == "-":
+        if target is not None or beat is not None:
+            raise InputError("--target and --beat rank one position: give it instead of -")
+        advise_lines(game, sys.stdin, top)
+        return
     state = registry.parse_state(game, position)
     if target is not None and beat is not None:
         raise InputError("--target and --beat are two aims: give one")
@@ -153,9 +176,34 @@ def advise(
             solution = registry.solution_for(state, progress=update)
     result = solution.advise(state)
     if json_output:
-        emit(result)
+        emit(result.model_copy(update={"options": result.options[:top]}) if top else result)
         return
     render.advice(out, result, state.brief(), top)
+
+
+def advise_lines(game: str, lines: Iterable[str], top: int) -> None:
+    """``advise GAME -``: one JSON line of advice per position read (blank lines skipped), as the positions
+    come; a position refused is a line with its error, and the command exits 2 once every line is read."""
+    solution = None
+    refused = 0
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            state = registry.parse_state(game, text)
+            if solution is None:
+                with progress(f"solving {state.game.canonical} (once; cached)") as update:
+                    solution = registry.solution_for(state, progress=update)
+            result = solution.advise(state)
+            answer = (result.model_copy(update={"options": result.options[:top]}) if top else result).model_dump_json()
+        except DicesolverError as exc:
+            refused += 1
+            answer = json.dumps({"position": text, "error": str(exc)})
+        sys.stdout.write(answer + "\n")
+        sys.stdout.flush()
+    if refused:
+        raise InputError(f"{refused} position{'s' if refused > 1 else ''} refused (each has its error line)")
 
 
 def _pick_category(rows, category: str):

@@ -110,6 +110,8 @@ def play(
                                            "in all for pig, skunk, big-pig); 'dicesolver players GAME' lists them"),
     first: str = typer.Option("random", "--first", help="who moves first against bots: you, bot (the first bot) "
                               "or random"),
+    json_output: bool = typer.Option(False, "--json", help="the review at the end as JSON (the game itself is "
+                                     "played on the terminal)"),
 ) -> None:
     """Play a game in the terminal, with hints, a review at the end, and saving after every move."""
     g = registry.load(game)
@@ -131,6 +133,9 @@ def play(
         canonical = session.game.canonical
         render.say(out, f"saved in {session.path}; continue with: dicesolver play '{canonical}' --resume"
                         + (f" --record {record}" if record else ""))
+        return
+    if json_output:
+        emit(result)
         return
     render.say(out, f"the game is recorded in {session.path}")
     render.review(out, result)

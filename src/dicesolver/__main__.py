@@ -1,0 +1,5 @@
+"""`python -m dicesolver`: the command line, as `dicesolver`."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,85 @@
+"""The command line's manners: --version, python -m, completion, --quiet and --verbose, --json on every
+command (and --top with it), positions read from standard input and rows written to standard output, and
+full-width tables when the output is piped."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from dicesolver import __version__
+from dicesolver.cli.app import main
+from dicesolver.cli.base import app
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(argv))
+    captured = capsys.readouterr()
+    return exit_info.value.code or 0, captured.out, captured.err
+
+
+def command(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}  # as a pipe in a script sees it
+    return subprocess.run([sys.executable, "-m", "dicesolver", *argv], input=stdin, capture_output=True, text=True,
+                          timeout=600, env=env)
+
+
+def test_version_and_python_dash_m():
+    done = command("--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"dicesolver {__version__}"
+
+
+def test_shell_completion_is_offered(capsys):
+    code, out, _ = run(capsys, "--show-completion", "bash")
+    assert code == 0 and "complete" in out and "dicesolver" in out
+
+
+def test_quiet_and_verbose(capsys):
+    code, out, err = run(capsys, "-q", "solve", "yacht")
+    assert code == 0 and "166.988118" in out and err == ""
+    code, _, err = run(capsys, "-v", "advise", "yacht", "/1/1")
+    assert code == 2 and "Traceback" in err and err.strip().splitlines()[-1].startswith("error: yacht is played")
+    code, _, err = run(capsys, "-q", "-v", "games")
+    assert code == 2 and "contradict" in err
+
+
+def test_every_command_takes_json():
+    """Each command prints JSON with --json (serve is a server: its output is the web app; schema's output is
+    JSON already)."""
+    import typer
+
+    names = {c.name or c.callback.__name__ for c in app.registered_commands}
+    missing = []
+    for name in sorted(names - {"serve", "schema"}):
+        params = typer.main.get_command(app).commands[name].params
+        if not any("--json" in p.opts for p in params):
+            missing.append(name)
+    assert not missing, missing
+
+
+def test_top_is_honoured_with_json(capsys):
+    code, out, _ = run(capsys, "advise", "yacht", "/11345/1", "--json", "--top", "3")
+    assert code == 0 and len(json.loads(out)["options"]) == 3
+
+
+def test_advise_reads_positions_from_stdin_and_writes_json_lines():
+    done = command("advise", "yacht", "-", "--top", "2", stdin="/11345/1\n\nnot a position\n/66666/0\n")
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["position"] for line in lines] == ["/11345/1", "not a position", "/66666/0"]
+    assert len(lines[0]["options"]) == 2 and "error" in lines[1] and lines[2]["value"] > 0
+    assert done.returncode == 2 and "1 position refused" in done.stderr  # the bad line is told, the rest answered
+
+
+def test_label_writes_json_lines_to_stdout():
+    done = command("label", "yacht", "-n", "7", "--out", "-")
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert done.returncode == 0 and len(rows) == 7 and rows[0]["game"] == "yacht"
+    assert "7 situations" in done.stderr and "standard output" in done.stderr
+
+
+def test_piped_tables_are_not_cut_at_80_columns():
+    done = command("simulate", "yacht", "-n", "500")
+    assert done.returncode == 0 and "…" not in done.stdout and "optimal" in done.stdout
