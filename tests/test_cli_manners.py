@@ -83,3 +83,24 @@ def test_label_writes_json_lines_to_stdout():
 def test_piped_tables_are_not_cut_at_80_columns():
     done = command("simulate", "yacht", "-n", "500")
     assert done.returncode == 0 and "…" not in done.stdout and "optimal" in done.stdout
+
+
+@pytest.mark.parametrize("game,saved", [("yacht", False), ("pig(goal=30)", False), ("despirala", False),
+                                        ("farkle(goal=1000,floor=-500)", None)])
+def test_a_cache_that_cannot_be_written_is_one_warning_or_one_line(game, saved, tmp_path):
+    """DICESOLVER_CACHE_DIR under a file (so nothing can be written there): a table solved in memory is used,
+    with one warning and the report saying it was not kept; Farkle's, built in place on disk, is one line
+    and exit 2. Never a traceback."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["DICESOLVER_CACHE_DIR"] = str(blocker / "cache")
+    done = subprocess.run([sys.executable, "-m", "dicesolver", "solve", game], capture_output=True, text=True,
+                          timeout=600, env=env)
+    assert "Traceback" not in done.stderr, done.stderr
+    if saved is None:
+        assert done.returncode == 2 and "set DICESOLVER_CACHE_DIR to a folder you can write" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+    else:
+        assert done.returncode == 0 and "could not save the table" in done.stderr
+        assert "in memory only" in done.stdout

@@ -78,7 +78,11 @@ def open_build(key: tables.TableKey, specs: dict[str, tuple[int, str]], restart:
         build = InPlaceBuild(key, partial, specs)
     allocated = sum(_allocated(partial / f"{name}.npy") for name in specs)
     still_needed = needed_bytes(specs) - allocated
-    final.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        final.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # built in place, on disk: a cache that cannot be written cannot hold it
+        raise TableError(f"cannot write the table of {key.game} ({key.kind}) in {final.parent} "
+                         f"({exc.strerror or exc}): set DICESOLVER_CACHE_DIR to a folder you can write") from None
     free = shutil.disk_usage(final.parent).free
     if still_needed > free:
         raise TableError(f"not enough disk space for the table of {key.game} ({key.kind}): it needs "

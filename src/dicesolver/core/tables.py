@@ -293,6 +293,8 @@ def load_or_build(
                 on_problem(f"could not save the table in {key.directory.parent} ({exc.strerror or exc}; it needs "
                            f"about {needed / 2**20:.1f} MiB): it is used now and solved again next time")
             manifest = {"format_version": FORMAT_VERSION, "kind": key.kind, "game": key.game,
-                        "fingerprint": key.fingerprint, "root_value": float(root), **extra}
+                        "fingerprint": key.fingerprint, "root_value": float(root), **extra, "saved": False,
+                        "arrays": {name: {"shape": list(a.shape), "dtype": str(a.dtype), "bytes": int(a.nbytes)}
+                                   for name, a in arrays.items()}}
             return LoadedTable(dict(arrays), manifest, key.directory), True
     return load(key), True

@@ -5,6 +5,7 @@ User text (names, positions, messages) is always printed as text, never read as 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Sequence
 
 from rich.console import Console
@@ -60,7 +61,8 @@ def solve_info(console: Console, info: SolveInfo, headline: str) -> None:
     console.print(Text.assemble((info.game, "bold"), ": ", headline))
     how = f"solved in {info.seconds:.2f} s" if info.solved_now else f"loaded from cache in {info.seconds:.2f} s"
     extra = f" ({info.details['sweeps']} sweeps)" if info.solved_now and "sweeps" in info.details else ""
-    say(console, f"{how}{extra}; table {info.states:,} states, {info.table_bytes / 2**20:.1f} MiB at {info.table_dir}")
+    where = f"at {info.table_dir}" if Path(info.table_dir).exists() else "in memory only (the cache could not keep it)"
+    say(console, f"{how}{extra}; table {info.states:,} states, {info.table_bytes / 2**20:.1f} MiB {where}")
 
 
 def advice(console: Console, advice: Advice, brief: str, top: int = 0) -> None:
