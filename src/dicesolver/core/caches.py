@@ -6,7 +6,6 @@ touched: they are the user's, not a cache."""
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -14,6 +13,8 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from . import kernel_cache, tables
 
@@ -100,8 +101,7 @@ def remove_table(table: CachedTable) -> None:
     lock_path = path.with_name(path.name + ".lock")
     with contextlib.ExitStack() as stack:
         with contextlib.suppress(OSError):
-            fh = stack.enter_context(open(lock_path, "a+b"))
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            stack.enter_context(FileLock(lock_path))
         trash = Path(tempfile.mkdtemp(prefix=".old-", dir=path.parent))
         with contextlib.suppress(FileNotFoundError):
             os.rename(path, trash / "table")

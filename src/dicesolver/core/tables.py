@@ -14,7 +14,6 @@ anything that does not match raises ``TableError`` and the caller rebuilds.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -29,6 +28,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 import platformdirs
+from filelock import FileLock
 
 from .errors import DicesolverError, TableError
 
@@ -231,18 +231,17 @@ def verify_files(directory: str | Path) -> str | None:
 def lock(key: TableKey) -> Iterator[None]:
     """Exclusive per-table lock (released automatically if the process dies)."""
     path = key.directory.with_name(key.directory.name + ".lock")
+    guard = FileLock(path)  # flock on POSIX, msvcrt on Windows: the system drops it with the process
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fh = open(path, "a+b")
+        guard.acquire()
     except OSError:  # a cache we cannot write to: nothing will be saved there, so there is nothing to guard
         yield
         return
-    with fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+    try:
+        yield
+    finally:
+        guard.release()
 
 
 def load_or_build(

@@ -22,7 +22,6 @@ has left, is refused (``GameBusy``, 409): never a lost or doubled move.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import io
 import operator
@@ -35,6 +34,7 @@ from functools import reduce
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from filelock import FileLock, Timeout
 from rich.console import Console
 
 from ..core.errors import DicesolverError
@@ -79,27 +79,21 @@ class RecordLock:
 
     def __init__(self, record: Path):
         self.path = record.with_name(record.name + LOCK_SUFFIX)
-        self._fd: int | None = None
+        self._lock: FileLock | None = None
 
     def acquire(self, seconds: float = LOCK_WAIT_SECONDS) -> bool:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + seconds
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                self._fd = fd
-                return True
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    return False
-                time.sleep(0.01)
+        lock = FileLock(self.path, mode=0o600, thread_local=False)
+        try:
+            lock.acquire(timeout=seconds, poll_interval=0.01)
+        except Timeout:
+            return False
+        self._lock = lock
+        return True
 
     def release(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            lock.release()
 
 
 def _mark(path: Path) -> tuple[int, int] | None:
