@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-essay test-big fuzz bench clean
+.PHONY: install run test test-essay test-big test-floors fuzz bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ test-essay: $(STAMP)
 # the full two-person Yacht table, solved out of core and checked (about an hour, 2.3 GB RSS, 6.2 GB of disk)
 test-big: $(STAMP)
 	$(BIN)/python -m pytest -q -m big tests
+
+# every dependency at the lowest version pyproject.toml allows (.venv-floors), and a smoke test there
+test-floors: $(STAMP)
+	$(BIN)/python scripts/floors.py
 
 # every input language fuzzed: about 144,000 cases, with hypothesis's statistics (about 10 minutes on 2 cores)
 fuzz: $(STAMP)

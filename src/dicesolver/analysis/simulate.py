@@ -4,6 +4,7 @@ strategy (common random numbers), reproducible from a seed, summarised the same 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -18,11 +19,29 @@ PERCENTILES = (5, 25, 50, 75, 95)
 MAX_GAMES = 100_000_000
 
 
-@dataclass
+@dataclass(repr=False)
 class SimulationRun:
     summary: SimulationSummary
     scores: ScoreCounts  # how many games ended on each final score
     details: dict = field(default_factory=dict)  # the family's counts for figures (each box's points, ...)
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return f"<SimulationRun {s.game} {s.player}: {s.games:,} games, mean {s.mean:.3f}, sd {s.sd:.3f}>"
+
+    def _repr_html_(self) -> str:
+        from ..core.display import table
+
+        s = self.summary
+        rows = [(s.player, s.games, s.mean, s.sd, s.min, s.percentiles["50"], s.max)]
+        return table(f"{s.game}: {s.games:,} games, seed {s.seed}", ["player", "games", "mean", "sd", "min",
+                                                                     "median", "max"], rows)
+
+    def to_pandas(self) -> Any:
+        """The final scores as a DataFrame: score, games ending on it (pandas: the notebook extra)."""
+        from ..core.display import frame
+
+        return frame({"score": self.scores.scores, "games": self.scores.counts})
 
 
 def summarize(game: str, seed: int, run: Simulated) -> SimulationSummary:

@@ -13,7 +13,7 @@ order of the protocol's ``legal_actions`` and -1 codes and NaN values after them
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -80,6 +80,28 @@ class Answers:
         n = int(self.counts[i])
         return [(int(c), float(v), float(k)) for c, v, k in
                 zip(self._i[i, :n], self._f[i, :n], self._f[i, self.width: self.width + n])]
+
+    def __repr__(self) -> str:
+        return (f"Answers({len(self)} situations, up to {self.width} options each, {self.unit}, "
+                f"judged by {self.judge})")
+
+    def _repr_html_(self) -> str:
+        from .display import SHOWN_ROWS, table
+
+        best = self.best()
+        rows = [(i, float(self.value[i]), int(self.counts[i]), int(best[i])) for i in range(min(len(self), SHOWN_ROWS))]
+        return table(repr(self), ["situation", "value", "options", "best code"], rows, len(self) - len(rows))
+
+    def to_pandas(self) -> Any:
+        """One row per legal option of every situation: situation, code, value, cost (pandas: the notebook
+        extra). The codes are the encoding's (``SolvedGame.encoding.action_labels()`` names them)."""
+        from .display import frame
+
+        counts = np.maximum(self.counts, 0).astype(np.int64)
+        rows = np.repeat(np.arange(len(self)), counts)
+        columns = np.concatenate([np.arange(n) for n in counts]) if len(self) else np.zeros(0, np.int64)
+        return frame({"situation": rows, "code": self.codes[rows, columns].astype(np.int64),
+                      "value": self.values[rows, columns], "cost": self.costs[rows, columns]})
 
     def best(self) -> np.ndarray:
         """Each situation's first best option's code (-1 where it has none): its first option of cost 0 (the

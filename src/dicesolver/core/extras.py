@@ -9,7 +9,7 @@ from .errors import DicesolverError
 
 EXTRAS = {"plot": "drawing figures (--plot)", "web": "the web app (dicesolver serve)",
           "rl": "the learning environments (dicesolver.rl)", "dask": "solving on a dask cluster (--scheduler)",
-          "parquet": "Parquet files (label --out FILE.parquet)"}
+          "parquet": "Parquet files (label --out FILE.parquet)", "notebook": "tables as DataFrames (to_pandas)"}
 
 
 class MissingExtra(DicesolverError):

@@ -94,6 +94,22 @@ class Advice(_Model):
     def best(self) -> Option | None:
         return self.options[0] if self.options else None
 
+    def _repr_html_(self) -> str:
+        from .display import SHOWN_ROWS, dice_text, table
+
+        better = "higher" if self.higher_is_better else "lower"
+        caption = f"{self.game} {self.position}: {self.unit}, {better} is better; value {self.value:.4f} ({self.judge})"
+        rows = [(i + 1, dice_text(o.action), "" if o.points is None else o.points, o.value, o.cost)
+                for i, o in enumerate(self.options[:SHOWN_ROWS])]
+        return table(caption, ["#", "option", "points", "value", "cost"], rows, len(self.options) - len(rows))
+
+    def to_pandas(self) -> Any:
+        """The options as a DataFrame: action, option, kind, points, value, cost (pandas: the notebook extra)."""
+        from .display import frame
+
+        return frame({k: [getattr(o, k) for o in self.options] for k in ("action", "option", "kind", "points",
+                                                                           "value", "cost")})
+
 
 # -- review ---------------------------------------------------------------------------------------------
 
@@ -175,6 +191,24 @@ class Review(_Model):
 
     def mine(self) -> list[Decision]:
         return [d for d in self.decisions if d.seat == self.summary.seat]
+
+    def _repr_html_(self) -> str:
+        from .display import SHOWN_ROWS, dice_text, table
+
+        s = self.summary
+        caption = (f"{s.game}, {s.player}: baseline {s.baseline:.4f} + luck {s.luck:+.4f} − loss {s.loss:.4f}"
+                   f"{f' + others {s.others:+.4f}' if len(s.players) > 1 else ''} = {s.result:.4f} ({s.measure})")
+        costly = sorted((d for d in self.mine() if d.loss > 0), key=lambda d: -d.loss)
+        rows = [(d.turn, dice_text(d.brief), dice_text(d.chosen), dice_text(d.best), d.loss, d.label)
+                for d in costly[:SHOWN_ROWS]]
+        return table(caption, ["turn", "moment", "chosen", "best", "loss", "label"], rows, len(costly) - len(rows))
+
+    def to_pandas(self) -> Any:
+        """Every decision of every player as a DataFrame, one row each (pandas: the notebook extra)."""
+        from .display import frame
+
+        fields = list(Decision.model_fields)
+        return frame({k: [getattr(d, k) for d in self.decisions] for k in fields})
 
 
 # -- comparing strategies ------------------------------------------------------------------------------

@@ -123,6 +123,16 @@ class SolvedGame(ABC, Generic[G, S]):
         """Remarks on a position in words, shown with the advice (none by default)."""
         return []
 
+    def __repr__(self) -> str:
+        start = f": {self.unit_words} of the start {self.root_value:.6f}" if self.info is not None else ""
+        return f"<{type(self).__name__} {self.game.canonical!r}, {self.judge_words}{start}>"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f"<b>{html.escape(self.game.canonical)}</b> solved ({html.escape(self.judge_words)}): " \
+               f"{html.escape(self.headline() if self.info is not None else '')}"
+
     def headline(self) -> str:
         """The solved game in a few words: the value of the start for the first player."""
         return f"{self.unit_words} of the start with best play: {self.root_value:.6f}"

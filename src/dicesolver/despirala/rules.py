@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import ClassVar
 
+from ..core.display import ShownGame
 from ..core.errors import GameDefinitionError, InputError
 from ..core.numbers import is_digits, parse_int
 
@@ -98,8 +99,8 @@ def parse_throw(text: str, count: int | None = N_DICE) -> Throw:
     return faces
 
 
-@dataclass(frozen=True)
-class DespiralaGame:
+@dataclass(frozen=True, repr=False)
+class DespiralaGame(ShownGame):
     """Despirala, played normal (maximise the final score) or misere (minimise it; no Reroll)."""
 
     mode: str = "normal"

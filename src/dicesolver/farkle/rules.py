@@ -22,6 +22,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..core.display import ShownGame
 from ..core.errors import GameDefinitionError, InputError
 from ..core.numbers import is_digits, parse_int
 
@@ -188,8 +189,8 @@ def format_dice(dice: tuple[int, ...]) -> str:
     return "".join(str(d) for d in dice)
 
 
-@dataclass(frozen=True)
-class FarkleGame:
+@dataclass(frozen=True, repr=False)
+class FarkleGame(ShownGame):
     """A Farkle game for two: its scoring and its match rules (points throughout)."""
 
     name: str

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
 
+from ..core.display import ShownGame
 from ..core.errors import GameDefinitionError, InputError
 from ..core.numbers import is_digits, parse_int
 
@@ -30,8 +31,8 @@ ADD, BUST, RESET = 0, 1, 2
 EFFECT_NAMES = {ADD: "add", BUST: "bust", RESET: "reset"}
 
 
-@dataclass(frozen=True)
-class PushGame:
+@dataclass(frozen=True, repr=False)
+class PushGame(ShownGame):
     """A push-your-luck game: the goal, the dice, and what every throw does."""
 
     name: str  # pig, skunk or big-pig

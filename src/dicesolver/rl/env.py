@@ -102,6 +102,9 @@ class DiceEnv(gymnasium.Env):
         self._solution: SolvedGame | None = None
         self.state: State = loaded.start()
 
+    def __repr__(self) -> str:
+        return f"<DiceEnv {self.game.canonical!r}: {self.encoding.n_actions} actions>"
+
     @property
     def solution(self) -> SolvedGame:
         """The exact solution that judges (solved on first use, then cached on disk)."""

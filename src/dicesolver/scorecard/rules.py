@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..core.display import ShownGame
 from ..core.dice import DiceSpace, dice_space
 from ..core.errors import GameDefinitionError, InputError
 from .rules_file import YahtzeeBonus, check_rules, normalize_name
@@ -44,8 +45,8 @@ class ExtraYachtRule:
     joker_categories: tuple[int, ...]  # lower boxes that score their fixed points under the joker
 
 
-@dataclass(frozen=True)
-class ScorecardGame:
+@dataclass(frozen=True, repr=False)
+class ScorecardGame(ShownGame):
     name: str
     title: str
     summary: str
