@@ -13,7 +13,7 @@ import dicesolver as ds
 def test_advice_shows_as_a_table_and_as_a_frame():
     advice = ds.advise("yacht", "/11345/1")
     page = advice._repr_html_()
-    assert page.startswith("<table>") and "/11345/1" in page and "keep ⚀⚀" in page  # the position as text, keeps as dice
+    assert page.startswith("<table>") and "/11345/1" in page and "keep ⚀⚂⚃⚄" in page  # the position as text, keeps as dice
     assert page.count("<tr>") == 1 + 12 + 1  # the header, the best twelve, "… N more"
     frame = advice.to_pandas()
     assert list(frame.columns) == ["action", "option", "kind", "points", "value", "cost"]
