@@ -203,6 +203,16 @@ def click_a_move(page, board: dict, rng) -> None:
         moves.nth(rng.randrange(moves.count())).click()
 
 
+def settled(page) -> dict:
+    """The game's session once the page waits for the person (or the game is over), its board drawn."""
+    page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
+                           " && (state.session.prompt || state.session.over)")
+    session = page.evaluate("state.session")
+    page.wait_for_function("(p) => document.getElementById('board').dataset.position === p",
+                           arg=session["board"]["position"])
+    return session
+
+
 def play_by_clicking(page, game: str, bots: list[str], seed: int) -> None:
     """A whole game played on the drawn board, the board checked against the engine after every move."""
     import random
@@ -210,11 +220,7 @@ def play_by_clicking(page, game: str, bots: list[str], seed: int) -> None:
     rng = random.Random(seed)
     start_game(page, game, bots, seed)
     for _ in range(800):
-        page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
-                               " && (state.session.prompt || state.session.over)")
-        session = page.evaluate("state.session")
-        page.wait_for_function("(p) => !document.querySelector('#board').hidden && "
-                               "document.querySelector('#board').dataset.position === p", arg=session["board"]["position"])
+        session = settled(page)
         check_the_board(page, session["board"])
         if session["over"]:
             return
@@ -543,9 +549,7 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
     rng = random.Random(2026)
     throws = 0
     for _ in range(200):
-        phone.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
-                                " && (state.session.prompt || state.session.over)")
-        session = phone.evaluate("state.session")
+        session = settled(phone)
         board = session["board"]
         check_the_board(phone, board)
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
@@ -620,11 +624,8 @@ def test_a_whole_game_with_my_own_dice_by_taps_alone(page, server, game):
     rng = random.Random(53)
     requests = 0
     for _ in range(1500):
-        phone.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
-                                " && (state.session.prompt || state.session.over)")
-        session = phone.evaluate("state.session")
+        session = settled(phone)
         board = session["board"]
-        phone.wait_for_function("(p) => document.getElementById('board').dataset.position === p", arg=board["position"])
         assert phone.evaluate("document.documentElement.scrollWidth") <= 390
         assert not small_controls(phone)
         if session["over"]:
@@ -760,11 +761,8 @@ def test_a_whole_game_by_keyboard_alone(page, server):
     page.focus("#board button")  # a keyboard user's first Tab into the board
     tabs = 0
     for _ in range(300):
-        page.wait_for_function("state.session && !state.sending && !state.session.busy && state.session.board"
-                               " && (state.session.prompt || state.session.over)")
-        session = page.evaluate("state.session")
+        session = settled(page)
         board = session["board"]
-        page.wait_for_function("(p) => document.getElementById('board').dataset.position === p", arg=board["position"])
         if session["over"]:
             break
         if board["throw"]:
