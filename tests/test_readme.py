@@ -45,6 +45,7 @@ def comparable(line: str) -> str:
     """A line with what changes from run to run or machine to machine taken out."""
     line = re.sub(r"[┃│┏┓┗┛┡┩└┘┳┻╇╈━─┼┬┴]+", " ", line)
     line = re.sub(r"\d+(\.\d+)? ?(s|ms|min)\b", "T", line)  # durations
+    line = re.sub(r"^(solved|loaded from cache) in", "ready in", line.strip())  # an earlier test may have solved it
     line = re.sub(r" at \S+", " at PATH", line)
     return " ".join(line.split())
 
