@@ -16,9 +16,9 @@ import io
 import re
 import secrets
 import tempfile
-from dataclasses import asdict
 from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
@@ -112,9 +112,13 @@ def advice(game: Game, position: str, store: SolutionStore) -> Advice:
 
 
 def review_response(solution, playthrough, player: int, width: int | None = None) -> models.ReviewResponse:
+    return reviewed(solution.review(playthrough, player), width)
+
+
+def reviewed(review, width: int | None = None) -> models.ReviewResponse:
+    """A review with its timeline drawn for the page's width, as a data URL."""
     from ..analysis.plots import review_figure
 
-    review = solution.review(playthrough, player)
     plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review), page_width(width))).decode()
     return models.ReviewResponse(review=review, plot=plot)
 
@@ -353,14 +357,11 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
     @app.get("/api/play/{session_id}/review", response_model=models.ReviewResponse)
     def session_review(session_id: str, http: Request, width: int | None = WidthQuery):
-        from ..analysis.plots import review_figure
-
         session = session_or_404(session_id, http)
         if session.result is None:
             raise InputError("the game is not over yet")
         _, review = session.result
-        plot = "data:image/png;base64," + base64.b64encode(_png(review_figure(review), page_width(width))).decode()
-        return models.ReviewResponse(review=review, plot=plot)
+        return reviewed(review, width)
 
     # -- review -------------------------------------------------------------------------------------------
     @app.get("/api/records", response_model=list[models.RecordInfo],
