@@ -176,9 +176,14 @@ def advise(
             solution = registry.solution_for(state, progress=update)
     result = solution.advise(state)
     if json_output:
-        emit(result.model_copy(update={"options": result.options[:top]}) if top else result)
+        emit(best_few(result, top))
         return
     render.advice(out, result, state.brief(), top)
+
+
+def best_few(advice, top: int):
+    """The advice with only its best ``top`` options (0: all of them), as --top shows it."""
+    return advice.model_copy(update={"options": advice.options[:top]}) if top else advice
 
 
 def advise_lines(game: str, lines: Iterable[str], top: int) -> None:
@@ -196,7 +201,7 @@ def advise_lines(game: str, lines: Iterable[str], top: int) -> None:
                 with progress(f"solving {state.game.canonical} (once; cached)") as update:
                     solution = registry.solution_for(state, progress=update)
             result = solution.advise(state)
-            answer = (result.model_copy(update={"options": result.options[:top]}) if top else result).model_dump_json()
+            answer = best_few(result, top).model_dump_json()
         except DicesolverError as exc:
             refused += 1
             answer = json.dumps({"position": text, "error": str(exc)})
