@@ -205,3 +205,46 @@ def test_forced_order_positions():
     parse_position(game, "ones=3,twos=4/11111/0")
     with pytest.raises(InputError, match="card order"):
         parse_position(game, "twos=4/11111/0")
+
+
+# -- ds.advise: its options made when first read ---------------------------------------------------------
+
+LATE = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,escalera=20,full=30,poker=40"
+
+
+@pytest.mark.parametrize("game,position", [
+    ("yahtzee", "/13456/2"), ("yahtzee", "aces=3,yahtzee=50/66666/0"), ("yacht-dice", "/11111/0"),
+    ("generala", f"{LATE};{LATE.replace('sixes=18', 'sixes=24')}/66612/1"), ("skunk", "0,87,32"),
+    ("despirala", "none;5;123456"), ("yahtzee", "/-/3")])
+def test_an_advice_reads_the_same_whether_its_options_are_made_first_or_last(game, position):
+    import copy
+    import pickle
+
+    import dicesolver as ds
+    from dicesolver.core.results import Advice
+
+    made = ds.advise(game, position)
+    made.options  # made now
+    assert ds.advise(game, position).best == made.best == (made.options[0] if made.options else None)
+    assert ds.advise(game, position) == made and made == ds.advise(game, position)
+    assert ds.advise(game, position).model_dump() == made.model_dump()
+    assert ds.advise(game, position).model_dump_json() == made.model_dump_json()
+    assert Advice.model_validate_json(ds.advise(game, position).model_dump_json()) == made  # every field, in order
+    assert repr(ds.advise(game, position)) == repr(made)
+    assert pickle.loads(pickle.dumps(ds.advise(game, position))) == made
+    assert copy.deepcopy(ds.advise(game, position)) == made and copy.copy(ds.advise(game, position)) == made
+    assert dict(ds.advise(game, position))["options"] == made.options
+    assert Advice.model_json_schema(mode="serialization") == Advice.model_json_schema()  # one schema, as before
+
+
+def test_a_card_read_once_is_checked_with_every_position_it_comes_with():
+    """Cards are remembered by their text once read and checked: the dice and throws left of each position
+    are still checked, and a refused card is never remembered."""
+    game = load_game("yahtzee")
+    assert str(game.parse_state("aces=3/11345/1")) == "aces=3/11345/1"
+    for text, message in [("aces=3/11111/3", "rolls left must be 0..2"), ("aces=3/1111/0", "5 dice"),
+                          ("aces=3/-/2", "before the first roll"), ("aces=6/11111/0", "not a possible score"),
+                          ("aces=6/11111/0", "not a possible score")]:
+        with pytest.raises(InputError, match=message):
+            game.parse_state(text)
+    assert "aces=6" not in game.cards_read and "aces=3" in game.cards_read

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
@@ -96,18 +97,25 @@ def solve(spec: str | Game, players: int | None = None, judge: str | None = None
     key = (game.family, game.canonical, game.n_players, judge)
     if not rebuild and cluster is None:
         kept = _SOLVED.get(key)
-        if kept is not None and _stamp(kept[0]) == kept[1]:
-            return kept[0]
+        if kept is not None:
+            solution, stamp, checked = kept
+            now = time.monotonic()
+            if now - checked < RECHECK_SECONDS:
+                return solution
+            if _stamp(solution) == stamp:
+                _SOLVED[key] = (solution, stamp, now)
+                return solution
     solution = family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem,
                                      cluster=cluster)
     if solution.info.solved_now:  # a new table: a default judge may now be another one
         for old in [k for k in _SOLVED if k[1] == game.canonical]:
             _SOLVED.pop(old, None)
-    _SOLVED[key] = (solution, _stamp(solution))
+    _SOLVED[key] = (solution, _stamp(solution), time.monotonic())
     return solution
 
 
-_SOLVED: dict[tuple, tuple[SolvedGame, int | None]] = {}
+_SOLVED: dict[tuple, tuple[SolvedGame, int | None, float]] = {}  # solution, its table's stamp, when checked
+RECHECK_SECONDS = 1.0  # a table rebuilt by another process is seen within a second (a stat a call was 3 µs)
 
 
 def _stamp(solution: SolvedGame) -> int | None:

@@ -116,6 +116,24 @@ def parse_card(game: ScorecardGame, text: str) -> tuple[tuple[int | None, ...], 
     return tuple(boxes), extra
 
 
+def read_card(game: ScorecardGame, text: str) -> Position:
+    """A card's text as a checked turn-start position. Cards are remembered by their text, a few thousand a
+    game: a game's decisions share their card, a turn's three of them, a two-person position's two cards
+    ask again and again (reading and checking one was most of reading a position)."""
+    cards = game.cards_read
+    card = cards.get(text)
+    if card is None:
+        boxes, extra = parse_card(game, text)
+        card = check_card(game, Position(boxes, None, game.rolls, extra))
+        if len(cards) >= MAX_CARDS_READ:
+            cards.clear()
+        cards[text] = card
+    return card
+
+
+MAX_CARDS_READ = 4096
+
+
 def boxes_for_extra_yachts(game: ScorecardGame, boxes: tuple[int | None, ...]) -> int:
     """How many filled boxes (besides the yacht box) hold a score that a five of a kind could have earned
     there under the game's joker rules. Each extra yacht was scored in one of them. Each box is judged
@@ -140,14 +158,18 @@ def boxes_for_extra_yachts(game: ScorecardGame, boxes: tuple[int | None, ...]) -
 
 def validate(game: ScorecardGame, position: Position) -> Position:
     """Check that a position could happen in this game; raise InputError naming what is wrong."""
+    return check_moment(game, check_card(game, position))
+
+
+def check_card(game: ScorecardGame, position: Position) -> Position:
+    """Check that a position's card could happen in this game (its boxes, bonuses and order)."""
     if len(position.boxes) != game.n_categories:
         raise InputError(f"{game.name} has {game.n_categories} boxes")
     for c, v in enumerate(position.boxes):
         if v is None:
             continue
-        possible = game.possible_scores(c)
-        if v not in possible:
-            shown = ", ".join(map(str, possible))
+        if not game.is_possible_score(c, v):
+            shown = ", ".join(map(str, game.possible_scores(c)))
             raise InputError(f"{v} is not a possible score for {game.categories[c].name} (possible: {shown})")
     x = game.extra_yacht
     if position.extra_bonus:
@@ -169,6 +191,11 @@ def validate(game: ScorecardGame, position: Position) -> Position:
         used = [v is not None for v in position.boxes]
         if any(used[c + 1] and not used[c] for c in range(len(used) - 1)):
             raise InputError(f"{game.name} is played in card order: boxes must be filled from the top")
+    return position
+
+
+def check_moment(game: ScorecardGame, position: Position) -> Position:
+    """Check that a position's dice and throws left fit its game and card (the card checked already)."""
     if position.dice is None:
         if position.rolls_left != game.rolls:
             raise InputError(f"before the first roll there are {game.rolls} rolls left")

@@ -158,28 +158,54 @@ class ScorecardGame(ShownGame):
         }
 
     # -- categories by name ------------------------------------------------------------------------
+    @cached_property
+    def cards_read(self) -> dict[str, Any]:
+        """Cards read from their text (``position.read_card``), by the text."""
+        return {}
+
+    @cached_property
+    def _category_names(self) -> dict[str, int]:
+        """Each box's name, title and aliases, normalised, to its index (the first box where two share one)."""
+        names: dict[str, int] = {}
+        for i, cat in enumerate(self.categories):
+            for n in (cat.name, cat.title, *cat.aliases):
+                names.setdefault(normalize_name(n), i)
+        names.pop("", None)
+        return names
+
     def category_index(self, text: str) -> int:
         """Find a category by name, title or alias, forgivingly (case, spaces, dashes ignored)."""
+        found = self._category_names.get(text)  # a name as written (the usual case) needs no normalising
+        if found is not None:
+            return found
         key = normalize_name(text)
         if not key:
             raise InputError("no category given")
-        for i, cat in enumerate(self.categories):
-            names = (cat.name, cat.title) + cat.aliases
-            if key in (normalize_name(n) for n in names):
-                return i
+        if key in self._category_names:
+            return self._category_names[key]
         matches = [i for i, c in enumerate(self.categories) if normalize_name(c.name).startswith(key)]
         if len(matches) == 1:
             return matches[0]
         known = ", ".join(c.name for c in self.categories)
         raise InputError(f"{text!r} is not a category of {self.name} (categories: {known})")
 
-    def possible_scores(self, c: int) -> list[int]:
-        values = set(self.score_table[:, c].tolist())  # not np.unique: it imports numpy.ma (30 ms of an advice)
+    @cached_property
+    def _possible_scores(self) -> tuple[frozenset[int], ...]:
+        sets = []
         x = self.extra_yacht
-        if x is not None and x.joker != "none" and c in x.joker_categories:
-            values.add(int(self.categories[c].fixed_points or 0))
-        values.add(0)
-        return sorted(values)
+        for c in range(self.n_categories):
+            values = set(self.score_table[:, c].tolist())  # not np.unique: it imports numpy.ma (30 ms of an advice)
+            if x is not None and x.joker != "none" and c in x.joker_categories:
+                values.add(int(self.categories[c].fixed_points or 0))
+            values.add(0)
+            sets.append(frozenset(values))
+        return tuple(sets)
+
+    def is_possible_score(self, c: int, points: int) -> bool:
+        return points in self._possible_scores[c]
+
+    def possible_scores(self, c: int) -> list[int]:
+        return sorted(self._possible_scores[c])
 
     # -- scoring a final roll ------------------------------------------------------------------------
     def legal_scores(self, boxes: tuple, dice: tuple) -> list[tuple[int, int, int]]:

@@ -26,7 +26,7 @@ from ..core.dice import Dice, DiceSpace, format_dice, is_sub_multiset, parse_dic
 from ..core.errors import InputError
 from ..core.numbers import is_digits
 from ..core.protocol import seat_on_turn
-from .position import BONUS_KEY, Position, after_score, parse_card, parse_int, showing, validate
+from .position import BONUS_KEY, Position, after_score, check_moment, parse_int, read_card, showing
 from .rules import ScorecardGame
 
 MAX_PLAYERS = 6
@@ -337,8 +337,7 @@ def parse_state(game: ScorecardGame, text: str) -> ScorecardState:
     check_players(len(listed))
     cards = []
     for card_part in listed:
-        boxes, extra = parse_card(game, card_part)
-        cards.append(validate(game, Position(boxes, None, game.rolls, extra)))
+        cards.append(read_card(game, card_part))
     filled = [c.filled for c in cards]
     k = filled[0]
     behind = len(listed) - sum(1 for f in filled if f == k)
@@ -366,7 +365,7 @@ def parse_state(game: ScorecardGame, text: str) -> ScorecardState:
             raise InputError("every box is filled: the game is over")
         return ScorecardState(game, tuple(by_seat), None, (), game.rolls)
     if dice is not None:
-        validate(game, Position(cards[0].boxes, dice, rolls_left, cards[0].extra_bonus))
+        check_moment(game, Position(cards[0].boxes, dice, rolls_left, cards[0].extra_bonus))
     elif dice_text.endswith("+"):
         if len(held) > game.n_dice:
             raise InputError(f"{game.name} is played with {game.n_dice} dice")
