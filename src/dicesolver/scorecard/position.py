@@ -19,6 +19,7 @@ order, canonical names), and ``parse_position(format_position(p)) == p``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..core import numbers
 from ..core.dice import Dice, format_dice, parse_dice
@@ -49,12 +50,12 @@ class Position:
         """The dice showing (InputError before the first throw of the turn)."""
         return showing(self.dice)
 
-    @property
+    @cached_property
     def used(self) -> int:
         return sum(1 << c for c, v in enumerate(self.boxes) if v is not None)
 
     def upper_total(self, game: ScorecardGame) -> int:
-        return sum(v for c, v in enumerate(self.boxes) if v is not None and game.categories[c].is_upper)
+        return sum(v for v, upper in zip(self.boxes, game.upper_boxes) if upper and v is not None)
 
     def yacht_flag(self, game: ScorecardGame) -> bool:
         x = game.extra_yacht
@@ -62,18 +63,23 @@ class Position:
 
     def total(self, game: ScorecardGame) -> int:
         """Points scored so far, with the upper bonus once earned and extra-yacht bonuses."""
-        total = sum(v for v in self.boxes if v is not None) + self.extra_bonus
+        total = self.points + self.extra_bonus
         if game.has_upper_bonus and self.upper_total(game) >= game.upper_threshold:
             total += game.upper_points
         return total
 
-    @property
+    @cached_property
+    def points(self) -> int:
+        """The points in the boxes (without bonuses)."""
+        return sum(v for v in self.boxes if v is not None)
+
+    @cached_property
     def filled(self) -> int:
         """How many boxes are filled."""
         return sum(v is not None for v in self.boxes)
 
     def is_over(self) -> bool:
-        return all(v is not None for v in self.boxes)
+        return self.filled == len(self.boxes)
 
 
 def start_position(game: ScorecardGame) -> Position:

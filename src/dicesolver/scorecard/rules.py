@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..core.display import ShownGame
-from ..core.dice import DiceSpace, dice_space
+from ..core.dice import DiceSpace, dice_space, format_dice
 from ..core.errors import GameDefinitionError, InputError
 from .rules_file import YahtzeeBonus, check_rules, normalize_name
 from .scoring import Category, make_category
@@ -158,6 +158,16 @@ class ScorecardGame(ShownGame):
         }
 
     # -- categories by name ------------------------------------------------------------------------
+    @cached_property
+    def upper_boxes(self) -> tuple[bool, ...]:
+        """Whether each box is in the upper section."""
+        return tuple(c.is_upper for c in self.categories)
+
+    @cached_property
+    def rolls_by_text(self) -> dict[str, tuple[int, ...]]:
+        """Every roll by its canonical text ("11345"), read without parsing."""
+        return {format_dice(r, self.faces): tuple(r) for r in self.dice.rolls}
+
     @cached_property
     def cards_read(self) -> dict[str, Any]:
         """Cards read from their text (``position.read_card``), by the text."""

@@ -353,7 +353,7 @@ def parse_state(game: ScorecardGame, text: str) -> ScorecardState:
     if dice_text.endswith("+"):
         held = parse_dice(dice_text[:-1], game.faces, allow_empty=True)
     elif dice_text not in ("", "-"):
-        dice = parse_dice(dice_text, game.faces)
+        dice = game.rolls_by_text.get(dice_text) or parse_dice(dice_text, game.faces)
     if len(parts) == 3:
         rolls_left = parse_int(parts[2], "rolls left")
     elif dice is None and not dice_text.endswith("+"):
