@@ -1,4 +1,4 @@
-"""Despirala (seed 001) behind ``core.family``."""
+"""Despirala behind ``core.family``."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ class DespiralaBot:
 
 class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     name = "despirala"
-    title = "Despirala (seed 001)"
+    title = "Despirala"
 
     def names(self) -> list[str]:
         return ["despirala"]

@@ -1,4 +1,4 @@
-"""Despirala (seed 001) as data: six dice, fourteen combinations, goods, and the move language.
+"""Despirala as data: six dice, fourteen combinations, goods, and the move language.
 
 Each of the 14 turns: gain 5 goods, throw all six dice for free, then either Reroll (1 good; normal play
 only) or pick an unused combination. Collect f scores f per f collected, with Continue (1 good, rethrow

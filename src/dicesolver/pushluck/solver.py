@@ -36,7 +36,9 @@ def game_arrays(game: PushGame) -> tuple[np.ndarray, np.ndarray, float, float]:
 
 
 @dataclass(frozen=True)
-class SolveInfo:
+class Sweeps:
+    """How the value iteration ended: the sweeps made, the last sweep's largest change, the seconds taken."""
+
     sweeps: int
     last_change: float
     seconds: float
@@ -52,7 +54,7 @@ def _initial(goal: int) -> np.ndarray:
     return table
 
 
-def solve(game: PushGame, tol: float = TOLERANCE) -> tuple[np.ndarray, SolveInfo]:
+def solve(game: PushGame, tol: float = TOLERANCE) -> tuple[np.ndarray, Sweeps]:
     """The optimal win-probability table of ``game`` (solved now, not cached)."""
     start = time.perf_counter()
     points, probs, bust, reset = game_arrays(game)
@@ -64,7 +66,7 @@ def solve(game: PushGame, tol: float = TOLERANCE) -> tuple[np.ndarray, SolveInfo
                           MAX_SWEEPS, changes)
     if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
         raise RuntimeError(f"{game.canonical}: no convergence after {sweeps} sweeps")
-    return table, SolveInfo(int(sweeps), float(changes[sweeps - 1]), time.perf_counter() - start)
+    return table, Sweeps(int(sweeps), float(changes[sweeps - 1]), time.perf_counter() - start)
 
 
 def evaluate(game: PushGame, policy_a: np.ndarray, policy_b: np.ndarray, tol: float = TOLERANCE) -> tuple[np.ndarray, np.ndarray]:

@@ -166,19 +166,6 @@ class SolitaireModel:
 
 
 @dataclass
-class SolveResult:
-    values: np.ndarray
-    seconds: float
-
-
-def solve(game: ScorecardGame, progress: ProgressCallback | None = None) -> SolveResult:
-    model = SolitaireModel(game)
-    start = time.perf_counter()
-    values = model.solve(progress)
-    return SolveResult(values, time.perf_counter() - start)
-
-
-@dataclass
 class SolitaireSolution:
     """A solved game: turn-start values plus on-demand within-turn values."""
 
@@ -204,8 +191,8 @@ TABLE_KIND = "solitaire-ev"
 
 
 @dataclass
-class SolveInfo:
-    """How a solution was obtained: from the cache or solved now (and how long that took)."""
+class TableLoad:
+    """How a table was obtained: from the cache or solved now (and how long that took)."""
 
     built: bool
     seconds: float
@@ -222,7 +209,7 @@ def load_or_solve(
     progress: ProgressCallback | None = None,
     rebuild: bool = False,
     on_problem: Callable[[str], None] | None = None,
-) -> tuple[SolitaireSolution, SolveInfo]:
+) -> tuple[SolitaireSolution, TableLoad]:
     """The solved table of a game: from the cache when it is sound, else solved now and cached.
 
     A game too big for this machine is refused before anything is built (size.check_solvable)."""
@@ -245,4 +232,4 @@ def load_or_solve(
     solution = SolitaireSolution(game, values)
     solution.__dict__["model"] = model
     seconds = float(table.manifest.get("solve_seconds", 0.0)) if built else time.perf_counter() - start
-    return solution, SolveInfo(built, seconds, str(table.directory), int(values.nbytes))
+    return solution, TableLoad(built, seconds, str(table.directory), int(values.nbytes))
