@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-essay test-big test-floors fuzz bench clean
+.PHONY: install run test test-essay test-big test-floors compile-report fuzz bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,13 @@ test-big: $(STAMP)
 # every dependency at the lowest version pyproject.toml allows (.venv-floors), and a smoke test there
 test-floors: $(STAMP)
 	$(BIN)/python scripts/floors.py
+
+# the suite from empty kernel and table caches, with every kernel numba compiles logged, and where that time goes
+compile-report: $(STAMP)
+	rm -rf .compile-report && mkdir .compile-report
+	DICESOLVER_COMPILE_LOG=.compile-report/compiles.jsonl DICESOLVER_KERNEL_CACHE=.compile-report/kernels \
+		$(BIN)/python -m pytest -q -n 2 --dist loadfile -p no:cacheprovider tests
+	$(BIN)/python scripts/compile_report.py .compile-report/compiles.jsonl
 
 # every input language fuzzed: about 144,000 cases, with hypothesis's statistics (about 10 minutes on 2 cores)
 fuzz: $(STAMP)

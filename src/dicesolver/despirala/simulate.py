@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..core.arrays import frozen
 from ..core.errors import InputError
 from .kernels.expected import simulate_games
 from .rules import ALL_FREE, six_dice_throws
@@ -61,7 +62,7 @@ def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, in
         raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
     scores = np.zeros(n, dtype=np.int64)
     mask, goods, pts = start
-    simulate_games(np.asarray(W), *_kernel_inputs(mode), mask, goods, pts, int(seed) % 2**31, scores)
+    simulate_games(frozen(W), *_kernel_inputs(mode), mask, goods, pts, int(seed) % 2**31, scores)  # one type, cached or new
     return scores
 
 

@@ -27,6 +27,12 @@ KIND = "pushluck"
 _NO_POLICY = np.zeros((1, 1, 1), dtype=np.int8)
 
 
+def contiguous(policy: np.ndarray) -> np.ndarray:
+    """A policy as the kernels take it: int8, C order (a strategy's view or transposed table would compile
+    the sweep again for its layout)."""
+    return np.ascontiguousarray(policy, dtype=np.int8)
+
+
 def game_arrays(game: PushGame) -> tuple[np.ndarray, np.ndarray, float, float]:
     """The throw's effects as kernel arrays: points added and their probabilities, bust, reset."""
     bust, reset, adds = game.outcomes()
@@ -84,7 +90,7 @@ def evaluate(game: PushGame, policy_a: np.ndarray, policy_b: np.ndarray, tol: fl
     changes = np.zeros(MAX_SWEEPS)
     from .kernels import solve_tables
 
-    sweeps = solve_tables(game.goal, first, second, policy_a.astype(np.int8), policy_b.astype(np.int8), False,
+    sweeps = solve_tables(game.goal, first, second, contiguous(policy_a), contiguous(policy_b), False,
                           points, probs, bust, reset, tol, MAX_SWEEPS, changes)
     if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
         raise RuntimeError(f"{game.canonical}: policy evaluation did not converge")
