@@ -58,23 +58,9 @@ def run(argv: list[str], env: dict[str, str]) -> dict[str, float]:
 
 def child(log: str, argv: list[str]) -> None:
     """Run the command line in this process with a listener on numba's compile events (``--child``)."""
-    from numba.core import event
+    from dicesolver.core.jit import log_compiles
 
-    class Listener(event.Listener):
-        def __init__(self) -> None:
-            self.started: dict[tuple[int, str], float] = {}
-
-        def on_start(self, ev):
-            self.started[id(ev.data["dispatcher"]), str(ev.data["args"])] = time.perf_counter()
-
-        def on_end(self, ev):
-            d, args = ev.data["dispatcher"], str(ev.data["args"])
-            took = time.perf_counter() - self.started.pop((id(d), args), time.perf_counter())
-            with open(log, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps({"kernel": f"{d.py_func.__module__}.{d.py_func.__qualname__}", "signature": args,
-                                     "seconds": took}) + "\n")
-
-    event.register("numba:compile", Listener())
+    log_compiles(log)
     from dicesolver.cli import main
 
     main(argv)

@@ -28,26 +28,8 @@ def pytest_configure(config):
     that asked for it and the seconds it took, one JSON line each (both workers append): where a cold
     suite's time goes (``python scripts/compile_report.py FILE``)."""
     log = os.environ.get("DICESOLVER_COMPILE_LOG")
-    if not log:
-        return
-    import json
-    import time
+    if log:
+        from dicesolver.core.jit import log_compiles
 
-    from numba.core import event
-
-    class Listener(event.Listener):
-        started: dict = {}
-
-        def on_start(self, ev):
-            self.started[id(ev.data["dispatcher"]), str(ev.data["args"])] = time.perf_counter()
-
-        def on_end(self, ev):
-            d, args = ev.data["dispatcher"], str(ev.data["args"])
-            took = time.perf_counter() - self.started.pop((id(d), args), time.perf_counter())
-            with open(log, "a", encoding="utf-8") as fh:
-                fh.write(json.dumps({"kernel": f"{d.py_func.__module__}.{d.py_func.__qualname__}", "signature": args,
-                                     "seconds": round(took, 3), "ended": round(time.perf_counter(), 3),
-                                     "test": os.environ.get("PYTEST_CURRENT_TEST", ""),
-                                     "worker": os.environ.get("PYTEST_XDIST_WORKER", "")}) + "\n")
-
-    event.register("numba:compile", Listener())
+        log_compiles(log, lambda: {"test": os.environ.get("PYTEST_CURRENT_TEST", ""),
+                                   "worker": os.environ.get("PYTEST_XDIST_WORKER", "")})

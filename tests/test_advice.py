@@ -237,6 +237,19 @@ def test_an_advice_reads_the_same_whether_its_options_are_made_first_or_last(gam
     assert Advice.model_json_schema(mode="serialization") == Advice.model_json_schema()  # one schema, as before
 
 
+def test_an_advice_read_late_has_its_own_positions_options():
+    """An Advice's options made after other positions' advice (the engine reuses a single situation's
+    answer buffers once nothing holds them: an Advice waiting to make its options holds them)."""
+    import dicesolver as ds
+
+    texts = ["/13456/2", "/11111/0", "aces=3/22334/1", "/66655/2", "chance=20/12345/0"]
+    waiting = [ds.advise("yahtzee", t) for t in texts]
+    for text, advice in zip(texts, waiting):
+        made = ds.advise("yahtzee", text)
+        made.options
+        assert advice.options == made.options and advice.best == made.best
+
+
 def test_a_card_read_once_is_checked_with_every_position_it_comes_with():
     """Cards are remembered by their text once read and checked: the dice and throws left of each position
     are still checked, and a refused card is never remembered."""

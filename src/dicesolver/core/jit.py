@@ -48,7 +48,7 @@ from numba import njit, prange
 from .kernel_cache import PREFIX, kernel_cache_dir, kernel_sources
 
 __all__ = ["njit", "prange", "borrowed", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir",
-           "use_kernel_cache", "thread_count", "Stripes", "compiled"]
+           "use_kernel_cache", "thread_count", "Stripes", "compiled", "log_compiles"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
 
@@ -129,6 +129,34 @@ def compiled(kernel: Any) -> bool:
         return bool(kernel._cache._cache_file._load_index())
     except (AttributeError, OSError, EOFError, ValueError, pickle.UnpicklingError):
         return False
+
+
+def log_compiles(path: str | Path, context: Callable[[], dict[str, Any]] = dict) -> None:
+    """Append a JSON line to ``path`` for every compile numba makes in this process from now on: the
+    kernel, its signature, the seconds it took, when it ended (``time.perf_counter``) and ``context()``'s
+    fields (where a first use or a cold test suite spends its time: ``scripts/compile_report.py``)."""
+    import json
+    import time
+
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def __init__(self) -> None:
+            self.started: dict[tuple[int, str], float] = {}
+
+        def on_start(self, ev: Any) -> None:
+            self.started[id(ev.data["dispatcher"]), str(ev.data["args"])] = time.perf_counter()
+
+        def on_end(self, ev: Any) -> None:
+            d, args = ev.data["dispatcher"], str(ev.data["args"])
+            now = time.perf_counter()
+            took = now - self.started.pop((id(d), args), now)
+            row = {"kernel": f"{d.py_func.__module__}.{d.py_func.__qualname__}", "signature": args,
+                   "seconds": round(took, 3), "ended": round(now, 3), **context()}
+            with open(path, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row) + "\n")
+
+    event.register("numba:compile", Listener())
 
 
 def thread_count() -> int:
