@@ -164,6 +164,34 @@ def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
             assert np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("name,game", [("greedy", "yahtzee"), ("greedy", "tiny-bonus-free"), ("ev", "tiny-forced"),
+                                       ("bonus", "tiny-pairs")])
+def test_a_static_strategy_plays_the_same_games_from_its_stage_table(monkeypatch, name, game):
+    """A static strategy (greedy, seed 002's agents) reads its keep values from a table of every used set's
+    in simulations of many games: the same games, on the same dice, as computing them at every turn; and no
+    table where it would be too big."""
+    from dicesolver.scorecard.players import strategies
+
+    games = {"yahtzee": lambda: load_game("yahtzee"), "tiny-bonus-free": lambda: tiny(BONUS_GAME, joker="free"),
+             "tiny-forced": lambda: tiny(BONUS_GAME, order="forced"), "tiny-pairs": lambda: tiny(PAIRS_GAME)}
+    g = games[game]()
+    n = 400
+    throws, rand = dice_stream(g, 12, 0, n)
+    monkeypatch.setattr(strategies, "STAGE_TABLE_MIN_GAMES", n)
+    player = make_player(name, g)
+    from_table = player.play_many(throws, rand)
+    assert player.stage_table().shape[0] == 1 << g.n_categories
+    monkeypatch.setattr(strategies, "STAGE_TABLE_MIN_GAMES", 10**9)
+    for a, b in zip(from_table, player.play_many(throws, rand)):
+        assert np.array_equal(a, b)
+    monkeypatch.setattr(strategies, "STAGE_TABLE_MAX_BYTES", 0)
+    monkeypatch.setattr(strategies, "STAGE_TABLE_MIN_GAMES", n)
+    small = make_player(name, g)
+    assert small.stage_table().shape[0] == 0
+    for a, b in zip(from_table, small.play_many(throws, rand)):
+        assert np.array_equal(a, b)
+
+
 def reached_by_hand(game, policy) -> set[int]:
     """The turn starts the optimal player can reach from the empty card, each final roll scored in the box
     the table says, by the protocol's own scoring (``after_score``): a reference for ``mark_reached``."""
