@@ -120,10 +120,9 @@ class Advice(_Model):
     def _complete(self) -> Advice:
         later = self._pending()
         if later is not None:
-            fields, options = dict(self.__dict__), later()
-            self.__dict__.clear()  # in the fields' order, as a validated Advice holds them
-            self.__dict__.update((name, options if name == "options" else fields[name])
-                                 for name in type(self).model_fields)
+            fields, options = self.__dict__, later()
+            # a new dict at once (a reader on another thread never sees half of one), in the fields' order
+            _set_dict(self, {name: options if name == "options" else fields[name] for name in type(self).model_fields})
             self.__pydantic_private__["_later"] = None  # type: ignore[index]
         return self
 
