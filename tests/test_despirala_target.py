@@ -171,12 +171,12 @@ def test_the_python_player_and_the_kernels_decide_alike(tables):
     from dicesolver.despirala.players import TargetPlayer
     from dicesolver.despirala.rules import make_despirala
     from dicesolver.despirala.state import COLLECT, DECIDE, Seat, start_state
-    from dicesolver.despirala.solution import TargetChance
+    from dicesolver.despirala.solution import DespiralaTargetChance
 
     table = tables["normal", AT_LEAST]
     game = make_despirala({})
     player = TargetPlayer(table, 70)
-    solved = TargetChance(game, table, 70, False, None)
+    solved = DespiralaTargetChance(game, table, 70, False, None)
     rng = np.random.default_rng(5)
     for _ in range(20):
         state = start_state(1, game)

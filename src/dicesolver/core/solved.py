@@ -162,3 +162,44 @@ class SolvedGame(ABC, Generic[G, S]):
         from .review import review
 
         return review(self, playthrough, player)
+
+
+class TargetChance(SolvedGame[G, S]):
+    """The best chance that a player's own final score reaches ``score`` (``beat``: passes it, a tie counting
+    half), whatever the others do: a family's target table behind the protocol. A family says its goal in
+    words (``goal``), a state's score so far (``score_so_far``), and sets ``engine``."""
+
+    unit: Unit = "p_target"
+    tie = 1e-6  # the tables are float32
+    judge = "target"
+    engine: Any  # the family's answer engine over the target table
+
+    def __init__(self, game: G, table: Any, score: int, beat: bool, info: SolveInfo):
+        super().__init__(game, info)
+        self.table, self.score, self.beat = table, score, beat
+
+    @abstractmethod
+    def goal(self) -> str:
+        """What the chance is of, in words ("reaching 300 points")."""
+
+    @abstractmethod
+    def score_so_far(self, state: S) -> int:
+        """The points of the player on turn (at the end, the first seat's)."""
+
+    def curve(self) -> np.ndarray:
+        """The best chance from the start of a game, for every score 0..N of the table (this aim's kind)."""
+        return self.table.curve()
+
+    def headline(self) -> str:
+        return f"the best chance of {self.goal()} is {self.root_value:.6f}"
+
+    def notes(self, state: S) -> list[str]:
+        return [f"chances of {self.goal()}, playing for it from here"]
+
+    def details(self, state: S) -> dict[str, Any]:
+        points = self.score_so_far(state)
+        return {"beat" if self.beat else "target": self.score, "score_so_far": points, "need": self.score - points}
+
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
+

@@ -20,7 +20,7 @@ from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
 
 if TYPE_CHECKING:
     from .encoding import DespiralaEncoding  # the solver and the players load numba kernels: imported when first needed
-    from .solution import ExpectedFinalScore, TargetChance
+    from .solution import DespiralaTargetChance, ExpectedFinalScore
 
 
 class DespiralaBot:
@@ -100,10 +100,10 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
 
     # -- playing for a score ---------------------------------------------------------------------------
     def target_solution(self, game: DespiralaGame, score: int, beat: bool = False, progress: Progress | None = None,
-                        at: DespiralaState | None = None) -> TargetChance:
+                        at: DespiralaState | None = None) -> DespiralaTargetChance:
         """From a position ``at``, only the sets of combinations its players still have free are solved, for
         the needs their points leave: an endgame's table is built in moments."""
-        from .solution import TargetChance
+        from .solution import DespiralaTargetChance
         from .target import load_or_build
 
         if score <= 0 and not beat:
@@ -121,7 +121,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         info = SolveInfo(game=game.canonical, unit="p_target", value=0.0, solved_now=built, seconds=seconds,
                          states=int(table.V.shape[0]), table_bytes=int(table.V.nbytes), table_dir=table.directory,
                          details={"beat" if beat else "target": score})
-        solved = TargetChance(game, table, score, beat, info)
+        solved = DespiralaTargetChance(game, table, score, beat, info)
         # the value: the chance from the start, or from the position when only its endgame is solved
         value = solved.state_value(at) if at is not None and within != ALL_FREE else \
             table.start(ALL_FREE, GOODS_PER_TURN, score)

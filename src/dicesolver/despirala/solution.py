@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.answers import Answers, Situations
 from ..core.results import SolveInfo
-from ..core.solved import SolvedGame
+from ..core.solved import SolvedGame, TargetChance
 from .answers import DespiralaEngine
 from .encoding import DespiralaEncoding
 from .rules import DespiralaGame
@@ -47,44 +47,24 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
         return float(me.final) if state.over else me.points + self.table.end_value(me.free, me.goods)
 
 
-class TargetChance(SolvedGame[DespiralaGame, DespiralaState]):
+class DespiralaTargetChance(TargetChance[DespiralaGame, DespiralaState]):
     """The best chance that a player's own final score reaches ``score`` (at least it; at most it in
     misere play), or with ``beat`` passes it (a tie counting half), whatever the others do."""
 
-    unit = "p_target"
-    tie = 1e-6  # the table is float32
-
-    judge = "target"
-
     def __init__(self, game: DespiralaGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
-        super().__init__(game, info)
-        self.table, self.score, self.beat = table, score, beat
+        super().__init__(game, table, score, beat, info)
         self.encoding = DespiralaEncoding(game)
         offset, rows, _ = layout(table.N, table.within)
         self.engine = DespiralaEngine(table.mode, self.tie, V=np.asarray(table.V), offset=offset, rows=rows,
                                       target=(score, table.N, table.tie, table.within))
 
-    def curve(self) -> np.ndarray:
-        """The best chance from the start of a game, for every score 0..N of the table (this aim's kind)."""
-        return self.table.curve()
-
-    def _goal(self) -> str:
+    def goal(self) -> str:
         if self.beat:
             return f"{'beating' if self.table.normal else 'finishing under'} {self.score} (a tie counts half)"
         return f"finishing with {'at least' if self.table.normal else 'at most'} {self.score} points"
 
-    def headline(self) -> str:
-        return f"the best chance of {self._goal()} is {self.root_value:.6f}"
-
-    def notes(self, state: DespiralaState) -> list[str]:
-        return [f"chances of {self._goal()}, playing for it from here"]
-
-    def details(self, state: DespiralaState) -> dict[str, Any]:
-        points = state.seat.points
-        return {"beat" if self.beat else "target": self.score, "score_so_far": points, "need": self.score - points}
-
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        return self.engine.answer(situations, parallel)
+    def score_so_far(self, state: DespiralaState) -> int:
+        return state.seat.points
 
     def seat_value(self, state: DespiralaState, seat: int) -> float:
         """Another seat's chance: its own sheet when its turn ends as it stands."""

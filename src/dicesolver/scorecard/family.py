@@ -399,7 +399,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     def target_solution(self, game: ScorecardGame, score: int, beat: bool = False, progress: Progress | None = None,
                         at: ScorecardState | None = None) -> SolvedGame:
         from .solitaire import TurnState
-        from .solutions import TargetChance
+        from .solutions import ScorecardTargetChance
         from .target import load_or_build
 
         single = game.with_players(1)
@@ -412,14 +412,14 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                          solved_now=built, seconds=seconds, states=int(table.V.shape[0]),
                          table_bytes=int(table.V.nbytes), table_dir=table.directory,
                          details={"beat" if beat else "target": score})
-        return TargetChance(game, table, score, beat, info)
+        return ScorecardTargetChance(game, table, score, beat, info)
 
     def target_curve(self, game: ScorecardGame, up_to: int | None = None,
                      progress: Progress | None = None) -> TargetCurve:
         import time
 
         from .distribution import score_distribution
-        from .solutions import TargetChance
+        from .solutions import ScorecardTargetChance
 
         start = time.perf_counter()
         single = game.with_players(1)
@@ -428,7 +428,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         if up_to <= 0:
             raise InputError("the curve goes up to a positive number of points")
         solution = self.target_solution(single, up_to, progress=progress)
-        assert isinstance(solution, TargetChance)
+        assert isinstance(solution, ScorecardTargetChance)
         best = solution.curve()[: up_to + 1]
         reach = np.cumsum(dist.probabilities[::-1])[::-1]  # the expected-score strategy's P(total >= T)
         theirs = np.array([reach[t] if t < len(reach) else 0.0 for t in range(up_to + 1)])

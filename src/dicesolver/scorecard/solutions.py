@@ -6,8 +6,9 @@
 * ``MindfulModel``: any number of players, every game: the expected result (win n - 1, k tied leaders
   (n - k)/k, loss -1) of each option when everyone plays Maximus from then on (the future-score
   distribution tables).
-* ``TargetChance``: one player's own card played for a score: the best chance of finishing with at least
-  T points, or of beating a known score S (exactly S counts half), from the target tables.
+* ``ScorecardTargetChance``: one player's own card played for a score (``core.solved.TargetChance``): the
+  best chance of finishing with at least T points, or of beating a known score S (exactly S counts half),
+  from the target tables.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import numpy as np
 from ..core.answers import Answers, Situations
 from ..core.errors import InputError
 from ..core.results import SolveInfo
-from ..core.solved import SolvedGame
+from ..core.solved import SolvedGame, TargetChance
 from .answers import DuelEngine, MindfulEngine, SolitaireEngine
 from .encoding import ScorecardEncoding
 from .position import Position
@@ -150,42 +151,22 @@ class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
         return [f"win {n - 1}, loss -1; everyone playing Maximus after"]
 
 
-class TargetChance(SolvedGame[ScorecardGame, ScorecardState]):
+class ScorecardTargetChance(TargetChance[ScorecardGame, ScorecardState]):
     """The best chance that the player's own final score reaches ``score`` (``beat``: exceeds it, a tie
     counting half), whatever the other cards hold."""
 
-    unit = "p_target"
-    tie = 1e-6  # the table is float32
-
-    judge = "target"
     encoding: ScorecardEncoding
 
     def __init__(self, game: ScorecardGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
-        super().__init__(game, info)
-        self.table, self.score, self.beat = table, score, beat
+        super().__init__(game, table, score, beat, info)
         self.encoding = ScorecardEncoding(game)
         self.engine = SolitaireEngine(table.model, table.V, self.tie, self.judge, aim=(score, table.N, table.tie))
 
-    def curve(self) -> np.ndarray:
-        """The best chance from the start of a game, for every score 0..N of the table (this aim's kind)."""
-        return self.table.curve()
-
-    def _goal(self) -> str:
+    def goal(self) -> str:
         return f"beating {self.score} (a tie counts half)" if self.beat else f"reaching {self.score} points"
 
-    def headline(self) -> str:
-        return f"the best chance of {self._goal()} is {self.root_value:.6f}"
-
-    def notes(self, state: ScorecardState) -> list[str]:
-        return [f"chances of {self._goal()}, playing for it from here"]
-
-    def details(self, state: ScorecardState) -> dict[str, Any]:
-        seat = 0 if state.player is None else state.player
-        total = state.cards[seat].total(self.game)
-        return {"beat" if self.beat else "target": self.score, "score_so_far": total, "need": self.score - total}
-
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        return self.engine.answer(situations, parallel)
+    def score_so_far(self, state: ScorecardState) -> int:
+        return state.cards[0 if state.player is None else state.player].total(self.game)
 
     def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
         return partial(self.engine.answer, memo=self.engine.memo_for(size))
