@@ -171,7 +171,7 @@ def test_the_python_player_and_the_kernels_decide_alike(tables):
     from dicesolver.despirala.players import TargetPlayer
     from dicesolver.despirala.rules import make_despirala
     from dicesolver.despirala.state import COLLECT, DECIDE, Seat, start_state
-    from dicesolver.despirala.solution import DespiralaTargetChance
+    from dicesolver.despirala.solutions import DespiralaTargetChance
 
     table = tables["normal", AT_LEAST]
     game = make_despirala({})

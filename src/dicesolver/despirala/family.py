@@ -20,7 +20,7 @@ from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
 
 if TYPE_CHECKING:
     from .encoding import DespiralaEncoding  # the solver and the players load numba kernels: imported when first needed
-    from .solution import DespiralaTargetChance, ExpectedFinalScore
+    from .solutions import DespiralaTargetChance, ExpectedFinalScore
 
 
 class DespiralaBot:
@@ -70,7 +70,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     def solve(self, game: DespiralaGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
               cluster: Cluster | None = None) -> ExpectedFinalScore:
-        from .solution import ExpectedFinalScore
+        from .solutions import ExpectedFinalScore
         from .solver import load_or_solve
 
         refuse(cluster, "Despirala")
@@ -103,7 +103,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                         at: DespiralaState | None = None) -> DespiralaTargetChance:
         """From a position ``at``, only the sets of combinations its players still have free are solved, for
         the needs their points leave: an endgame's table is built in moments."""
-        from .solution import DespiralaTargetChance
+        from .solutions import DespiralaTargetChance
         from .target import load_or_build
 
         if score <= 0 and not beat:

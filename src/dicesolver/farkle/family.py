@@ -18,7 +18,7 @@ from .state import Bank, FarkleState, Take, Throw, takes
 
 if TYPE_CHECKING:
     from .encoding import FarkleEncoding  # the solver and the bots load numba kernels: imported when first needed
-    from .solution import FarkleWinProbability
+    from .solutions import FarkleWinProbability
 
 
 @lru_cache(maxsize=64)
@@ -75,7 +75,7 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
     def solve(self, game: FarkleGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
               cluster: Cluster | None = None) -> FarkleWinProbability:
-        from .solution import FarkleWinProbability
+        from .solutions import FarkleWinProbability
         from .solver import load_or_solve, state_count
 
         refuse(cluster, game.canonical)

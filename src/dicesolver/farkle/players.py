@@ -12,7 +12,7 @@ from .rules import FarkleGame
 from .state import Bank, FarkleState, Take, Throw, takes
 
 if TYPE_CHECKING:
-    from .solution import FarkleWinProbability
+    from .solutions import FarkleWinProbability
 
 FARKLE_STRATEGIES = {
     "optimal": "maximises the probability of winning (the exact solution)",

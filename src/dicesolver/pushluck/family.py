@@ -21,7 +21,7 @@ from .state import Hold, PushState, Throw
 if TYPE_CHECKING:
     from .encoding import PushEncoding  # the solver and the players load numba kernels: imported when first needed
     from .players import PushPlayer
-    from .solution import WinProbability
+    from .solutions import WinProbability
 
 
 class PushBot:
@@ -83,7 +83,7 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def solve(self, game: PushGame, judge: str | None = None, progress: Progress | None = None,
               rebuild: bool = False, on_problem: Callable[[str], None] | None = None,
               cluster: Cluster | None = None) -> WinProbability:
-        from .solution import WinProbability
+        from .solutions import WinProbability
         from .solver import load_or_solve
 
         refuse(cluster, game.canonical)
