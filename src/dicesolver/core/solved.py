@@ -203,3 +203,20 @@ class TargetChance(SolvedGame[G, S]):
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         return self.engine.answer(situations, parallel)
 
+
+class WinChance(SolvedGame[G, S]):
+    """The probability that the player to move wins a two-player race under optimal play by both (a family's
+    exact table behind the protocol, its answer engine set as ``engine``)."""
+
+    unit: Unit = "p_win"
+    engine: Any
+
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
+        return self.engine.answer(situations, parallel)
+
+    def seat_value(self, state: S, seat: int) -> float:
+        """The other player's chance: one minus the mover's (at the end: the game's result, 1 for the winner)."""
+        if state.is_terminal():
+            return float(state.returns()[seat])
+        return 1.0 - self.state_value(state)
+

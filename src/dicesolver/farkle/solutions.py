@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from ..core.answers import Answers, Situations
 from ..core.results import SolveInfo
-from ..core.solved import SolvedGame
+from ..core.solved import WinChance
 from .answers import FarkleEngine
 from .encoding import FarkleEncoding
 from .rules import FarkleGame
@@ -15,10 +15,9 @@ from .solver import FarkleSolution
 from .state import FarkleState
 
 
-class FarkleWinProbability(SolvedGame[FarkleGame, FarkleState]):
+class FarkleWinProbability(WinChance[FarkleGame, FarkleState]):
     """The probability that a player wins under optimal play by both (the exact table)."""
 
-    unit = "p_win"
     tie = 1e-9  # the table converges to 1e-10
 
     def __init__(self, game: FarkleGame, solution: FarkleSolution, info: SolveInfo):
@@ -30,17 +29,8 @@ class FarkleWinProbability(SolvedGame[FarkleGame, FarkleState]):
     def headline(self) -> str:
         return f"the first player wins with probability {self.root_value:.6f} under optimal play by both"
 
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        return self.engine.answer(situations, parallel)
-
     def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
         return partial(self.engine.answer, memo=self.engine.memo_for(size))
-
-    def seat_value(self, state: FarkleState, seat: int) -> float:
-        """The other player's chance: one minus the mover's (at the end: 1 for the winner)."""
-        if state.winner is not None:
-            return 1.0 if state.winner == seat else 0.0
-        return 1.0 - self.state_value(state)
 
     def details(self, state: FarkleState) -> dict[str, Any]:
         return {} if state.winner is not None else {"farkles": list(state.farkles)}

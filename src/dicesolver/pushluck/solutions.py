@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.answers import Answers, Situations
 from ..core.results import SolveInfo
-from ..core.solved import SolvedGame
+from ..core.solved import WinChance
 from .answers import PushEngine
 from .encoding import PushEncoding
 from .rules import PushGame
@@ -14,10 +13,9 @@ from .solver import PushSolution
 from .state import PushState
 
 
-class WinProbability(SolvedGame[PushGame, PushState]):
+class WinProbability(WinChance[PushGame, PushState]):
     """The probability that a player wins under optimal play by both (the exact table)."""
 
-    unit = "p_win"
     tie = 1e-12
 
     def __init__(self, game: PushGame, table: PushSolution, info: SolveInfo):
@@ -28,16 +26,6 @@ class WinProbability(SolvedGame[PushGame, PushState]):
 
     def headline(self) -> str:
         return f"the first player wins with probability {self.root_value:.7f} under optimal play by both"
-
-
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        return self.engine.answer(situations, parallel)
-
-    def seat_value(self, state: PushState, seat: int) -> float:
-        """The other player's chance: one minus the mover's (at the end: 1 for the winner)."""
-        if state.winner is not None:
-            return 1.0 if state.winner == seat else 0.0
-        return 1.0 - self.state_value(state)
 
     def details(self, state: PushState) -> dict[str, Any]:
         if state.winner is not None:
