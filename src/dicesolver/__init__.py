@@ -31,7 +31,7 @@ from .core.errors import DicesolverError, GameDefinitionError, InputError, Table
 if TYPE_CHECKING:
     from .core.answers import Answers
     from .core.protocol import Game, Solution, State, Step
-    from .core.results import Advice, Review, SolveInfo
+    from .core.results import Advice, Explanation, Review, SolveInfo
     from .core.solved import SolvedGame
 
 __version__ = "0.1.0"
@@ -39,7 +39,7 @@ __version__ = "0.1.0"
 # The protocol's and the results' classes are imported on first use: `import dicesolver` (and so every
 # command, `dicesolver --help` included) does not wait for numpy and pydantic until it needs them.
 _LAZY = {"Game": "core.protocol", "Solution": "core.protocol", "State": "core.protocol", "Step": "core.protocol",
-         "Advice": "core.results", "Review": "core.results", "SolveInfo": "core.results", "Answers": "core.answers",
+         "Advice": "core.results", "Explanation": "core.results", "Review": "core.results", "SolveInfo": "core.results", "Answers": "core.answers",
          "SolvedGame": "core.solved"}
 
 
@@ -52,7 +52,8 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "DicesolverError", "GameDefinitionError", "InputError", "TableError", "Game", "State", "Step", "Solution",
-    "SolvedGame", "Advice", "Review", "SolveInfo", "Answers", "load_game", "parse_state", "solve", "advise",
+    "SolvedGame", "Advice", "Explanation", "Review", "SolveInfo", "Answers", "load_game", "parse_state", "solve",
+    "advise", "explain",
     "advise_many", "review",
     "one_turn_odds", "games",
 ]
@@ -95,6 +96,18 @@ def advise(spec: str | Game, position: str | State) -> Advice:
 
     state = registry.parse_state(spec, position) if isinstance(position, str) else position
     return registry.solution_for(state).advise(state)
+
+
+def explain(spec: str | Game, position: str | State, versus: str | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Explanation:
+    """Why each option at a position is worth what it is: its value split by aspect (each box, the upper bonus,
+    the extra bonuses), its standard deviation, and the best option set against ``versus`` (an option's text;
+    the second best by default) aspect by aspect. One-player scorecard games; the table it reads is built
+    once (``progress`` reports on it) and cached."""
+    from .core import registry
+
+    state = registry.parse_state(spec, position) if isinstance(position, str) else position
+    return registry.solution_for(state).explain(state, versus, progress)
 
 
 def advise_many(spec: str | Game, positions: Sequence[str | State] | Mapping[str, Any], players: int | None = None,

@@ -152,10 +152,19 @@ def advise(
                                          "scorecard games, Despirala)"),
     beat: Optional[int] = typer.Option(None, "--beat", help="rank by the best chance of finishing with more than "
                                        "this score, a tie counting half (the score to beat, for the last player)"),
+    explain: bool = typer.Option(False, "--explain", help="say why: each option's expected final score split over "
+                                 "the boxes and bonuses, its standard deviation, and the best option set against "
+                                 "the second (or --versus) aspect by aspect (one-player scorecard games)"),
+    versus: Optional[str] = typer.Option(None, "--versus", help="with --explain: the option to set the best "
+                                         "against, as typed to play it (e.g. 'keep 345')"),
 ) -> None:
     """Rank every option at a position with its value and its cost against the best (expected final score,
     equity or probability of winning, as the game is solved; with --target or --beat, the chance of that
     score for the player on turn)."""
+    if versus is not None and not explain:
+        raise InputError("--versus goes with --explain")
+    if explain and (target is not None or beat is not None or position == "-"):
+        raise InputError("--explain explains one position's expected scores: no --target, --beat or -")
     if position == "-":
         if target is not None or beat is not None:
             raise InputError("--target and --beat rank one position: give it instead of -")
@@ -174,6 +183,14 @@ def advise(
     else:
         with progress(f"solving {state.game.canonical} (once; cached)") as update:
             solution = registry.solution_for(state, progress=update)
+    if explain:
+        with progress(f"{state.game.canonical}: splitting every turn start's value by box (once; cached)") as update:
+            why = solution.explain(state, versus, progress=update)
+        if json_output:
+            emit(why.model_copy(update={"options": why.options[:top]}) if top else why)
+            return
+        render.explanation(out, why, state.brief(), top)
+        return
     result = solution.advise(state)
     if json_output:
         emit(best_few(result, top))

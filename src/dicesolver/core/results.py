@@ -184,6 +184,57 @@ class Advice(_Model):
                                                                            "value", "cost")})
 
 
+# -- why ------------------------------------------------------------------------------------------------
+
+
+class ExplainedOption(_Model):
+    """An option with what its value is made of."""
+
+    action: str = Field(description="the action's text, as typed to play it")
+    kind: str
+    value: float = Field(description="the value after this choice, with best play from then on")
+    cost: float = Field(ge=0, description="how much worse than the best choice (0 for the best)")
+    sd: float = Field(ge=0, description="the standard deviation of the final score after this choice")
+    breakdown: dict[str, float] = Field(description="each aspect's expected points in the final score (they sum "
+                                                    "to the value): the boxes, the upper bonus, the extra bonuses")
+
+
+class AspectDifference(_Model):
+    """One aspect of two options compared."""
+
+    aspect: str
+    title: str = Field(description="the aspect in words")
+    best: float = Field(description="its expected points after the best option")
+    other: float = Field(description="its expected points after the other option")
+    difference: float = Field(description="best minus other")
+
+
+class Explanation(_Model):
+    """Why each option of a position is worth what it is: its value split by aspect and its spread, and the
+    best option set against another (the one named, or the second best) aspect by aspect."""
+
+    game: str
+    position: str = Field(description="the position's canonical text")
+    unit: Unit
+    value: float = Field(description="the position's value, with best play")
+    sd: float = Field(ge=0, description="the standard deviation of the final score, with best play")
+    breakdown: dict[str, float] = Field(description="the position's value split by aspect")
+    titles: dict[str, str] = Field(description="each aspect in words")
+    options: list[ExplainedOption] = Field(description="best first (empty where there is no decision)")
+    best: Optional[str] = Field(None, description="the best option's action")
+    versus: Optional[str] = Field(None, description="the option it is set against")
+    differences: list[AspectDifference] = Field(default_factory=list,
+                                                description="best against versus, the largest differences first")
+    summary: str = Field("", description="the comparison in one sentence")
+
+    def _repr_html_(self) -> str:
+        from .display import table
+
+        rows = [(d.title, d.best, d.other, d.difference) for d in self.differences]
+        return table(self.summary or f"{self.game} {self.position}", ["aspect", self.best or "", self.versus or "",
+                                                                       "difference"], rows, 0)
+
+
 # -- review ---------------------------------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from .answers import Answers, Situations
 from .errors import InputError
 from .protocol import JUDGE_WORDS, UNIT_WORDS, Game, State, Step, Unit
-from .results import Advice, Review, SolveInfo
+from .results import Advice, Explanation, Review, SolveInfo
 
 if TYPE_CHECKING:
     from .encoding import Encoding
@@ -156,6 +156,13 @@ class SolvedGame(ABC, Generic[G, S]):
         from .advice import advise
 
         return advise(self, self.state(position))
+
+    def explain(self, position: S | str, versus: str | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Explanation:
+        """Why each option is worth what it is: its value split by aspect, its spread, and the best option set
+        against ``versus`` (the second best by default). The judges that can split their values say so."""
+        raise InputError(f"{self.game.canonical}: explanations come from the expected-score table of a "
+                         f"one-player scorecard game for now; this is judged by {self.judge_words}")
 
     def review(self, playthrough: "Playthrough", player: int = 0) -> Review:
         """Judge one player's game: ``player`` indexes the record's players."""

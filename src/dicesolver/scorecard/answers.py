@@ -193,6 +193,11 @@ class SolitaireEngine(CardEngine):
         self._numpy_recheck = self._numpy_count + NUMPY_RECHECK
         return not ready
 
+    @property
+    def numpy_form(self) -> Any:
+        """This engine in numpy (``answers_numpy.SolitaireNumpy``): its rules and the order of its options."""
+        return self._numpy
+
     @cached_property
     def _numpy(self):
         from .answers_numpy import SolitaireNumpy

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.answers import Answers, Situations
 from ..core.errors import InputError
-from ..core.results import SolveInfo
+from ..core.results import Explanation, SolveInfo
 from ..core.solved import SolvedGame, TargetChance
 from .answers import DuelEngine, MindfulEngine, SolitaireEngine
 from .encoding import ScorecardEncoding
@@ -55,6 +55,7 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
         self.table = table
         self.encoding = ScorecardEncoding(game)
         self.engine = SolitaireEngine(table.model, table.values, self.tie, self.judge)
+        self._turn_why: Any = None  # the breakdown table and its widget, when first asked why
 
     def headline(self) -> str:
         return f"optimal expected score {self.root_value:.6f}"
@@ -69,6 +70,39 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
         """The answer kernels, and the solve's parallel kernel (a first solve compiles only its serial part)."""
         super().warm_up()
         self.table.model.compile_parallel_solve()
+
+    def explain(self, position: ScorecardState | str, versus: str | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Explanation:
+        """Each option's expected final score split over the boxes, the upper bonus and the extra bonuses, with
+        its standard deviation (the breakdown table: built once, with ``progress``, and cached)."""
+        from ..core.why import Split, explanation
+        from . import breakdown
+
+        state = self.state(position)
+        why = self._why(progress)
+        situation = self.encoding.situations([state])
+        answers = self.answers([state])  # a position the engine refuses is refused here, with its reason
+        card = situation["cards"][0, 0].tolist()
+        total = int(situation["totals"][0, 0])
+        facts = why.explain(card, total, situation["dice"][0].tolist(), situation["held"][0].tolist(),
+                            int(situation["rolls_left"][0, 0]))
+        if facts.codes != answers.codes[0, :int(answers.counts[0])].tolist():
+            raise AssertionError(f"the breakdown's options differ from the engine's at {state}")
+        n = why.n_aspects
+
+        def split(row: np.ndarray) -> Split:
+            return Split(facts.so_far + row[:n], float(np.sqrt(max(row[n + 1], 0.0))))
+
+        game = self.game
+        return explanation(self, state, breakdown.aspect_names(game), breakdown.aspect_titles(game),
+                           split(facts.position), [split(row) for row in facts.rows], versus)
+
+    def _why(self, progress: Callable[[int, int], None] | None) -> Any:
+        if self._turn_why is None:
+            from .breakdown import TurnWhy, load_or_build
+
+            self._turn_why = TurnWhy(load_or_build(self.game, lambda: self.table, progress), self.engine.numpy_form)
+        return self._turn_why
 
     def seat_value(self, state: ScorecardState, seat: int) -> float:
         """Another seat's card, judged alone: its points and what its own turns to come are worth."""

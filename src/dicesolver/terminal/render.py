@@ -20,6 +20,7 @@ from ..core.results import (
     ChartRow,
     Comparison,
     Distribution,
+    Explanation,
     MatchResult,
     OddsRow,
     PolicyEvaluation,
@@ -81,6 +82,37 @@ def advice(console: Console, advice: Advice, brief: str, top: int = 0) -> None:
             say(console, f"({len(advice.options) - top} more options; --top 0 shows all)")
     for note in advice.notes:
         say(console, note)
+
+
+def explanation(console: Console, why: Explanation, brief: str, top: int = 0) -> None:
+    """``advise --explain``: every option with its value, spread and cost, then the best set against another
+    aspect by aspect, and the comparison in a sentence."""
+    console.print(Text.assemble((why.game, "bold"), f"  {why.position}  ({brief})"), soft_wrap=True)
+    if not why.options:
+        parts = ", ".join(f"{why.titles[k]} {v:.2f}" for k, v in sorted(why.breakdown.items(), key=lambda kv: -kv[1])
+                          if abs(v) >= 0.005)
+        say(console, f"Expected final score {why.value:.2f} (sd {why.sd:.2f}): {parts}.")
+        return
+    table = Table()
+    for col, justify in (("#", "right"), ("option", "left"), ("expected score", "right"), ("sd", "right"),
+                         ("cost", "right")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    shown = why.options[:top] if top else why.options
+    for i, o in enumerate(shown, 1):
+        table.add_row(str(i), o.action, f"{o.value:.3f}", f"{o.sd:.2f}", f"{o.cost:.3f}",
+                      style="bold green" if i == 1 else None)
+    console.print(table)
+    if top and len(why.options) > top:
+        say(console, f"({len(why.options) - top} more options; --top 0 shows all)")
+    if why.differences:
+        diff = Table(title=f"why {why.best} over {why.versus}")
+        for col in ("aspect", str(why.best), str(why.versus), "difference"):
+            diff.add_column(col, justify="left" if col == "aspect" else "right")
+        for d in why.differences:
+            if abs(d.difference) >= 0.005:
+                diff.add_row(d.title, f"{d.best:.2f}", f"{d.other:.2f}", f"{d.difference:+.2f}")
+        console.print(diff)
+    say(console, why.summary + ".")
 
 
 def options_table(advice: Advice, top: int = 0, title: str | None = None) -> Table:

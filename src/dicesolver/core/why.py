@@ -1,0 +1,86 @@
+"""Why an option is worth what it is, for any judge that can split its values (``ds.explain``,
+``dicesolver advise --explain``): every option's value by aspect with its spread, ranked as advice ranks
+them, and the best option set against another aspect by aspect, the largest differences first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .advice import ranked
+from .errors import InputError
+from .results import AspectDifference, ExplainedOption, Explanation
+
+if TYPE_CHECKING:
+    from .protocol import State
+    from .solved import SolvedGame
+
+SHOWN = 1e-4  # differences smaller than this are left out of the comparison
+IN_SUMMARY = 4  # aspects named in the one-sentence summary
+
+
+@dataclass(frozen=True)
+class Split:
+    """A value split by aspect (the parts sum to the value) and the standard deviation of the result."""
+
+    parts: np.ndarray
+    sd: float
+
+
+def explanation(solution: SolvedGame, state: State, names: list[str], titles: dict[str, str], position: Split,
+                options: list[Split], versus: str | None = None) -> Explanation:
+    """The Explanation of ``state`` from the splits of the position and of its options (in the order of
+    ``state.legal_actions()``); ``versus`` names the option the best is set against (the second best by
+    default)."""
+    answers = solution.answers([state])
+    actions = state.legal_actions() if state.to_move() is not None else []
+    if len(options) != len(actions):
+        raise AssertionError(f"{len(options)} splits for {len(actions)} options at {state}")
+    index = {str(a): k for k, a in enumerate(actions)}
+    explained = []
+    for option in (ranked(solution, state, answers) if actions else []):
+        split = options[index[option.action]]
+        explained.append(ExplainedOption(action=option.action, kind=option.kind, value=option.value,
+                                         cost=option.cost, sd=split.sd, breakdown=_named(names, split.parts)))
+    out = {"game": solution.game.canonical, "position": str(state), "unit": solution.unit,
+           "value": float(answers.value[0]), "sd": position.sd, "breakdown": _named(names, position.parts),
+           "titles": titles, "options": explained}
+    if len(explained) < 2:
+        if versus is not None:
+            raise InputError(f"there is nothing to set {versus!r} against: the position has "
+                             f"{len(explained)} option{'' if len(explained) == 1 else 's'}")
+        return Explanation(**out, best=explained[0].action if explained else None)
+    best = explained[0]
+    other = explained[1] if versus is None else _find(state, explained, versus)
+    if other is best:
+        other = explained[1]
+    differences = sorted((AspectDifference(aspect=n, title=titles.get(n, n), best=best.breakdown[n],
+                                           other=other.breakdown[n], difference=best.breakdown[n] - other.breakdown[n])
+                          for n in names if abs(best.breakdown[n] - other.breakdown[n]) >= SHOWN),
+                         key=lambda d: -abs(d.difference))
+    return Explanation(**out, best=best.action, versus=other.action, differences=differences,
+                       summary=summary(best, other, differences))
+
+
+def summary(best: ExplainedOption, other: ExplainedOption, differences: list[AspectDifference]) -> str:
+    """'keep 3456 over keep 345 (+0.51): large straight +0.90, small straight -0.32, ...'."""
+    gain = best.value - other.value
+    named = ", ".join(f"{d.title} {d.difference:+.2f}" for d in differences[:IN_SUMMARY])
+    more = len(differences) - IN_SUMMARY
+    tail = f", and {more} more" if more > 0 else ""
+    return f"{best.action} over {other.action} ({gain:+.2f})" + (f": {named}{tail}" if named else ": the same")
+
+
+def _named(names: list[str], parts: np.ndarray) -> dict[str, float]:
+    return {n: float(v) for n, v in zip(names, parts)}
+
+
+def _find(state: State, options: list[ExplainedOption], text: str) -> ExplainedOption:
+    """The option a text names, read as a move at ``state`` is read ("keep 345", "345", "score chance")."""
+    action = str(state.parse_step(text))
+    for option in options:
+        if option.action == action:
+            return option
+    raise InputError(f"{text!r} is not an option here; the options are: " + ", ".join(o.action for o in options))

@@ -1,0 +1,180 @@
+"""Why an option is worth what it is (``ds.explain``, ``advise --explain``): each option's expected final score
+split by aspect, and its standard deviation, against a slow reference that plays the protocol to the end."""
+
+import json
+import math
+import random
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from test_cli import run
+from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+
+import dicesolver as ds
+from dicesolver.core.errors import InputError
+from dicesolver.scorecard.breakdown import aspect_names
+from dicesolver.scorecard.distribution import score_distribution
+
+TINY = {"bonus": lambda: tiny(BONUS_GAME), "bonus-free": lambda: tiny(BONUS_GAME, joker="free"),
+        "bonus-forced-order": lambda: tiny(BONUS_GAME, order="forced"), "pairs": lambda: tiny(PAIRS_GAME)}
+
+
+def final_aspects(game, card) -> np.ndarray:
+    """A finished card's points by aspect: its boxes, the upper bonus, the extra bonuses."""
+    out = np.zeros(game.n_categories + 2)
+    out[:game.n_categories] = card.boxes
+    if game.has_upper_bonus and card.upper_total(game) >= game.upper_threshold:
+        out[-2] = game.upper_points
+    out[-1] = card.extra_bonus
+    return out
+
+
+def reference(solution):
+    """(E[final points by aspect], E[final score squared]) from a state, by playing it out through the protocol:
+    every throw's outcomes weighed, every decision the first best option by the solution's values (the
+    optimal player's: the first of the largest in the order listed, as the kernels choose, to the bit; some
+    options are equal in value and not in spread: keeping a 2 or nothing for Chance alone, say)."""
+    game = solution.game
+
+    @lru_cache(maxsize=None)
+    def play_out(state):
+        if state.is_terminal():
+            parts = final_aspects(game, state.cards[0])
+            return parts, float(parts.sum()) ** 2
+        if state.is_chance():
+            parts, square = np.zeros(game.n_categories + 2), 0.0
+            for step, p in state.chance_outcomes():
+                sub, sq = play_out(state.apply(step))
+                parts, square = parts + p * sub, square + p * sq
+            return parts, square
+        pairs = solution.action_values(state)
+        best = max(v for _, v in pairs)
+        step = next(s for s, v in pairs if v == best)
+        return play_out(state.apply(step))
+
+    return play_out
+
+
+def decisions(game, n, seed, throws=None):
+    """``n`` decision states met by a random player (random keeps and boxes) from the start (and in ``throws``
+    the states before each throw)."""
+    rng = random.Random(seed)
+    out = []
+    state = game.start()
+    while len(out) < n:
+        if state.is_terminal():
+            state = game.start()
+        elif state.is_chance():
+            if throws is not None:
+                throws.append(state)
+            steps, probs = zip(*state.chance_outcomes())
+            state = state.apply(rng.choices(steps, probs)[0])
+        else:
+            out.append(state)
+            state = state.apply(rng.choice(list(state.legal_actions())))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(TINY))
+def test_every_option_is_split_as_the_reference_plays_it_out(name):
+    game = TINY[name]()
+    solution = ds.solve(game)
+    play_out = reference(solution)
+    names = aspect_names(game)
+    throws = []
+    for state in decisions(game, 60, seed=len(name), throws=throws):
+        why = solution.explain(state)
+        assert len(why.options) == len(state.legal_actions())
+        by_action = {str(a): a for a in state.legal_actions()}
+        for option in why.options:
+            parts, square = play_out(state.apply(by_action[option.action]))
+            got = np.array([option.breakdown[n] for n in names])
+            assert got == pytest.approx(parts, abs=1e-9), (str(state), option.action)
+            assert sum(option.breakdown.values()) == pytest.approx(option.value, abs=1e-9)
+            assert option.sd == pytest.approx(math.sqrt(max(square - parts.sum() ** 2, 0.0)), abs=1e-6)
+    for state in throws:  # a turn's start, or a throw of the dice not held
+        why = solution.explain(state)
+        parts, square = play_out(state)
+        assert why.options == [] and why.value == pytest.approx(parts.sum(), abs=1e-9), str(state)
+        assert np.array([why.breakdown[n] for n in names]) == pytest.approx(parts, abs=1e-9), str(state)
+        assert why.sd == pytest.approx(math.sqrt(max(square - parts.sum() ** 2, 0.0)), abs=1e-6)
+
+
+@pytest.mark.parametrize("name", ["yahtzee", pytest.param("yatzy", marks=pytest.mark.essay), "yacht", "generala",
+                                  "crag", "yazy", "yacht-dice"])
+def test_every_preset_splits_its_options_into_their_values(name):
+    """The options' splits sum to the values advice gives, on positions of every built-in scorecard game (the
+    tables of the larger games are built once per cache)."""
+    game = ds.load_game(name)
+    if game.n_players != 1:
+        game = game.with_players(1)
+    solution = ds.solve(game)
+    for state in decisions(game, 40, seed=7):
+        why = solution.explain(state)
+        advice = solution.advise(state)
+        assert [o.action for o in why.options] == [o.action for o in advice.options]
+        assert [o.value for o in why.options] == [o.value for o in advice.options]
+        for option in why.options:
+            assert sum(option.breakdown.values()) == pytest.approx(option.value, abs=1e-9)
+        assert sum(why.breakdown.values()) == pytest.approx(why.value, abs=1e-9)
+        assert why.best == why.options[0].action
+
+
+@pytest.mark.parametrize("make", [lambda: tiny(BONUS_GAME), lambda: tiny(PAIRS_GAME), lambda: ds.load_game("yacht-dice")])
+def test_the_start_has_the_exact_distributions_spread(make):
+    game = make()
+    solution = ds.solve(game)
+    dist = score_distribution(solution.table)
+    scores = np.arange(len(dist.probabilities))
+    mean = float(dist.probabilities @ scores)
+    sd = math.sqrt(float(dist.probabilities @ (scores - mean) ** 2))
+    why = solution.explain(game.start())
+    assert why.value == pytest.approx(mean, abs=1e-9)
+    assert why.sd == pytest.approx(sd, abs=1e-7)
+    assert why.options == [] and why.best is None
+
+
+def test_yacht_dice_figures():
+    """Yacht Dice's start: 191.774369 with a spread of 37.856 (the exact distribution's)."""
+    why = ds.explain("yacht-dice", "/-/3")
+    assert round(why.value, 6) == 191.774369
+    assert round(why.sd, 3) == 37.856
+
+
+def test_the_best_is_set_against_the_second_or_the_named_option():
+    why = ds.explain("yacht-dice", "/13456/2")
+    assert (why.best, why.versus) == ("keep 3456", why.options[1].action)
+    assert why.summary.startswith(f"keep 3456 over {why.versus} (+")
+    assert [abs(d.difference) for d in why.differences] == sorted((abs(d.difference) for d in why.differences),
+                                                                   reverse=True)
+    best, other = why.options[0], why.options[1]
+    assert sum(d.difference for d in why.differences) == pytest.approx(best.value - other.value, abs=1e-3)
+    named = ds.explain("yacht-dice", "/13456/2", versus="keep 5")
+    assert named.versus == "keep 5"
+    assert ds.explain("yacht-dice", "/13456/2", versus="keep 3456").versus == why.versus  # the best: the second
+    with pytest.raises(InputError, match="already filled"):
+        ds.explain("yacht-dice", "sixes=24/13456/2", versus="score sixes")
+    with pytest.raises(InputError):
+        ds.explain("yacht-dice", "/13456/2", versus="keep 7")
+
+
+def test_a_game_without_a_split_says_so():
+    with pytest.raises(InputError, match="explanations come from"):
+        ds.explain("pig", "0,0,0")
+
+
+def test_advise_explain_on_the_command_line(capsys):
+    code, out, _ = run(capsys, "advise", "yacht-dice", "/13456/2", "--explain", "--top", "3")
+    assert code == 0, out
+    assert "sd" in out and "why keep 3456 over" in out and "keep 3456 over" in out
+    code, out, _ = run(capsys, "advise", "yacht-dice", "/13456/2", "--explain", "--json", "--versus", "keep 5")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["versus"] == "keep 5"
+    for option in data["options"]:
+        assert set(option) >= {"breakdown", "sd", "value", "cost", "action"}
+        assert sum(option["breakdown"].values()) == pytest.approx(option["value"], abs=1e-9)
+    for args in (("--versus", "keep 5"), ("--explain", "--target", "150"), ("--explain", "--versus", "keep 9")):
+        code, _, err = run(capsys, "advise", "yacht-dice", "/13456/2", *args)
+        assert code == 2 and "error" in err
