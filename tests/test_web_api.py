@@ -65,6 +65,21 @@ def test_games_and_schema(client):
     assert client.get("/static/app.js").status_code == 200
 
 
+def test_explain_says_why_as_the_command_line_does(client):
+    r = settle(client, "POST", "/api/explain", json={"game": "yacht-dice", "position": "/13456/2"})
+    body = r.json()
+    assert r.status_code == 200 and body["best"] == "keep 3456" and body["versus"] == body["options"][1]["action"]
+    assert sum(body["options"][0]["breakdown"].values()) == pytest.approx(body["options"][0]["value"], abs=1e-9)
+    r = settle(client, "POST", "/api/explain", json={"game": "yacht-dice", "position": "/13456/2", "versus": "keep 5"})
+    assert r.status_code == 200 and r.json()["versus"] == "keep 5"
+    for body, status in (({"game": "pig", "position": "0,0,0"}, 400),  # not split: says so
+                         ({"game": "yacht-dice", "position": "/13456/2", "versus": "keep 9"}, 400),
+                         ({"game": "yacht-dice", "position": "/13456/2", "why": 1}, 422),
+                         ({"game": "yacht-dice", "position": "/13456/2", "versus": "k" * 300}, 422)):
+        r = settle(client, "POST", "/api/explain", json=body)
+        assert r.status_code == status and r.json()["detail"], body
+
+
 def test_advice_matches_the_command_line_figures(client):
     r = settle(client, "POST", "/api/advice", json={"game": "skunk", "position": "0,87,32"})
     body = r.json()

@@ -683,6 +683,39 @@ def test_the_advisor_on_a_phone(page, server):
     phone.close()
 
 
+def test_why_the_best_is_the_best_on_a_phone(page, server, tmp_path):
+    """A tap on "why" in the Advisor and on the board's hint: where the best option's points come from against
+    the second's (or the one picked), box by box, and the spread of each; all on a phone's width."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone.select_option("#advisor-game", "yacht")
+    for f in "13456":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.click("#advise")
+    phone.wait_for_selector("#advice-table tr.best")
+    phone.click("#why-button")
+    phone.wait_for_selector("#why-area .why-table td")
+    text = phone.inner_text("#why-area")
+    assert "points more on average" in text and "standard deviation" in text
+    versus = phone.locator("#why-area select.why-versus")
+    assert versus.bounding_box()["height"] >= 44
+    last = versus.locator("option").last.get_attribute("value")
+    versus.select_option(last)  # set against the worst option instead: the panel is drawn again for it
+    phone.wait_for_function("(v) => document.querySelector('#why-area select.why-versus')?.value === v", arg=last)
+    assert phone.inner_text("#why-area") != text
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    snapshot(phone, "why-phone", tmp_path)
+    start_game(phone, "yacht", [], 9)
+    phone.click("#board button[data-why]")
+    phone.wait_for_selector("#board .why-table td")
+    assert "points more on average" in phone.inner_text("#board .why")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    snapshot(phone, "why-board-phone", tmp_path)
+    phone.close()
+
+
 def test_the_page_works_under_its_content_security_policy(page, server):
     """The app's own page with its CSP in force (no eval, no inline script, no third-party code): the games
     load, the API's page lists it, and no violation is reported."""
@@ -722,7 +755,9 @@ def test_every_tab_passes_an_accessibility_scan(page, server):
         phone.click(f"#faces .die[data-face='{f}']")
     phone.click("#advise")
     phone.wait_for_selector("#advice-table tr.best")
-    found["advisor"] = serious_violations(phone)
+    phone.click("#why-button")
+    phone.wait_for_selector("#why-area .why-table td")
+    found["advisor, with why"] = serious_violations(phone)
     phone.click(".tab[data-page='explore']")
     phone.select_option("#explore-game", "pig")
     phone.click("#explore-go")

@@ -20,6 +20,7 @@ from .results import Advice, Explanation, Review, SolveInfo
 
 if TYPE_CHECKING:
     from .encoding import Encoding
+    from .family import TableSize
     from .playthrough import Playthrough
 
 WARM_UP_BATCH = 300  # situations: more than any engine answers without its compiled kernels
@@ -157,12 +158,18 @@ class SolvedGame(ABC, Generic[G, S]):
 
         return advise(self, self.state(position))
 
+    explains = False  # whether ``explain`` splits this judge's values
+
+    def explain_size(self) -> TableSize | None:
+        """The table ``explain`` builds the first time (None: none)."""
+        return None
+
     def explain(self, position: S | str, versus: str | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Explanation:
         """Why each option is worth what it is: its value split by aspect, its spread, and the best option set
         against ``versus`` (the second best by default). The judges that can split their values say so."""
         raise InputError(f"{self.game.canonical}: explanations come from the expected-score table of a "
-                         f"one-player scorecard game for now; this is judged by {self.judge_words}")
+                         f"scorecard game for now; this is judged by {self.judge_words}")
 
     def review(self, playthrough: "Playthrough", player: int = 0) -> Review:
         """Judge one player's game: ``player`` indexes the record's players."""

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..core.answers import Answers, Situations
 from ..core.errors import InputError
+from ..core.family import TableSize
 from ..core.results import Explanation, SolveInfo
 from ..core.solved import SolvedGame, TargetChance
 from .answers import DuelEngine, MindfulEngine, SolitaireEngine
@@ -49,6 +50,7 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
     unit = "points"
     tie = 1e-9
     judge = "points"
+    explains = True
 
     def __init__(self, game: ScorecardGame, table: SolitaireSolution, info: SolveInfo):
         super().__init__(game, info)
@@ -96,6 +98,11 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
         game = self.game
         return explanation(self, state, breakdown.aspect_names(game), breakdown.aspect_titles(game),
                            split(facts.position), [split(row) for row in facts.rows], versus)
+
+    def explain_size(self) -> TableSize:
+        from .breakdown import breakdown_size
+
+        return breakdown_size(self.table.model)
 
     def _why(self, progress: Callable[[int, int], None] | None) -> Any:
         if self._turn_why is None:

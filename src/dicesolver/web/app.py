@@ -32,7 +32,7 @@ from fastapi.staticfiles import StaticFiles
 from ..core import registry, tables
 from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
-from ..core.results import Advice, OddsRow
+from ..core.results import Advice, Explanation, OddsRow
 from . import models
 from .access import TOKEN_ENV, Guard, Hosts, Owners, browser_of
 from .records import Shelf, TooMany
@@ -109,6 +109,23 @@ def advice(game: Game, position: str, store: SolutionStore) -> Advice:
     state = game.parse_state(position)
     solution = registry.family_of(state.game).quick_solution(state) or store.get(state.game)
     return solution.advise(state)
+
+
+def explanation(game: Game, position: str, versus: str | None, store: SolutionStore) -> Explanation:
+    """Why each option of a position is worth what it is (``dicesolver advise --explain``); the breakdown table
+    is built by a job the first time (NotReady while it runs)."""
+    state = game.parse_state(position)
+    solution = registry.family_of(state.game).quick_solution(state) or store.get(state.game)
+    if not solution.explains:
+        return solution.explain(state, versus)  # says why not
+
+    def load_breakdown(progress):
+        solution.explain(state.game.start(), progress=progress)
+        return solution
+
+    store.prepare(f"why {store.key(state.game)}", f"splitting {state.game.canonical}'s values by box, once",
+                  load_breakdown, size=solution.explain_size)
+    return solution.explain(state, versus)
 
 
 def review_response(solution, playthrough, player: int, width: int | None = None) -> models.ReviewResponse:
@@ -207,6 +224,13 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         else:
             answers.move_to_end(key)
         return Response(body, media_type="application/json")
+
+    @app.post("/api/explain", response_model=Explanation,
+              responses={202: {"model": models.Pending}, 400: {"description": "a position that cannot be, or a "
+                                                                               "game whose values are not split"}})
+    async def post_explain(request: models.ExplainRequest):
+        game = _game(request.game)
+        return await run_in_threadpool(explanation, game, request.position, request.versus, store)
 
     # -- play -------------------------------------------------------------------------------------------
     def session_or_404(session_id: str, http: Request):

@@ -95,6 +95,13 @@ class AdviceRequest(_Request):
         "despirala: USED;GOODS;DICE (e.g. 'none;5;113456')"))
 
 
+class ExplainRequest(_Request):
+    game: str = GameName
+    position: str = Field(..., min_length=1, max_length=2000, description="a scorecard position: CARD/DICE/ROLLS")
+    versus: Optional[str] = Field(None, min_length=1, max_length=200, description="the option to set the best "
+                                  "against, as typed to play it (default: the second best)")
+
+
 class FigureRequest(_Request):
     game: str = GameName
     image: Literal["distribution.png", "chart.png", "simulation.png"] = Field(

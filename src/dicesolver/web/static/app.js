@@ -319,8 +319,38 @@ function renderAdvice(all) {
     `<table id="advice-table"><tr><th>#</th><th>option</th><th class="num">points</th><th class="num">value</th>
      <th class="num">cost</th></tr>${rows.join("")}</table>` : empty) +
     (more > 0 ? `<p><button type="button" id="all-options">show all ${result.options.length} options</button></p>` : "") +
+    (explains(result) ? `<p><button type="button" id="why-button">why is the best the best?</button></p><div id="why-area"></div>` : "") +
     (applies && result.options.length ? "<p class='hint'>Click an option (or Tab to it and press Enter) to apply it.</p>" : "") +
     result.notes.map((n) => `<p>${esc(n)}</p>`).join("");
+}
+
+// -- why: an option's expected final score split by box and bonus, the best set against another ----------------
+function explains(advice) {
+  return advice && advice.unit === "points" && advice.judge === "points" && advice.options.length > 1;
+}
+
+// The comparison as one sentence and a table (largest differences first), with each option's spread; a select
+// picks the option the best is set against. ``game`` names actions in words.
+function whyPanel(why, game) {
+  const name = (action) => plainAction(game, action);
+  const best = why.options[0];
+  const other = why.options.find((o) => o.action === why.versus);
+  const rows = why.differences.filter((d) => Math.abs(d.difference) >= 0.005).map((d) =>
+    `<tr><td>${esc(d.title)}</td><td class="num">${d.best.toFixed(2)}</td><td class="num">${d.other.toFixed(2)}</td>
+     <td class="num">${d.difference > 0 ? "+" : "−"}${Math.abs(d.difference).toFixed(2)}</td></tr>`).join("");
+  const choices = why.options.slice(1).map((o) => `<option value="${esc(o.action)}" ${o.action === why.versus ? "selected" : ""}>${esc(name(o.action))}</option>`).join("");
+  return `<div class="why" data-position="${esc(why.position)}">
+    <p><b>${esc(name(best.action))}</b> <label>against <select class="why-versus" aria-label="the option set against the best">${choices}</select></label>:
+      ${(best.value - other.value).toFixed(2)} points more on average.</p>
+    <table class="why-table"><tr><th>where the points come from</th><th class="num">best</th><th class="num">other</th><th class="num">difference</th></tr>${rows}</table>
+    <p class="hint">Spread of the final score (standard deviation): ${best.sd.toFixed(1)} after the best, ${other.sd.toFixed(1)} after the other.</p>
+  </div>`;
+}
+
+async function explainInto(area, game, position, versus) {
+  area.innerHTML = "<p class='hint'>working out why…</p>";
+  const why = await api("POST", "/api/explain", versus ? { game, position, versus } : { game, position });
+  area.innerHTML = whyPanel(why, game);
 }
 
 const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning", p_target: "probability of reaching the target" };
@@ -399,8 +429,15 @@ $("combos").addEventListener("change", updatePositionText);
 $("advise").addEventListener("click", () => guarded(advise));
 $("advice").addEventListener("click", (e) => {
   if (e.target.id === "all-options") return renderAdvice(true);
+  if (e.target.id === "why-button") return guarded(() => explainInto($("why-area"), advisorGame().name, state.advice.position));
+  if (e.target.closest(".why")) return;
   const row = e.target.closest("tr.clickable");
   if (row && state.advice) applyOption(+row.dataset.index);
+});
+$("advice").addEventListener("change", (e) => {
+  if (e.target.classList.contains("why-versus")) {
+    guarded(() => explainInto($("why-area"), advisorGame().name, state.advice.position, e.target.value));
+  }
 });
 $("advice").addEventListener("keydown", (e) => {
   const row = e.target.closest("tr.clickable");

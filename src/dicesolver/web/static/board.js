@@ -278,7 +278,8 @@ async function renderBoard(session) {
   const focused = area.contains(document.activeElement);
   area.dataset.position = b.position;
   const words = chanceInWords(advice);
-  const more = advice && board.hint && b.actions.length > 1 ? `<div class="more">${allOptions(advice)}</div>` : "";
+  const why = explains(advice) ? ` <button type="button" class="all-options" data-why="1">why is the best the best?</button><div class="why-area"></div>` : "";
+  const more = advice && board.hint && b.actions.length > 1 ? `<div class="more">${allOptions(advice)}${why}</div>` : "";
   area.innerHTML = (enteringDice(b) ? requestPad(b) : "") + BOARDS[b.family](b, advice) +
     (words && (board.hint || RACES.has(b.family)) ? `<p class="chance">${words}</p>` : "") + more +
     `<label class="hint-toggle"><input type="checkbox" id="hint-toggle" ${board.hint ? "checked" : ""}> hint: every option's value and cost (?)</label>`;
@@ -349,6 +350,12 @@ $("board").addEventListener("click", (e) => {
     return;
   }
   if (target.dataset.showAll !== undefined) { board.showAll = target.dataset.showAll === "1"; renderBoard(state.session); return; }
+  if (target.dataset.why !== undefined) {
+    const area = $("board").querySelector(".why-area");
+    guarded(() => explainInto(area, state.session.game, state.session.board.position));
+    return;
+  }
+  if (target.closest(".why")) return;
   if (target.id === "hint-toggle") { toggleHint(); return; }
   if (target.dataset.die !== undefined) { toggleDie(+target.dataset.die); return; }
   if (target.dataset.enter !== undefined) { board.entered.push(+target.dataset.enter); renderBoard(state.session); return; }
@@ -357,5 +364,11 @@ $("board").addEventListener("click", (e) => {
   if (target.dataset.roll !== undefined) { guarded(() => sendLine(rollLine(state.session.board))); return; }
   if (target.dataset.take !== undefined) { guarded(() => sendLine(takeLine(state.session.board))); return; }
   if (target.dataset.line !== undefined) guarded(() => sendLine(target.dataset.line));
+});
+$("board").addEventListener("change", (e) => {
+  if (e.target.classList.contains("why-versus") && state.session && state.session.board) {
+    const area = $("board").querySelector(".why-area");
+    guarded(() => explainInto(area, state.session.game, state.session.board.position, e.target.value));
+  }
 });
 document.addEventListener("keydown", boardKey);
