@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from matplotlib.text import Text  # noqa: E402
 
 from ..core.errors import InputError
 from ..core.family import MatchGames
-from ..core.palette import BLUE, COLORS, GREEN, VERMILION
+from ..core.palette import BLUE, COLORS, GREEN, ORANGE, VERMILION
 from ..core.protocol import Game
 from ..core.results import Distribution, MatchResult, Review, TargetCurve
 from .simulate import SimulationRun
@@ -117,6 +117,27 @@ def review_figure(review: Review) -> Figure:
     bottom.axhline(0, color="gray", linewidth=0.8)
     bottom.set(xlabel="event", ylabel=s.unit)
     bottom.legend()
+    return fig
+
+
+def training_figure(game: str, sessions: Sequence[Any]) -> Figure:
+    """A player's proficiency over time: the mean loss per decision of each training session and reviewed
+    game (``core.training.SessionResult``), with Verhoeff's aim for expected-score games (below 0.2)."""
+    fig = Figure(figsize=(9, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    x = np.arange(1, len(sessions) + 1)
+    y = np.array([s.mean_loss for s in sessions])
+    ax.plot(x, y, color=BLUE, linewidth=1)
+    trained = np.array([s.source == "trainer" for s in sessions], dtype=bool)
+    ax.scatter(x[trained], y[trained], color=BLUE, label="training session", zorder=3)
+    ax.scatter(x[~trained], y[~trained], color=ORANGE, marker="s", label="reviewed game", zorder=3)
+    units = {s.unit for s in sessions}
+    if units == {"points"}:
+        ax.axhline(0.2, color=GREEN, linestyle="--", linewidth=1, label="Verhoeff's aim: below 0.2")
+    ax.set(title=f"{game}: mean loss per decision (lower is better)", xlabel="session",
+           ylabel="mean loss" + (f" ({units.pop()})" if len(units) == 1 else ""))
+    ax.set_ylim(bottom=0)
+    ax.legend()
     return fig
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.text import Text
 
 from ..core.errors import InputError
-from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report, warn
+from .base import GAME_HELP, JSON_HELP, app, emit, err, lazy_module, out, progress, report, save_plot, warn
 
 if TYPE_CHECKING:
     from ..core.solved import SolvedGame
@@ -19,6 +22,8 @@ protocol = lazy_module("dicesolver.core.protocol")
 registry = lazy_module("dicesolver.core.registry")
 render = lazy_module("dicesolver.terminal.render")
 sessions = lazy_module("dicesolver.play.session")
+trainer = lazy_module("dicesolver.terminal.trainer")
+training = lazy_module("dicesolver.core.training")
 
 
 def judge_of(points: bool, mindful: bool, judge: Optional[str]) -> Optional[str]:
@@ -97,6 +102,65 @@ def terminal_ask(prompt: str) -> str:
         return out.input(Text(prompt))
     except EOFError:
         raise console.QuitGame from None
+
+
+@app.command()
+def train(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    questions: int = typer.Option(10, "-n", "--questions", min=1, max=200, help="positions to answer"),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the "
+                                          "game's usual number)"),
+    seed: Optional[int] = typer.Option(None, "--seed", help="which positions are drawn (default: new ones each "
+                                       "session)"),
+    from_records: Optional[list[str]] = typer.Option(None, "--from", help="a record of a game you played: the "
+                                                     "decisions you lost on join your deck of mistakes, the game "
+                                                     "your proficiency (repeat for several)"),
+    history: bool = typer.Option(False, "--history", help="show your proficiency so far instead of training"),
+    plot: Optional[str] = typer.Option(None, "--plot", help="with --history: draw it (.png/.svg/.pdf)"),
+    json_output: bool = typer.Option(False, "--json", help="the session's result (or with --history every "
+                                     "session's) as JSON"),
+) -> None:
+    """Train on positions players meet: answer each as you would play it, then see its cost, the best option
+    and why. Each session's proficiency (the mean loss per decision, as a review counts it) is kept, and the
+    positions you get wrong are asked again until you answer them right twice."""
+    g = registry.load(game, players)
+    for path in from_records or []:
+        playthrough = registry.read_record(path)
+        if playthrough.game.canonical != g.canonical:
+            raise InputError(f"{path} is a game of {playthrough.game.canonical}, not {g.canonical}")
+        g = playthrough.game
+        seat = playthrough.players.index("you") if "you" in playthrough.players else 0
+        with progress(f"reviewing {path}") as update:
+            review = registry.solve(g, progress=update).review(playthrough, seat)
+        added = training.Progress.load(g).add_review(g, review, Path(path).name)
+        render.say(err if json_output else out, f"{path}: {playthrough.players[seat]} lost {review.summary.loss:.3g} in "
+                        f"{review.summary.decisions_with_choice} decisions; {added} joined your deck of mistakes")
+    if history:
+        record = training.Progress.load(g)
+        if plot:
+            save_plot(lambda: plots.training_figure(g.canonical, record.sessions), plot)
+        if json_output:
+            emit([dataclasses.asdict(s) for s in record.sessions])
+            return
+        out.print(trainer.history_table(record.sessions))
+        render.say(out, f"{len(record.mistakes)} positions in your deck of mistakes")
+        return
+    if plot:
+        raise InputError("--plot goes with --history")
+    with progress(f"solving {g.canonical} (once; cached)") as update:
+        solution = registry.solve(g, progress=update)
+    drawn = seed if seed is not None else int(time.time() * 1000) % 2**31
+    result = trainer.train(g, solution, out, terminal_ask_training, questions, drawn)
+    if json_output and result is not None:
+        emit(dataclasses.asdict(result))
+
+
+def terminal_ask_training(prompt: str) -> str:
+    """A line typed at the terminal; the end of input ends the session (what was answered is kept)."""
+    try:
+        return out.input(Text(prompt))
+    except EOFError:
+        raise trainer.StopTraining from None
 
 
 @app.command()

@@ -104,6 +104,7 @@ class Family(ABC, Generic[G, S]):
 
     name: str  # "scorecard", "pushluck", "despirala"
     title: str  # a few words for lists
+    human_like: tuple[str, ...] = ()  # bots that play as people do: the trainer asks what they met
 
     # -- games ---------------------------------------------------------------------------------------
     @abstractmethod

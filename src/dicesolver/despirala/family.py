@@ -37,6 +37,7 @@ class DespiralaBot:
 class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     name = "despirala"
     title = "Despirala"
+    human_like = ("mc-5",)
 
     def names(self) -> list[str]:
         return ["despirala"]

@@ -29,6 +29,7 @@ def _load(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> FarkleGame:
 class FarkleFamily(Family[FarkleGame, FarkleState]):
     name = "farkle"
     title = "Farkle games for two"
+    human_like = ("human", "bank-at-300")
 
     def names(self) -> list[str]:
         return list(PRESETS)

@@ -43,6 +43,7 @@ def _load(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> PushGame:
 class PushLuckFamily(Family[PushGame, PushState]):
     name = "pushluck"
     title = "push-your-luck games for two"
+    human_like = ("hold-at-20", "keep-pace")
 
     def names(self) -> list[str]:
         return list(PUSH_GAMES)

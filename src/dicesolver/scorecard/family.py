@@ -65,6 +65,7 @@ BIG_DUEL_CELL_SECONDS = 2.3e-6  # two-person Yacht's 1.56e9 cells in about an ho
 class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     name = "scorecard"
     title = "scorecard games (the Yahtzee family, and your own rules files)"
+    human_like = ("joe", "greedy")
 
     # -- games ---------------------------------------------------------------------------------------
     def names(self) -> list[str]:

@@ -1,0 +1,213 @@
+"""A trainer for any game, through the protocol (``dicesolver train``): positions a player actually meets,
+asked one at a time; the cost of each answer, the best option and why; a proficiency figure per session
+(the mean loss per decision and the decisions by label, the scale a review measures a game on) kept on
+disk; and the player's own mistakes (from the trainer and from reviewed games) asked again until answered
+right twice.
+
+Positions come from games the family's human-like bots play (and the optimal player), weighted toward the
+decisions that matter: the best and second options far apart, or a bot's choice far from the best. The
+sample is the same for the same seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+import numpy as np
+import platformdirs
+
+from .errors import InputError
+from .protocol import seat_on_turn
+from .review import label
+
+if TYPE_CHECKING:
+    from .protocol import Game, State, Step
+    from .results import Review
+    from .solved import SolvedGame
+
+RIGHT_TIMES = 2  # a mistake leaves the deck once answered right this many times
+MAX_GAMES = 400  # games the bots play at most to gather a sample's pool
+POOL_PER_QUESTION = 12  # decisions gathered for each one asked
+
+
+def training_dir() -> Path:
+    return Path(platformdirs.user_data_dir("dicesolver")) / "training"
+
+
+# -- where the positions come from ---------------------------------------------------------------------
+
+
+def bots_for(game: Game) -> list[str]:
+    """The players whose games the positions are drawn from: the family's human-like bots, and the optimal
+    player."""
+    from . import registry
+
+    family = registry.family_of(game)
+    return list(family.human_like) + ["optimal"]
+
+
+def sample_positions(game: Game, solution: SolvedGame, n: int, seed: int = 0,
+                     bots: list[str] | None = None) -> list[State]:
+    """``n`` decisions (each with two options or more) from games the bots play on the seed's dice, drawn
+    with a weight of the gap between the best and second options plus the cost of the bot's own choice:
+    the decisions that matter, and those where players err."""
+    from . import registry
+
+    family = registry.family_of(game)
+    names = bots or bots_for(game)
+    rng = np.random.default_rng([seed & 0xFFFFFFFF, 56])
+    players = [family.player(game, name, seed=seed + i) for i, name in enumerate(names)]
+    pool: list[State] = []
+    chosen: list[Step] = []
+    wanted = max(n * POOL_PER_QUESTION, 50)
+    for g in range(MAX_GAMES):
+        if len(pool) >= wanted:
+            break
+        seats = [players[(g + s) % len(players)] for s in range(game.n_players)]
+        state = game.start()
+        while not state.is_terminal():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                p = np.array([q for _, q in outcomes])
+                state = state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+                continue
+            step = seats[seat_on_turn(state)].choose(state, rng)
+            if len(state.legal_actions()) > 1:
+                pool.append(state)
+                chosen.append(step)
+            state = state.apply(step)
+    if not pool:
+        raise InputError(f"{game.canonical}: the bots met no decision with a choice")
+    answers = solution.answers(pool)
+    weights = np.empty(len(pool))
+    for i, (state, step) in enumerate(zip(pool, chosen)):
+        count = int(answers.counts[i])
+        costs = np.sort(answers.costs[i, :count])
+        actions = [str(a) for a in state.legal_actions()]
+        own = answers.costs[i, actions.index(str(step))] if str(step) in actions else 0.0
+        weights[i] = (costs[1] if count > 1 else 0.0) + own + 1e-9
+    k = min(n, len(pool))
+    picked = rng.choice(len(pool), size=k, replace=False, p=weights / weights.sum())
+    return [pool[int(i)] for i in picked]
+
+
+# -- the player's record: sessions and mistakes ----------------------------------------------------------
+
+
+@dataclass
+class Mistake:
+    """A position the player got wrong, asked again until answered right ``RIGHT_TIMES`` times."""
+
+    position: str
+    loss: float
+    right: int = 0
+    asked: int = 0
+    source: str = "trainer"  # or the record it came from
+
+
+@dataclass
+class SessionResult:
+    """One training session (or reviewed game) on the review's scale."""
+
+    when: str
+    game: str
+    unit: str
+    decisions: int
+    mean_loss: float
+    labels: dict[str, int]
+    source: str = "trainer"
+
+
+@dataclass
+class Progress:
+    """A player's training in one game, on disk: every session's result, and the deck of mistakes."""
+
+    game: str
+    sessions: list[SessionResult] = field(default_factory=list)
+    mistakes: dict[str, Mistake] = field(default_factory=dict)
+
+    @staticmethod
+    def folder(game: Game) -> Path:
+        return training_dir() / re.sub(r"[^A-Za-z0-9=,.-]+", "_", f"{game.canonical}-{game.n_players}p")
+
+    @classmethod
+    def load(cls, game: Game) -> Progress:
+        folder = cls.folder(game)
+        out = cls(game.canonical)
+        sessions, deck = folder / "sessions.jsonl", folder / "mistakes.json"
+        try:
+            if sessions.is_file():
+                for line in sessions.read_text().splitlines():
+                    if line.strip():
+                        out.sessions.append(SessionResult(**json.loads(line)))
+            if deck.is_file():
+                out.mistakes = {k: Mistake(**v) for k, v in json.loads(deck.read_text()).items()}
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"the training record in {folder} cannot be read ({exc}); move it away to start "
+                             "afresh") from None
+        return out
+
+    def add_session(self, game: Game, result: SessionResult) -> None:
+        """Appended at once: a session stopped half-way keeps what was answered."""
+        self.sessions.append(result)
+        folder = self.folder(game)
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / "sessions.jsonl", "a") as fh:
+            fh.write(json.dumps(asdict(result)) + "\n")
+
+    def save_deck(self, game: Game) -> None:
+        folder = self.folder(game)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / "mistakes.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({k: asdict(v) for k, v in self.mistakes.items()}, indent=1))
+        os.replace(tmp, path)
+
+    def due(self, limit: int) -> list[Mistake]:
+        """The mistakes to ask again, the costliest first."""
+        return sorted(self.mistakes.values(), key=lambda m: -m.loss)[:limit]
+
+    def answered(self, position: str, loss: float, wrong: bool, tie: float) -> None:
+        """Counts an answer: a wrong one enters (or stays in) the deck; a mistake answered right twice leaves."""
+        old = self.mistakes.get(position)
+        if old is not None:
+            old.asked += 1
+            if wrong:
+                old.right = 0
+                old.loss = max(old.loss, loss)
+            else:
+                old.right += 1
+                if old.right >= RIGHT_TIMES:
+                    del self.mistakes[position]
+        elif wrong and loss > tie:
+            self.mistakes[position] = Mistake(position, loss, asked=1)
+
+    def add_review(self, game: Game, review: Review, source: str) -> int:
+        """The decisions a reviewed game lost on enter the deck, and the game counts as a session (both saved).
+        Returns how many entered."""
+        added = 0
+        for d in review.decisions:
+            if d.loss > 0 and d.label != "best" and d.position not in self.mistakes:
+                self.mistakes[d.position] = Mistake(d.position, d.loss, source=source)
+                added += 1
+        s = review.summary
+        self.add_session(game, SessionResult(time.strftime("%Y-%m-%d %H:%M"), s.game, s.unit, s.decisions_with_choice,
+                                             s.mean_loss, dict(s.labels), source))
+        self.save_deck(game)
+        return added
+
+
+def session_result(game: Game, unit: str, losses: Iterable[float], tie: float) -> SessionResult:
+    values = list(losses)
+    labels: dict[str, int] = {}
+    for loss in values:
+        name = label(loss, unit, tie)
+        labels[name] = labels.get(name, 0) + 1
+    return SessionResult(time.strftime("%Y-%m-%d %H:%M"), game.canonical, unit, len(values),
+                         float(np.mean(values)) if values else 0.0, labels)

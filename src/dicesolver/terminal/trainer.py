@@ -1,0 +1,119 @@
+"""The trainer at a terminal (``dicesolver train``): each position on its board, your move typed as in a game,
+then its cost, the best option and why; the session's proficiency against the ones before."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from rich.console import Console
+from rich.table import Table
+
+from ..core import registry
+from ..core.errors import InputError
+from ..core.protocol import Game, State
+from ..core.review import label
+from ..core.solved import SolvedGame
+from ..core.training import Progress, SessionResult, sample_positions, session_result
+from . import render
+
+QUIT = {"quit", "q", "exit", "stop"}
+
+
+class StopTraining(Exception):
+    """The player stopped (what was answered is kept)."""
+
+
+def questions(game: Game, solution: SolvedGame, progress: Progress, n: int, seed: int) -> list[tuple[State, str]]:
+    """Up to half the session from the deck of mistakes (the costliest first), the rest sampled from play."""
+    asked: list[tuple[State, str]] = []
+    for mistake in progress.due(max(1, n // 2) if n > 1 else 1):
+        try:
+            asked.append((game.parse_state(mistake.position), f"you lost {mistake.loss:.3g} here before"))
+        except InputError:  # a position of an older version of the rules: it leaves the deck
+            progress.mistakes.pop(mistake.position, None)
+    fresh = sample_positions(game, solution, max(0, n - len(asked)), seed) if n > len(asked) else []
+    known = {str(s) for s, _ in asked}
+    asked += [(s, "") for s in fresh if str(s) not in known]
+    return asked[:n]
+
+
+def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str], str], n: int = 10,
+          seed: int = 0) -> SessionResult | None:
+    """One session of ``n`` questions; its result (saved with the deck), or None when nothing was answered."""
+    family = registry.family_of(game)
+    progress = Progress.load(game)
+    asked = questions(game, solution, progress, n, seed)
+    names = ["you"] + [f"player {i + 1}" for i in range(1, game.n_players)]
+    losses: list[float] = []
+    unit_words = solution.unit_words
+    try:
+        for i, (state, note) in enumerate(asked, 1):
+            render.say(console, f"\nquestion {i} of {len(asked)}" + (f" ({note})" if note else ""), "bold")
+            render.board(console, family.board(state, names))
+            render.say(console, f"{state.brief()}: {state}")
+            step = _read_move(state, family.prompt(state, "you"), console, ask)
+            advice = solution.advise(state)
+            mine = next(o for o in advice.options if o.action == str(step))
+            best = advice.options[0]
+            loss = mine.cost
+            losses.append(loss)
+            verdict = label(loss, advice.unit, solution.tie)
+            progress.answered(str(state), loss, verdict != "best", solution.tie)
+            progress.save_deck(game)
+            if verdict == "best":
+                render.say(console, f"best: {best.action} ({render.fmt(best.value, advice.unit)})", "green")
+                continue
+            render.say(console, f"{verdict}: {mine.action} costs {render.fmt(loss, advice.unit)} "
+                                f"({unit_words}); the best is {best.action} ({render.fmt(best.value, advice.unit)})",
+                       "yellow")
+            _why(console, solution, state, str(step), advice)
+    except StopTraining:
+        pass
+    if not losses:
+        return None
+    result = session_result(game, solution.unit, losses, solution.tie)
+    progress.add_session(game, result)
+    summary(console, progress, result)
+    return result
+
+
+def _read_move(state: State, prompt: str, console: Console, ask: Callable[[str], str]):
+    while True:
+        text = ask(prompt)
+        if text.strip().lower() in QUIT:
+            raise StopTraining
+        try:
+            return state.parse_step(text)
+        except InputError as exc:
+            render.say(console, str(exc), "red")
+
+
+def _why(console: Console, solution: SolvedGame, state: State, chosen: str, advice) -> None:
+    """Why the best beats the move made: aspect by aspect where the judge splits its values, else the best
+    few options with their values."""
+    if solution.explains:
+        why = solution.explain(state, versus=chosen)
+        render.say(console, why.summary + ".")
+        return
+    console.print(render.options_table(advice, 3))
+
+
+def summary(console: Console, progress: Progress, result: SessionResult) -> None:
+    """This session's proficiency, beside the last few (trainer sessions and reviewed games alike)."""
+    labels = ", ".join(f"{v} {k}" for k, v in sorted(result.labels.items(), key=lambda kv: -kv[1]))
+    render.say(console, f"\n{result.decisions} decisions: a mean loss of {result.mean_loss:.3f} a decision ({labels}).",
+               "bold")
+    table = history_table(progress.sessions[-8:])
+    console.print(table)
+    render.say(console, f"{len(progress.mistakes)} position{'s' if len(progress.mistakes) != 1 else ''} in your deck "
+                        "of mistakes (each asked again until answered right twice).")
+
+
+def history_table(sessions: list[SessionResult]) -> Table:
+    table = Table(title="proficiency: mean loss per decision (lower is better)")
+    for col in ("when", "from", "decisions", "mean loss", "labels"):
+        table.add_column(col, justify="right" if col in ("decisions", "mean loss") else "left")
+    for s in sessions:
+        table.add_row(s.when, s.source, str(s.decisions), f"{s.mean_loss:.3f}",
+                      ", ".join(f"{v} {k}" for k, v in sorted(s.labels.items(), key=lambda kv: -kv[1])))
+    return table
