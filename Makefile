@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_despirala_competitive.py
 	$(BIN)/python benchmarks/bench_target.py
 	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_explain.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis  # compiled kernels stay in the user cache (see README)
