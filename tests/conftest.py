@@ -14,6 +14,8 @@ def isolated_cache(tmp_path_factory):
     else:
         path = tmp_path_factory.mktemp("cache")
     os.environ["DICESOLVER_CACHE_DIR"] = str(path)
+    # games, records and training kept by the tests go there too, never into the user's own data
+    os.environ["XDG_DATA_HOME"] = str(path / "data")
     yield path
 
 

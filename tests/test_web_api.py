@@ -80,6 +80,32 @@ def test_explain_says_why_as_the_command_line_does(client):
         assert r.status_code == status and r.json()["detail"], body
 
 
+def test_a_training_session_through_the_api(client):
+    r = settle(client, "POST", "/api/train/questions", json={"game": "yacht", "questions": 3, "seed": 4})
+    assert r.status_code == 200
+    asked = r.json()["questions"]
+    assert len(asked) == 3 and all(len(q["board"]["actions"]) > 1 for q in asked)
+    answers = []
+    for q in asked:  # the worst option each time
+        action = q["board"]["actions"][-1]["action"]
+        verdict = settle(client, "POST", "/api/train/answer",
+                         json={"game": "yacht", "position": q["position"], "action": action}).json()
+        assert verdict["action"] == action and verdict["cost"] >= 0 and verdict["best"]
+        answers.append({"game": "yacht", "position": q["position"], "action": action})
+    r = settle(client, "POST", "/api/train/finish", json={"game": "yacht", "answers": answers, "width": 390})
+    body = r.json()
+    assert r.status_code == 200 and body["decisions"] == 3 and body["plot"].startswith("data:image/png;base64,")
+    assert body["mistakes"] == sum(n for k, n in body["labels"].items() if k != "best")
+    again = settle(client, "POST", "/api/train/questions", json={"game": "yacht", "questions": 2, "seed": 5}).json()
+    assert again["questions"][0]["note"].startswith("you lost")  # this browser's mistakes come first
+    for url, body, status in (("/api/train/questions", {"game": "yacht", "questions": 31}, 422),
+                              ("/api/train/answer", {"game": "yacht", "position": "/-/3", "action": "keep 1"}, 400),
+                              ("/api/train/answer", {"game": "yacht", "position": "/11345/1", "action": "keep 7"}, 400),
+                              ("/api/train/finish", {"game": "yacht", "answers": []}, 422)):
+        r = settle(client, "POST", url, json=body)
+        assert r.status_code == status and r.json()["detail"], (url, body)
+
+
 def test_advice_matches_the_command_line_figures(client):
     r = settle(client, "POST", "/api/advice", json={"game": "skunk", "position": "0,87,32"})
     body = r.json()

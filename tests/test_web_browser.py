@@ -741,6 +741,38 @@ def serious_violations(page) -> list[str]:
             for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
+def test_a_training_session_on_a_phone(page, server, tmp_path):
+    """The Train tab at 390x844: five positions answered by taps (the best, then the worst, in turn), each
+    judged with its cost, the best and why; then the session's proficiency and its plot; nothing wider than
+    the phone, every tap target 44 px, and no serious accessibility violation."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#train-game option').length > 5")
+    phone.click(".tab[data-page='train']")
+    phone.select_option("#train-game", "yacht")
+    phone.select_option("#train-count", "5")
+    phone.click("#train-go")
+    for i in range(5):
+        phone.wait_for_selector("#train-out [data-answer]:not([disabled])")
+        assert f"question {i + 1} of 5" in phone.inner_text("#train-out")
+        answers = phone.locator("#train-out [data-answer]")
+        assert min(answers.nth(k).bounding_box()["height"] for k in range(answers.count())) >= 44
+        answers.nth(0 if i % 2 == 0 else answers.count() - 1).click()
+        phone.wait_for_selector("#train-next")
+        verdict = phone.inner_text("#train-verdict")
+        assert "The best" in verdict or ("costs" in verdict and "points more on average" in verdict), verdict
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        if i == 1:
+            snapshot(phone, "train-phone", tmp_path)
+            assert not serious_violations(phone)
+        phone.click("#train-next")
+    phone.wait_for_selector("#train-out img.plot")
+    assert "5 decisions: a mean loss of" in phone.inner_text("#train-out")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.close()
+
+
 def test_every_tab_passes_an_accessibility_scan(page, server):
     """axe-core on each tab, on a phone, with something on it (advice, a game's board with my own dice and
     with drawn dice, a review, a chart): no serious or critical violation."""

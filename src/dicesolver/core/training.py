@@ -97,6 +97,21 @@ def sample_positions(game: Game, solution: SolvedGame, n: int, seed: int = 0,
     return [pool[int(i)] for i in picked]
 
 
+def questions(game: Game, solution: SolvedGame, progress: Progress, n: int, seed: int) -> list[tuple[State, str]]:
+    """A session's positions, each with a note: up to half from the deck of mistakes (the costliest first),
+    the rest drawn from play."""
+    asked: list[tuple[State, str]] = []
+    for mistake in progress.due(max(1, n // 2)):
+        try:
+            asked.append((game.parse_state(mistake.position), f"you lost {mistake.loss:.3g} here before"))
+        except InputError:  # a position of an older version of the rules: it leaves the deck
+            progress.mistakes.pop(mistake.position, None)
+    fresh = sample_positions(game, solution, n - len(asked), seed) if n > len(asked) else []
+    known = {str(s) for s, _ in asked}
+    asked += [(s, "") for s in fresh if str(s) not in known]
+    return asked[:n]
+
+
 # -- the player's record: sessions and mistakes ----------------------------------------------------------
 
 
@@ -129,17 +144,18 @@ class Progress:
     """A player's training in one game, on disk: every session's result, and the deck of mistakes."""
 
     game: str
+    owner: str = ""  # a web browser's id: each browser trains on its own (the terminal's is "")
     sessions: list[SessionResult] = field(default_factory=list)
     mistakes: dict[str, Mistake] = field(default_factory=dict)
 
-    @staticmethod
-    def folder(game: Game) -> Path:
-        return training_dir() / re.sub(r"[^A-Za-z0-9=,.-]+", "_", f"{game.canonical}-{game.n_players}p")
+    def folder(self, game: Game) -> Path:
+        base = training_dir() / "browsers" / _slug(self.owner) if self.owner else training_dir()
+        return base / _slug(f"{game.canonical}-{game.n_players}p")
 
     @classmethod
-    def load(cls, game: Game) -> Progress:
-        folder = cls.folder(game)
-        out = cls(game.canonical)
+    def load(cls, game: Game, owner: str = "") -> Progress:
+        out = cls(game.canonical, owner)
+        folder = out.folder(game)
         sessions, deck = folder / "sessions.jsonl", folder / "mistakes.json"
         try:
             if sessions.is_file():
@@ -201,6 +217,10 @@ class Progress:
                                              s.mean_loss, dict(s.labels), source))
         self.save_deck(game)
         return added
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9=,.-]+", "_", text)[:120]
 
 
 def session_result(game: Game, unit: str, losses: Iterable[float], tie: float) -> SessionResult:

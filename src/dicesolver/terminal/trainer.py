@@ -13,7 +13,7 @@ from ..core.errors import InputError
 from ..core.protocol import Game, State
 from ..core.review import label
 from ..core.solved import SolvedGame
-from ..core.training import Progress, SessionResult, sample_positions, session_result
+from ..core.training import Progress, SessionResult, questions, session_result
 from . import render
 
 QUIT = {"quit", "q", "exit", "stop"}
@@ -21,20 +21,6 @@ QUIT = {"quit", "q", "exit", "stop"}
 
 class StopTraining(Exception):
     """The player stopped (what was answered is kept)."""
-
-
-def questions(game: Game, solution: SolvedGame, progress: Progress, n: int, seed: int) -> list[tuple[State, str]]:
-    """Up to half the session from the deck of mistakes (the costliest first), the rest sampled from play."""
-    asked: list[tuple[State, str]] = []
-    for mistake in progress.due(max(1, n // 2) if n > 1 else 1):
-        try:
-            asked.append((game.parse_state(mistake.position), f"you lost {mistake.loss:.3g} here before"))
-        except InputError:  # a position of an older version of the rules: it leaves the deck
-            progress.mistakes.pop(mistake.position, None)
-    fresh = sample_positions(game, solution, max(0, n - len(asked)), seed) if n > len(asked) else []
-    known = {str(s) for s, _ in asked}
-    asked += [(s, "") for s in fresh if str(s) not in known]
-    return asked[:n]
 
 
 def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str], str], n: int = 10,

@@ -36,7 +36,7 @@ from ..core.results import Advice, Explanation, OddsRow
 from . import models
 from .access import TOKEN_ENV, Guard, Hosts, Owners, browser_of
 from .records import Shelf, TooMany
-from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of
+from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of, position_board
 from .solutions import Busy, NotReady, SolutionStore, TooBig
 
 MAX_BODY_BYTES = 2 * 2**20
@@ -231,6 +231,68 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     async def post_explain(request: models.ExplainRequest):
         game = _game(request.game)
         return await run_in_threadpool(explanation, game, request.position, request.versus, store)
+
+    # -- training ----------------------------------------------------------------------------------------
+    # Each browser trains on its own: its deck of mistakes and its sessions are kept under its id.
+    @app.post("/api/train/questions", response_model=models.TrainQuestions, responses={202: {"model": models.Pending}})
+    def train_questions(request: models.TrainRequest, http: Request):
+        from ..core import training
+
+        game = _game(request.game)
+        solution = store.get(game)
+        record = training.Progress.load(game, browser_of(http) or "this-machine")
+        seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
+        asked = training.questions(game, solution, record, request.questions, seed)
+        return models.TrainQuestions(game=game.canonical, unit=solution.unit, mistakes=len(record.mistakes),
+                                     questions=[models.TrainQuestion(position=str(s), note=note, board=position_board(s))
+                                                for s, note in asked])
+
+    @app.post("/api/train/answer", response_model=models.TrainVerdict,
+              responses={202: {"model": models.Pending}, 400: {"description": "not a decision, or not a move there"}})
+    def train_answer(request: models.TrainAnswer, http: Request):
+        from ..core import training
+        from ..core.review import label
+
+        game = _game(request.game)
+        state = game.parse_state(request.position)
+        if state.to_move() is None:
+            raise InputError("a trainer's question is a decision: this position has none")
+        step = str(state.parse_step(request.action))
+        solution = store.get(game)
+        advice = solution.advise(state)
+        mine = next(o for o in advice.options if o.action == step)
+        verdict = label(mine.cost, advice.unit, solution.tie)
+        # the why first: a table still being built answers 202, and the answer is counted only once it is told
+        why = explanation(game, request.position, step, store) if solution.explains and verdict != "best" else None
+        record = training.Progress.load(game, browser_of(http) or "this-machine")
+        record.answered(str(state), mine.cost, verdict != "best", solution.tie)
+        record.save_deck(game)
+        best = advice.options[0]
+        return models.TrainVerdict(action=step, value=mine.value, cost=mine.cost, label=verdict, best=best.action,
+                                   best_value=best.value, unit=advice.unit, why=why, options=advice.options[:3])
+
+    @app.post("/api/train/finish", response_model=models.TrainSummary, responses={202: {"model": models.Pending}})
+    def train_finish(request: models.TrainFinish, http: Request):
+        from ..analysis.plots import training_figure
+        from ..core import training
+
+        game = _game(request.game)
+        solution = store.get(game)
+        losses = []
+        for answer in request.answers:
+            if answer.game != request.game:
+                raise InputError("every answer of a session is of its game")
+            state = game.parse_state(answer.position)
+            step = str(state.parse_step(answer.action))
+            losses.append(next(o.cost for o in solution.advise(state).options if o.action == step))
+        record = training.Progress.load(game, browser_of(http) or "this-machine")
+        result = training.session_result(game, solution.unit, losses, solution.tie)
+        record.add_session(game, result)
+        shown = record.sessions[-20:]
+        plot = "data:image/png;base64," + base64.b64encode(
+            _png(training_figure(game.canonical, shown), page_width(request.width))).decode()
+        return models.TrainSummary(decisions=result.decisions, mean_loss=result.mean_loss, labels=result.labels,
+                                   mistakes=len(record.mistakes), history=[asdict(s) for s in shown], plot=plot)
 
     # -- play -------------------------------------------------------------------------------------------
     def session_or_404(session_id: str, http: Request):

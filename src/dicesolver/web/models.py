@@ -7,7 +7,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..core.results import Review
+from ..core.results import Explanation, Option, Review
 
 GameName = Field(..., min_length=1, max_length=200, description="a game string, e.g. yahtzee, yacht(dice=6), skunk, despirala")
 
@@ -100,6 +100,59 @@ class ExplainRequest(_Request):
     position: str = Field(..., min_length=1, max_length=2000, description="a scorecard position: CARD/DICE/ROLLS")
     versus: Optional[str] = Field(None, min_length=1, max_length=200, description="the option to set the best "
                                   "against, as typed to play it (default: the second best)")
+
+
+class TrainRequest(_Request):
+    game: str = GameName
+    questions: int = Field(10, ge=1, le=30, description="positions to answer")
+    seed: Optional[int] = Field(None, ge=0, le=2**31 - 1, description="which positions are drawn (default: new ones)")
+
+
+class TrainQuestion(BaseModel):
+    position: str = Field(..., description="the position (POST /api/train/answer takes it back with the move)")
+    note: str = Field("", description="why it is asked (a position you got wrong before)")
+    board: PlayBoard = Field(..., description="the position as the drawn board shows it, with its legal actions")
+
+
+class TrainQuestions(BaseModel):
+    game: str
+    unit: str
+    mistakes: int = Field(..., description="positions in this browser's deck of mistakes")
+    questions: list[TrainQuestion]
+
+
+class TrainAnswer(_Request):
+    game: str = GameName
+    position: str = Field(..., min_length=1, max_length=2000)
+    action: str = Field(..., min_length=1, max_length=200, description="the move, as typed to play it")
+
+
+class TrainVerdict(BaseModel):
+    action: str
+    value: float
+    cost: float
+    label: str = Field(..., description="best, inaccuracy, mistake, blunder or massive blunder (as a review labels)")
+    best: str
+    best_value: float
+    unit: str
+    why: Optional[Explanation] = Field(None, description="the best set against the move, where the judge splits "
+                                                         "its values")
+    options: list[Option] = Field(..., description="the best few options")
+
+
+class TrainFinish(_Request):
+    game: str = GameName
+    answers: list[TrainAnswer] = Field(..., min_length=1, max_length=30)
+    width: Optional[int] = Field(None, ge=200, le=4000)
+
+
+class TrainSummary(BaseModel):
+    decisions: int
+    mean_loss: float = Field(..., description="loss per decision, the scale a review measures a game on")
+    labels: dict[str, int]
+    mistakes: int = Field(..., description="positions in the deck, asked again until answered right twice")
+    history: list[dict[str, Any]] = Field(..., description="the last sessions (and reviewed games), oldest first")
+    plot: str = Field(..., description="the mean loss per session as a PNG data URL")
 
 
 class FigureRequest(_Request):

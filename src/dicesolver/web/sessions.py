@@ -123,6 +123,20 @@ def board_of(table: Session) -> PlayBoard:
                      moves=len(table.playthrough.steps))
 
 
+def position_board(state: Any) -> PlayBoard:
+    """A position alone (a trainer's question) as the drawn board shows a game's: the seat to move is the
+    person's, with its legal actions."""
+    from ..core import registry
+
+    family = registry.family_of(state.game)
+    mover = state.to_move()
+    names = ["you" if seat == mover else f"player {seat + 1}" for seat in range(state.game.n_players)]
+    actions = [PlayAction(action=str(a), label=a.label, kind=a.kind, points=getattr(a, "points", None))
+               for a in state.legal_actions()]
+    return PlayBoard(position=str(state), family=family.name, names=names, you=mover, mover=mover,
+                     view=family.view(state), actions=actions, totals=family.totals(state))
+
+
 def throw_request(table: Session) -> ThrowRequest:
     """What the person's own throw is, from its outcomes alone (no family's rules): so many dice of so many
     faces, or one outcome of a few picked by name. An outcome may show dice kept from before (a Yahtzee roll

@@ -120,6 +120,7 @@ async function loadGames() {
   $("advisor-game").value = "yahtzee";
   $("play-game").value = "pig";
   $("explore-game").value = "yacht";
+  $("train-game").value = "yahtzee";
   document.querySelectorAll(".game-select").forEach(variantControls);
   state.advisor = state.games.yahtzee;
   setupAdvisor();
@@ -725,6 +726,102 @@ function oddsTable(odds) {
 }
 $("explore-go").addEventListener("click", () => guarded(explore));
 $("explore-game").addEventListener("change", () => variantControls($("explore-game")));
+
+// -- train ----------------------------------------------------------------------------------------------------------
+// A session: the server draws the positions (this browser's mistakes first), each answer is judged as it comes
+// (its cost, label, the best and why), and the session's proficiency is kept with the ones before.
+const training = { game: "", questions: [], at: 0, answers: [], answered: false };
+
+async function startTraining() {
+  const g = await chosenGame($("train-game"));
+  const data = await api("POST", "/api/train/questions", { game: g.name, questions: +$("train-count").value });
+  Object.assign(training, { game: g.name, questions: data.questions, at: 0, answers: [], answered: false });
+  showQuestion();
+}
+
+// The position drawn as the Play board draws a game's, without its controls (the options below are the answer).
+function stillBoard(b) {
+  const kept = { held: board.held, heldFor: board.heldFor };
+  try {
+    return BOARDS[b.family] ? BOARDS[b.family]({ ...b, actions: [] }, null) : "";
+  } finally {
+    Object.assign(board, kept);
+  }
+}
+
+function showQuestion() {
+  const q = training.questions[training.at];
+  training.answered = false;
+  $("train-out").innerHTML = `<p class="train-head"><b>question ${training.at + 1} of ${training.questions.length}</b>${q.note ? ` · ${esc(q.note)}` : ""}</p>
+    <div class="train-board">${stillBoard(q.board)}</div>
+    <p>What do you play?</p>
+    <div class="train-options">${q.board.actions.map((a) => `<button type="button" data-answer="${esc(a.action)}">${esc(plainAction(training.game, a.action))}</button>`).join("")}</div>
+    <div id="train-verdict" aria-live="polite"></div>`;
+  const first = $("train-out").querySelector("[data-answer]");
+  if (first) first.focus();
+}
+
+async function answerQuestion(action) {
+  if (training.answered) return;
+  const q = training.questions[training.at];
+  const v = await api("POST", "/api/train/answer", { game: training.game, position: q.position, action });
+  training.answered = true;
+  training.answers.push({ game: training.game, position: q.position, action });
+  $("train-out").querySelectorAll("[data-answer]").forEach((b) => {
+    b.disabled = true;
+    if (b.dataset.answer === v.best) b.classList.add("train-best");
+    if (b.dataset.answer === v.action && v.label !== "best") b.classList.add("train-wrong");
+  });
+  const digits = v.unit === "points" ? 2 : 4;
+  const name = (a) => plainAction(training.game, a);
+  const last = training.at + 1 === training.questions.length;
+  $("train-verdict").innerHTML = (v.label === "best"
+    ? `<p class="train-right">The best: ${esc(name(v.action))} (${v.value.toFixed(digits)}).</p>`
+    : `<p class="train-miss"><b>${esc(v.label)}</b>: ${esc(name(v.action))} costs ${v.cost.toFixed(digits)}; the best is
+       <b>${esc(name(v.best))}</b> (${v.best_value.toFixed(digits)}).</p>` +
+      (v.why ? whyPanel(v.why, training.game).replace("why-versus", "why-versus train-versus")
+        : `<table><tr><th>option</th><th class="num">value</th><th class="num">cost</th></tr>${v.options.map((o) =>
+          `<tr><td>${esc(name(o.action))}</td><td class="num">${o.value.toFixed(digits)}</td><td class="num">${o.cost.toFixed(digits)}</td></tr>`).join("")}</table>`)) +
+    `<p><button type="button" class="primary" id="train-next">${last ? "Finish" : "Next question"}</button></p>`;
+  $("train-next").focus();
+}
+
+async function finishTraining() {
+  const s = await api("POST", "/api/train/finish", { game: training.game, answers: training.answers, width: figureWidth("train-out") });
+  const labels = Object.entries(s.labels).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(", ");
+  $("train-out").innerHTML = `<p><b>${s.decisions} decisions: a mean loss of ${s.mean_loss.toFixed(3)} a decision</b> (${esc(labels)}).
+      ${s.mistakes} position${s.mistakes === 1 ? "" : "s"} in your deck of mistakes.</p>
+    <img class="plot" alt="your mean loss per decision, session by session" src="${s.plot}">
+    <p><button type="button" class="primary" id="train-again">Train again</button></p>`;
+}
+
+async function trainNext() {
+  if (training.at + 1 < training.questions.length) {
+    training.at += 1;
+    showQuestion();
+  } else {
+    await finishTraining();
+  }
+}
+
+$("train-go").addEventListener("click", () => guarded(startTraining));
+$("train-game").addEventListener("change", () => variantControls($("train-game")));
+$("train-out").addEventListener("click", (e) => {
+  const target = e.target.closest("button");
+  if (!target) return;
+  if (target.dataset.answer !== undefined) guarded(() => answerQuestion(target.dataset.answer));
+  else if (target.id === "train-next") guarded(trainNext);
+  else if (target.id === "train-again") guarded(startTraining);
+});
+$("train-out").addEventListener("change", (e) => {
+  if (e.target.classList.contains("why-versus")) {
+    const q = training.questions[training.at];
+    const panel = e.target.closest(".why");
+    const area = document.createElement("div");
+    panel.replaceWith(area);
+    guarded(() => explainInto(area, training.game, q.position, e.target.value));
+  }
+});
 
 // A game in play lives in the page's address (#play/<id>) and in local storage: a reload or a reopened tab
 // shows the same board at the same prompt (while the server still holds the game).
