@@ -161,7 +161,7 @@ def test_the_best_is_set_against_the_second_or_the_named_option():
 
 def test_a_game_without_a_split_says_so():
     with pytest.raises(InputError, match="explanations come from"):
-        ds.explain("pig", "0,0,0")
+        ds.explain("despirala", "none;5;123456")
 
 
 def test_advise_explain_on_the_command_line(capsys):
@@ -178,3 +178,65 @@ def test_advise_explain_on_the_command_line(capsys):
     for args in (("--versus", "keep 5"), ("--explain", "--target", "150"), ("--explain", "--versus", "keep 9")):
         code, _, err = run(capsys, "advise", "yacht-dice", "/13456/2", *args)
         assert code == 2 and "error" in err
+
+
+def test_a_review_teaches_its_costliest_decisions(capsys, tmp_path):
+    """``analyze --explain``: after the review, the costliest decisions, each with why the best beat the move."""
+    from dicesolver.play.session import Session
+
+    game = ds.load_game("yacht-dice")
+    record = tmp_path / "mine.jsonl"
+    played = Session.new(game, [], seed=3, path=str(record))
+    solution = ds.solve(game)
+    while not (state := played.state).is_terminal():  # always the second-worst option
+        if state.is_chance():
+            played.play(played.draw())
+        else:
+            options = solution.advise(state).options
+            played.play(state.parse_step(options[-2 if len(options) > 1 else 0].action))
+    code, out, err = run(capsys, "analyze", str(record), "--explain")
+    assert code == 0, err
+    taught = out[out.index("your costliest decisions, and why:"):].splitlines()[1:]
+    assert len(taught) == 5 and all(" over " in line and "turn " in line for line in taught)
+    from dicesolver.core.registry import read_record
+
+    review = solution.review(read_record(record))
+    costliest = max(d.loss for d in review.mine())
+    assert f"(+{costliest:.2f})" in taught[0]
+    code, _, err = run(capsys, "analyze", str(record), "--explain", "--json")
+    assert code == 2 and "--explain" in err
+
+
+@pytest.mark.parametrize("game,mine,theirs,now", [("pig(goal=30)", 12, 20, 4), ("pig(goal=30)", 24, 0, 3),
+                                                  ("pig", 60, 85, 18)])
+def test_a_race_splits_its_chance_into_winning_this_turn_or_later(game, mine, theirs, now):
+    """Pig's chance of winning this turn under the optimal policy, by its own rules (a 1 ends the turn, the
+    other faces add to it, holding banks it), beside the split the protocol plays out."""
+    solution = ds.solve(game)
+    goal = solution.game.goal
+
+    @lru_cache(maxsize=None)
+    def this_turn(total):
+        if mine + total >= goal:
+            return 1.0
+        if solution.advise(f"{mine},{theirs},{total}").best.action == "hold":
+            return 0.0
+        return sum(this_turn(total + face) for face in range(2, 7)) / 6
+
+    why = ds.explain(game, f"{mine},{theirs},{now}")
+    for option in why.options:
+        assert sum(option.breakdown.values()) == pytest.approx(option.value, abs=1e-12)
+        assert option.sd == pytest.approx(math.sqrt(option.value * (1 - option.value)), abs=1e-12)
+    throw = next(o for o in why.options if o.action == "throw")
+    assert throw.breakdown["win_this_turn"] == pytest.approx(sum(this_turn(now + f) for f in range(2, 7)) / 6,
+                                                             abs=1e-12)
+    hold = next(o for o in why.options if o.action == "hold")
+    assert hold.breakdown["win_this_turn"] == (1.0 if mine + now >= goal else 0.0)
+    assert why.breakdown["win_this_turn"] == pytest.approx(max(throw, hold, key=lambda o: o.value)
+                                                           .breakdown["win_this_turn"], abs=1e-12)
+
+
+def test_a_race_explained_on_the_command_line(capsys):
+    code, out, err = run(capsys, "advise", "pig", "60,85,18", "--explain")
+    assert code == 0, err
+    assert "win this turn" in out and "win later" in out and " over " in out

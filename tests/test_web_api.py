@@ -72,7 +72,7 @@ def test_explain_says_why_as_the_command_line_does(client):
     assert sum(body["options"][0]["breakdown"].values()) == pytest.approx(body["options"][0]["value"], abs=1e-9)
     r = settle(client, "POST", "/api/explain", json={"game": "yacht-dice", "position": "/13456/2", "versus": "keep 5"})
     assert r.status_code == 200 and r.json()["versus"] == "keep 5"
-    for body, status in (({"game": "pig", "position": "0,0,0"}, 400),  # not split: says so
+    for body, status in (({"game": "despirala", "position": "none;5;123456"}, 400),  # not split: says so
                          ({"game": "yacht-dice", "position": "/13456/2", "versus": "keep 9"}, 400),
                          ({"game": "yacht-dice", "position": "/13456/2", "why": 1}, 422),
                          ({"game": "yacht-dice", "position": "/13456/2", "versus": "k" * 300}, 422)):

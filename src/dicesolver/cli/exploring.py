@@ -154,7 +154,8 @@ def advise(
                                        "this score, a tie counting half (the score to beat, for the last player)"),
     explain: bool = typer.Option(False, "--explain", help="say why: each option's expected final score split over "
                                  "the boxes and bonuses, its standard deviation, and the best option set against "
-                                 "the second (or --versus) aspect by aspect (one-player scorecard games)"),
+                                 "the second (or --versus) aspect by aspect (scorecard games' expected score; a "
+                                 "race's chance of winning: this turn or later)"),
     versus: Optional[str] = typer.Option(None, "--versus", help="with --explain: the option to set the best "
                                          "against, as typed to play it (e.g. 'keep 345')"),
 ) -> None:
@@ -164,7 +165,7 @@ def advise(
     if versus is not None and not explain:
         raise InputError("--versus goes with --explain")
     if explain and (target is not None or beat is not None or position == "-"):
-        raise InputError("--explain explains one position's expected scores: no --target, --beat or -")
+        raise InputError("--explain explains one position: no --target, --beat or -")
     if position == "-":
         if target is not None or beat is not None:
             raise InputError("--target and --beat rank one position: give it instead of -")

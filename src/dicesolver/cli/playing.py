@@ -48,6 +48,8 @@ def analyze(
     mindful: bool = typer.Option(False, "--mindful", help="two players: judge by the mindful model instead of the "
                                  "exact table"),
     judge: Optional[str] = typer.Option(None, "--judge", help="the solution that judges (exact, mindful, points)"),
+    explain: bool = typer.Option(False, "--explain", help="then the costliest decisions, each with why the best "
+                                 "beat the move made (box by box where the judge can say)"),
 ) -> None:
     """Review a recorded game: each decision's loss (with a label) and each throw's luck, in the value of the
     game's solution: expected final score (one player), exact equity (two players of a game without
@@ -58,7 +60,17 @@ def analyze(
         warn(w)
     solution = solution_of(playthrough.game, judge_of(points, mindful, judge))
     result = solution.review(playthrough, player)
+    if explain and json_output:
+        raise InputError("--explain is for reading; --json has every decision already")
     report(result, lambda: render.review(out, result), json_output, plot, lambda: plots.review_figure(result))
+    if explain:
+        from ..core.why import lessons
+
+        with progress(f"{playthrough.game.canonical}: splitting values by box (once; cached)") as update:
+            if solution.explains:
+                solution.explain(playthrough.game.start(), progress=update)  # the table, built once
+            taught = lessons(solution, result)
+        render.lessons(out, taught)
 
 
 @app.command()

@@ -169,7 +169,8 @@ class SolvedGame(ABC, Generic[G, S]):
         """Why each option is worth what it is: its value split by aspect, its spread, and the best option set
         against ``versus`` (the second best by default). The judges that can split their values say so."""
         raise InputError(f"{self.game.canonical}: explanations come from the expected-score table of a "
-                         f"scorecard game for now; this is judged by {self.judge_words}")
+                         f"scorecard game, or a race's chance of winning, for now; this is judged by "
+                         f"{self.judge_words}")
 
     def review(self, playthrough: "Playthrough", player: int = 0) -> Review:
         """Judge one player's game: ``player`` indexes the record's players."""
@@ -227,6 +228,22 @@ class WinChance(SolvedGame[G, S]):
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         return self.engine.answer(situations, parallel)
+
+    explains = True
+
+    def explain(self, position: S | str, versus: str | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Explanation:
+        """Each option's chance of winning split into winning before the turn passes and winning later (the
+        turn played out through the protocol, with optimal play); its spread is the win's (sqrt(p(1 - p)))."""
+        from .why import WIN_LATER, WIN_NOW, WIN_TITLES, explanation, win_split
+
+        state = self.state(position)
+        found = win_split(self, state)
+        if found is None:
+            raise InputError(f"{self.game.canonical}: one turn here reaches too many positions to split its "
+                             "chances; advise gives each option's chance")
+        here, options = found
+        return explanation(self, state, [WIN_NOW, WIN_LATER], WIN_TITLES, here, options, versus)
 
     def seat_value(self, state: S, seat: int) -> float:
         """The other player's chance: one minus the mover's (at the end: the game's result, 1 for the winner)."""

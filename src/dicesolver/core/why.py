@@ -15,6 +15,7 @@ from .results import AspectDifference, ExplainedOption, Explanation
 
 if TYPE_CHECKING:
     from .protocol import State
+    from .results import Decision, Review
     from .solved import SolvedGame
 
 SHOWN = 1e-4  # differences smaller than this are left out of the comparison
@@ -61,16 +62,17 @@ def explanation(solution: SolvedGame, state: State, names: list[str], titles: di
                           for n in names if abs(best.breakdown[n] - other.breakdown[n]) >= SHOWN),
                          key=lambda d: -abs(d.difference))
     return Explanation(**out, best=best.action, versus=other.action, differences=differences,
-                       summary=summary(best, other, differences))
+                       summary=summary(best, other, differences, 2 if solution.unit == "points" else 4))
 
 
-def summary(best: ExplainedOption, other: ExplainedOption, differences: list[AspectDifference]) -> str:
+def summary(best: ExplainedOption, other: ExplainedOption, differences: list[AspectDifference],
+            digits: int = 2) -> str:
     """'keep 3456 over keep 345 (+0.51): large straight +0.90, small straight -0.32, ...'."""
     gain = best.value - other.value
-    named = ", ".join(f"{d.title} {d.difference:+.2f}" for d in differences[:IN_SUMMARY])
+    named = ", ".join(f"{d.title} {d.difference:+.{digits}f}" for d in differences[:IN_SUMMARY])
     more = len(differences) - IN_SUMMARY
     tail = f", and {more} more" if more > 0 else ""
-    return f"{best.action} over {other.action} ({gain:+.2f})" + (f": {named}{tail}" if named else ": the same")
+    return f"{best.action} over {other.action} ({gain:+.{digits}f})" + (f": {named}{tail}" if named else ": the same")
 
 
 def _named(names: list[str], parts: np.ndarray) -> dict[str, float]:
@@ -84,3 +86,69 @@ def _find(state: State, options: list[ExplainedOption], text: str) -> ExplainedO
         if option.action == action:
             return option
     raise InputError(f"{text!r} is not an option here; the options are: " + ", ".join(o.action for o in options))
+
+
+def lessons(solution: SolvedGame, review: Review, top: int = 5) -> list[tuple[Decision, str]]:
+    """The reviewed player's costliest decisions, the costliest first, each with why the best beat the move
+    made: aspect by aspect where the judge splits its values, else the two values."""
+    costly = sorted((d for d in review.mine() if d.loss > solution.tie and d.options > 1), key=lambda d: -d.loss)
+    out = []
+    for d in costly[:top]:
+        text = f"{d.best} over {d.chosen} (+{d.loss:.3g})"
+        if solution.explains:
+            try:
+                text = solution.explain(d.position, versus=d.chosen).summary
+            except InputError:  # a position the split cannot read (a record of other rules): the values say it
+                pass
+        out.append((d, text))
+    return out
+
+
+WIN_NOW, WIN_LATER = "win_this_turn", "win_later"
+WIN_TITLES = {WIN_NOW: "win this turn", WIN_LATER: "win later"}
+TURN_STATES = 20_000  # the positions one turn may reach, at most, for the split below (Farkle's can be more)
+
+
+def win_split(solution: SolvedGame, state: State) -> tuple[Split, list[Split]] | None:
+    """A race's chance of winning (``p_win``) split into winning before the turn passes and winning later,
+    for the position and each option, with optimal play (the first best option, as advice ranks them) to
+    the end of the turn: played out through the protocol. None where a turn reaches more than TURN_STATES
+    positions."""
+    from .protocol import seat_on_turn
+
+    me = seat_on_turn(state)
+    seen: dict[str, float] = {}
+
+    def now(s: State) -> float:
+        if s.is_terminal():
+            return float(s.returns()[me])
+        if seat_on_turn(s) != me:
+            return 0.0
+        key = str(s)
+        if key in seen:
+            return seen[key]
+        if len(seen) >= TURN_STATES:
+            raise _TooMany
+        if s.is_chance():
+            chance = sum(p * now(s.apply(step)) for step, p in s.chance_outcomes())
+        else:
+            pairs = solution.action_values(s)
+            best = max(v * solution.sign for _, v in pairs)
+            chance = now(s.apply(next(step for step, v in pairs if v * solution.sign == best)))
+        seen[key] = chance
+        return chance
+
+    def split(value: float, won_now: float) -> Split:
+        return Split(np.array([won_now, value - won_now]), float(np.sqrt(max(value * (1 - value), 0.0))))
+
+    try:
+        options = [split(v, now(state.apply(step))) for step, v in solution.action_values(state)] \
+            if state.to_move() is not None else []
+        value = solution.value(state)
+        return split(value, now(state)), options
+    except _TooMany:
+        return None
+
+
+class _TooMany(Exception):
+    pass

@@ -19,6 +19,7 @@ from ..core.results import (
     Board,
     ChartRow,
     Comparison,
+    Decision,
     Distribution,
     Explanation,
     MatchResult,
@@ -85,26 +86,30 @@ def advice(console: Console, advice: Advice, brief: str, top: int = 0) -> None:
 
 
 def explanation(console: Console, why: Explanation, brief: str, top: int = 0) -> None:
-    """``advise --explain``: every option with its value, spread and cost, then the best set against another
-    aspect by aspect, and the comparison in a sentence."""
+    """``advise --explain``: every option with its value, its split (a race: winning this turn or later) or its
+    spread (points), and its cost; then the best set against another aspect by aspect, in a sentence."""
     console.print(Text.assemble((why.game, "bold"), f"  {why.position}  ({brief})"), soft_wrap=True)
+    points = why.unit == "points"
     if not why.options:
-        parts = ", ".join(f"{why.titles[k]} {v:.2f}" for k, v in sorted(why.breakdown.items(), key=lambda kv: -kv[1])
-                          if abs(v) >= 0.005)
-        say(console, f"Expected final score {why.value:.2f} (sd {why.sd:.2f}): {parts}.")
+        parts = ", ".join(f"{why.titles[k]} {fmt(v, why.unit)}" for k, v in
+                          sorted(why.breakdown.items(), key=lambda kv: -kv[1]) if abs(v) >= 0.005 or not points)
+        spread = f" (sd {why.sd:.2f})" if points else ""
+        say(console, f"{VALUE_HEADERS[why.unit][0].upper() + VALUE_HEADERS[why.unit][1:]} {fmt(why.value, why.unit)}"
+                     f"{spread}: {parts}.")
         return
     table = Table()
-    for col, justify in (("#", "right"), ("option", "left"), ("expected score", "right"), ("sd", "right"),
-                         ("cost", "right")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    columns = ["#", "option", VALUE_HEADERS[why.unit]] + (["sd"] if points else [why.titles[k] for k in why.breakdown])
+    for col in columns + ["cost"]:
+        table.add_column(col, justify="left" if col == "option" else "right")
     shown = why.options[:top] if top else why.options
     for i, o in enumerate(shown, 1):
-        table.add_row(str(i), o.action, f"{o.value:.3f}", f"{o.sd:.2f}", f"{o.cost:.3f}",
+        split = [f"{o.sd:.2f}"] if points else [fmt(v, why.unit) for v in o.breakdown.values()]
+        table.add_row(str(i), o.action, fmt(o.value, why.unit), *split, fmt(o.cost, why.unit),
                       style="bold green" if i == 1 else None)
     console.print(table)
     if top and len(why.options) > top:
         say(console, f"({len(why.options) - top} more options; --top 0 shows all)")
-    if why.differences:
+    if why.differences and points:
         diff = Table(title=f"why {why.best} over {why.versus}")
         for col in ("aspect", str(why.best), str(why.versus), "difference"):
             diff.add_column(col, justify="left" if col == "aspect" else "right")
@@ -189,6 +194,16 @@ def review(console: Console, result: Review) -> None:
         say(console, "the others' decisions: " + ", ".join(f"{name}'s loss {v:.3f}" for name, v in losses.items()))
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items()))
     say(console, f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; {counts}")
+
+
+def lessons(console: Console, taught: Sequence[tuple[Decision, str]]) -> None:
+    """A review's costliest decisions, each with why (``core.why.lessons``)."""
+    if not taught:
+        say(console, "no decision lost anything worth telling")
+        return
+    say(console, "your costliest decisions, and why:", "bold")
+    for d, text in taught:
+        say(console, f"  turn {d.turn}, {d.brief} ({d.label}): {text}")
 
 
 def distribution(console: Console, d: Distribution) -> None:

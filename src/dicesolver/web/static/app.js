@@ -327,7 +327,7 @@ function renderAdvice(all) {
 
 // -- why: an option's expected final score split by box and bonus, the best set against another ----------------
 function explains(advice) {
-  return advice && advice.unit === "points" && advice.judge === "points" && advice.options.length > 1;
+  return advice && advice.options.length > 1 && ((advice.unit === "points" && advice.judge === "points") || advice.unit === "p_win");
 }
 
 // The comparison as one sentence and a table (largest differences first), with each option's spread; a select
@@ -336,15 +336,18 @@ function whyPanel(why, game) {
   const name = (action) => plainAction(game, action);
   const best = why.options[0];
   const other = why.options.find((o) => o.action === why.versus);
-  const rows = why.differences.filter((d) => Math.abs(d.difference) >= 0.005).map((d) =>
-    `<tr><td>${esc(d.title)}</td><td class="num">${d.best.toFixed(2)}</td><td class="num">${d.other.toFixed(2)}</td>
-     <td class="num">${d.difference > 0 ? "+" : "−"}${Math.abs(d.difference).toFixed(2)}</td></tr>`).join("");
+  const points = why.unit === "points";  // else a chance of winning, in percent
+  const show = (x) => (points ? x.toFixed(2) : `${(100 * x).toFixed(1)}%`);
+  const rows = why.differences.filter((d) => Math.abs(d.difference) >= (points ? 0.005 : 0.0005)).map((d) =>
+    `<tr><td>${esc(d.title)}</td><td class="num">${show(d.best)}</td><td class="num">${show(d.other)}</td>
+     <td class="num">${d.difference > 0 ? "+" : "−"}${show(Math.abs(d.difference))}</td></tr>`).join("");
   const choices = why.options.slice(1).map((o) => `<option value="${esc(o.action)}" ${o.action === why.versus ? "selected" : ""}>${esc(name(o.action))}</option>`).join("");
+  const gain = best.value - other.value;
   return `<div class="why" data-position="${esc(why.position)}">
     <p><b>${esc(name(best.action))}</b> <label>against <select class="why-versus" aria-label="the option set against the best">${choices}</select></label>:
-      ${(best.value - other.value).toFixed(2)} points more on average.</p>
-    <table class="why-table"><tr><th>where the points come from</th><th class="num">best</th><th class="num">other</th><th class="num">difference</th></tr>${rows}</table>
-    <p class="hint">Spread of the final score (standard deviation): ${best.sd.toFixed(1)} after the best, ${other.sd.toFixed(1)} after the other.</p>
+      ${points ? `${gain.toFixed(2)} points more on average` : `${(100 * gain).toFixed(2)} percentage points more chance of winning`}.</p>
+    <table class="why-table"><tr><th>${points ? "where the points come from" : "how the game is won"}</th><th class="num">best</th><th class="num">other</th><th class="num">difference</th></tr>${rows}</table>
+    ${points ? `<p class="hint">Spread of the final score (standard deviation): ${best.sd.toFixed(1)} after the best, ${other.sd.toFixed(1)} after the other.</p>` : ""}
   </div>`;
 }
 
