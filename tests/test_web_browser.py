@@ -815,7 +815,10 @@ def test_every_tab_passes_an_accessibility_scan(page, server):
     phone.wait_for_selector("#records li button")
     phone.locator("#records li button").first.click()
     phone.wait_for_selector("#review-out .review-cards li", state="attached")
-    found["review"] = serious_violations(phone)
+    phone.locator("#review-out button[data-why-position]").first.click()  # a costly decision's why, on a tap
+    phone.wait_for_selector("#review-out .why-table td")
+    assert "how the game is won" in phone.inner_text("#review-out .why")
+    found["review, with a why"] = serious_violations(phone)
     phone.close()
     assert not any(found.values()), found
 

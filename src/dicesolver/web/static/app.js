@@ -632,12 +632,16 @@ function renderReview(response) {
   const counts = LABEL_ORDER.filter((k) => s.labels && s.labels[k]).map((k) => `<span class="chip ${k.replace(" ", "-")}">${s.labels[k]} ${esc(plural(k, s.labels[k]))}</span>`);
   const decisions = r.decisions.filter((d) => d.seat === s.seat && d.options > 1).sort((a, b) => b.loss - a.loss || a.event - b.event);
   const digits = s.unit === "points" ? 2 : 4;
+  // why the best beat the move made, on a tap, where the judge splits its values (as /api/explain does)
+  const why = (s.unit === "points" && s.judge === "points" && s.players.length === 1) || s.unit === "p_win";
   const cards = decisions.map((d) => {
     const label = d.loss > 0 ? d.label : "best";
+    const ask = why && d.loss > 0 ? `<button type="button" class="link" data-why-game="${esc(s.game)}" data-why-position="${esc(d.position)}"
+      data-why-versus="${esc(d.chosen)}">why?</button><div class="why-area"></div>` : "";
     return `<li class="decision ${esc(label).replace(" ", "-")}"><div class="decision-head"><span>turn ${esc(d.turn)} · ${esc(d.brief)}</span>
       ${d.loss > 0 ? `<span class="chip ${esc(label).replace(" ", "-")}">${esc(label)} −${d.loss.toFixed(digits)}</span>` : `<span class="chip best">best</span>`}</div>
       <div>${you ? "you" : esc(s.player)}: <b>${esc(plainAction(s.game, d.chosen))}</b> <span class="num">${d.chosen_value.toFixed(digits)}</span></div>
-      ${d.chosen === d.best ? "" : `<div>best: <b>${esc(plainAction(s.game, d.best))}</b> <span class="num">${d.best_value.toFixed(digits)}</span></div>`}</li>`;
+      ${d.chosen === d.best ? "" : `<div>best: <b>${esc(plainAction(s.game, d.best))}</b> <span class="num">${d.best_value.toFixed(digits)}</span></div>`}${ask}</li>`;
   });
   const costly = decisions.filter((d) => d.loss > 0).length;  // the rest, played best, folded under them
   const rest = cards.length - costly;
@@ -662,6 +666,18 @@ async function listRecords() {
   }).join("") || "<li>No finished games here yet (unfinished ones are on the Play page).</li>";
 }
 
+$("review-out").addEventListener("click", (e) => {
+  const button = e.target.closest("button[data-why-position]");
+  if (!button) return;
+  const area = button.nextElementSibling;
+  guarded(() => explainInto(area, button.dataset.whyGame, button.dataset.whyPosition, button.dataset.whyVersus));
+});
+$("review-out").addEventListener("change", (e) => {
+  if (!e.target.classList.contains("why-versus")) return;
+  const card = e.target.closest("li");
+  const button = card && card.querySelector("button[data-why-position]");
+  if (button) guarded(() => explainInto(card.querySelector(".why-area"), button.dataset.whyGame, button.dataset.whyPosition, e.target.value));
+});
 $("refresh-records").addEventListener("click", () => guarded(listRecords));
 $("records").addEventListener("click", (e) => {
   const button = e.target.closest("button");
