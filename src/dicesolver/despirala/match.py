@@ -2,7 +2,7 @@
 dice for a seat in both orders (common random numbers), with win rates and confidence intervals.
 
 Matches between the table-driven strategies (expected-score and competitive) are played whole in numba
-(``kernels.duel.duel_games``, thousands of games a second); any other bot plays through the game's own
+(``kernels.competitive.match_games``, thousands of games a second); any other bot plays through the game's own
 state machine, one event at a time."""
 
 from __future__ import annotations
@@ -88,10 +88,10 @@ def kernel_strategy(bot) -> tuple[int, np.ndarray] | None:
 
 def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
                  progress: Callable[[int, int], None] | None = None, start: DespiralaState | None = None) -> np.ndarray:
-    """finals[game, seat] of ``pairs`` deals, each played both ways (see kernels.duel.duel_games), in
+    """finals[game, seat] of ``pairs`` deals, each played both ways (see kernels.competitive.match_games), in
     batches so that progress can be shown; from ``start`` (a two-player turn start), else from the
     beginning."""
-    from .kernels.duel import duel_games
+    from .kernels.competitive import match_games
     from .players import CompetitivePlayer, kernel_inputs
     from .simulate import _code_index
     from .solver import shape_index, shape_transitions
@@ -123,7 +123,7 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     batch = max(1, min(pairs, 500))
     for deal in range(0, pairs, batch):
         part = np.zeros((2 * min(batch, pairs - deal), 2), dtype=np.int64)
-        duel_games(W2, np.array([kind_a, kind_b]), future.F, future.offset, future.length, rows,
+        match_games(W2, np.array([kind_a, kind_b]), future.F, future.offset, future.length, rows,
                    1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(),
                    starts, combo,
                    shape, scored, opt_slot, slot_points, q, qcum, shape_cum, done, binom, int(np.diff(starts).max()),

@@ -6,7 +6,7 @@ The competitive strategy weighs every option by the expected number of opponents
 sides are exact (``future``: the final-score distribution of the expected-score strategy from every turn
 start): the opponents' final scores from where they stand, and its own after each option, assuming the
 expected-score strategy from the end of this turn on. Inside its turn it collects to win as well. The
-arithmetic is in ``kernels.duel``; with no opponents it is the expected-score strategy.
+arithmetic is in ``kernels.competitive``; with no opponents it is the expected-score strategy.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ class CompetitivePlayer:
 
     def beat_curve(self, state: DespiralaState) -> np.ndarray | None:
         """beat[y]: the expected number of opponents a final score of y beats (ties half)."""
-        from .kernels.duel import BEAT_CELLS, add_opponent
+        from .kernels.competitive import BEAT_CELLS, add_opponent
         from .solver import H
 
         others = [s for i, s in enumerate(state.seats) if i != state.mover]
@@ -108,8 +108,8 @@ class CompetitivePlayer:
         return 1.0 if self.solution.mode == "normal" else -1.0
 
     def _decide(self, state: DespiralaState, beat: np.ndarray) -> tuple[int, np.ndarray, int]:
-        """(choice code, each option's expected opponents beaten, throw index): see kernels.duel.decide."""
-        from .kernels.duel import decide
+        """(choice code, each option's expected opponents beaten, throw index): see kernels.competitive.decide."""
+        from .kernels.competitive import decide
 
         rows, counts, start, combo, shape, points, opt_slot, slot_points, q, qcum, binom = kernel_inputs(
             self.solution.mode)
@@ -164,7 +164,7 @@ class CompetitivePlayer:
         return sorted(rows, key=lambda row: (row[0] != chosen, -row[1]))
 
     def _collect_move(self, state: DespiralaState, beat: np.ndarray) -> str:
-        from .kernels.duel import collect_decision
+        from .kernels.competitive import collect_decision
 
         rows, *_, slot_points, _, _, binom = kernel_inputs(self.solution.mode)
         seat = state.seat
@@ -174,7 +174,7 @@ class CompetitivePlayer:
         return "continue" if go else "stop"
 
     def _collect_beaten(self, state: DespiralaState, beat: np.ndarray) -> dict[str, float]:
-        from .kernels.duel import collect_beaten
+        from .kernels.competitive import collect_beaten
         from .solver import H
 
         rows, *_, slot_points, _, _, binom = kernel_inputs(self.solution.mode)

@@ -238,7 +238,7 @@ def uniform(key, counter):
 
 
 @njit(cache=True, parallel=True)
-def duel_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo,
+def match_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo,
                opt_shape, opt_points, opt_slot, slot_points, q, qcum, shape_cum, done, binom, most_options,
                start_mask, start_goods, start_points, first_seat, seed, first_deal, TV, toffset, trows, TN, aims, tie,
                finals):
