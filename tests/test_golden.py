@@ -84,7 +84,7 @@ def test_the_engine_groups_situations_by_turn_state(keys, lo):
     """The engine's grouping (a hash table and a counting sort) against a dictionary: every run one turn
     state, every turn state one run, each in batch order, and the most throws left its stages need."""
     from dicesolver.scorecard.kernels.answers import DECISION, FIELDS, KEY, KIND, LEFT, RETHROW
-    from dicesolver.scorecard.kernels.batching import group_runs
+    from dicesolver.scorecard.kernels.answer_rows import group_runs
 
     rng = np.random.default_rng(len(keys))
     fields = np.zeros((lo + len(keys), FIELDS), dtype=np.int64)

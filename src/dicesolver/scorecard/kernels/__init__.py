@@ -11,7 +11,7 @@
 * ``duel`` and ``duel_eval``: two-player equity solve, strategy evaluation and forward pass;
 * ``match``: multi-player matches;
 * the batch answer engine: ``answers`` (one card, the expected-score table), ``duel_answers`` (two players,
-  the exact table), ``mindful_answers`` (Mindful Maximus), what they share in ``batching``, and
+  the exact table), ``mindful_answers`` (Mindful Maximus), what they share in ``answer_rows``, and
   ``positions`` (canonical position texts read many at once);
 * ``batch``: many one-player games stepped at once, for learning agents.
 

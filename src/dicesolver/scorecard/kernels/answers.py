@@ -28,7 +28,7 @@ import numpy as np
 
 from ...core.jit import borrowed, njit, prange
 from .scoring import first_open, next_group, score_choice, upper_step
-from .batching import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
+from .answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG, best_keeps_wide, expect_keeps_wide
 
 # scalars, in the order of scorecard/answers.py's SolitaireEngine.blob

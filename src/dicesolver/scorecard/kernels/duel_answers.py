@@ -13,7 +13,7 @@ protocol's ``legal_actions`` order with the encoding's action codes, as in ``ans
 import numpy as np
 
 from ...core.jit import borrowed, njit, prange
-from .batching import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
+from .answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from .widget import NEG
 
 # scalars, in the order of scorecard/answers.py's DuelEngine.blob

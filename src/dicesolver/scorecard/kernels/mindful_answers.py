@@ -17,7 +17,7 @@ from .answers import (
     DECISION, N_CATS, N_KEEPS, N_ROLLS, RETHROW, ROLL_OFFSET, ROLLS, TERMINAL, TURN_START, UPPER_POINTS, XBONUS,
     N_DICE, FORCED, JOKER_MODE, THRESHOLD, YACHT_CAT, read_card, read_moment, unpack,
 )
-from .batching import empty_row, finish_row
+from .answer_rows import empty_row, finish_row
 from .mindful import curve_at, mindful_roll_values, result_curve
 from .scoring import score_choice
 from .widget import best_keeps, expect_keeps
