@@ -16,7 +16,7 @@ from timing import best_of  # benchmarks/timing.py (run as python benchmarks/...
 
 from dicesolver import load_game as load_any_game
 from dicesolver.pushluck.players import hold_at
-from dicesolver.pushluck.solver import PushSolution, evaluate, solve
+from dicesolver.pushluck.solver import PushTable, evaluate, solve
 
 
 def main() -> None:
@@ -31,7 +31,7 @@ def main() -> None:
         game = load_any_game(name)
         table, info = solve(game)
         seconds = best_of(lambda: solve(game), 5)
-        solution = PushSolution(game, table)
+        solution = PushTable(game, table)
         policy = solution.policy
         other = hold_at(game.goal, 20)
         evaluate(game, policy, other)

@@ -196,13 +196,13 @@ def test_bad_two_player_positions(text, message):
 @pytest.mark.parametrize("definition", [PAIRS_GAME, ESSAY_TOY])
 def test_the_answer_engine_is_the_solve_kernel(definition):
     """Every keep's and box's equity from the batch answer engine is the solve kernel's widget's."""
-    from dicesolver.scorecard.duel import DuelSolution
+    from dicesolver.scorecard.duel import DuelTable
     from dicesolver.scorecard.kernels.duel import duel_widget
     from dicesolver.scorecard.kernels.widget import expect_keeps
 
     game = tiny(definition)
     model = DuelModel(game)
-    solution = DuelSolution(model, model.solve())
+    solution = DuelTable(model, model.solve())
     dice = game.dice
     ptr, idx = dice.keep_sub
     rng = np.random.default_rng(1)

@@ -5,7 +5,7 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 from dicesolver import load_game
 from dicesolver.core.errors import InputError
 from dicesolver.scorecard.compare import DUEL_STRATEGIES, compare_exact, elo
-from dicesolver.scorecard.duel import DuelModel, DuelSolution
+from dicesolver.scorecard.duel import DuelModel, DuelTable
 from dicesolver.scorecard.players.joe import category_choice, joe_tables, keep_choice
 
 
@@ -13,7 +13,7 @@ from dicesolver.scorecard.players.joe import category_choice, joe_tables, keep_c
 def tiny_duel():
     game = tiny(PAIRS_GAME)
     model = DuelModel(game)
-    return game, DuelSolution(model, model.solve())
+    return game, DuelTable(model, model.solve())
 
 
 def test_malina_against_herself_is_the_solved_equity(tiny_duel):

@@ -7,7 +7,7 @@ from tinygames import PAIRS_GAME, tiny
 
 from dicesolver.core.results import SolveInfo
 from dicesolver.core.review import LABELS, label
-from dicesolver.scorecard.duel import DuelModel, DuelSolution
+from dicesolver.scorecard.duel import DuelModel, DuelTable
 from dicesolver.scorecard.family import playthrough_of
 from dicesolver.scorecard.players.joe import JoePlayer
 from dicesolver.scorecard.players.malina import MalinaPlayer
@@ -27,7 +27,7 @@ def duel_review(solution, record, player):
 def duel():
     game = tiny(PAIRS_GAME)
     model = DuelModel(game)
-    return game, DuelSolution(model, model.solve())
+    return game, DuelTable(model, model.solve())
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
@@ -55,7 +55,7 @@ def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
 
     game = load_game(str(rules))
     model = DuelModel(game)
-    record = play_match_game(game, [JoePlayer(game), MalinaPlayer(DuelSolution(model, model.solve()))], 4)
+    record = play_match_game(game, [JoePlayer(game), MalinaPlayer(DuelTable(model, model.solve()))], 4)
     path = tmp_path / "duel.jsonl"
     write_record(path, record)
     code, out, _ = run(capsys, "analyze", str(path), "--json")

@@ -15,7 +15,7 @@ from dicesolver.analysis.match import match, summarize
 from dicesolver.core.errors import InputError
 from dicesolver.core.family import MatchGames
 from dicesolver.scorecard.compare import compare_exact
-from dicesolver.scorecard.duel import DuelModel, DuelSolution
+from dicesolver.scorecard.duel import DuelModel, DuelTable
 from dicesolver.scorecard.match import MatchSetup
 
 
@@ -27,7 +27,7 @@ def play_match(game, names, n, seed):
 def tiny_duel():
     game = tiny(PAIRS_GAME)
     model = DuelModel(game)
-    return game, DuelSolution(model, model.solve())
+    return game, DuelTable(model, model.solve())
 
 
 def test_the_match_kernel_agrees_with_the_exact_evaluation(tiny_duel, monkeypatch):

@@ -13,7 +13,7 @@ from dicesolver.core.errors import InputError
 from dicesolver.scorecard import future
 from dicesolver.scorecard.compare import compare_exact
 from dicesolver.scorecard.distribution import score_distribution
-from dicesolver.scorecard.duel import DuelModel, DuelPosition, DuelSolution, solve_subgame
+from dicesolver.scorecard.duel import DuelModel, DuelPosition, DuelTable, solve_subgame
 from dicesolver.scorecard.kernels.mindful import result_curve
 from dicesolver.scorecard.players import make_player
 from dicesolver.scorecard.players.malina import MalinaPlayer
@@ -162,7 +162,7 @@ def test_mindful_goes_for_the_generala_when_only_it_can_win():
 def tiny_duel():
     game = tiny(PAIRS_GAME)
     model = DuelModel(game)
-    return game, DuelSolution(model, model.solve())
+    return game, DuelTable(model, model.solve())
 
 
 def test_mindful_is_close_to_malina_exactly_on_a_tiny_game(tiny_duel):

@@ -16,7 +16,7 @@ from dicesolver.pushluck.family import FAMILY
 from dicesolver.pushluck.players import hold_at, make_push_player
 from dicesolver.pushluck.records import PushEvent, PushRecord
 from dicesolver.pushluck.rules import parse_throw
-from dicesolver.pushluck.solver import TOLERANCE, PushSolution, evaluate, load_or_solve, solve
+from dicesolver.pushluck.solver import TOLERANCE, PushTable, evaluate, load_or_solve, solve
 from dicesolver.pushluck.state import Hold, PushRoll, PushState, Throw
 
 TINY = ["pig(goal=10)", "pig(faces=2,goal=8)", "skunk(goal=12)", "big-pig(goal=30)", "pig(faces=3,goal=7)"]
@@ -84,7 +84,7 @@ def test_solver_matches_slow_reference(name):
 def test_one_states_throw_value_is_the_kernels(name):
     """Advice's numpy value of throwing (no numba loaded) against the kernel's whole table of them."""
     game = load_game(name)
-    solution = PushSolution(game, solve(game)[0])
+    solution = PushTable(game, solve(game)[0])
     everywhere = solution.rolls
     for m, o, t in itertools.product(range(game.goal), repeat=3):
         if m + t < game.goal:
@@ -314,7 +314,7 @@ def test_solution_guards(skunk):
         skunk.win(0, 0, -1)
     assert skunk.win(90, 0, 10) == 1.0
     assert np.isnan(skunk.hold_value(0, 0, 0))
-    assert isinstance(skunk, PushSolution)
+    assert isinstance(skunk, PushTable)
 
 
 def test_the_chart_drawn_for_a_phone_stacks_its_panels_with_readable_text():
@@ -326,7 +326,7 @@ def test_the_chart_drawn_for_a_phone_stacks_its_panels_with_readable_text():
     from dicesolver.analysis.plots import fit_to_width
 
     game = load_game("pig(goal=30)")
-    fig = fit_to_width(chart_figure(PushSolution(game, solve(game)[0])), 360)
+    fig = fit_to_width(chart_figure(PushTable(game, solve(game)[0])), 360)
     FigureCanvasAgg(fig).draw()
     assert tuple(fig.get_size_inches())[0] == pytest.approx(3.6)
     panels = sorted((ax for ax in fig.axes if ax.get_label() != "<colorbar>"), key=lambda ax: -ax.get_position().y0)

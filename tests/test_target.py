@@ -107,11 +107,11 @@ def test_playing_for_the_target_beats_playing_for_points():
     exact final-score distribution, and strictly more for some targets."""
     from dicesolver.scorecard.future import FutureTable
     from dicesolver.scorecard.future import build as build_future
-    from dicesolver.scorecard.solitaire import SolitaireModel, SolitaireSolution, TurnState
+    from dicesolver.scorecard.solitaire import SolitaireModel, SolitaireTable, TurnState
 
     game = tiny(BONUS_GAME)
     model = SolitaireModel(game)
-    a = build_future(SolitaireSolution(game, model.solve()))
+    a = build_future(SolitaireTable(game, model.solve()))
     maximus = FutureTable(game, model, a["data"], a["offset"], a["start"], a["length"])
     lo, p = maximus.distribution(TurnState(0))
     N = lo + len(p) + 5

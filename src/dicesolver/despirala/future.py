@@ -21,7 +21,7 @@ import numpy as np
 from ..core import tables
 from ..core.errors import TableError
 from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, TURNS
-from .solver import H, DespiralaSolution, binomial_table, completion_odds, throw_options
+from .solver import H, DespiralaTable, binomial_table, completion_odds, throw_options
 
 KIND = "despirala-future"
 
@@ -75,7 +75,7 @@ def point_slots(mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return slot_points, np.array([len(v) for v in values], dtype=np.int64), opt_slot
 
 
-def build(solution: DespiralaSolution, progress: Callable[[int, int], None] | None = None,
+def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None = None,
           within: int = ALL_FREE) -> FutureTable:
     """The table (or the part of it for the sets of free combinations inside ``within``)."""
     from .kernels.future import future_level
@@ -138,7 +138,7 @@ def fingerprint(mode: str) -> str:
     return hashlib.sha256(f"{KIND}-v1:{mode}:{H}".encode()).hexdigest()
 
 
-def _check(solution: DespiralaSolution):
+def _check(solution: DespiralaTable):
     def check(loaded: tables.LoadedTable) -> None:
         F = loaded.arrays.get("F")
         if F is None or F.dtype != np.float32 or F.shape != (layout()[2],):
@@ -149,7 +149,7 @@ def _check(solution: DespiralaSolution):
     return check
 
 
-def load_or_build(solution: DespiralaSolution, progress: Callable[[int, int], None] | None = None,
+def load_or_build(solution: DespiralaTable, progress: Callable[[int, int], None] | None = None,
                   on_problem: Callable[[str], None] | None = None) -> FutureTable:
     key = tables.TableKey(KIND, f"despirala({solution.mode}) distributions", fingerprint(solution.mode))
 

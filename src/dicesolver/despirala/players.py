@@ -22,13 +22,13 @@ from ..core.aims import TARGET_PREFIX, TARGET_TEMPLATE, parse_target, table_need
 from ..core.errors import InputError
 from .future import FutureTable, point_slots
 from .rules import COMBINATIONS, DespiralaGame, Move
-from .solver import (DespiralaSolution, binomial_table, collect_values, completion_odds, pick_shape, throw_options,
+from .solver import (DespiralaTable, binomial_table, collect_values, completion_odds, pick_shape, throw_options,
                      turn_options)
 from .state import COLLECT, DECIDE, DespiralaState
 from .target import TargetTable
 
 
-def collect_state_values(solution: DespiralaSolution, state: DespiralaState) -> dict[str, float]:
+def collect_state_values(solution: DespiralaTable, state: DespiralaState) -> dict[str, float]:
     """Stop's and (where allowed) Continue's expected values while collecting."""
     seat = state.seat
     combo = COMBINATIONS[state.combination]
@@ -55,7 +55,7 @@ class ExpectedScorePlayer:
     """Plays the best move of a table of expected final scores."""
 
     name: str
-    solution: DespiralaSolution
+    solution: DespiralaTable
 
     def choose(self, game: DespiralaGame, state: DespiralaState) -> Move:
         seat = state.seat
@@ -84,7 +84,7 @@ def kernel_inputs(mode: str) -> tuple:
 class CompetitivePlayer:
     """Plays for the best expected rank (see the module's docstring)."""
 
-    solution: DespiralaSolution
+    solution: DespiralaTable
     future: FutureTable
     name: str = "competitive"
 
@@ -243,7 +243,7 @@ def check_despirala_player(name: str) -> None:
         raise InputError("mc-N takes N from 1 to 1000 samples per state")
 
 
-def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaSolution, seed: int = 0,
+def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaTable, seed: int = 0,
                           progress: Callable[[int, int], None] | None = None):
     """A bot by name: optimal, competitive, mc-N (a Monte Carlo model with N samples per state) or
     target:T. ``progress`` follows the first build of the table the competitive or target strategy reads."""
@@ -267,4 +267,4 @@ def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaSol
     from .solver import solve
 
     W = solve(game.mode, samples=n, seed=seed)
-    return ExpectedScorePlayer(f"mc-{n}", DespiralaSolution(game.mode, frozen(W)))
+    return ExpectedScorePlayer(f"mc-{n}", DespiralaTable(game.mode, frozen(W)))

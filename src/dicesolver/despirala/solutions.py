@@ -13,7 +13,7 @@ from ..core.solved import SolvedGame, TargetChance
 from .answers import DespiralaEngine
 from .encoding import DespiralaEncoding
 from .rules import DespiralaGame
-from .solver import DespiralaSolution
+from .solver import DespiralaTable
 from .state import DespiralaState
 from .target import TargetTable, layout
 
@@ -26,7 +26,7 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
 
     judge = "points"
 
-    def __init__(self, game: DespiralaGame, table: DespiralaSolution, info: SolveInfo):
+    def __init__(self, game: DespiralaGame, table: DespiralaTable, info: SolveInfo):
         super().__init__(game, info)
         self.table = table
         self.higher_is_better = table.mode == "normal"

@@ -208,7 +208,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
 
 
 @dataclass
-class DespiralaSolution:
+class DespiralaTable:
     mode: str
     W: np.ndarray  # float64 [2**14, H]
 
@@ -247,7 +247,7 @@ def fingerprint(mode: str) -> str:
 
 
 def load_or_solve(mode: str = "normal", rebuild: bool = False, progress: Callable[[int, int], None] | None = None,
-                  on_problem: Callable[[str], None] | None = None) -> tuple[DespiralaSolution, LoadInfo]:
+                  on_problem: Callable[[str], None] | None = None) -> tuple[DespiralaTable, LoadInfo]:
     mode = check_mode(mode)
     start = time.perf_counter()
     key = tables.TableKey(KIND, f"despirala({mode})", fingerprint(mode))
@@ -259,7 +259,7 @@ def load_or_solve(mode: str = "normal", rebuild: bool = False, progress: Callabl
     loaded, built = tables.load_or_build(key, build, _check(mode), rebuild=rebuild, on_problem=on_problem)
     info = LoadInfo(built, time.perf_counter() - start, str(loaded.directory),
                     int(sum(e["bytes"] for e in loaded.manifest["arrays"].values())))
-    return DespiralaSolution(mode, frozen(loaded.arrays["W"])), info
+    return DespiralaTable(mode, frozen(loaded.arrays["W"])), info
 
 
 # -- option values inside a turn (advice, hints, luck and mistakes) ------------------------------------------
@@ -268,7 +268,7 @@ def _sign(mode: str) -> float:
     return 1.0 if mode == "normal" else -1.0
 
 
-def collect_values(solution: DespiralaSolution, free_after: int, face: int, have: int, goods: int) -> dict[str, float]:
+def collect_values(solution: DespiralaTable, free_after: int, face: int, have: int, goods: int) -> dict[str, float]:
     """Collecting ``face`` with ``have`` of it showing and ``goods``: the value of Stop, and of Continue
     when it is allowed (goods left and a die that is not ``face``)."""
     table = collect_table(np.asarray(solution.W), free_after, face, goods + 1, _sign(solution.mode))
@@ -350,7 +350,7 @@ def throw_moves(free: int, goods: int, throw: tuple[int, ...], normal: bool) -> 
                    combo.target(args)[1])
 
 
-def turn_options(solution: DespiralaSolution, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
+def turn_options(solution: DespiralaTable, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
     """Every legal move after a throw (Reroll and each free combination with each argument) and its
     expected final-score value (points still to come + goods at the end), best first for the mode."""
     W = np.asarray(solution.W)

@@ -15,7 +15,7 @@ from ..core.answers import Answers, Situations, as_situations
 from ..core.errors import InputError
 from .encoding import BANK, THROW, take_codes
 from .rules import DICE, FACES, UNIT
-from .solver import FarkleSolution
+from .solver import FarkleTable
 
 KEYS = ("scores", "farkles", "turn_total", "left", "table", "on_turn", "throwing")
 
@@ -24,7 +24,7 @@ class FarkleEngine:
     unit = "p_win"
     judge = "exact"
 
-    def __init__(self, solution: FarkleSolution, tie: float):
+    def __init__(self, solution: FarkleTable, tie: float):
         self.solution, self.tie = solution, tie
         g = solution.game
         self.game = g

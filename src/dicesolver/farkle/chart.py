@@ -14,14 +14,14 @@ from ..core.extras import need
 from ..core.palette import CHANCE_MAP, GREEN, ORANGE, VERMILION
 from .rules import DICE, UNIT, FarkleGame
 from .solitaire import expected_turn, fewest_turns
-from .solver import FarkleSolution
+from .solver import FarkleTable
 
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def chart_figure(game: FarkleGame, solution: FarkleSolution) -> Figure:
+def chart_figure(game: FarkleGame, solution: FarkleTable) -> Figure:
     need("plot", "matplotlib")  # the chart's rows (chart_rows) need nothing more than numpy
     from matplotlib.figure import Figure
 
@@ -78,7 +78,7 @@ class BankRow:
     thresholds: list[int]  # turn totals where the best action switches: bank from the first, throw from the second...
 
 
-def chart_rows(game: FarkleGame, solution: FarkleSolution, mine: int | None = None,
+def chart_rows(game: FarkleGame, solution: FarkleTable, mine: int | None = None,
                theirs: int | None = None) -> list[BankRow]:
     """For each pair of banked scores (every ROW_STEP points, or the ones asked for) and each number of dice
     left: where banking the turn total at risk beats throwing them, in the turn that starts there."""

@@ -11,7 +11,7 @@ from ..core.solved import WinChance
 from .answers import FarkleEngine
 from .encoding import FarkleEncoding
 from .rules import FarkleGame
-from .solver import FarkleSolution
+from .solver import FarkleTable
 from .state import FarkleState
 
 
@@ -20,7 +20,7 @@ class FarkleWinProbability(WinChance[FarkleGame, FarkleState]):
 
     tie = 1e-9  # the table converges to 1e-10
 
-    def __init__(self, game: FarkleGame, solution: FarkleSolution, info: SolveInfo):
+    def __init__(self, game: FarkleGame, solution: FarkleTable, info: SolveInfo):
         super().__init__(game, info)
         self.solution = solution
         self.encoding = FarkleEncoding(game)

@@ -1,6 +1,6 @@
 """Two-person Farkle solved for the probability of winning, by value iteration over turn starts.
 
-``FarkleSolution.starts[i, j, f, g]`` is the probability that the player to move wins at the start of a
+``FarkleTable.starts[i, j, f, g]`` is the probability that the player to move wins at the start of a
 turn with banked scores ``floor + 50 i`` (theirs) and ``floor + 50 j`` (the opponent's) and ``f`` and
 ``g`` Farkles in a row. Every other state (a turn total at risk, dice on the table) is valued by solving
 that turn backwards from these numbers (``kernels.turn``), which takes well under a millisecond.
@@ -97,7 +97,7 @@ def _sweeps_to_go(changes: list[float], tol: float) -> int:
 
 
 @dataclass
-class FarkleSolution:
+class FarkleTable:
     game: FarkleGame
     starts: np.ndarray  # float64 (size, size, limit, limit)
 
@@ -108,7 +108,7 @@ class FarkleSolution:
 
 
 def load_or_solve(game: FarkleGame, progress: Progress | None = None, rebuild: bool = False,
-                  on_problem: Callable[[str], None] | None = None) -> tuple[FarkleSolution, bool, float, dict]:
+                  on_problem: Callable[[str], None] | None = None) -> tuple[FarkleTable, bool, float, dict]:
     """The cached table (solved, with a checkpoint per sweep, on first use): (solution, solved now,
     seconds, manifest)."""
     begin = time.perf_counter()
@@ -146,7 +146,7 @@ def load_or_solve(game: FarkleGame, progress: Progress | None = None, rebuild: b
                 build.checkpoint(f"sweep {k}", [segment])
 
             facts = solve_in(game, starts, done, progress, checkpoint)
-            solution = FarkleSolution(game, starts)
+            solution = FarkleTable(game, starts)
             return solution.root_value, {"sweeps": facts.sweeps, "last_change": facts.last_change,
                                          "tolerance": TOLERANCE, "resumed": facts.resumed,
                                          "solve_seconds": facts.seconds, "states": state_count(game)}
@@ -158,4 +158,4 @@ def load_or_solve(game: FarkleGame, progress: Progress | None = None, rebuild: b
     if loaded is None:
         raise TableError(f"the table just written in {key.directory} does not load")
     starts = frozen(np.asarray(loaded.arrays["starts"]).reshape(shape))
-    return FarkleSolution(game, starts), built, time.perf_counter() - begin, dict(loaded.manifest)
+    return FarkleTable(game, starts), built, time.perf_counter() - begin, dict(loaded.manifest)

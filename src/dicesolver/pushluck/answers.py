@@ -10,7 +10,7 @@ from functools import cached_property
 from ..core.answers import Answers, Situations, as_situations
 from ..core.arrays import frozen
 from ..core.errors import InputError
-from .solver import PushSolution, game_arrays
+from .solver import PushTable, game_arrays
 
 KEYS = ("scores", "turn_total", "on_turn", "throwing")
 REASONS = {
@@ -26,7 +26,7 @@ class PushEngine:
     unit = "p_win"
     judge = "exact"
 
-    def __init__(self, solution: PushSolution, tie: float):
+    def __init__(self, solution: PushTable, tie: float):
         self.solution, self.tie = solution, tie
         self.table = frozen(solution.table)
         points, probs, bust, reset = game_arrays(solution.game)

@@ -11,7 +11,7 @@ import numpy as np
 from ..core.errors import InputError
 from ..core.extras import need
 from ..core.palette import BLUE, CHANCE_MAP, ORANGE
-from .solver import PushSolution
+from .solver import PushTable
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class ChartRow:
         return f"({self.mine},{self.theirs}) {self.win:.7f} - {' '.join(map(str, self.thresholds))}"
 
 
-def chart_rows(solution: PushSolution, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:
+def chart_rows(solution: PushTable, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:
     """Every (my score, opponent's score) of the chart, or the rows with the given scores."""
     goal = solution.game.goal
     for value, who in ((mine, "--me"), (theirs, "--them")):
@@ -36,7 +36,7 @@ def chart_rows(solution: PushSolution, mine: int | None = None, theirs: int | No
     return [ChartRow(m, o, solution.win(m, o), solution.thresholds(m, o)) for m in ms for o in os_]
 
 
-def first_stop(solution: PushSolution) -> np.ndarray:
+def first_stop(solution: PushTable) -> np.ndarray:
     """For each (m, o): the turn total at which the mover first holds when starting from 0 and throwing
     as the solution says (the goal minus m when they go for the win)."""
     goal = solution.game.goal
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def chart_figure(solution: PushSolution) -> Figure:
+def chart_figure(solution: PushTable) -> Figure:
     """Three panels: the win probability at the start of a turn, the turn total to hold at (cells where
     the first stop is the goal itself: go for the win), and the throw/hold regions with my score 0 over
     (opponent's score, turn total), where seed 003's 'catastrophe' near 87 shows."""

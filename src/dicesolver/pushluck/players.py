@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.errors import InputError
 from .rules import PushGame
-from .solver import PushSolution
+from .solver import PushTable
 
 PUSH_STRATEGIES = {
     "optimal": "maximises the probability of winning (the exact solution)",
@@ -54,7 +54,7 @@ def push_strategy_names(game: PushGame) -> str:
     return f"optimal, hold-at-N (N from 1 to {game.goal}) or keep-pace"
 
 
-def make_push_player(name: str, game: PushGame, solution: PushSolution | None = None) -> PushPlayer:
+def make_push_player(name: str, game: PushGame, solution: PushTable | None = None) -> PushPlayer:
     """A strategy by name (see ``PUSH_STRATEGIES``); ``optimal`` needs the solution."""
     key = str(name).strip().lower()
     policy: np.ndarray

@@ -9,7 +9,7 @@ from ..core.solved import WinChance
 from .answers import PushEngine
 from .encoding import PushEncoding
 from .rules import PushGame
-from .solver import PushSolution
+from .solver import PushTable
 from .state import PushState
 
 
@@ -18,7 +18,7 @@ class WinProbability(WinChance[PushGame, PushState]):
 
     tie = 1e-12
 
-    def __init__(self, game: PushGame, table: PushSolution, info: SolveInfo):
+    def __init__(self, game: PushGame, table: PushTable, info: SolveInfo):
         super().__init__(game, info)
         self.table = table
         self.encoding = PushEncoding(game)

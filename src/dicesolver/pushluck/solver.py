@@ -1,7 +1,7 @@
 """Push-your-luck games solved for the probability of winning (optimal play by both), and exact
 evaluation of any two fixed strategies against each other.
 
-``PushSolution.table[m, o, t]`` is the probability that the player to move wins with banked score ``m``
+``PushTable.table[m, o, t]`` is the probability that the player to move wins with banked score ``m``
 against ``o`` and turn total ``t`` at risk (``m + t < goal``). Solved with the kernels in
 ``kernels.pushluck`` to a tolerance of 1e-12 (largest change of a start-of-turn value in the last
 sweep) and cached like the other tables.
@@ -98,7 +98,7 @@ def evaluate(game: PushGame, policy_a: np.ndarray, policy_b: np.ndarray, tol: fl
 
 
 @dataclass
-class PushSolution:
+class PushTable:
     game: PushGame
     table: np.ndarray  # float64 [goal, goal, goal]
 
@@ -215,7 +215,7 @@ class LoadInfo:
 
 
 def load_or_solve(game: PushGame, rebuild: bool = False,
-                  on_problem: Callable[[str], None] | None = None) -> tuple[PushSolution, LoadInfo]:
+                  on_problem: Callable[[str], None] | None = None) -> tuple[PushTable, LoadInfo]:
     """The cached solution (solved and saved on first use)."""
     start = time.perf_counter()
     key = tables.TableKey(KIND, game.canonical, game.fingerprint)
@@ -229,4 +229,4 @@ def load_or_solve(game: PushGame, rebuild: bool = False,
     table = frozen(loaded.arrays["win"])
     info = LoadInfo(built, time.perf_counter() - start, int(loaded.manifest.get("sweeps", 0)), str(loaded.directory),
                     int(sum(e["bytes"] for e in loaded.manifest["arrays"].values())))
-    return PushSolution(game, table), info
+    return PushTable(game, table), info

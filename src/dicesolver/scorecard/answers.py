@@ -24,7 +24,7 @@ from .solitaire import SolitaireModel
 from .turn import keep_steps
 
 if TYPE_CHECKING:
-    from .duel import DuelSolution
+    from .duel import DuelTable
     from .future import FutureTable
 
 SMALL_BATCH = 256  # below this, one thread answers (waking the others costs more than it saves)
@@ -333,7 +333,7 @@ class DuelEngine(CardEngine):
     players = 2
     judge = "exact"
 
-    def __init__(self, table: DuelSolution, tie: float):
+    def __init__(self, table: DuelTable, tie: float):
         super().__init__(table.game, tie)
         self.table = table
         self.pair = table_pair(table.values)

@@ -20,7 +20,7 @@ from ..core import tables
 from ..core.errors import TableError
 from ..core.family import TableSize, tell_stage
 from .rules import ScorecardGame
-from .solitaire import SolitaireModel, SolitaireSolution
+from .solitaire import SolitaireModel, SolitaireTable
 from .turn import keep_steps
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ class BreakdownTable:
     variance: np.ndarray  # [state]
 
 
-def sweep(solution: SolitaireSolution, progress: Callable[[int, int], None] | None = None
+def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None = None
           ) -> tuple[np.ndarray, np.ndarray]:
     """(aspects, variance) of every state, level by level from the last turn back."""
     from .distribution import OutcomeBuffers, turn_outcome_batch
@@ -90,7 +90,7 @@ def breakdown_size(model: SolitaireModel) -> TableSize:
     return TableSize(model.size * (model.game.n_categories + 3) * 8, model.size / STATES_PER_SECOND)
 
 
-def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireSolution],
+def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireTable],
                   progress: Callable[[int, int], None] | None = None) -> BreakdownTable:
     """The breakdown table of a one-player game: from the cache, or built now from ``solution()`` (with
     ``progress``) and cached."""

@@ -27,7 +27,7 @@ import numpy as np
 from ..core import tables
 from ..core.errors import InputError, TableError
 from ..core.arrays import frozen
-from .duel import DuelModel, DuelPosition, DuelSolution, cells_of
+from .duel import DuelModel, DuelPosition, DuelTable, cells_of
 from .kernels.duel_eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, duel_eval_level
 from .kernels.strategies import set_policy_tables
 from .players import make_player
@@ -110,7 +110,7 @@ def elo(equity: float) -> float:
     return 400 * math.log10(p / (1 - p))
 
 
-def compare_exact(optimal: DuelSolution | None, game: ScorecardGame, a: str, b: str,
+def compare_exact(optimal: DuelTable | None, game: ScorecardGame, a: str, b: str,
                   progress: Callable[[int, int], None] | None = None, filled: int = 0) -> DuelComparison:
     """A against B exactly (``optimal`` is the equity table, needed when either is Malina).
 

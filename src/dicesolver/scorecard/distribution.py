@@ -16,7 +16,7 @@ from .kernels.distribution import (group_by_target, outcome_stats, place_targets
                                    turn_outcomes)
 from .kernels.widget import run_widget
 from .score_stats import ScoreDistribution
-from .solitaire import SolitaireSolution
+from .solitaire import SolitaireTable
 
 CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
 COLUMNS_PER_BLOCK = 128  # states whose turns run side by side in one kernel task (its buffers stay in cache)
@@ -80,7 +80,7 @@ def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.nda
     return index, length
 
 
-def score_distribution(solution: SolitaireSolution, progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
+def score_distribution(solution: SolitaireTable, progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
     model = solution.model
     game = solution.game
     values = np.ascontiguousarray(solution.values)

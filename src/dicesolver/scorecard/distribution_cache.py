@@ -13,12 +13,12 @@ from .score_stats import ScoreDistribution
 
 if TYPE_CHECKING:
     from .rules import ScorecardGame
-    from .solitaire import SolitaireSolution
+    from .solitaire import SolitaireTable
 
 DISTRIBUTION_KIND = "score-distribution"
 
 
-def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireSolution],
+def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireTable],
                   progress: Callable[[int, int], None] | None = None) -> tuple[ScoreDistribution, float]:
     """(distribution, chance of a perfect game) of a one-player game: from the cache, or computed now from
     ``solution()`` (with ``progress``) and cached."""

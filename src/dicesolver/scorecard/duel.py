@@ -223,7 +223,7 @@ class DuelModel:
 
 
 @dataclass
-class DuelSolution:
+class DuelTable:
     model: DuelModel
     values: np.ndarray
 
@@ -335,10 +335,10 @@ def _cached_layout(game: ScorecardGame) -> dict[str, np.ndarray]:
     return table.arrays
 
 
-def solve_subgame(game: ScorecardGame, start: tuple[int, int], dtype=np.float64) -> DuelSolution:
+def solve_subgame(game: ScorecardGame, start: tuple[int, int], dtype=np.float64) -> DuelTable:
     """Only the positions reachable from (mover's used set, other's used set): endgames in seconds."""
     model = DuelModel(game, start)
-    return DuelSolution(model, model.solve(dtype=dtype))
+    return DuelTable(model, model.solve(dtype=dtype))
 
 
 def table_key(game: ScorecardGame) -> tables.TableKey:
@@ -347,7 +347,7 @@ def table_key(game: ScorecardGame) -> tables.TableKey:
 
 def load_or_solve(game: ScorecardGame, progress: ProgressCallback | None = None, rebuild: bool = False,
                   on_problem: Callable[[str], None] | None = None, verify: bool | None = None,
-                  cluster: Cluster | None = None) -> tuple[DuelSolution, float, bool]:
+                  cluster: Cluster | None = None) -> tuple[DuelTable, float, bool]:
     """The full duel table (cached): (solution, seconds, solved now).
 
     The table is solved out of core (core/inplace.py): level by level into a file on disk, holding in
@@ -360,13 +360,13 @@ def load_or_solve(game: ScorecardGame, progress: ProgressCallback | None = None,
     key = table_key(game)
     start = time.perf_counter()
 
-    def cached() -> DuelSolution | None:
+    def cached() -> DuelTable | None:
         try:
             table = tables.load(key, verify)
             values = table.arrays["values"]
             if values.shape != (model.size,) or abs(float(values[root]) - table.manifest["root_value"]) > 1e-6:
                 raise TableError(f"table in {table.directory} fails its root-value check")
-            return DuelSolution(model, values)
+            return DuelTable(model, values)
         except TableError as exc:
             if key.directory.exists() and on_problem:
                 on_problem(f"{exc}; rebuilding it")

@@ -17,7 +17,7 @@ from ..core.dice import format_dice
 from ..core.arrays import frozen
 from ..core.results import BoxFacts, Departure, StrategyFacts
 from ..core.solved import SolvedGame
-from .duel import DuelPosition, DuelSolution, LevelSegment, cells_of
+from .duel import DuelPosition, DuelTable, LevelSegment, cells_of
 from .state import Keep, ScorecardState
 from .kernels.duel_eval import duel_forward_level
 
@@ -35,7 +35,7 @@ class WaiveFacts:
     waives_by_category: dict[str, float]
 
 
-def waive_facts(solution: DuelSolution, progress: Callable[[int, int], None] | None = None) -> WaiveFacts:
+def waive_facts(solution: DuelTable, progress: Callable[[int, int], None] | None = None) -> WaiveFacts:
     """Forward from the start, level by level: only this level's probabilities, the next level's and the
     next level's equities are held (two-person Yacht's largest levels: 256 million cells, 2 GB each as
     float64). progress(cells done, cells in all) is called after every batch of pairs."""
@@ -100,7 +100,7 @@ def _batches(pb: np.ndarray, lanes: np.ndarray):
         yield bounds[i:i + per_batch + 1]
 
 
-def _opening_keeps(solution: DuelSolution) -> dict[tuple[int, ...], dict[tuple[int, ...], float]]:
+def _opening_keeps(solution: DuelTable) -> dict[tuple[int, ...], dict[tuple[int, ...], float]]:
     """For every roll of the game's first throw, every keep's equity for the first player (the duel
     engine's answers, in the order of the roll's keeps)."""
     states, answers = solution.opening_equities()
@@ -108,7 +108,7 @@ def _opening_keeps(solution: DuelSolution) -> dict[tuple[int, ...], dict[tuple[i
             for i, state in enumerate(states)}
 
 
-def opening_keeps(solution: DuelSolution) -> dict[str, tuple[str, float]]:
+def opening_keeps(solution: DuelTable) -> dict[str, tuple[str, float]]:
     """Malina's keep after the first throw of the game, for every roll: roll -> (keep, equity)."""
     game = solution.game
     result = {}
@@ -118,7 +118,7 @@ def opening_keeps(solution: DuelSolution) -> dict[str, tuple[str, float]]:
     return result
 
 
-def departures_from_maximus(solution: DuelSolution) -> tuple[int, list[Departure]]:
+def departures_from_maximus(solution: DuelTable) -> tuple[int, list[Departure]]:
     """The opening rolls where Malina keeps other dice than Maximus (the solitaire optimum) and Maximus's
     keep costs her equity, with the equity each keep gives with perfect play afterwards: (distinct opening
     rolls, departures, costliest first)."""
@@ -148,7 +148,7 @@ def departures_from_maximus(solution: DuelSolution) -> tuple[int, list[Departure
     return dice.n_rolls, found
 
 
-def strategy_facts(solution: DuelSolution, progress: Callable[[int, int], None] | None = None) -> StrategyFacts:
+def strategy_facts(solution: DuelTable, progress: Callable[[int, int], None] | None = None) -> StrategyFacts:
     """Every fact above, as one result."""
     start = time.perf_counter()
     waives = waive_facts(solution, progress)

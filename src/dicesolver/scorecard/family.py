@@ -205,7 +205,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         values = sub.solve()
         info = _info(game, "equity", float("nan"), True, 0.0, sub.size, int(values.nbytes), "",
                      subgame=str(state))
-        return DuelEquity(game, duel.DuelSolution(sub, values), info)
+        return DuelEquity(game, duel.DuelTable(sub, values), info)
 
     # -- players -------------------------------------------------------------------------------------
     def players(self, game: ScorecardGame) -> dict[str, str]:

@@ -23,7 +23,7 @@ from ..core.errors import TableError
 from .distribution import turn_outcome_batch
 from .kernels.future import copy_segments, future_bounds, future_convolve
 from .rules import ScorecardGame
-from .solitaire import SolitaireModel, SolitaireSolution, TurnState, load_or_solve
+from .solitaire import SolitaireModel, SolitaireTable, TurnState, load_or_solve
 
 TAIL = 1e-12  # probability mass cut from each tail of each distribution
 CHUNK_STATES = 20_000  # states per batch of turn outcomes (bounds memory)
@@ -60,7 +60,7 @@ class FutureTable:
         return int(self.data.nbytes + self.offset.nbytes + self.start.nbytes + self.length.nbytes)
 
 
-def build(solution: SolitaireSolution, progress: ProgressCallback | None = None) -> dict[str, np.ndarray]:
+def build(solution: SolitaireTable, progress: ProgressCallback | None = None) -> dict[str, np.ndarray]:
     """The arrays of a future-distribution table (see ``FutureTable``)."""
     model = solution.model
     game = solution.game
@@ -139,7 +139,7 @@ def load_or_build(
     progress: ProgressCallback | None = None,
     rebuild: bool = False,
     on_problem: Callable[[str], None] | None = None,
-    solution: SolitaireSolution | None = None,
+    solution: SolitaireTable | None = None,
 ) -> tuple[FutureTable, bool, float]:
     """The future-distribution table of a game, from the cache when sound, else built (and the
     expected-score table solved first if needed). Returns (table, built now, seconds)."""

@@ -166,7 +166,7 @@ class SolitaireModel:
 
 
 @dataclass
-class SolitaireSolution:
+class SolitaireTable:
     """A solved game: turn-start values plus on-demand within-turn values."""
 
     game: ScorecardGame
@@ -209,7 +209,7 @@ def load_or_solve(
     progress: ProgressCallback | None = None,
     rebuild: bool = False,
     on_problem: Callable[[str], None] | None = None,
-) -> tuple[SolitaireSolution, TableLoad]:
+) -> tuple[SolitaireTable, TableLoad]:
     """The solved table of a game: from the cache when it is sound, else solved now and cached.
 
     A game too big for this machine is refused before anything is built (size.check_solvable)."""
@@ -229,7 +229,7 @@ def load_or_solve(
 
     table, built = tables.load_or_build(table_key(game), build, check, rebuild=rebuild, on_problem=on_problem)
     values = table.arrays["values"]
-    solution = SolitaireSolution(game, values)
+    solution = SolitaireTable(game, values)
     solution.__dict__["model"] = model
     seconds = float(table.manifest.get("solve_seconds", 0.0)) if built else time.perf_counter() - start
     return solution, TableLoad(built, seconds, str(table.directory), int(values.nbytes))

@@ -27,11 +27,11 @@ from .answers import DuelEngine, MindfulEngine, SolitaireEngine
 from .encoding import ScorecardEncoding
 from .position import Position
 from .rules import ScorecardGame
-from .solitaire import SolitaireSolution, TurnState
+from .solitaire import SolitaireTable, TurnState
 from .state import ScorecardState
 
 if TYPE_CHECKING:  # each loads its own kernels: the one-player solution should not wait for them
-    from .duel import DuelSolution
+    from .duel import DuelTable
     from .players.mindful import MindfulPlayer
     from .target import TargetTable
 
@@ -52,7 +52,7 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
     judge = "points"
     explains = True
 
-    def __init__(self, game: ScorecardGame, table: SolitaireSolution, info: SolveInfo):
+    def __init__(self, game: ScorecardGame, table: SolitaireTable, info: SolveInfo):
         super().__init__(game, info)
         self.table = table
         self.encoding = ScorecardEncoding(game)
@@ -130,7 +130,7 @@ class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
     tie = 1e-7  # the full table is float32
     judge = "exact"
 
-    def __init__(self, game: ScorecardGame, table: DuelSolution, info: SolveInfo):
+    def __init__(self, game: ScorecardGame, table: DuelTable, info: SolveInfo):
         super().__init__(game.with_players(2), info)
         self.table = table
         if table.values.dtype == np.float64:

@@ -12,13 +12,13 @@ import numpy as np
 
 from ...core.dice import Dice
 from ...core.errors import InputError
-from ..duel import DuelPosition, DuelSolution
+from ..duel import DuelPosition, DuelTable
 from ..position import Position
 
 
 @dataclass
 class MalinaPlayer:
-    solution: DuelSolution
+    solution: DuelTable
     name: str = "malina"
 
     def opponent(self, position: Position, opponents: Sequence[Position]) -> int:
