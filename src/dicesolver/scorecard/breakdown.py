@@ -173,18 +173,51 @@ class TurnWhy:
         return row
 
     def finals(self, u: int, g: int, t: int) -> np.ndarray:
-        """[roll, column]: each final roll scored in its best box (the first best, as the optimal player)."""
-        nz = self.nz
+        """[roll, column]: each final roll scored in its best box (the first best, as the optimal player), every
+        roll of a box at once; a yacht's rolls under the extra-yacht rules one by one."""
+        nz, tb = self.nz, self.table
+        n = self.n_aspects
         only = nz.first_open(u) if nz.forced else -1
         opened = [c for c in range(nz.n_cats) if not (u >> c) & 1 and (only < 0 or c == only)]
-        out = np.zeros((nz.n_rolls, self.n_aspects + 2))
+        yc = nz.yacht_cat
+        special = nz.yacht_rolls if yc >= 0 and (u >> yc) & 1 and (nz.joker_mode != 0 or nz.xbonus != 0) else []
+        out = np.zeros((nz.n_rolls, n + 2))
         best = np.full(nz.n_rolls, -np.inf)
-        for r in range(nz.n_rolls):
-            for c in opened:
-                row = self.box_row(u, g, t, r, c)
-                if row is not None and row[self.mean_col] > best[r]:
-                    best[r] = row[self.mean_col]
-                    out[r] = row
+        for c in opened:
+            pts = nz.scores[:, c].astype(np.int64)
+            extra = np.zeros(nz.n_rolls, dtype=np.int64)
+            allowed = np.ones(nz.n_rolls, dtype=bool)
+            for r in special:
+                allowed[r], pts[r], extra[r] = nz.score_choice(u, g, r, c)
+            nu = u | (1 << c)
+            if nz.upper_face[c] > 0 and nz.threshold > 0:
+                reached = t + pts >= nz.threshold
+                t2 = np.minimum(t + pts, nz.threshold)
+                gain = np.where(reached & (t < nz.threshold), nz.upper_points, 0)
+            else:
+                t2 = np.full(nz.n_rolls, t)
+                gain = np.zeros(nz.n_rolls, dtype=np.int64)
+            ln = nz.n_upper_lanes[nu]
+            if nz.n_groups[nu] == 1:
+                group = np.zeros(nz.n_rolls, dtype=np.int64)
+            elif c == yc and not (u >> yc) & 1:
+                group = (pts > 0).astype(np.int64)
+            else:
+                group = np.full(nz.n_rolls, g)
+            index = nz.offset[nu] + group * ln + np.minimum(t2, ln - 1)
+            rows = np.zeros((nz.n_rolls, n + 2))
+            if nu != self.full:
+                rows[:, :n] = tb.aspects[index]
+                rows[:, self.mean_col] = tb.values[index]
+                rows[:, self.var_col] = tb.variance[index]
+            rows[:, c] += pts
+            rows[:, n - 2] += gain
+            rows[:, n - 1] += extra
+            rows[:, self.mean_col] += pts + gain + extra
+            worth = np.where(allowed, rows[:, self.mean_col], -np.inf)
+            better = worth > best
+            out[better] = rows[better]
+            best[better] = worth[better]
         return out
 
     def stages(self, u: int, g: int, t: int, top: int) -> list[np.ndarray]:
