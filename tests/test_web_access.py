@@ -251,6 +251,10 @@ def test_a_rebound_name_gets_nothing_and_changes_nothing(cache):
     assert client.get("/api/games", headers={"Host": "evil.example:8000"}).status_code == 403
     for method, url, body in (("POST", "/api/advice", {"game": "crag", "position": "0,0,0"}),
                               ("POST", "/api/play", {"game": "yacht", "opponents": ["optimal"]}),
+                              ("POST", "/api/explain", {"game": "yacht", "position": "/11345/1"}),
+                              ("POST", "/api/train/questions", {"game": "yacht", "questions": 2}),
+                              ("POST", "/api/train/answer", {"game": "yacht", "position": "/11345/1",
+                                                             "action": "keep 1"}),
                               ("DELETE", "/api/records/x.jsonl", None)):
         response = client.request(method, url, json=body, headers=foreign)
         assert response.status_code == 403 and "name" in response.json()["detail"]
@@ -266,6 +270,7 @@ def test_another_sites_page_cannot_change_anything_nor_read_the_api(cache):
                     {"Origin": "http://localhost:9999"}, {"Sec-Fetch-Site": "cross-site"},
                     {"Origin": "http://localhost", "Sec-Fetch-Site": "same-site"}):
         assert client.post("/api/advice", json=move, headers=headers).status_code == 403, headers
+        assert client.post("/api/train/questions", json={"game": "yacht"}, headers=headers).status_code == 403
     # an <img> or fetch from another site's page: nothing from /api; the page itself still opens from a link
     assert client.get("/api/records", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
     assert client.get("/", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 200
