@@ -9,7 +9,7 @@ from rich.console import Console
 from test_cli import run
 
 import dicesolver as ds
-from dicesolver.core.training import Progress, bots_for, sample_positions
+from dicesolver.core.training import TrainingRecord, bots_for, sample_positions
 from dicesolver.play.session import Session
 from dicesolver.terminal.trainer import StopTraining, train
 
@@ -78,13 +78,13 @@ def test_a_session_counts_its_losses_and_asks_the_mistakes_again_until_right_twi
     costs = [solution.advise(s).options[-1].cost for s in shown[1::2]]
     assert result.mean_loss == pytest.approx(sum(costs) / 4, abs=1e-9)
     assert result.labels.get("best", 0) == 2 and "the best is" in text and "over" in text  # the why, in a sentence
-    deck = set(Progress.load(game).mistakes)
+    deck = set(TrainingRecord.load(game).mistakes)
     assert deck == {str(s) for s in shown[1::2]}
     for round_ in range(2):  # asked first in the next sessions; answered right twice, they leave the deck
         result, shown, text = session(game, solution, 4, seed=10 + round_, answers=[True] * 4)
         assert {str(s) for s in shown[:2]} == deck and "here before" in text
-    assert Progress.load(game).mistakes == {}
-    assert [s.decisions for s in Progress.load(game).sessions] == [4, 4, 4]
+    assert TrainingRecord.load(game).mistakes == {}
+    assert [s.decisions for s in TrainingRecord.load(game).sessions] == [4, 4, 4]
 
 
 def test_a_stopped_session_keeps_what_was_answered():
@@ -93,7 +93,7 @@ def test_a_stopped_session_keeps_what_was_answered():
     result, shown, text = session(game, solution, 5, seed=1, answers=[False])
     assert result.decisions == 1 and len(shown) == 2  # the second question was stopped
     assert "the best is" in text  # a game without a split shows the best options instead of the why
-    assert len(Progress.load(game).sessions) == 1
+    assert len(TrainingRecord.load(game).sessions) == 1
 
 
 def test_a_reviewed_game_joins_the_deck_and_the_history(capsys, tmp_path):
@@ -111,7 +111,7 @@ def test_a_reviewed_game_joins_the_deck_and_the_history(capsys, tmp_path):
     history = json.loads(out)
     assert len(history) == 1 and history[0]["source"] == "mine.jsonl" and history[0]["mean_loss"] > 1
     lost = sum(n for name, n in history[0]["labels"].items() if name != "best")
-    assert lost > 0 and len(Progress.load(game).mistakes) == lost
+    assert lost > 0 and len(TrainingRecord.load(game).mistakes) == lost
     code, out, _ = run(capsys, "train", "yacht", "--history", "--plot", str(tmp_path / "p.png"))
     assert code == 0 and (tmp_path / "p.png").stat().st_size > 5000 and "mean loss" in out
     code, _, err = run(capsys, "train", "yacht", "--plot", str(tmp_path / "q.png"))

@@ -144,11 +144,11 @@ def train(
         seat = playthrough.players.index("you") if "you" in playthrough.players else 0
         with progress(f"reviewing {path}") as update:
             review = registry.solve(g, progress=update).review(playthrough, seat)
-        added = training.Progress.load(g).add_review(g, review, Path(path).name)
+        added = training.TrainingRecord.load(g).add_review(g, review, Path(path).name)
         render.say(err if json_output else out, f"{path}: {playthrough.players[seat]} lost {review.summary.loss:.3g} in "
                         f"{review.summary.decisions_with_choice} decisions; {added} joined your deck of mistakes")
     if history:
-        record = training.Progress.load(g)
+        record = training.TrainingRecord.load(g)
         if plot:
             save_plot(lambda: plots.training_figure(g.canonical, record.sessions), plot)
         if json_output:

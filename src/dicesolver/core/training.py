@@ -97,15 +97,15 @@ def sample_positions(game: Game, solution: SolvedGame, n: int, seed: int = 0,
     return [pool[int(i)] for i in picked]
 
 
-def questions(game: Game, solution: SolvedGame, progress: Progress, n: int, seed: int) -> list[tuple[State, str]]:
+def questions(game: Game, solution: SolvedGame, record: TrainingRecord, n: int, seed: int) -> list[tuple[State, str]]:
     """A session's positions, each with a note: up to half from the deck of mistakes (the costliest first),
     the rest drawn from play."""
     asked: list[tuple[State, str]] = []
-    for mistake in progress.due(max(1, n // 2)):
+    for mistake in record.due(max(1, n // 2)):
         try:
             asked.append((game.parse_state(mistake.position), f"you lost {mistake.loss:.3g} here before"))
         except InputError:  # a position of an older version of the rules: it leaves the deck
-            progress.mistakes.pop(mistake.position, None)
+            record.mistakes.pop(mistake.position, None)
     fresh = sample_positions(game, solution, n - len(asked), seed) if n > len(asked) else []
     known = {str(s) for s, _ in asked}
     asked += [(s, "") for s in fresh if str(s) not in known]
@@ -140,7 +140,7 @@ class SessionResult:
 
 
 @dataclass
-class Progress:
+class TrainingRecord:
     """A player's training in one game, on disk: every session's result, and the deck of mistakes."""
 
     game: str
@@ -153,7 +153,7 @@ class Progress:
         return base / _slug(f"{game.canonical}-{game.n_players}p")
 
     @classmethod
-    def load(cls, game: Game, owner: str = "") -> Progress:
+    def load(cls, game: Game, owner: str = "") -> TrainingRecord:
         out = cls(game.canonical, owner)
         folder = out.folder(game)
         sessions, deck = folder / "sessions.jsonl", folder / "mistakes.json"

@@ -13,7 +13,7 @@ from ..core.errors import InputError
 from ..core.protocol import Game, State
 from ..core.review import label
 from ..core.solved import SolvedGame
-from ..core.training import Progress, SessionResult, questions, session_result
+from ..core.training import TrainingRecord, SessionResult, questions, session_result
 from . import render
 
 QUIT = {"quit", "q", "exit", "stop"}
@@ -27,8 +27,8 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
           seed: int = 0) -> SessionResult | None:
     """One session of ``n`` questions; its result (saved with the deck), or None when nothing was answered."""
     family = registry.family_of(game)
-    progress = Progress.load(game)
-    asked = questions(game, solution, progress, n, seed)
+    record = TrainingRecord.load(game)
+    asked = questions(game, solution, record, n, seed)
     names = ["you"] + [f"player {i + 1}" for i in range(1, game.n_players)]
     losses: list[float] = []
     unit_words = solution.unit_words
@@ -44,8 +44,8 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
             loss = mine.cost
             losses.append(loss)
             verdict = label(loss, advice.unit, solution.tie)
-            progress.answered(str(state), loss, verdict != "best", solution.tie)
-            progress.save_deck(game)
+            record.answered(str(state), loss, verdict != "best", solution.tie)
+            record.save_deck(game)
             if verdict == "best":
                 render.say(console, f"best: {best.action} ({render.fmt(best.value, advice.unit)})", "green")
                 continue
@@ -58,8 +58,8 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
     if not losses:
         return None
     result = session_result(game, solution.unit, losses, solution.tie)
-    progress.add_session(game, result)
-    summary(console, progress, result)
+    record.add_session(game, result)
+    summary(console, record, result)
     return result
 
 
@@ -84,14 +84,14 @@ def _why(console: Console, solution: SolvedGame, state: State, chosen: str, advi
     console.print(render.options_table(advice, 3))
 
 
-def summary(console: Console, progress: Progress, result: SessionResult) -> None:
+def summary(console: Console, record: TrainingRecord, result: SessionResult) -> None:
     """This session's proficiency, beside the last few (trainer sessions and reviewed games alike)."""
     labels = ", ".join(f"{v} {k}" for k, v in sorted(result.labels.items(), key=lambda kv: -kv[1]))
     render.say(console, f"\n{result.decisions} decisions: a mean loss of {result.mean_loss:.3f} a decision ({labels}).",
                "bold")
-    table = history_table(progress.sessions[-8:])
+    table = history_table(record.sessions[-8:])
     console.print(table)
-    render.say(console, f"{len(progress.mistakes)} position{'s' if len(progress.mistakes) != 1 else ''} in your deck "
+    render.say(console, f"{len(record.mistakes)} position{'s' if len(record.mistakes) != 1 else ''} in your deck "
                         "of mistakes (each asked again until answered right twice).")
 
 

@@ -240,7 +240,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
         game = _game(request.game)
         solution = store.get(game)
-        record = training.Progress.load(game, browser_of(http) or "this-machine")
+        record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         asked = training.questions(game, solution, record, request.questions, seed)
         return models.TrainQuestions(game=game.canonical, unit=solution.unit, mistakes=len(record.mistakes),
@@ -264,7 +264,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         verdict = label(mine.cost, advice.unit, solution.tie)
         # the why first: a table still being built answers 202, and the answer is counted only once it is told
         why = explanation(game, request.position, step, store) if solution.explains and verdict != "best" else None
-        record = training.Progress.load(game, browser_of(http) or "this-machine")
+        record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
         record.answered(str(state), mine.cost, verdict != "best", solution.tie)
         record.save_deck(game)
         best = advice.options[0]
@@ -285,7 +285,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
             state = game.parse_state(answer.position)
             step = str(state.parse_step(answer.action))
             losses.append(next(o.cost for o in solution.advise(state).options if o.action == step))
-        record = training.Progress.load(game, browser_of(http) or "this-machine")
+        record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
         result = training.session_result(game, solution.unit, losses, solution.tie)
         record.add_session(game, result)
         shown = record.sessions[-20:]
