@@ -194,9 +194,10 @@ class ExplainedOption(_Model):
     kind: str
     value: float = Field(description="the value after this choice, with best play from then on")
     cost: float = Field(ge=0, description="how much worse than the best choice (0 for the best)")
-    sd: float = Field(ge=0, description="the standard deviation of the final score after this choice")
-    breakdown: dict[str, float] = Field(description="each aspect's expected points in the final score (they sum "
-                                                    "to the value): the boxes, the upper bonus, the extra bonuses")
+    sd: float = Field(ge=0, description="the standard deviation of the result after this choice (the final score; "
+                                       "in a race, winning as 1 and losing as 0)")
+    breakdown: dict[str, float] = Field(description="each aspect's part of the value (they sum to it): a scorecard "
+                                                    "game's boxes and bonuses, a race's winning this turn or later")
 
 
 class AspectDifference(_Model):
@@ -204,8 +205,8 @@ class AspectDifference(_Model):
 
     aspect: str
     title: str = Field(description="the aspect in words")
-    best: float = Field(description="its expected points after the best option")
-    other: float = Field(description="its expected points after the other option")
+    best: float = Field(description="its part of the value after the best option")
+    other: float = Field(description="its part of the value after the other option")
     difference: float = Field(description="best minus other")
 
 
@@ -217,7 +218,7 @@ class Explanation(_Model):
     position: str = Field(description="the position's canonical text")
     unit: Unit
     value: float = Field(description="the position's value, with best play")
-    sd: float = Field(ge=0, description="the standard deviation of the final score, with best play")
+    sd: float = Field(ge=0, description="the standard deviation of the result, with best play")
     breakdown: dict[str, float] = Field(description="the position's value split by aspect")
     titles: dict[str, str] = Field(description="each aspect in words")
     options: list[ExplainedOption] = Field(description="best first (empty where there is no decision)")
@@ -552,8 +553,8 @@ class PolicyEvaluation(_Model):
     seconds: float
 
 
-RESULTS = (SolveInfo, Advice, Review, Comparison, StrategyFacts, MatchResult, SimulationSummary, Board, OddsRow, ChartRow,
-           Distribution, TargetCurve, PolicyEvaluation)
+RESULTS = (SolveInfo, Advice, Explanation, Review, Comparison, StrategyFacts, MatchResult, SimulationSummary, Board,
+           OddsRow, ChartRow, Distribution, TargetCurve, PolicyEvaluation)
 
 
 def json_schema() -> dict[str, Any]:
