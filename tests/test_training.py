@@ -125,3 +125,15 @@ def test_train_on_the_command_line_reads_moves_from_standard_input(capsys, monke
     code, out, err = run(capsys, "train", "yacht-dice", "-n", "2", "--seed", "4")
     assert code == 0, err
     assert "question 1 of 2" in out and "question 2" not in out  # a bad move is asked again; quit stops
+
+
+@pytest.mark.parametrize("name,content", [("sessions.jsonl", "garbage{"), ("mistakes.json", "[1, 2]"),
+                                          ("mistakes.json", '{"/1/0": {"position": "/1/0", "loss": "much"}}'),
+                                          ("sessions.jsonl", '{"decisions": "x"}')])
+def test_a_damaged_training_record_is_one_clear_line(capsys, name, content):
+    game = ds.load_game("yacht")
+    folder = TrainingRecord(game.canonical).folder(game)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(content)
+    code, _, err = run(capsys, "train", "yacht", "--history")
+    assert code == 2 and "cannot be read" in err and "Traceback" not in err

@@ -157,15 +157,17 @@ class TrainingRecord:
         out = cls(game.canonical, owner)
         folder = out.folder(game)
         sessions, deck = folder / "sessions.jsonl", folder / "mistakes.json"
-        try:
+        from pydantic import TypeAdapter, ValidationError
+
+        try:  # each line and the deck checked field by field: a hand-edited file is one clear error
             if sessions.is_file():
-                for line in sessions.read_text().splitlines():
-                    if line.strip():
-                        out.sessions.append(SessionResult(**json.loads(line)))
+                one = TypeAdapter(SessionResult)
+                out.sessions = [one.validate_json(line) for line in sessions.read_text().splitlines() if line.strip()]
             if deck.is_file():
-                out.mistakes = {k: Mistake(**v) for k, v in json.loads(deck.read_text()).items()}
-        except (ValueError, TypeError) as exc:
-            raise InputError(f"the training record in {folder} cannot be read ({exc}); move it away to start "
+                out.mistakes = TypeAdapter(dict[str, Mistake]).validate_json(deck.read_text())
+        except (ValidationError, ValueError, OSError) as exc:
+            problem = str(exc).splitlines()[0]
+            raise InputError(f"the training record in {folder} cannot be read ({problem}); move it away to start "
                              "afresh") from None
         return out
 
@@ -173,17 +175,25 @@ class TrainingRecord:
         """Appended at once: a session stopped half-way keeps what was answered."""
         self.sessions.append(result)
         folder = self.folder(game)
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / "sessions.jsonl", "a") as fh:
-            fh.write(json.dumps(asdict(result)) + "\n")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with open(folder / "sessions.jsonl", "a") as fh:
+                fh.write(json.dumps(asdict(result)) + "\n")
+        except OSError as exc:
+            raise InputError(f"the training record cannot be written in {folder} ({exc.strerror})") from None
 
     def save_deck(self, game: Game) -> None:
+        """Written whole and then moved into place: a session stopped at any moment leaves the old deck or the
+        new one."""
         folder = self.folder(game)
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / "mistakes.json"
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({k: asdict(v) for k, v in self.mistakes.items()}, indent=1))
-        os.replace(tmp, path)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps({k: asdict(v) for k, v in self.mistakes.items()}, indent=1))
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise InputError(f"the training record cannot be written in {folder} ({exc.strerror})") from None
 
     def due(self, limit: int) -> list[Mistake]:
         """The mistakes to ask again, the costliest first."""
