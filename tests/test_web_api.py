@@ -101,7 +101,9 @@ def test_a_training_session_through_the_api(client):
     for url, body, status in (("/api/train/questions", {"game": "yacht", "questions": 31}, 422),
                               ("/api/train/answer", {"game": "yacht", "position": "/-/3", "action": "keep 1"}, 400),
                               ("/api/train/answer", {"game": "yacht", "position": "/11345/1", "action": "keep 7"}, 400),
-                              ("/api/train/finish", {"game": "yacht", "answers": []}, 422)):
+                              ("/api/train/finish", {"game": "yacht", "answers": []}, 422),
+                              ("/api/train/finish", {"game": "yacht", "answers": [  # a throw is no answer
+                                  {"game": "yacht", "position": "/-/3", "action": "11345"}]}, 400)):
         r = settle(client, "POST", url, json=body)
         assert r.status_code == status and r.json()["detail"], (url, body)
 

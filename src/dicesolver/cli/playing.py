@@ -108,12 +108,14 @@ def replay(
                + ", ".join(f"{n} {v}" for n, v in scores.items()))
 
 
-def terminal_ask(prompt: str) -> str:
-    """A line typed at the terminal; the end of input stops the game (it is saved)."""
+def read_line(prompt: str, stop: type[Exception]) -> str:
+    """A line typed at the terminal; the end of input raises ``stop`` (a game is saved, a training session
+    keeps what was answered)."""
     try:
         return out.input(Text(prompt))
     except EOFError:
-        raise console.QuitGame from None
+        raise stop from None
+
 
 
 @app.command()
@@ -162,17 +164,9 @@ def train(
     with progress(f"solving {g.canonical} (once; cached)") as update:
         solution = registry.solve(g, progress=update)
     drawn = seed if seed is not None else int(time.time() * 1000) % 2**31
-    result = trainer.train(g, solution, out, terminal_ask_training, questions, drawn)
+    result = trainer.train(g, solution, out, lambda prompt: read_line(prompt, trainer.StopTraining), questions, drawn)
     if json_output and result is not None:
         emit(dataclasses.asdict(result))
-
-
-def terminal_ask_training(prompt: str) -> str:
-    """A line typed at the terminal; the end of input ends the session (what was answered is kept)."""
-    try:
-        return out.input(Text(prompt))
-    except EOFError:
-        raise trainer.StopTraining from None
 
 
 @app.command()
@@ -204,7 +198,7 @@ def play(
         render.say(out, f"recording to {session.path} (seed {session.playthrough.seed}); type help for the commands")
     solution = solution_of(session.game)
     try:
-        result = console.play(session, solution, out, terminal_ask)
+        result = console.play(session, solution, out, lambda prompt: read_line(prompt, console.QuitGame))
     except console.QuitGame:
         canonical = session.game.canonical
         render.say(out, f"saved in {session.path}; continue with: dicesolver play '{canonical}' --resume"

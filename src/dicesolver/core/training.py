@@ -28,7 +28,7 @@ from .review import label
 
 if TYPE_CHECKING:
     from .protocol import Game, State, Step
-    from .results import Review
+    from .results import Advice, Option, Review
     from .solved import SolvedGame
 
 RIGHT_TIMES = 2  # a mistake leaves the deck once answered right this many times
@@ -110,6 +110,36 @@ def questions(game: Game, solution: SolvedGame, record: TrainingRecord, n: int, 
     known = {str(s) for s, _ in asked}
     asked += [(s, "") for s in fresh if str(s) not in known]
     return asked[:n]
+
+
+@dataclass(frozen=True)
+class Judged:
+    """An answer to a question: the position's advice, the option played and its label (as a review labels)."""
+
+    advice: Advice
+    mine: Option
+    label: str
+
+    @property
+    def best(self) -> Option:
+        return self.advice.options[0]
+
+    @property
+    def wrong(self) -> bool:
+        return self.label != "best"
+
+
+def judge_answer(solution: SolvedGame, state: State, text: str) -> Judged:
+    """A move typed at a question, judged (InputError where the position is no decision, or the text no move
+    there)."""
+    if state.to_move() is None:
+        raise InputError("a trainer's question is a decision: this position has none")
+    step = str(state.parse_step(text))
+    advice = solution.advise(state)
+    mine = next((o for o in advice.options if o.action == step), None)
+    if mine is None:
+        raise InputError(f"{text!r} is not a move at this decision")
+    return Judged(advice, mine, label(mine.cost, advice.unit, solution.tie))
 
 
 # -- the player's record: sessions and mistakes ----------------------------------------------------------

@@ -11,9 +11,8 @@ from rich.table import Table
 from ..core import registry
 from ..core.errors import InputError
 from ..core.protocol import Game, State
-from ..core.review import label
 from ..core.solved import SolvedGame
-from ..core.training import TrainingRecord, SessionResult, questions, session_result
+from ..core.training import SessionResult, TrainingRecord, judge_answer, questions, session_result
 from . import render
 
 QUIT = {"quit", "q", "exit", "stop"}
@@ -38,21 +37,18 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
             render.board(console, family.board(state, names))
             render.say(console, f"{state.brief()}: {state}")
             step = _read_move(state, family.prompt(state, "you"), console, ask)
-            advice = solution.advise(state)
-            mine = next(o for o in advice.options if o.action == str(step))
-            best = advice.options[0]
-            loss = mine.cost
+            judged = judge_answer(solution, state, str(step))
+            best, loss, unit = judged.best, judged.mine.cost, judged.advice.unit
             losses.append(loss)
-            verdict = label(loss, advice.unit, solution.tie)
-            record.answered(str(state), loss, verdict != "best", solution.tie)
+            record.answered(str(state), loss, judged.wrong, solution.tie)
             record.save_deck(game)
-            if verdict == "best":
-                render.say(console, f"best: {best.action} ({render.fmt(best.value, advice.unit)})", "green")
+            if not judged.wrong:
+                render.say(console, f"best: {best.action} ({render.fmt(best.value, unit)})", "green")
                 continue
-            render.say(console, f"{verdict}: {mine.action} costs {render.fmt(loss, advice.unit)} "
-                                f"({unit_words}); the best is {best.action} ({render.fmt(best.value, advice.unit)})",
+            render.say(console, f"{judged.label}: {judged.mine.action} costs {render.fmt(loss, unit)} "
+                                f"({unit_words}); the best is {best.action} ({render.fmt(best.value, unit)})",
                        "yellow")
-            _why(console, solution, state, str(step), advice)
+            _why(console, solution, state, str(step), judged.advice)
     except StopTraining:
         pass
     if not losses:

@@ -251,25 +251,20 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
               responses={202: {"model": models.Pending}, 400: {"description": "not a decision, or not a move there"}})
     def train_answer(request: models.TrainAnswer, http: Request):
         from ..core import training
-        from ..core.review import label
 
         game = _game(request.game)
         state = game.parse_state(request.position)
-        if state.to_move() is None:
-            raise InputError("a trainer's question is a decision: this position has none")
-        step = str(state.parse_step(request.action))
         solution = store.get(game)
-        advice = solution.advise(state)
-        mine = next(o for o in advice.options if o.action == step)
-        verdict = label(mine.cost, advice.unit, solution.tie)
+        judged = training.judge_answer(solution, state, request.action)
+        mine, best = judged.mine, judged.best
         # the why first: a table still being built answers 202, and the answer is counted only once it is told
-        why = explanation(game, request.position, step, store) if solution.explains and verdict != "best" else None
+        why = explanation(game, request.position, mine.action, store) if solution.explains and judged.wrong else None
         record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
-        record.answered(str(state), mine.cost, verdict != "best", solution.tie)
+        record.answered(str(state), mine.cost, judged.wrong, solution.tie)
         record.save_deck(game)
-        best = advice.options[0]
-        return models.TrainVerdict(action=step, value=mine.value, cost=mine.cost, label=verdict, best=best.action,
-                                   best_value=best.value, unit=advice.unit, why=why, options=advice.options[:3])
+        return models.TrainVerdict(action=mine.action, value=mine.value, cost=mine.cost, label=judged.label,
+                                   best=best.action, best_value=best.value, unit=judged.advice.unit, why=why,
+                                   options=judged.advice.options[:3])
 
     @app.post("/api/train/finish", response_model=models.TrainSummary, responses={202: {"model": models.Pending}})
     def train_finish(request: models.TrainFinish, http: Request):
@@ -282,9 +277,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         for answer in request.answers:
             if answer.game != request.game:
                 raise InputError("every answer of a session is of its game")
-            state = game.parse_state(answer.position)
-            step = str(state.parse_step(answer.action))
-            losses.append(next(o.cost for o in solution.advise(state).options if o.action == step))
+            losses.append(training.judge_answer(solution, game.parse_state(answer.position), answer.action).mine.cost)
         record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
         result = training.session_result(game, solution.unit, losses, solution.tie)
         record.add_session(game, result)

@@ -111,8 +111,7 @@ def board_of(table: Session) -> PlayBoard:
     state = table.state
     you, mover = table.human, state.player
     deciding = mover == you and state.to_move() == you
-    actions = [PlayAction(action=str(a), label=a.label, kind=a.kind, points=getattr(a, "points", None))
-               for a in state.legal_actions()] if deciding else []
+    actions = play_actions(state) if deciding else []
     request = throw_request(table) if mover == you and state.is_chance() and table.manual_dice else None
     thrown = next((step for step in reversed(table.playthrough.steps)
                    if step.kind in ("roll", "throw") and hasattr(step, "dice")), None)
@@ -131,10 +130,14 @@ def position_board(state: Any) -> PlayBoard:
     family = registry.family_of(state.game)
     mover = state.to_move()
     names = ["you" if seat == mover else f"player {seat + 1}" for seat in range(state.game.n_players)]
-    actions = [PlayAction(action=str(a), label=a.label, kind=a.kind, points=getattr(a, "points", None))
-               for a in state.legal_actions()]
     return PlayBoard(position=str(state), family=family.name, names=names, you=mover, mover=mover,
-                     view=family.view(state), actions=actions, totals=family.totals(state))
+                     view=family.view(state), actions=play_actions(state), totals=family.totals(state))
+
+
+def play_actions(state: Any) -> list[PlayAction]:
+    """The legal actions at a decision, as the board's buttons show them."""
+    return [PlayAction(action=str(a), label=a.label, kind=a.kind, points=getattr(a, "points", None))
+            for a in state.legal_actions()]
 
 
 def throw_request(table: Session) -> ThrowRequest:
