@@ -67,8 +67,7 @@ def analyze(
         from ..core.why import lessons
 
         with progress(f"{playthrough.game.canonical}: splitting values by box (once; cached)") as update:
-            if solution.explains:
-                solution.explain(playthrough.game.start(), progress=update)  # the table, built once
+            solution.prepare_explain(update)
             taught = lessons(solution, result)
         render.lessons(out, taught)
 

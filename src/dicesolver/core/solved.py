@@ -164,6 +164,9 @@ class SolvedGame(ABC, Generic[G, S]):
         """The table ``explain`` builds the first time (None: none)."""
         return None
 
+    def prepare_explain(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Load, or build once with ``progress``, what ``explain`` reads (nothing, for most judges)."""
+
     def explain(self, position: S | str, versus: str | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Explanation:
         """Why each option is worth what it is: its value split by aspect, its spread, and the best option set

@@ -104,6 +104,9 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
 
         return breakdown_size(self.table.model)
 
+    def prepare_explain(self, progress: Callable[[int, int], None] | None = None) -> None:
+        self._why(progress)
+
     def _why(self, progress: Callable[[int, int], None] | None) -> Any:
         if self._turn_why is None:
             from .breakdown import TurnWhy, load_or_build

@@ -120,7 +120,7 @@ def explanation(game: Game, position: str, versus: str | None, store: SolutionSt
         return solution.explain(state, versus)  # says why not
 
     def load_breakdown(progress):
-        solution.explain(state.game.start(), progress=progress)
+        solution.prepare_explain(progress)
         return solution
 
     store.prepare(f"why {store.key(state.game)}", f"splitting {state.game.canonical}'s values by box, once",
