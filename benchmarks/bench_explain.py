@@ -1,6 +1,7 @@
 """Why an option is worth what it is (issue 56): what explaining costs, beside the advice it explains.
 
 * the breakdown table's sweep per game (kernels compiled, solitaire table cached): seconds, MB, states/s;
+  Despirala's by combination (both modes) and its ``ds.explain`` after each throw of a first turn;
 * ``ds.explain`` in-process on positions met in play, beside ``ds.advise`` on the same positions (the
   advice is not slowed: the split is computed only when asked);
 * ``dicesolver advise yahtzee /13456/2 --explain`` as a whole process: warm, and from empty table and kernel
@@ -21,6 +22,7 @@ import time
 
 import dicesolver as ds
 from dicesolver.core.training import sample_positions
+from dicesolver.despirala import breakdown as despirala_breakdown
 from dicesolver.scorecard.breakdown import sweep
 
 CLI = [sys.executable, "-m", "dicesolver.cli"]
@@ -45,6 +47,25 @@ def main() -> None:
         took = time.perf_counter() - start
         print(f"| {name} | {table.model.size:,} | {took:.2f} s | {(aspects.nbytes + variance.nbytes) / 1e6:.0f} MB "
               f"| {table.model.size / took:,.0f} |")
+    for name in ("despirala", "despirala(misere)"):
+        table = ds.solve(name).table
+        start = time.perf_counter()
+        split = despirala_breakdown.sweep(table)
+        took = time.perf_counter() - start
+        cells = split.variance.size
+        print(f"| {name} | {cells:,} (sets x goods) | {took:.2f} s | "
+              f"{(split.parts.nbytes + split.variance.nbytes) / 1e6:.0f} MB | {cells / took:,.0f} |")
+    judge = ds.solve("despirala")
+    judge.prepare_explain()
+    start_state = judge.state("none;5;-")
+    throws = [start_state.apply(throw) for throw, _ in start_state.chance_outcomes()]
+    judge.explain(throws[0])
+    start = time.perf_counter()
+    for s in throws:
+        judge.explain(s)
+    print(f"
+ds.explain after each of the {len(throws)} throws of Despirala's first turn: "
+          f"{(time.perf_counter() - start) / len(throws) * 1e3:.1f} ms each")
     game = ds.load_game("yahtzee")
     solution = ds.solve(game)
     positions = sample_positions(game, solution, 200, seed=1)

@@ -159,9 +159,15 @@ def test_the_best_is_set_against_the_second_or_the_named_option():
         ds.explain("yacht-dice", "/13456/2", versus="keep 7")
 
 
-def test_a_game_without_a_split_says_so():
+TWO_PERSON_END = ("ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,full_house=20,four_of_a_kind=20,little_straight=30,"
+                  "big_straight=30,choice=20;ones=2,twos=4,threes=6,fours=8,fives=10,sixes=12,full_house=25,"
+                  "four_of_a_kind=24,big_straight=30,little_straight=0,choice=22/12345/2")
+
+
+def test_a_judge_without_a_split_says_so():
+    """The two-person table's equity (a sub-game's here) is not split."""
     with pytest.raises(InputError, match="explanations come from"):
-        ds.explain("despirala", "none;5;123456")
+        ds.explain("yacht", TWO_PERSON_END)
 
 
 def test_advise_explain_on_the_command_line(capsys):

@@ -101,9 +101,10 @@ def advise(spec: str | Game, position: str | State) -> Advice:
 def explain(spec: str | Game, position: str | State, versus: str | None = None,
             progress: Callable[[int, int], None] | None = None) -> Explanation:
     """Why each option at a position is worth what it is: its value split by aspect (each box, the upper bonus,
-    the extra bonuses), its standard deviation, and the best option set against ``versus`` (an option's text;
-    the second best by default) aspect by aspect. One-player scorecard games; the table it reads is built
-    once (``progress`` reports on it) and cached."""
+    the extra bonuses; Despirala's combinations and goods), its standard deviation, and the best option set
+    against ``versus`` (an option's text; the second best by default) aspect by aspect. Scorecard games and
+    Despirala by their expected scores (the table it reads is built once, ``progress`` reporting on it, and
+    cached), races by their chances of winning."""
     from .core import registry
 
     state = registry.parse_state(spec, position) if isinstance(position, str) else position

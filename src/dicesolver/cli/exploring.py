@@ -153,9 +153,9 @@ def advise(
     beat: Optional[int] = typer.Option(None, "--beat", help="rank by the best chance of finishing with more than "
                                        "this score, a tie counting half (the score to beat, for the last player)"),
     explain: bool = typer.Option(False, "--explain", help="say why: each option's expected final score split over "
-                                 "the boxes and bonuses, its standard deviation, and the best option set against "
-                                 "the second (or --versus) aspect by aspect (scorecard games' expected score; a "
-                                 "race's chance of winning: this turn or later)"),
+                                 "what produces it (a scorecard game's boxes and bonuses, Despirala's combinations "
+                                 "and goods), its standard deviation, and the best option set against the second "
+                                 "(or --versus) aspect by aspect (a race's chance of winning: this turn or later)"),
     versus: Optional[str] = typer.Option(None, "--versus", help="with --explain: the option to set the best "
                                          "against, as typed to play it (e.g. 'keep 345')"),
 ) -> None:
@@ -185,7 +185,7 @@ def advise(
         with progress(f"solving {state.game.canonical} (once; cached)") as update:
             solution = registry.solution_for(state, progress=update)
     if explain:
-        with progress(f"{state.game.canonical}: splitting every turn start's value by box (once; cached)") as update:
+        with progress(f"{state.game.canonical}: splitting every turn start's value by what produces it (once; cached)") as update:
             why = solution.explain(state, versus, progress=update)
         if json_output:
             emit(why.model_copy(update={"options": why.options[:top]}) if top else why)

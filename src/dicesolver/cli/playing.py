@@ -49,7 +49,7 @@ def analyze(
                                  "exact table"),
     judge: Optional[str] = typer.Option(None, "--judge", help="the solution that judges (exact, mindful, points)"),
     explain: bool = typer.Option(False, "--explain", help="then the costliest decisions, each with why the best "
-                                 "beat the move made (box by box where the judge can say)"),
+                                 "beat the move made (aspect by aspect where the judge can say)"),
 ) -> None:
     """Review a recorded game: each decision's loss (with a label) and each throw's luck, in the value of the
     game's solution: expected final score (one player), exact equity (two players of a game without
@@ -66,7 +66,7 @@ def analyze(
     if explain:
         from ..core.why import lessons
 
-        with progress(f"{playthrough.game.canonical}: splitting values by box (once; cached)") as update:
+        with progress(f"{playthrough.game.canonical}: splitting values by what produces them (once; cached)") as update:
             solution.prepare_explain(update)
             taught = lessons(solution, result)
         render.lessons(out, taught)
@@ -162,6 +162,9 @@ def train(
         raise InputError("--plot goes with --history")
     with progress(f"solving {g.canonical} (once; cached)") as update:
         solution = registry.solve(g, progress=update)
+    if solution.explains:  # what says why after a wrong answer, made now rather than after the first one
+        with progress(f"{g.canonical}: splitting values by what produces them (once; cached)") as update:
+            solution.prepare_explain(update)
     drawn = seed if seed is not None else int(time.time() * 1000) % 2**31
     result = trainer.train(g, solution, out, lambda prompt: read_line(prompt, trainer.StopTraining), questions, drawn)
     if json_output and result is not None:

@@ -172,7 +172,7 @@ class SolvedGame(ABC, Generic[G, S]):
         """Why each option is worth what it is: its value split by aspect, its spread, and the best option set
         against ``versus`` (the second best by default). The judges that can split their values say so."""
         raise InputError(f"{self.game.canonical}: explanations come from the expected-score table of a "
-                         f"scorecard game, or a race's chance of winning, for now; this is judged by "
+                         f"scorecard game or of Despirala, or a race's chance of winning, for now; this is judged by "
                          f"{self.judge_words}")
 
     def review(self, playthrough: "Playthrough", player: int = 0) -> Review:

@@ -3,12 +3,13 @@ better; misere: lower)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from ..core.answers import Answers, Situations
-from ..core.results import SolveInfo
+from ..core.family import TableSize
+from ..core.results import Explanation, SolveInfo
 from ..core.solved import SolvedGame, TargetChance
 from .answers import DespiralaEngine
 from .encoding import DespiralaEncoding
@@ -32,11 +33,37 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
         self.higher_is_better = table.mode == "normal"
         self.encoding = DespiralaEncoding(game)
         self.engine = DespiralaEngine(table.mode, self.tie, W=np.asarray(table.W))
+        self._breakdown: Any = None  # the breakdown table, when first asked why
 
     def headline(self) -> str:
         goal = "highest" if self.higher_is_better else "lowest"
         return f"expected final score {self.root_value:.3f} playing for the {goal} score"
 
+    explains = True
+
+    def explain(self, position: DespiralaState | str, versus: str | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Explanation:
+        """Each option's expected final score split over the combinations' points to come, the goods left at
+        the end and the points so far, with its standard deviation (the breakdown table: built once, with
+        ``progress``, and cached)."""
+        from ..core.why import explanation
+        from .breakdown import aspect_names, aspect_titles, turn_split
+
+        state = self.state(position)
+        self.prepare_explain(progress)
+        here, options = turn_split(self, self._breakdown, state)
+        return explanation(self, state, aspect_names(), aspect_titles(), here, options, versus)
+
+    def explain_size(self) -> TableSize:
+        from .breakdown import breakdown_size
+
+        return breakdown_size()
+
+    def prepare_explain(self, progress: Callable[[int, int], None] | None = None) -> None:
+        if self._breakdown is None:
+            from .breakdown import load_or_build
+
+            self._breakdown = load_or_build(self.table, progress)
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         return self.engine.answer(situations, parallel)

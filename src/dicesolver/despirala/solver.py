@@ -57,8 +57,10 @@ def shape_index() -> dict[tuple, int]:
     return {s: i for i, s in enumerate(shapes())}
 
 
+@lru_cache(maxsize=1 << 16)
 def pick_shape(combination: int, args: tuple[int, ...], throw: tuple[int, ...]) -> int:
-    """The shape of what a picked combination still misses from ``throw`` (Four of a kind: its face only)."""
+    """The shape of what a picked combination still misses from ``throw`` (Four of a kind: its face only);
+    remembered, as a turn's advice asks it of every pick of every throw (462 throws, 45 picks)."""
     if combination == FOUR_KIND:
         k = max(0, 4 - throw.count(args[0]))
         return shape_index()[("foak", k)] if k else shape_index()[("dice", ())]
@@ -353,10 +355,18 @@ def throw_moves(free: int, goods: int, throw: tuple[int, ...], normal: bool) -> 
 def turn_options(solution: DespiralaTable, free: int, goods: int, throw: tuple[int, ...]) -> list[tuple[Move, float]]:
     """Every legal move after a throw (Reroll and each free combination with each argument) and its
     expected final-score value (points still to come + goods at the end), best first for the mode."""
+    out = list(throw_values(solution, free, goods, throw))
+    out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
+    return out
+
+
+def throw_values(solution: DespiralaTable, free: int, goods: int, throw: tuple[int, ...]
+                 ) -> Iterator[tuple[Move, float]]:
+    """``turn_options`` in the order of ``throw_moves`` (the kernels' order: their first best is the first
+    best here)."""
     W = np.asarray(solution.W)
     q, qcum = completion_odds()
     best = max if solution.mode == "normal" else min
-    out: list[tuple[Move, float]] = []
     for move, after, shape_or_have, points_or_face in throw_moves(free, goods, throw, solution.mode == "normal"):
         if move.kind == "reroll":
             value = float(W[free, goods - 1])
@@ -364,6 +374,4 @@ def turn_options(solution: DespiralaTable, free: int, goods: int, throw: tuple[i
             value = best(collect_values(solution, after, points_or_face, shape_or_have, goods).values())
         else:
             value = pick_value(W, after, shape_or_have, goods, float(points_or_face), q, qcum)
-        out.append((move, value))
-    out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
-    return out
+        yield move, value

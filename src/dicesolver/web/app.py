@@ -123,7 +123,7 @@ def explanation(game: Game, position: str, versus: str | None, store: SolutionSt
         solution.prepare_explain(progress)
         return solution
 
-    store.prepare(f"why {store.key(state.game)}", f"splitting {state.game.canonical}'s values by box, once",
+    store.prepare(f"why {store.key(state.game)}", f"splitting {state.game.canonical}'s values by what produces them, once",
                   load_breakdown, size=solution.explain_size)
     return solution.explain(state, versus)
 

@@ -325,7 +325,7 @@ function renderAdvice(all) {
     result.notes.map((n) => `<p>${esc(n)}</p>`).join("");
 }
 
-// -- why: an option's expected final score split by box and bonus, the best set against another ----------------
+// -- why: an option's value split by what produces it, the best set against another ------------------------
 function explains(advice) {
   return advice && advice.options.length > 1 && ((advice.unit === "points" && advice.judge === "points") || advice.unit === "p_win");
 }
