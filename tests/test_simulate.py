@@ -151,6 +151,7 @@ def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
 
     n = 2_000
     monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)  # the table plays batches this large
+    monkeypatch.setattr(scorecard, "POLICY_BUILD_GAMES", n)  # and is built for them
     for game in (load_game("yahtzee"), tiny(BONUS_GAME)):
         player = make_player("optimal", game)
         throws, rand = dice_stream(game, 8, 0, n)
@@ -245,6 +246,7 @@ def test_a_start_the_policy_table_does_not_hold_is_played_by_deciding(monkeypatc
     n = 500
     throws, rand = dice_stream(game, 5, 0, n)
     monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)
+    monkeypatch.setattr(scorecard, "POLICY_BUILD_GAMES", n)
     with_table = player.play_many(throws, rand, start=start)
     monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", 10**9)
     deciding = player.play_many(throws, rand, start=start)
@@ -286,3 +288,20 @@ def test_building_the_policy_table_says_so_with_its_size(fresh_cache):
     stages.clear()
     make_player("optimal", game).policy(Listener())  # from the cache now: nothing to wait for
     assert stages == []
+
+
+def test_a_first_run_on_a_fresh_install_decides_as_it_goes_rather_than_compile_the_policy_table(monkeypatch,
+                                                                                               fresh_cache):
+    """The policy table is worth building for 20,000 games once its kernels are compiled (seconds), but on a
+    fresh install only from 250,000 (compiling them costs what 250,000 games deciding as they go do)."""
+    from dicesolver.scorecard import policy_table
+    from dicesolver.scorecard.players import strategies
+
+    player = make_player("optimal", load_game("yacht"))
+    monkeypatch.setattr(policy_table, "compiled", lambda kernel: True)  # the kernels compiled
+    assert player.reads_policy(20_000) and not player.reads_policy(19_999)
+    monkeypatch.setattr(policy_table, "compiled", lambda kernel: False)  # a fresh install
+    assert not player.reads_policy(strategies.POLICY_BUILD_GAMES - 1)
+    assert player.reads_policy(strategies.POLICY_BUILD_GAMES)
+    player.policy()  # built (and cached) by a long run: from then on it is read
+    assert player.reads_policy(20_000) and make_player("optimal", load_game("yacht")).reads_policy(20_000)

@@ -17,6 +17,7 @@ from ..core import tables
 from ..core.arrays import frozen
 from ..core.errors import TableError
 from ..core.family import tell_stage
+from ..core.jit import compiled
 from .kernels.policy_table import build_policy, mark_reached, play_policy
 from .kernels.stream import draw_dice, draw_rand
 from .rules import ScorecardGame
@@ -106,6 +107,14 @@ def dice_stream(game: ScorecardGame, seed: int, first_game: int, n: int) -> tupl
 
 def has_policy_table(game: ScorecardGame) -> bool:
     return word_layout(game) is not None
+
+
+def policy_ready(game: ScorecardGame) -> bool:
+    """Whether the game's policy table is at hand in seconds: cached (not checked here: ``load_or_build`` checks
+    it), or its kernels compiled."""
+    if (tables.TableKey(POLICY_KIND, game.canonical, game.fingerprint).directory / "manifest.json").exists():
+        return True
+    return all(compiled(kernel) for kernel in (build_policy, mark_reached, play_policy))
 
 
 def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],

@@ -1,8 +1,8 @@
 """Simulation of scorecard strategies in the numba kernels: many games on the dice stream of a seed, the
 same dice for every strategy of one call (common random numbers), with each game's boxes and bonuses.
 
-The optimal player reads its decisions from the policy table (``policy_table``) and draws its dice in
-the kernel; the other strategies decide as they go, on the same dice written out chunk by chunk. Each
+The optimal player reads its decisions from the policy table (``policy_table``: where it is cached, or
+for runs long enough to pay for building it) and draws its dice in the kernel; the other strategies decide as they go, on the same dice written out chunk by chunk. Each
 chunk's games are counted (``Tally``) and dropped: memory does not grow with the number of games."""
 
 from __future__ import annotations
@@ -17,9 +17,8 @@ from ..core.family import Progress, Simulated, tell_stage
 from ..core.results import CategoryStats
 from ..core.aims import parse_target
 from .players import KernelPlayer, make_player
-from .players.strategies import OPTIMAL, POLICY_MIN_GAMES
 from .players.target import TargetPlayer
-from .policy_table import PolicyTable, dice_stream, has_policy_table
+from .policy_table import PolicyTable, dice_stream
 from .rules import ScorecardGame
 from .solitaire import TurnState
 
@@ -78,8 +77,7 @@ def make_strategy(name: str, game: ScorecardGame, seed: int = 0) -> KernelPlayer
 def _policy_for(player: KernelPlayer | TargetPlayer, n: int, progress: Progress | None) -> PolicyTable | None:
     """The table the optimal player reads its decisions from in a simulation of ``n`` games (built now,
     with its own progress, when it is not cached); None for a player that decides as it goes."""
-    if isinstance(player, KernelPlayer) and player.mode == OPTIMAL and n >= POLICY_MIN_GAMES \
-            and has_policy_table(player.game):
+    if isinstance(player, KernelPlayer) and player.reads_policy(n):
         return player.policy(progress)
     return None
 

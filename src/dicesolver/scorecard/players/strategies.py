@@ -21,15 +21,20 @@ from ..kernels.strategies import (
     static_stage_table,
 )
 from ..oneturn import turn_values
-from ..policy_table import PolicyTable, has_policy_table
+from ..policy_table import PolicyTable, has_policy_table, policy_ready
 from ..policy_table import load_or_build as load_policy
 from ..position import Position
 from ..rules import ScorecardGame
 from ..solitaire import SolitaireModel
 
 # from this many games on, the optimal player reads its decisions from the policy table (built once and
-# cached, a few seconds for Yahtzee) instead of recomputing them every turn
+# cached, a few seconds for Yahtzee) instead of recomputing them every turn, when the table is cached or its
+# kernels are compiled
 POLICY_MIN_GAMES = 20_000
+# and on a fresh install from this many: deciding as it goes, the optimal player plays about 6,500 Yahtzee
+# games a second on 2 cores, so 250,000 games take what compiling the table's kernels (36 s) and building it
+# do (a first `simulate -n 100000` decides as it goes: 15 s, where the table would cost 40)
+POLICY_BUILD_GAMES = 250_000
 # and a static strategy (greedy, seed 002's agents) its keep values from a table of every used set's (a
 # fifth of a second for Yahtzee, on 2 cores: what 1,300 games' turns cost), where the table is not too big
 STAGE_TABLE_MIN_GAMES = 5_000
@@ -87,6 +92,14 @@ class KernelPlayer:
             self.__dict__["_policy"] = load_policy(self.game, lambda: self.values, progress)
         return self.__dict__["_policy"]
 
+    def reads_policy(self, n: int) -> bool:
+        """Whether ``n`` games of this player read its decisions from the policy table: the optimal player's,
+        from POLICY_MIN_GAMES games on where the table is at hand or quick to build (loaded, cached, or its
+        kernels compiled), from POLICY_BUILD_GAMES on in any case."""
+        if self.mode != OPTIMAL or n < POLICY_MIN_GAMES or not has_policy_table(self.game):
+            return False
+        return n >= POLICY_BUILD_GAMES or "_policy" in self.__dict__ or policy_ready(self.game)
+
     def play_many(self, throws: np.ndarray, rand: np.ndarray, start: tuple[int, int, int, int] = (0, 0, 0, 0)):
         """Play ``len(throws)`` games in the kernel from a start (used, upper total, flag group, score).
 
@@ -102,7 +115,7 @@ class KernelPlayer:
         dice = self.game.dice
         ptr, idx = dice.roll_sub_keeps
         u, t, g, score = start
-        if self.mode == OPTIMAL and n >= POLICY_MIN_GAMES and has_policy_table(self.game):
+        if self.reads_policy(n):
             policy = self.policy()
             if policy.covers(start):  # else a start the optimal player never comes to: decided below
                 return policy.play(n, throws=throws, start=start)
