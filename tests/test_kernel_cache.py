@@ -96,3 +96,25 @@ def test_the_kernels_load_without_importing_scipy_and_leave_it_working():
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True", "True"]
+
+
+def test_a_second_copy_of_the_package_loads_the_kernels_the_first_compiled(tmp_path):
+    """A fresh clone or a reinstall elsewhere on the machine, with the same kernel sources, compiles nothing:
+    the kernels are filed by their place in the package, not by their file's absolute path or time."""
+    import shutil
+
+    probe = ("import numpy as np\n"
+             "from dicesolver.scorecard.kernels.stream import draw_rand\n"
+             "draw_rand(1, 0, np.zeros((2, 3, 2), dtype=np.int64))\n"
+             "print(sum(draw_rand.stats.cache_hits.values()), sum(draw_rand.stats.cache_misses.values()))\n")
+    copies = []
+    for name in ("first", "second"):
+        shutil.copytree(PACKAGE, tmp_path / name / "dicesolver", ignore=shutil.ignore_patterns("__pycache__"))
+        copies.append(tmp_path / name)
+    seen = []
+    for copy in copies:
+        out = subprocess.run([sys.executable, "-c", probe], cwd=copy, capture_output=True, text=True, check=True,
+                             env={"DICESOLVER_KERNEL_CACHE": str(tmp_path / "kernels"), "PATH": "/usr/bin:/bin",
+                                  "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"})
+        seen.append(tuple(int(x) for x in out.stdout.split()))
+    assert seen == [(0, 1), (1, 0)]  # compiled by the first copy, loaded by the second

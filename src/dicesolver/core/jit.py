@@ -26,12 +26,15 @@ batch environment's step four times slower.
 
 The cache lives under ``$DICESOLVER_KERNEL_CACHE`` (or numba's own ``$NUMBA_CACHE_DIR``), else under the
 user cache directory, so ``make`` and a direct ``dicesolver`` command share one cache. The few newest
-hash directories are kept; older ones are removed.
+hash directories are kept; older ones are removed. Inside one, a module's kernels are filed by the module's
+place in the package, not by the absolute path of its file (numba's own way, ``KernelCacheLocator``): a
+fresh clone or a reinstall of the same kernel sources, anywhere on the machine, loads what was compiled.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import pickle
 import shutil
@@ -44,10 +47,11 @@ import numba
 from numba.core import cgutils
 from numba.extending import intrinsic
 from numba import njit, prange
+from numba.core import caching
 
-from .kernel_cache import PREFIX, kernel_cache_dir, kernel_sources
+from .kernel_cache import PACKAGE, PREFIX, kernel_cache_dir, kernel_sources
 
-__all__ = ["njit", "prange", "borrowed", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir",
+__all__ = ["njit", "prange", "borrowed", "KernelCacheLocator", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir",
            "use_kernel_cache", "thread_count", "Stripes", "compiled", "log_compiles"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
@@ -71,6 +75,35 @@ def _prune(current: Path) -> None:
         for old in siblings[KEEP_CACHES - 1:]:
             shutil.rmtree(old, ignore_errors=True)
 
+
+# numba 0.68 names these without the underscore its older versions (the floor, 0.59) have
+_CACHE_IMPL: Any = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+_USER_LOCATOR: Any = getattr(caching, "UserProvidedCacheLocator", None) or getattr(caching, "_UserProvidedCacheLocator")
+
+
+class KernelCacheLocator(_USER_LOCATOR):
+    """numba's cache locator for the package's own kernels: ``<cache dir>/dicesolver_<subpackage>_...`` rather
+    than a folder named by a hash of the module's absolute path, and a source stamp that is the module's
+    content rather than its time. The cache directory is already named by the content of every kernel source,
+    so the same sources find the same compiled kernels wherever they are installed or cloned."""
+
+    def __init__(self, py_func: Any, py_file: str):
+        super().__init__(py_func, py_file)
+        place = Path(py_file).resolve().parent.relative_to(PACKAGE.parent)
+        self._cache_path = os.path.join(numba.config.CACHE_DIR, "_".join(place.parts))
+
+    def get_source_stamp(self) -> str:
+        return hashlib.sha256(Path(self._py_file).read_bytes()).hexdigest()
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> Any:
+        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+            return None  # another package's function: numba's own locators
+        return super().from_function(py_func, py_file)
+
+
+if KernelCacheLocator not in _CACHE_IMPL._locator_classes:
+    _CACHE_IMPL._locator_classes.insert(0, KernelCacheLocator)
 
 CACHE_DIR = use_kernel_cache(kernel_sources())
 
