@@ -75,9 +75,9 @@ def sweep(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
     for k in range(1, len(COMBINATIONS) + 1):
         level = masks[sizes == k]
         if len(level):
-            breakdown_level(parts, variance, level, most_goods((1 << k) - 1), 1.0 if mode == "normal" else -1.0, mode == "normal", W, probs,
-                            counts, start, combo, shape, points, opt_slot, slot_points, n_slots, q, qcum,
-                            binomial_table())
+            breakdown_level(parts, variance, level, most_goods((1 << k) - 1), 1.0 if mode == "normal" else -1.0,
+                            mode == "normal", W, probs, counts, start, combo, shape, points, opt_slot, slot_points,
+                            n_slots, q, qcum, binomial_table())
         if progress:
             progress(int((sizes <= k).sum()), len(masks))
     return DespiralaBreakdown(mode, parts, variance)

@@ -10,13 +10,12 @@ plus the aspects of the turn it leads to, and the variance is the law of total v
 import numpy as np
 
 from ...core.jit import njit, prange
-from .expected import _collect_table
-from .future import GOODS_PER_TURN, N_COMBOS, turn_end_weights
+from .future import GOODS_PER_TURN, turn_end_weights, turn_ends, turn_scratch
 
 
 @njit(cache=True, parallel=True)
-def breakdown_level(T, V, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                    opt_points, opt_slot, slot_points, n_slots, q, qcum, binom):
+def breakdown_level(T, V, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts, opt_start, opt_combo,
+                    opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom):
     """T[mask, h] (N_COMBOS combinations, then the final goods) and V[mask, h] for every h <= hmax of every
     mask of one level, from the level below (already in T and V); rows above hmax (goods the level never
     holds) repeat row hmax, as the expected-score table W does."""
@@ -25,29 +24,20 @@ def breakdown_level(T, V, masks, hmax, sign, reroll_allowed, W, roll_probs, roll
     goods = T.shape[2] - 1
     for i in prange(masks.shape[0]):
         mask = masks[i]
-        col = np.empty((6, 7, H))
-        for f in range(6):
-            if mask & (1 << f):
-                _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f])
-        acc = np.zeros((N_COMBOS, n_shapes))
-        fail = np.zeros((N_COMBOS, n_shapes))
-        weight = np.zeros((N_COMBOS, slot_points.shape[1], H))
-        cw = np.zeros((6, 7))
+        col, acc, fail, weight, cw, end_combo, end_points, end_goods, end_weight = turn_scratch(
+            W, mask, sign, binom, n_shapes, slot_points.shape[1])
         for h in range(hmax + 1):
             reroll = turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
                                       opt_shape, opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw)
+            n_ends = turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_goods, end_weight)
             mean = 0.0  # the ends' own mixture (W[mask, h] to rounding), so that the spread is about it
             if reroll > 0.0:
                 mean += reroll * W[mask, h - 1]
-            for c in range(N_COMBOS):
-                if mask & (1 << c):
-                    after = mask & ~(1 << c)
-                    for slot in range(n_slots[c]):
-                        for g in range(h + 1):
-                            w = weight[c, slot, g]
-                            if w != 0.0:
-                                end = g if after == 0 else W[after, min(g + GOODS_PER_TURN, H - 1)]
-                                mean += w * (slot_points[c, slot] + end)
+            for e in range(n_ends):
+                after = mask & ~(1 << end_combo[e])
+                g = end_goods[e]
+                end = g if after == 0 else W[after, min(g + GOODS_PER_TURN, H - 1)]
+                mean += end_weight[e] * (end_points[e] + end)
             out = T[mask, h]
             out[:] = 0.0
             spread = 0.0
@@ -57,28 +47,21 @@ def breakdown_level(T, V, masks, hmax, sign, reroll_allowed, W, roll_probs, roll
                     out[a] += reroll * before[a]
                 d = W[mask, h - 1] - mean
                 spread += reroll * (V[mask, h - 1] + d * d)
-            for c in range(N_COMBOS):
-                if not mask & (1 << c):
-                    continue
+            for e in range(n_ends):
+                c, pts, g, w = end_combo[e], end_points[e], end_goods[e], end_weight[e]
                 after = mask & ~(1 << c)
-                for slot in range(n_slots[c]):
-                    pts = slot_points[c, slot]
-                    for g in range(h + 1):
-                        w = weight[c, slot, g]
-                        if w == 0.0:
-                            continue
-                        out[c] += w * pts
-                        if after == 0:
-                            out[goods] += w * g
-                            d = pts + g - mean
-                            spread += w * d * d
-                        else:
-                            row = min(g + GOODS_PER_TURN, H - 1)
-                            nxt = T[after, row]
-                            for a in range(goods + 1):
-                                out[a] += w * nxt[a]
-                            d = pts + W[after, row] - mean
-                            spread += w * (V[after, row] + d * d)
+                out[c] += w * pts
+                if after == 0:
+                    out[goods] += w * g
+                    d = pts + g - mean
+                    spread += w * d * d
+                else:
+                    row = min(g + GOODS_PER_TURN, H - 1)
+                    nxt = T[after, row]
+                    for a in range(goods + 1):
+                        out[a] += w * nxt[a]
+                    d = pts + W[after, row] - mean
+                    spread += w * (V[after, row] + d * d)
             V[mask, h] = spread
         for h in range(hmax + 1, H):
             T[mask, h] = T[mask, hmax]

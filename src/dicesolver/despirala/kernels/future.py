@@ -131,6 +131,43 @@ def turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, 
     return reroll
 
 
+@njit(cache=True, nogil=True)
+def turn_scratch(W, mask, sign, binom, n_shapes, n_slots):
+    """What ``turn_end_weights`` and ``turn_ends`` work in for the turns of one set of free combinations: its
+    Collect tables made, the rest to be written."""
+    H = W.shape[1]
+    col = np.empty((6, 7, H))
+    for f in range(6):
+        if mask & (1 << f):
+            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f])
+    weight = np.zeros((N_COMBOS, n_slots, H))
+    size = weight.size
+    return (col, np.zeros((N_COMBOS, n_shapes)), np.zeros((N_COMBOS, n_shapes)), weight, np.zeros((6, 7)),
+            np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
+            np.empty(size))
+
+
+@njit(cache=True, nogil=True)
+def turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_goods, end_weight):
+    """The ends of ``turn_end_weights``' turn with a weight, one per (combination, slot, goods left) in that
+    order: end_combo[e] picked for end_points[e], leaving end_goods[e], with probability end_weight[e].
+    Returns how many there are."""
+    n = 0
+    for c in range(N_COMBOS):
+        if not mask & (1 << c):
+            continue
+        for slot in range(n_slots[c]):
+            for g in range(h + 1):
+                w = weight[c, slot, g]
+                if w != 0.0:
+                    end_combo[n] = c
+                    end_points[n] = slot_points[c, slot]
+                    end_goods[n] = g
+                    end_weight[n] = w
+                    n += 1
+    return n
+
+
 @njit(cache=True, parallel=True)
 def future_level(F, offset, length, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts, opt_start,
                  opt_combo, opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom):
@@ -141,14 +178,8 @@ def future_level(F, offset, length, masks, hmax, sign, reroll_allowed, W, roll_p
         mask = masks[i]
         L = length[mask]
         base = offset[mask]
-        col = np.empty((6, 7, H))
-        for f in range(6):
-            if mask & (1 << f):
-                _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f])
-        acc = np.zeros((N_COMBOS, n_shapes))
-        fail = np.zeros((N_COMBOS, n_shapes))
-        weight = np.zeros((N_COMBOS, slot_points.shape[1], H))
-        cw = np.zeros((6, 7))
+        col, acc, fail, weight, cw, end_combo, end_points, end_goods, end_weight = turn_scratch(
+            W, mask, sign, binom, n_shapes, slot_points.shape[1])
         row = np.empty(L)
         for h in range(hmax + 1):
             reroll = turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
@@ -158,22 +189,16 @@ def future_level(F, offset, length, masks, hmax, sign, reroll_allowed, W, roll_p
                 before = base + (h - 1) * L
                 for x in range(L):
                     row[x] += reroll * F[before + x]
-            for c in range(N_COMBOS):
-                if not mask & (1 << c):
+            for e in range(turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_goods,
+                                     end_weight)):
+                after = mask & ~(1 << end_combo[e])
+                pts, g, w = end_points[e], end_goods[e], end_weight[e]
+                if after == 0:
+                    row[pts + g] += w
                     continue
-                after = mask & ~(1 << c)
-                for slot in range(n_slots[c]):
-                    pts = slot_points[c, slot]
-                    for g in range(h + 1):
-                        w = weight[c, slot, g]
-                        if w == 0.0:
-                            continue
-                        if after == 0:
-                            row[pts + g] += w
-                            continue
-                        La = length[after]
-                        src = offset[after] + min(g + GOODS_PER_TURN, H - 1) * La
-                        for x in range(La):
-                            row[pts + x] += w * F[src + x]
+                La = length[after]
+                src = offset[after] + min(g + GOODS_PER_TURN, H - 1) * La
+                for x in range(La):
+                    row[pts + x] += w * F[src + x]
             for x in range(L):
                 F[base + h * L + x] = row[x]
