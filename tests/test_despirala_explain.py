@@ -21,8 +21,9 @@ NAMES = aspect_names()
 
 def reference(judge, state):
     """(parts, mean square) of seat 0's points still to come plus its final goods, the game played out to its
-    end through the protocol with the strategy's decisions (each one of the judge's best: tested below). A turn's points go to the combination
-    that leaves the free set: nothing here reads the breakdown table or the split's bookkeeping."""
+    end through the protocol with the strategy's moves (each one of the judge's best: tested below). A turn's
+    points go to the combination that leaves the free set: nothing here reads the breakdown table or the
+    split's bookkeeping."""
     seen = {}
 
     def future(s):
@@ -76,7 +77,7 @@ def tables():
 def test_every_option_is_split_as_the_game_played_to_its_end(tables, game, state):
     judge = ds.solve(game)
     state = judge.state(str(state))  # as a user's text reads
-    why = explanation(judge, state, aspect_names(), aspect_titles(), *turn_split(judge, tables[game], state))
+    why = explanation(judge, state, aspect_names(), aspect_titles(), *turn_split(judge.table, tables[game], state))
     future = reference(judge, state)
     options = {str(a): state.apply(a) for a in state.legal_actions()}
     assert len(why.options) == len(options)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 import numpy as np
 
@@ -27,9 +27,6 @@ from .future import most_goods, point_slots
 from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, Move
 from .solver import H, DespiralaTable, binomial_table, collect_values, completion_odds, throw_options, throw_values
 from .state import COLLECT, THROW, DespiralaState
-
-if TYPE_CHECKING:
-    from .solutions import ExpectedFinalScore
 
 KIND = "despirala-breakdown"
 GOODS, SO_FAR = "goods_left", "points_so_far"
@@ -115,10 +112,11 @@ def _root(table: DespiralaBreakdown) -> float:
     return float(table.parts[ALL_FREE, GOODS_PER_TURN].sum())
 
 
-def turn_split(judge: ExpectedFinalScore, table: DespiralaBreakdown, state: DespiralaState
+def turn_split(values: DespiralaTable, table: DespiralaBreakdown, state: DespiralaState
                ) -> tuple[Split, list[Split]]:
     """The split of ``state`` for its mover and of each of its options (in ``legal_actions`` order): the turn
-    played out through the protocol with the strategy's decisions (``strategy_move``), its end read from the table."""
+    played out through the protocol with the strategy's moves (``strategy_move`` on ``values``), its end read
+    from the table."""
     me, turn = state.mover, state.turn_key()
     seen: dict[DespiralaState, tuple[np.ndarray, float]] = {}
 
@@ -140,7 +138,7 @@ def turn_split(judge: ExpectedFinalScore, table: DespiralaBreakdown, state: Desp
             if s.is_chance():
                 seen[s] = _mixture([(p, after(s, step)) for step, p in s.chance_outcomes()])
             else:
-                seen[s] = after(s, strategy_move(judge.table, s))
+                seen[s] = after(s, strategy_move(values, s))
         return seen[s]
 
     def after(s: DespiralaState, step) -> tuple[np.ndarray, float]:

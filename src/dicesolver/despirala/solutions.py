@@ -51,7 +51,7 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
 
         state = self.state(position)
         self.prepare_explain(progress)
-        here, options = turn_split(self, self._breakdown, state)
+        here, options = turn_split(self.table, self._breakdown, state)
         return explanation(self, state, aspect_names(), aspect_titles(), here, options, versus)
 
     def explain_size(self) -> TableSize:
