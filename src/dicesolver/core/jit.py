@@ -44,15 +44,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import numba
-from numba.core import cgutils
+from numba.core import caching, cgutils
 from numba.extending import intrinsic
 from numba import njit, prange
-from numba.core import caching
 
 from .kernel_cache import PACKAGE, PREFIX, kernel_cache_dir, kernel_sources
 
-__all__ = ["njit", "prange", "borrowed", "KernelCacheLocator", "load_registries_without_blas_probe", "kernel_sources", "kernel_cache_dir",
-           "use_kernel_cache", "thread_count", "Stripes", "compiled", "log_compiles"]
+__all__ = ["njit", "prange", "borrowed", "KernelCacheLocator", "load_registries_without_blas_probe", "kernel_sources",
+           "kernel_cache_dir", "use_kernel_cache", "thread_count", "Stripes", "compiled", "log_compiles"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
 
@@ -78,7 +77,8 @@ def _prune(current: Path) -> None:
 
 # numba 0.68 names these without the underscore its older versions (the floor, 0.59) have
 _CACHE_IMPL: Any = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
-_USER_LOCATOR: Any = getattr(caching, "UserProvidedCacheLocator", None) or getattr(caching, "_UserProvidedCacheLocator")
+_USER_LOCATOR: Any = (getattr(caching, "UserProvidedCacheLocator", None)
+                      or getattr(caching, "_UserProvidedCacheLocator"))
 
 
 class KernelCacheLocator(_USER_LOCATOR):
