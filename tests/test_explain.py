@@ -155,7 +155,7 @@ def test_the_best_is_set_against_the_second_or_the_named_option():
     assert ds.explain("yacht-dice", "/13456/2", versus="keep 3456").versus == why.versus  # the best: the second
     with pytest.raises(InputError, match="already filled"):
         ds.explain("yacht-dice", "sixes=24/13456/2", versus="score sixes")
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match="the options to set against the best are: keep 3456, keep 345"):
         ds.explain("yacht-dice", "/13456/2", versus="keep 7")
 
 

@@ -81,7 +81,11 @@ def _named(names: list[str], parts: np.ndarray) -> dict[str, float]:
 
 def _find(state: State, options: list[ExplainedOption], text: str) -> ExplainedOption:
     """The option a text names, read as a move at ``state`` is read ("keep 345", "345", "score chance")."""
-    action = str(state.parse_step(text))
+    try:
+        action = str(state.parse_step(text))
+    except InputError as exc:  # the move's own reason (a box already filled, a die not held), then the choice
+        raise InputError(f"{exc}; the options to set against the best are: "
+                         + ", ".join(o.action for o in options)) from None
     for option in options:
         if option.action == action:
             return option
