@@ -126,6 +126,8 @@ def test_the_start_of_a_game_is_split_over_every_combination():
     judge = ds.solve("despirala")
     why = ds.explain("despirala", "none;5;-")
     assert sum(why.breakdown.values()) == pytest.approx(judge.root_value, abs=1e-9)
+    assert round(why.value, 3) == 443.616  # ORACLES: the exact model's expected score
+    assert abs(why.sd - 61.373) < 0.25  # ORACLES: the stdev of 1M simulated games (its own error about 0.05)
     assert why.breakdown[SO_FAR] == 0 and why.breakdown[GOODS] > 0
     assert all(why.breakdown[n] > 0 for n in NAMES[:len(COMBINATIONS)])
     first = ds.explain("despirala", "none;5;113456")
