@@ -67,3 +67,24 @@ def test_a_refused_text_among_many_is_named_by_its_index():
         ds.advise_many("yacht", texts)
     texts[271] = "chance=5/12345/1"
     assert len(ds.advise_many("yacht", texts)) == 300
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "bonusgame", "pairs-duel", "yacht-mindful-3"])
+def test_a_cards_remembered_facts_are_what_its_boxes_say(name):
+    """``Position.facts`` (text, row, total, upper sum), made once a card, against the card's own methods, on
+    every card of the recorded positions, read from text and made by play."""
+    from dicesolver.scorecard.state import card_text
+
+    make, _ = CASES[name]
+    solution, _ = make()
+    game = solution.game
+    states = [game.parse_state(t) for t, _, _ in RECORDED[name]]
+    for state in states:
+        for card in state.cards:
+            for _ in range(2):  # made, then remembered
+                facts = card.facts(game)
+                assert facts.row == [-1 if v is None else v for v in card.boxes]
+                assert (facts.total, facts.upper) == (card.total(game), card.upper_total(game))
+                assert card_text(game, card) == facts.text
+                assert game.parse_state(f"{facts.text}/-/{game.rolls}").cards[0].boxes == card.boxes
+        assert game.parse_state(str(state)) == state

@@ -24,9 +24,9 @@ def ranked(solution: SolvedGame, state: State, answers: Answers, row: int = 0, f
     actions = state.legal_actions()
     n = int(answers.counts[row])
     assert n == len(actions), f"{n} answers for {len(actions)} legal actions at {state}"
-    digits = max(0, round(-math.log10(solution.tie)))
+    scale = 10.0 ** max(0, round(-math.log10(solution.tie)))
     values = answers.values[row, :n]
-    keys = (-solution.sign * np.round(values, digits)).tolist()
+    keys = np.rint(values * (-solution.sign * scale)).tolist()  # rounded as np.round does, unscaled
     if first is None:
         order = sorted(range(n), key=keys.__getitem__)  # stable: equal values keep their order
     else:

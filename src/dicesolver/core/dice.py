@@ -215,6 +215,11 @@ def multiset_probability(dice: Dice, faces: int) -> float:
 
 def format_dice(dice: Dice, faces: int) -> str:
     """Canonical text: sorted digits ("11345"); with more than 9 faces, dash-separated ("2-10-12")."""
+    return _dice_text(tuple(dice), faces)
+
+
+@lru_cache(maxsize=16384)  # a game has a few hundred rolls and keeps; every position's text writes some
+def _dice_text(dice: Dice, faces: int) -> str:
     dice = tuple(sorted(dice))
     if not dice:
         return "-"

@@ -63,10 +63,10 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
                 raise InputError(f"position {i} is a game of {len(state.cards)} players, not {p}")
             seat = state.player or 0
             for k in range(p):
-                card = state.cards[(seat + k) % len(state.cards)]
-                cards[i, k] = [-1 if v is None else v for v in card.boxes]
-                totals[i, k] = card.total(g)
-                upper[i, k] = card.upper_total(g)
+                facts = state.cards[(seat + k) % len(state.cards)].facts(g)
+                cards[i, k] = facts.row
+                totals[i, k] = facts.total
+                upper[i, k] = facts.upper
             if state.dice is not None:
                 dice[i] = state.dice
             held[i, : len(state.held)] = state.held

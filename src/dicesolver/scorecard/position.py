@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from ..core import numbers
 from ..core.dice import Dice, format_dice, parse_dice
@@ -34,6 +35,15 @@ def showing(dice: Dice | None) -> Dice:
     if dice is None:
         raise InputError("no dice are showing yet")
     return dice
+
+
+class CardFacts(NamedTuple):
+    """What the position text and the engine's arrays read of a card, made once a card and game."""
+
+    text: str  # canonical: boxes in card order, canonical names, then the bonus
+    row: list[int]  # each box's points, -1 where open
+    total: int  # points so far, bonuses included
+    upper: int  # the upper section's sum
 
 
 @dataclass(frozen=True)
@@ -81,16 +91,41 @@ class Position:
     def is_over(self) -> bool:
         return self.filled == len(self.boxes)
 
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_facts"}  # not the game the memo names
+
+    def facts(self, game: ScorecardGame) -> CardFacts:
+        """The card's text, row, total and upper sum in ``game``, remembered (cards read from text are kept,
+        and a position's text and arrays are asked for again and again)."""
+        kept = self.__dict__.get("_facts")
+        if kept is not None and kept[0] is game:
+            return kept[1]
+        names, items, row, points, upper = game.category_names, [], [], 0, 0
+        for v, name, is_upper in zip(self.boxes, names, game.upper_boxes):  # one pass: a new card at every turn
+            if v is None:
+                row.append(-1)
+                continue
+            row.append(v)
+            items.append(f"{name}={v}")
+            points += v
+            if is_upper:
+                upper += v
+        if self.extra_bonus:
+            items.append(f"{BONUS_KEY}={self.extra_bonus}")
+        total = points + self.extra_bonus
+        if game.has_upper_bonus and upper >= game.upper_threshold:
+            total += game.upper_points
+        facts = CardFacts(",".join(items), row, total, upper)
+        self.__dict__["_facts"] = (game, facts)  # frozen to its fields; a memo as cached_property keeps one
+        return facts
+
 
 def start_position(game: ScorecardGame) -> Position:
     return Position((None,) * game.n_categories, None, game.rolls)
 
 
 def format_position(game: ScorecardGame, position: Position) -> str:
-    items = [f"{game.categories[c].name}={v}" for c, v in enumerate(position.boxes) if v is not None]
-    if position.extra_bonus:
-        items.append(f"{BONUS_KEY}={position.extra_bonus}")
-    card = ",".join(items)
+    card = position.facts(game).text
     dice = "-" if position.dice is None else format_dice(position.dice, game.faces)
     return f"{card}/{dice}/{position.rolls_left}"
 
@@ -105,7 +140,13 @@ def parse_card(game: ScorecardGame, text: str) -> tuple[tuple[int | None, ...], 
     text = text.strip()
     if text.lower() in ("", "-", "none", "empty"):
         return tuple(boxes), 0
+    exact = game.category_by_name
     for item in text.split(","):
+        name, sep, value = item.partition("=")
+        c = exact.get(name)
+        if c is not None and boxes[c] is None and numbers.is_digits(value) and len(value) <= numbers.MAX_DIGITS:
+            boxes[c] = int(value)  # the canonical form, read without the forgiving path's steps
+            continue
         item = item.strip()
         if not item:
             continue
@@ -132,12 +173,12 @@ def read_card(game: ScorecardGame, text: str) -> Position:
         boxes, extra = parse_card(game, text)
         card = check_card(game, Position(boxes, None, game.rolls, extra))
         if len(cards) >= MAX_CARDS_READ:
-            cards.clear()
+            del cards[next(iter(cards))]  # the first read goes first: a game's cards come in turn order
         cards[text] = card
     return card
 
 
-MAX_CARDS_READ = 4096
+MAX_CARDS_READ = 16384  # about 1 KB each
 
 
 def boxes_for_extra_yachts(game: ScorecardGame, boxes: tuple[int | None, ...]) -> int:
@@ -202,17 +243,22 @@ def check_card(game: ScorecardGame, position: Position) -> Position:
 
 def check_moment(game: ScorecardGame, position: Position) -> Position:
     """Check that a position's dice and throws left fit its game and card (the card checked already)."""
-    if position.dice is None:
-        if position.rolls_left != game.rolls:
+    check_throw(game, position, position.dice, position.rolls_left)
+    return position
+
+
+def check_throw(game: ScorecardGame, card: Position, dice: Dice | None, rolls_left: int) -> None:
+    """Check that ``dice`` showing with ``rolls_left`` throws left fit the game and ``card``."""
+    if dice is None:
+        if rolls_left != game.rolls:
             raise InputError(f"before the first roll there are {game.rolls} rolls left")
     else:
-        if len(position.dice) != game.n_dice:
-            raise InputError(f"{game.name} is played with {game.n_dice} dice, not {len(position.dice)}")
-        if not 0 <= position.rolls_left < game.rolls:
-            raise InputError(f"with dice showing, rolls left must be 0..{game.rolls - 1}, not {position.rolls_left}")
-    if position.is_over() and position.dice is not None:
-        raise InputError("every box is filled: the game is over")
-    return position
+        if len(dice) != game.n_dice:
+            raise InputError(f"{game.name} is played with {game.n_dice} dice, not {len(dice)}")
+        if not 0 <= rolls_left < game.rolls:
+            raise InputError(f"with dice showing, rolls left must be 0..{game.rolls - 1}, not {rolls_left}")
+        if card.is_over():
+            raise InputError("every box is filled: the game is over")
 
 
 def parse_position(game: ScorecardGame, text: str) -> Position:

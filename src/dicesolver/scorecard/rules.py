@@ -159,6 +159,11 @@ class ScorecardGame(ShownGame):
 
     # -- categories by name ------------------------------------------------------------------------
     @cached_property
+    def category_names(self) -> tuple[str, ...]:
+        """Each box's canonical name, in card order."""
+        return tuple(c.name for c in self.categories)
+
+    @cached_property
     def upper_boxes(self) -> tuple[bool, ...]:
         """Whether each box is in the upper section."""
         return tuple(c.is_upper for c in self.categories)
@@ -174,7 +179,7 @@ class ScorecardGame(ShownGame):
         return {}
 
     @cached_property
-    def _category_names(self) -> dict[str, int]:
+    def _forgiving_names(self) -> dict[str, int]:
         """Each box's name, title and aliases, normalised, to its index (the first box where two share one)."""
         names: dict[str, int] = {}
         for i, cat in enumerate(self.categories):
@@ -183,16 +188,28 @@ class ScorecardGame(ShownGame):
         names.pop("", None)
         return names
 
+    @cached_property
+    def _natural_points(self) -> dict[tuple, tuple[int, ...]]:
+        """Each box's points for a roll without the joker rules, by the roll: ``legal_scores`` at every decision."""
+        return {}
+
+    @cached_property
+    def category_by_name(self) -> dict[str, int]:
+        """Each box's canonical name, exactly as positions are written, to its index."""
+        return {name: i for i, name in enumerate(self.category_names)}
+
     def category_index(self, text: str) -> int:
         """Find a category by name, title or alias, forgivingly (case, spaces, dashes ignored)."""
-        found = self._category_names.get(text)  # a name as written (the usual case) needs no normalising
+        found = self.category_by_name.get(text)  # a canonical name (the usual case) needs no normalising
+        if found is None:
+            found = self._forgiving_names.get(text)
         if found is not None:
             return found
         key = normalize_name(text)
         if not key:
             raise InputError("no category given")
-        if key in self._category_names:
-            return self._category_names[key]
+        if key in self._forgiving_names:
+            return self._forgiving_names[key]
         matches = [i for i, c in enumerate(self.categories) if normalize_name(c.name).startswith(key)]
         if len(matches) == 1:
             return matches[0]
@@ -226,10 +243,12 @@ class ScorecardGame(ShownGame):
         open_cats = [c for c, v in enumerate(boxes) if v is None]
         if self.forced_order:
             open_cats = open_cats[:1]
-        counts = tuple(dice.count(f) for f in range(1, self.faces + 1))
-        natural = {c: self.categories[c].score(counts) for c in open_cats}
+        natural = self._natural_points.get(dice)
+        if natural is None:
+            counts = tuple(dice.count(f) for f in range(1, self.faces + 1))
+            natural = self._natural_points[dice] = tuple(cat.score(counts) for cat in self.categories)
         x = self.extra_yacht
-        if x is None or max(counts) != self.n_dice or boxes[x.category] is None:
+        if x is None or boxes[x.category] is None or min(dice) != max(dice):  # not a five of a kind
             return [(c, natural[c], 0) for c in open_cats]
         extra = x.points if boxes[x.category] > 0 else 0
         matching = [c for c, cat in enumerate(self.categories) if cat.is_upper and cat.face == dice[0]]

@@ -121,8 +121,8 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
 
     def details(self, state: ScorecardState) -> dict[str, Any]:
         if state.player is None:
-            return {"score_so_far": state.cards[0].total(self.game)}
-        return {"score_so_far": state.card.total(self.game), "rolls_left": state.rolls_left}
+            return {"score_so_far": state.cards[0].facts(self.game).total}
+        return {"score_so_far": state.card.facts(self.game).total, "rolls_left": state.rolls_left}
 
 
 class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):

@@ -26,7 +26,7 @@ from ..core.dice import Dice, DiceSpace, format_dice, is_sub_multiset, parse_dic
 from ..core.errors import InputError
 from ..core.numbers import is_digits
 from ..core.protocol import seat_on_turn
-from .position import BONUS_KEY, Position, after_score, check_moment, parse_int, read_card, showing
+from .position import BONUS_KEY, Position, after_score, check_throw, parse_int, read_card, showing
 from .rules import ScorecardGame
 
 MAX_PLAYERS = 6
@@ -107,12 +107,7 @@ def game_result(totals: list[int], seat: int) -> float:
 
 
 def card_text(game: ScorecardGame, card: Position) -> str:
-    items = [f"{game.categories[c].name}={v}" for c, v in enumerate(card.boxes) if v is not None]
-    if card.extra_bonus:
-        items.append(f"{BONUS_KEY}={card.extra_bonus}")
-    return ",".join(items)
-
-
+    return card.facts(game).text
 
 
 @dataclass(frozen=True)
@@ -193,11 +188,11 @@ class ScorecardState:
     def _scores(self) -> list[Keep | Score]:
         """Every legal box, with the points it adds now: the box's, an extra-yacht bonus, and the upper
         bonus where this box reaches it (what ``after_score`` adds to the card's total)."""
-        game, pos = self.game, self.position
-        upper = pos.upper_total(game)
+        game, card = self.game, self.card
+        upper = card.facts(game).upper
         below = game.has_upper_bonus and upper < game.upper_threshold
         out: list[Keep | Score] = []
-        for c, points, extra in game.legal_scores(pos.boxes, pos.showing):
+        for c, points, extra in game.legal_scores(card.boxes, self.showing):
             category = game.categories[c]
             bonus = game.upper_points if below and category.is_upper and upper + points >= game.upper_threshold else 0
             out.append(Score(c, category.name, points + extra + bonus))
@@ -365,7 +360,7 @@ def parse_state(game: ScorecardGame, text: str) -> ScorecardState:
             raise InputError("every box is filled: the game is over")
         return ScorecardState(game, tuple(by_seat), None, (), game.rolls)
     if dice is not None:
-        check_moment(game, Position(cards[0].boxes, dice, rolls_left, cards[0].extra_bonus))
+        check_throw(game, cards[0], dice, rolls_left)
     elif dice_text.endswith("+"):
         if len(held) > game.n_dice:
             raise InputError(f"{game.name} is played with {game.n_dice} dice")
