@@ -143,3 +143,23 @@ def test_advise_explain_on_the_command_line(capsys):
     assert set(result["options"][0]["breakdown"]) == set(NAMES) and result["options"][0]["sd"] > 0
     code, out, _ = run(capsys, "advise", "despirala", "none;5;113456", "--explain")
     assert code == 0 and "Despirala" in out and "over" in out
+
+
+@pytest.mark.essay
+def test_a_chance_of_a_target_is_explained_beside_the_points_alone(capsys):
+    """Despirala's chance of reaching a target, each option ranked by it, beside its expected final score split
+    by combination (the points table's own split)."""
+    from dicesolver.core.registry import family_of
+    from dicesolver.despirala.notation import used_text
+
+    position = f"{used_text(1 << 0 | 1 << 5 | 1 << 9)};7;113456;points 380"  # Collect 1, 6 and Kamerun free
+    state = ds.parse_state("despirala", position)
+    target = family_of(state.game).target_solution(state.game, 450, at=state)  # its endgame's table: moments
+    why = target.explain(state)
+    alone = {o.action: o for o in ds.explain("despirala", state).options}
+    assert why.split_unit == "points" and why.unit == "p_target"
+    assert [o.action for o in why.options] == [o.action for o in target.advise(state).options]
+    for option in why.options:
+        assert option.points == alone[option.action].value and option.breakdown == alone[option.action].breakdown
+    code, out, err = run(capsys, "advise", "despirala", position, "--target", "450", "--explain")
+    assert code == 0 and "points alone" in out and "as if alone it scores" in out, err

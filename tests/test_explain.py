@@ -164,10 +164,54 @@ TWO_PERSON_END = ("ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,full_house=20,
                   "four_of_a_kind=24,big_straight=30,little_straight=0,choice=22/12345/2")
 
 
-def test_a_judge_without_a_split_says_so():
-    """The two-person table's equity (a sub-game's here) is not split."""
-    with pytest.raises(InputError, match="explanations come from"):
-        ds.explain("yacht", TWO_PERSON_END)
+def check_beside_points(solution, state, why):
+    """A chance or an equity explained beside the points alone: the judge's own options in its order and values,
+    each with the expected-score judge's points, split and spread for the card of the player on turn."""
+    advice = solution.advise(state)
+    alone = ds.solve(solution.game.with_players(1), judge="points")
+    points = {o.action: o for o in alone.explain(state).options}
+    assert why.split_unit == "points" and why.unit == advice.unit and advice.explains
+    assert [(o.action, o.value, o.cost) for o in why.options] == [(o.action, o.value, o.cost) for o in advice.options]
+    assert why.points == pytest.approx(alone.explain(state).value, abs=1e-12)
+    for option in why.options:
+        assert option.points == points[option.action].value
+        assert option.points == pytest.approx(alone.advise(state).options[0].value - next(
+            o.cost for o in alone.advise(state).options if o.action == option.action), abs=1e-9)
+        assert sum(option.breakdown.values()) == pytest.approx(option.points, abs=1e-9)
+        assert option.sd == points[option.action].sd
+    if len(why.options) < 2:
+        assert why.versus is None and why.best == advice.options[0].action
+        return
+    best, other = why.options[0], next(o for o in why.options if o.action == why.versus)
+    assert sum(d.difference for d in why.differences) == pytest.approx(best.points - other.points, abs=1e-3)
+    assert why.summary.startswith(f"{best.action} over {other.action} (") and "as if alone it scores" in why.summary
+
+
+def test_a_two_person_equity_is_explained_beside_the_points_alone():
+    """The two-person table's equity (a sub-game's here) is not split: each option's points as if alone stand
+    beside it, split by box."""
+    from dicesolver.core import registry
+
+    state = ds.parse_state("yacht", TWO_PERSON_END)
+    solution = registry.solution_for(state)
+    assert solution.judge == "exact" and solution.unit == "equity"
+    why = ds.explain("yacht", TWO_PERSON_END)
+    check_beside_points(solution, state, why)
+    assert "equity" in why.summary
+    versus = why.options[-1].action
+    assert ds.explain("yacht", TWO_PERSON_END, versus=versus).versus == versus
+
+
+def test_a_chance_of_a_target_and_the_mindful_model_are_explained_beside_the_points_alone():
+    from dicesolver.core import registry
+
+    game = tiny(BONUS_GAME)
+    target = registry.family_of(game).target_solution(game, 30)
+    for state in decisions(game, 40, seed=5):
+        check_beside_points(target, state, target.explain(state))
+    mindful = ds.solve("yacht", players=3, judge="mindful")
+    position = "sixes=18;fours=12;ones=2,twos=4/11456/1"
+    check_beside_points(mindful, mindful.game.parse_state(position), mindful.explain(position))
 
 
 def test_advise_explain_on_the_command_line(capsys):
@@ -181,9 +225,14 @@ def test_advise_explain_on_the_command_line(capsys):
     for option in data["options"]:
         assert set(option) >= {"breakdown", "sd", "value", "cost", "action"}
         assert sum(option["breakdown"].values()) == pytest.approx(option["value"], abs=1e-9)
-    for args in (("--versus", "keep 5"), ("--explain", "--target", "150"), ("--explain", "--versus", "keep 9")):
+    for args in (("--versus", "keep 5"), ("--explain", "--versus", "keep 9")):
         code, _, err = run(capsys, "advise", "yacht-dice", "/13456/2", *args)
         assert code == 2 and "error" in err
+    code, out, err = run(capsys, "advise", "yacht-dice", "/13456/2", "--explain", "--target", "150")
+    assert code == 0 and "P(target)" in out and "points alone" in out and "as if alone it scores" in out, err
+    code, out, err = run(capsys, "advise", "yacht", TWO_PERSON_END, "--explain", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["split_unit"] == "points" and data["unit"] == "equity", err
 
 
 def test_a_review_teaches_its_costliest_decisions(capsys, tmp_path):

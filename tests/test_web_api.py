@@ -7,6 +7,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from test_explain import TWO_PERSON_END
 from webclient import TestClient
 
 from dicesolver.web.app import create_app
@@ -72,11 +73,13 @@ def test_explain_says_why_as_the_command_line_does(client):
     assert sum(body["options"][0]["breakdown"].values()) == pytest.approx(body["options"][0]["value"], abs=1e-9)
     r = settle(client, "POST", "/api/explain", json={"game": "yacht-dice", "position": "/13456/2", "versus": "keep 5"})
     assert r.status_code == 200 and r.json()["versus"] == "keep 5"
-    two_person_end = ("ones=1,twos=2,threes=3,fours=4,fives=5,sixes=6,full_house=20,four_of_a_kind=20,"
-                      "little_straight=30,big_straight=30,choice=20;ones=2,twos=4,threes=6,fours=8,fives=10,"
-                      "sixes=12,full_house=25,four_of_a_kind=24,big_straight=30,little_straight=0,choice=22/12345/2")
-    for body, status in (({"game": "yacht", "position": two_person_end}, 400),  # the equity is not split: says so
-                         ({"game": "yacht-dice", "position": "/13456/2", "versus": "keep 9"}, 400),
+    r = settle(client, "POST", "/api/explain", json={"game": "yacht", "position": TWO_PERSON_END})
+    body = r.json()  # the equity is not split: beside it, the points as if alone
+    assert r.status_code == 200 and body["unit"] == "equity" and body["split_unit"] == "points", body
+    assert sum(body["options"][0]["breakdown"].values()) == pytest.approx(body["options"][0]["points"], abs=1e-9)
+    advice = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": TWO_PERSON_END}).json()
+    assert advice["explains"] is True and advice["options"][0]["action"] == body["best"]
+    for body, status in (({"game": "yacht-dice", "position": "/13456/2", "versus": "keep 9"}, 400),
                          ({"game": "yacht-dice", "position": "/13456/2", "why": 1}, 422),
                          ({"game": "yacht-dice", "position": "/13456/2", "versus": "k" * 300}, 422)):
         r = settle(client, "POST", "/api/explain", json=body)

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_explain import TWO_PERSON_END
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 playwright = pytest.importorskip("playwright.sync_api")
@@ -713,6 +714,14 @@ def test_why_the_best_is_the_best_on_a_phone(page, server, tmp_path):
     assert "points more on average" in phone.inner_text("#board .why")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     snapshot(phone, "why-board-phone", tmp_path)
+    # a two-person equity: the panel the page draws for it, the points as if alone beside the equity
+    text = phone.evaluate("""async (position) => {
+        const area = document.createElement("div");
+        document.getElementById("board").appendChild(area);
+        await explainInto(area, "yacht", position);
+        return area.innerText; }""", TWO_PERSON_END)
+    assert "more equity; as if alone it scores" in text and "where the points come from, as if alone" in text, text
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.close()
 
 

@@ -155,7 +155,8 @@ def advise(
     explain: bool = typer.Option(False, "--explain", help="say why: each option's expected final score split over "
                                  "what produces it (a scorecard game's boxes and bonuses, Despirala's combinations "
                                  "and goods), its standard deviation, and the best option set against the second "
-                                 "(or --versus) aspect by aspect (a race's chance of winning: this turn or later)"),
+                                 "(or --versus) aspect by aspect (a race's chance of winning: this turn or later; "
+                                 "a two-person equity or a chance of a target: beside the points as if alone)"),
     versus: Optional[str] = typer.Option(None, "--versus", help="with --explain: the option to set the best "
                                          "against, as typed to play it (e.g. 'keep 345')"),
 ) -> None:
@@ -164,8 +165,8 @@ def advise(
     score for the player on turn)."""
     if versus is not None and not explain:
         raise InputError("--versus goes with --explain")
-    if explain and (target is not None or beat is not None or position == "-"):
-        raise InputError("--explain explains one position: no --target, --beat or -")
+    if explain and position == "-":
+        raise InputError("--explain explains one position, not -")
     if position == "-":
         if target is not None or beat is not None:
             raise InputError("--target and --beat rank one position: give it instead of -")

@@ -45,4 +45,5 @@ def advise(solution: SolvedGame, state: State) -> Advice:
     return Advice.of_engine(lambda first=None: ranked(solution, state, answers, first=first) if decision else [],
                             game=solution.game.canonical, position=str(state), player=state.player,
                             unit=solution.unit, higher_is_better=solution.higher_is_better, judge=solution.judge,
-                            value=float(answers.value[0]), notes=solution.notes(state), details=solution.details(state))
+                            value=float(answers.value[0]), notes=solution.notes(state), details=solution.details(state),
+                            explains=solution.explains)

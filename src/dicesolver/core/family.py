@@ -21,9 +21,7 @@ from .numbers import duration_text, size_text
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
 from .results import Board, ChartRow, Comparison, Distribution, OddsRow, StrategyFacts, TargetCurve
-from .solved import SolvedGame
-
-Progress = Callable[[int, int], None]
+from .solved import Progress, SolvedGame
 
 
 def tell_stage(progress: Progress | None, what: str) -> None:

@@ -80,7 +80,7 @@ _set_dict, _set_fields_set, _set_extra, _set_private = (
     for name in ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"))
 _OPTION_FIELDS = {"action", "option", "kind", "value", "cost", "points"}
 _ADVICE_FIELDS = {"game", "position", "player", "unit", "higher_is_better", "judge", "value", "options", "notes",
-                  "details"}
+                  "details", "explains"}
 
 
 class Advice(_Model):
@@ -96,6 +96,8 @@ class Advice(_Model):
     options: list[Option] = Field(description="empty before a throw (value: the throw's expectation) and at the end")
     notes: list[str] = Field(default_factory=list, description="remarks on the position in words")
     details: dict[str, Any] = Field(default_factory=dict)
+    explains: bool = Field(False, description="whether ds.explain (advise --explain, POST /api/explain) says why "
+                                              "each option is worth what it is, for this game and judge")
 
     # The options of an Advice from the engine are made when first read (``ds.advise``): a caller that reads
     # the value, or serialises the whole, waits for nothing it does not use. Making 20-45 Option objects was
@@ -195,9 +197,13 @@ class ExplainedOption(_Model):
     value: float = Field(description="the value after this choice, with best play from then on")
     cost: float = Field(ge=0, description="how much worse than the best choice (0 for the best)")
     sd: float = Field(ge=0, description="the standard deviation of the result after this choice (the final score; "
-                                       "in a race, winning as 1 and losing as 0)")
+                                       "in a race, winning as 1 and losing as 0; where the Explanation's split_unit "
+                                       "is points, the final score as if alone)")
     breakdown: dict[str, float] = Field(description="each aspect's part of the value (they sum to it): a scorecard "
-                                                    "game's boxes and bonuses, a race's winning this turn or later")
+                                                    "game's boxes and bonuses, a race's winning this turn or later; "
+                                                    "where split_unit is points, each aspect's part of `points`")
+    points: Optional[float] = Field(None, description="where split_unit is points: the expected final score of the "
+                                                       "player on turn after this choice as if playing alone")
 
 
 class AspectDifference(_Model):
@@ -227,6 +233,12 @@ class Explanation(_Model):
     differences: list[AspectDifference] = Field(default_factory=list,
                                                 description="best against versus, the largest differences first")
     summary: str = Field("", description="the comparison in one sentence")
+    split_unit: Optional[Unit] = Field(None, description="set (points) where the value, a chance or an equity, is "
+                                                         "not split: sd, breakdown and differences are then the "
+                                                         "player on turn's final score as if playing alone, by the "
+                                                         "same rules' expected-score table")
+    points: Optional[float] = Field(None, description="where split_unit is points: the position's expected final "
+                                                       "score for the player on turn as if playing alone")
 
     def _repr_html_(self) -> str:
         from .display import table

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 WARM_UP_BATCH = 300  # situations: more than any engine answers without its compiled kernels
 G = TypeVar("G", bound=Game)
+Progress = Callable[[int, int], None]  # done, total: a long build's report
 S = TypeVar("S", bound=State)
 
 
@@ -158,22 +159,38 @@ class SolvedGame(ABC, Generic[G, S]):
 
         return advise(self, self.state(position))
 
-    explains = False  # whether ``explain`` splits this judge's values
+    explains = False  # whether ``explain`` says why (splitting this judge's values, or beside the points alone)
+    _points_alone: Callable[[Progress | None], SolvedGame] | None = None
+    _points_alone_size: Callable[[], TableSize | None] | None = None
+
+    def explain_beside(self, points_alone: Callable[[Progress | None], SolvedGame],
+                       size: Callable[[], TableSize | None]) -> None:
+        """Explain this judge's values (a chance, an equity: not split) beside the expected final score of the
+        player on turn as if playing alone, by the same rules' expected-score judge (``points_alone``, made or
+        loaded with a progress callback when first asked; ``size``: what that builds, from the rules alone):
+        the family sets this where it has one."""
+        self._points_alone, self._points_alone_size = points_alone, size
+        self.explains = True
 
     def explain_size(self) -> TableSize | None:
         """The table ``explain`` builds the first time (None: none)."""
-        return None
+        return None if self._points_alone_size is None else self._points_alone_size()
 
-    def prepare_explain(self, progress: Callable[[int, int], None] | None = None) -> None:
+    def prepare_explain(self, progress: Progress | None = None) -> None:
         """Load, or build once with ``progress``, what ``explain`` reads (nothing, for most judges)."""
+        if self._points_alone is not None:
+            self._points_alone(progress).prepare_explain(progress)
 
-    def explain(self, position: S | str, versus: str | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Explanation:
+    def explain(self, position: S | str, versus: str | None = None, progress: Progress | None = None) -> Explanation:
         """Why each option is worth what it is: its value split by aspect, its spread, and the best option set
-        against ``versus`` (the second best by default). The judges that can split their values say so."""
-        raise InputError(f"{self.game.canonical}: explanations come from the expected-score table of a "
-                         f"scorecard game or of Despirala, or a race's chance of winning, for now; this is judged by "
-                         f"{self.judge_words}")
+        against ``versus`` (the second best by default). A judge whose values are not split (a chance, an
+        equity) is explained beside the points of the player on turn as if alone, where its family can say."""
+        if self._points_alone is None:
+            raise InputError(f"{self.game.canonical}: {self.judge_words} does not say why, for now; the "
+                             "expected-score tables and the races' chances of winning do")
+        from .why import beside_points
+
+        return beside_points(self, self.state(position), self._points_alone(progress), versus, progress)
 
     def review(self, playthrough: "Playthrough", player: int = 0) -> Review:
         """Judge one player's game: ``player`` indexes the record's players."""
@@ -235,7 +252,7 @@ class WinChance(SolvedGame[G, S]):
     explains = True
 
     def explain(self, position: S | str, versus: str | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Explanation:
+                progress: Progress | None = None) -> Explanation:
         """Each option's chance of winning split into winning before the turn passes and winning later (the
         turn played out through the protocol, with optimal play); its spread is the win's (sqrt(p(1 - p)))."""
         from .why import WIN_LATER, WIN_NOW, WIN_TITLES, explanation, win_split

@@ -5,7 +5,7 @@ them, and the best option set against another aspect by aspect, the largest diff
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
@@ -57,22 +57,72 @@ def explanation(solution: SolvedGame, state: State, names: list[str], titles: di
     other = explained[1] if versus is None else _find(state, explained, versus)
     if other is best:
         other = explained[1]
-    differences = sorted((AspectDifference(aspect=n, title=titles.get(n, n), best=best.breakdown[n],
-                                           other=other.breakdown[n], difference=best.breakdown[n] - other.breakdown[n])
-                          for n in names if abs(best.breakdown[n] - other.breakdown[n]) >= SHOWN),
-                         key=lambda d: -abs(d.difference))
+    differences = _differences(titles, best, other)
     return Explanation(**out, best=best.action, versus=other.action, differences=differences,
                        summary=summary(best, other, differences, 2 if solution.unit == "points" else 4))
+
+
+def beside_points(solution: SolvedGame, state: State, alone: SolvedGame, versus: str | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> Explanation:
+    """A judge whose values are not split (a two-person table's equity, a chance of reaching a target, the
+    mindful model's expected result) explained beside ``alone``: the same rules' expected-score judge, which
+    splits the final score of the player on turn as if playing alone. The options are ranked and valued by
+    ``solution``; each carries its points alone, their split and spread; the best is set against ``versus``
+    (the second best by default) in points, so that what a choice gives up or gains in points stands beside
+    what it does to the chance."""
+    points = alone.explain(state, None, progress)
+    split = {o.action: o for o in points.options}
+    answers = solution.answers([state])
+    options = [ExplainedOption(action=o.action, kind=o.kind, value=o.value, cost=o.cost, sd=split[o.action].sd,
+                               breakdown=split[o.action].breakdown, points=split[o.action].value)
+               for o in (ranked(solution, state, answers) if points.options else [])]
+    out = {"game": solution.game.canonical, "position": str(state), "unit": solution.unit,
+           "value": float(answers.value[0]), "sd": points.sd, "breakdown": points.breakdown, "titles": points.titles,
+           "options": options, "split_unit": "points", "points": points.value}
+    if len(options) < 2:
+        if versus is not None:
+            raise InputError(f"there is nothing to set {versus!r} against: the position has "
+                             f"{len(options)} option{'' if len(options) == 1 else 's'}")
+        return Explanation(**out, best=options[0].action if options else None)
+    best = options[0]
+    other = options[1] if versus is None else _find(state, options, versus)
+    if other is best:
+        other = options[1]
+    differences = _differences(points.titles, best, other)
+    gain = best.value - other.value
+    assert best.points is not None and other.points is not None
+    named = _named_differences(differences, 2)
+    more = "more" if best.points >= other.points else "fewer"
+    said = (f"{best.action} over {other.action} ({gain:+.4f} {UNIT_SHORT.get(solution.unit, solution.unit)}); "
+            f"as if alone it scores {abs(best.points - other.points):.2f} points {more}")
+    return Explanation(**out, best=best.action, versus=other.action, differences=differences,
+                       summary=said + (f": {named}" if named else ""))
+
+
+UNIT_SHORT = {"equity": "equity", "p_target": "chance", "p_win": "chance"}
+
+
+def _differences(titles: dict[str, str], best: ExplainedOption, other: ExplainedOption) -> list[AspectDifference]:
+    """Best against other aspect by aspect, the largest differences first (those below SHOWN left out)."""
+    return sorted((AspectDifference(aspect=n, title=titles.get(n, n), best=best.breakdown[n], other=other.breakdown[n],
+                                    difference=best.breakdown[n] - other.breakdown[n])
+                   for n in best.breakdown if abs(best.breakdown[n] - other.breakdown[n]) >= SHOWN),
+                  key=lambda d: -abs(d.difference))
+
+
+def _named_differences(differences: list[AspectDifference], digits: int) -> str:
+    """'large straight +0.90, small straight -0.32, ..., and 3 more'."""
+    named = ", ".join(f"{d.title} {d.difference:+.{digits}f}" for d in differences[:IN_SUMMARY])
+    more = len(differences) - IN_SUMMARY
+    return named + (f", and {more} more" if more > 0 else "")
 
 
 def summary(best: ExplainedOption, other: ExplainedOption, differences: list[AspectDifference],
             digits: int = 2) -> str:
     """'keep 3456 over keep 345 (+0.51): large straight +0.90, small straight -0.32, ...'."""
     gain = best.value - other.value
-    named = ", ".join(f"{d.title} {d.difference:+.{digits}f}" for d in differences[:IN_SUMMARY])
-    more = len(differences) - IN_SUMMARY
-    tail = f", and {more} more" if more > 0 else ""
-    return f"{best.action} over {other.action} ({gain:+.{digits}f})" + (f": {named}{tail}" if named else ": the same")
+    named = _named_differences(differences, digits)
+    return f"{best.action} over {other.action} ({gain:+.{digits}f})" + (f": {named}" if named else ": the same")
 
 
 def _named(names: list[str], parts: np.ndarray) -> dict[str, float]:

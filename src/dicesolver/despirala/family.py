@@ -104,6 +104,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                         at: DespiralaState | None = None) -> DespiralaTargetChance:
         """From a position ``at``, only the sets of combinations its players still have free are solved, for
         the needs their points leave: an endgame's table is built in moments."""
+        from .breakdown import breakdown_size
         from .solutions import DespiralaTargetChance
         from .target import load_or_build
 
@@ -127,6 +128,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         value = solved.state_value(at) if at is not None and within != ALL_FREE else \
             table.start(ALL_FREE, GOODS_PER_TURN, score)
         solved.info = info.model_copy(update={"value": value})
+        solved.explain_beside(lambda progress: self.solve(game, progress=progress), breakdown_size)  # the points alone
         return solved
 
     def target_curve(self, game: DespiralaGame, up_to: int | None = None,

@@ -84,10 +84,10 @@ def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None 
     return aspects, variance
 
 
-def breakdown_size(model: SolitaireModel) -> TableSize:
-    """The breakdown table's bytes (each state's aspects and variance, float64) and build time (60,000 states a
-    second on the 2-core machine, BENCHMARKS.md)."""
-    return TableSize(model.size * (model.game.n_categories + 3) * 8, model.size / STATES_PER_SECOND)
+def breakdown_size(game: ScorecardGame, states: int) -> TableSize:
+    """The breakdown table's bytes for a game of ``states`` turn states (each state's aspects and variance,
+    float64) and build time (60,000 states a second on the 2-core machine, BENCHMARKS.md)."""
+    return TableSize(states * (game.n_categories + 3) * 8, states / STATES_PER_SECOND)
 
 
 def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireTable],

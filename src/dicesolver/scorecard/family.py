@@ -142,8 +142,23 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                                                        on_problem=on_problem, cluster=cluster)
             info = _info(game, "equity", table.first_player_equity(), built, seconds, int(table.values.shape[0]),
                          int(table.values.nbytes), str(duel.table_key(single).directory))
-            return DuelEquity(game, table, info)
+            return self._beside_points(DuelEquity(game, table, info))
         return self._mindful(game, progress, rebuild, on_problem)
+
+    def _beside_points(self, solution: SolvedGame) -> SolvedGame:
+        """A chance or an equity, explained beside the points of the player on turn as if alone."""
+        from .breakdown import breakdown_size
+        from .size import solve_cost
+
+        single = solution.game.with_players(1)
+
+        def size() -> TableSize:
+            cost = solve_cost(single)  # the points table, then its breakdown
+            why = breakdown_size(single, cost.states)
+            return TableSize(cost.table_bytes + why.bytes, cost.seconds + (why.seconds or 0.0))
+
+        solution.explain_beside(lambda progress: self._expected_score(single, progress, False, None), size)
+        return solution
 
     def table_size(self, game: ScorecardGame, player: str | None = None) -> TableSize | None:
         from .duel import level_cells, supports
@@ -186,6 +201,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                                                   table.nbytes, str(table_key(game).directory)))
         value = result.value(game.start(), 0)
         result.info = result.info.model_copy(update={"value": value})
+        self._beside_points(result)
         return result
 
     def quick_solution(self, state: ScorecardState) -> SolvedGame | None:
@@ -205,7 +221,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         values = sub.solve()
         info = _info(game, "equity", float("nan"), True, 0.0, sub.size, int(values.nbytes), "",
                      subgame=str(state))
-        return DuelEquity(game, duel.DuelTable(sub, values), info)
+        return self._beside_points(DuelEquity(game, duel.DuelTable(sub, values), info))
 
     # -- players -------------------------------------------------------------------------------------
     def players(self, game: ScorecardGame) -> dict[str, str]:
@@ -413,7 +429,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                          solved_now=built, seconds=seconds, states=int(table.V.shape[0]),
                          table_bytes=int(table.V.nbytes), table_dir=table.directory,
                          details={"beat" if beat else "target": score})
-        return ScorecardTargetChance(game, table, score, beat, info)
+        return self._beside_points(ScorecardTargetChance(game, table, score, beat, info))
 
     def target_curve(self, game: ScorecardGame, up_to: int | None = None,
                      progress: Progress | None = None) -> TargetCurve:

@@ -102,7 +102,7 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
     def explain_size(self) -> TableSize:
         from .breakdown import breakdown_size
 
-        return breakdown_size(self.table.model)
+        return breakdown_size(self.game, self.table.model.size)
 
     def prepare_explain(self, progress: Callable[[int, int], None] | None = None) -> None:
         self._why(progress)

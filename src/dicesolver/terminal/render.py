@@ -89,28 +89,35 @@ def explanation(console: Console, why: Explanation, brief: str, top: int = 0) ->
     """``advise --explain``: every option with its value, its split (a race: winning this turn or later) or its
     spread (points), and its cost; then the best set against another aspect by aspect, in a sentence."""
     console.print(Text.assemble((why.game, "bold"), f"  {why.position}  ({brief})"), soft_wrap=True)
-    points = why.unit == "points"
+    alone = why.split_unit == "points"  # a chance or an equity, beside the points as if alone
+    points = why.unit == "points" or alone
+    value_words = VALUE_HEADERS[why.unit][0].upper() + VALUE_HEADERS[why.unit][1:]
     if not why.options:
-        parts = ", ".join(f"{why.titles[k]} {fmt(v, why.unit)}" for k, v in
+        parts = ", ".join(f"{why.titles[k]} {fmt(v, 'points' if alone else why.unit)}" for k, v in
                           sorted(why.breakdown.items(), key=lambda kv: -kv[1]) if abs(v) >= 0.005 or not points)
         spread = f" (sd {why.sd:.2f})" if points else ""
-        say(console, f"{VALUE_HEADERS[why.unit][0].upper() + VALUE_HEADERS[why.unit][1:]} {fmt(why.value, why.unit)}"
-                     f"{spread}: {parts}.")
+        if alone:
+            say(console, f"{value_words} {fmt(why.value, why.unit)}; as if alone, {why.points:.2f} points"
+                         f"{spread}: {parts}.")
+        else:
+            say(console, f"{value_words} {fmt(why.value, why.unit)}{spread}: {parts}.")
         return
     table = Table()
-    columns = ["#", "option", VALUE_HEADERS[why.unit]] + (["sd"] if points else [why.titles[k] for k in why.breakdown])
+    columns = ["#", "option", VALUE_HEADERS[why.unit]] + (["points alone"] if alone else []) + \
+        (["sd"] if points else [why.titles[k] for k in why.breakdown])
     for col in columns + ["cost"]:
         table.add_column(col, justify="left" if col == "option" else "right")
     shown = why.options[:top] if top else why.options
     for i, o in enumerate(shown, 1):
-        split = [f"{o.sd:.2f}"] if points else [fmt(v, why.unit) for v in o.breakdown.values()]
-        table.add_row(str(i), o.action, fmt(o.value, why.unit), *split, fmt(o.cost, why.unit),
-                      style="bold green" if i == 1 else None)
+        split = ([f"{o.points:.2f}"] if alone else []) + \
+            ([f"{o.sd:.2f}"] if points else [fmt(v, why.unit) for v in o.breakdown.values()])
+        table.add_row(str(i), o.action, fmt(o.value, why.unit), *split,
+                      fmt(o.cost, why.unit if why.unit != "equity" else "points"), style="bold green" if i == 1 else None)
     console.print(table)
     if top and len(why.options) > top:
         say(console, f"({len(why.options) - top} more options; --top 0 shows all)")
     if why.differences and points:
-        diff = Table(title=f"why {why.best} over {why.versus}")
+        diff = Table(title=f"why {why.best} over {why.versus}" + (": the points as if alone" if alone else ""))
         for col in ("aspect", str(why.best), str(why.versus), "difference"):
             diff.add_column(col, justify="left" if col == "aspect" else "right")
         for d in why.differences:

@@ -327,7 +327,7 @@ function renderAdvice(all) {
 
 // -- why: an option's value split by what produces it, the best set against another ------------------------
 function explains(advice) {
-  return advice && advice.options.length > 1 && ((advice.unit === "points" && advice.judge === "points") || advice.unit === "p_win");
+  return advice && advice.options.length > 1 && advice.explains;
 }
 
 // The comparison as one sentence and a table (largest differences first), with each option's spread; a select
@@ -336,7 +336,8 @@ function whyPanel(why, game) {
   const name = (action) => plainAction(game, action);
   const best = why.options[0];
   const other = why.options.find((o) => o.action === why.versus);
-  const points = why.unit === "points";  // else a chance of winning, in percent
+  const alone = why.split_unit === "points";  // a chance or an equity, beside the points as if alone
+  const points = why.unit === "points" || alone;  // else a chance of winning split, in percent
   const show = (x) => (points ? x.toFixed(2) : `${(100 * x).toFixed(1)}%`);
   const rows = why.differences.filter((d) => Math.abs(d.difference) >= (points ? 0.005 : 0.0005)).map((d) =>
     `<tr><td>${esc(d.title)}</td><td class="num">${show(d.best)}</td><td class="num">${show(d.other)}</td>
@@ -345,10 +346,16 @@ function whyPanel(why, game) {
   const gain = best.value - other.value;
   return `<div class="why" data-position="${esc(why.position)}">
     <p><b>${esc(name(best.action))}</b> <label>against <select class="why-versus" aria-label="the option set against the best">${choices}</select></label>:
-      ${points ? `${gain.toFixed(2)} points more on average` : `${(100 * gain).toFixed(2)} percentage points more chance of winning`}.</p>
-    <table class="why-table"><tr><th>${points ? "where the points come from" : "how the game is won"}</th><th class="num">best</th><th class="num">other</th><th class="num">difference</th></tr>${rows}</table>
+      ${alone ? gainBeside(why, gain, best.points - other.points) : points ? `${gain.toFixed(2)} points more on average` : `${(100 * gain).toFixed(2)} percentage points more chance of winning`}.</p>
+    <table class="why-table"><tr><th>${alone ? "where the points come from, as if alone" : points ? "where the points come from" : "how the game is won"}</th><th class="num">best</th><th class="num">other</th><th class="num">difference</th></tr>${rows}</table>
     ${points ? `<p class="hint">Spread of the final score (standard deviation): ${best.sd.toFixed(1)} after the best, ${other.sd.toFixed(1)} after the other.</p>` : ""}
   </div>`;
+}
+
+// A chance or an equity gained, and what the choice does to the points as if playing alone.
+function gainBeside(why, gain, points) {
+  const value = why.unit === "equity" ? `${gain.toFixed(4)} more equity` : `${(100 * gain).toFixed(2)} percentage points more chance`;
+  return `${value}; as if alone it scores ${Math.abs(points).toFixed(2)} points ${points >= 0 ? "more" : "fewer"} on average`;
 }
 
 async function explainInto(area, game, position, versus) {
