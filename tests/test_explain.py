@@ -197,7 +197,8 @@ def test_a_two_person_equity_is_explained_beside_the_points_alone():
     assert solution.judge == "exact" and solution.unit == "equity"
     why = ds.explain("yacht", TWO_PERSON_END)
     check_beside_points(solution, state, why)
-    assert "equity" in why.summary
+    best, second = why.options[0].value, why.options[1].value  # +1 win, 0 draw, -1 loss: (1 + e) / 2 is a chance
+    assert f"equity: a chance of winning of {50 * (1 + best):.1f}% against {50 * (1 + second):.1f}%" in why.summary
     versus = why.options[-1].action
     assert ds.explain("yacht", TWO_PERSON_END, versus=versus).versus == versus
 
