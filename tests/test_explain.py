@@ -9,7 +9,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 from test_cli import run
-from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, rules_file, tiny
 
 import dicesolver as ds
 from dicesolver.core.errors import InputError
@@ -215,7 +215,7 @@ def test_a_chance_of_a_target_and_the_mindful_model_are_explained_beside_the_poi
     check_beside_points(mindful, mindful.game.parse_state(position), mindful.explain(position))
 
 
-def test_advise_explain_on_the_command_line(capsys):
+def test_advise_explain_on_the_command_line(capsys, tmp_path):
     code, out, _ = run(capsys, "advise", "yacht-dice", "/13456/2", "--explain", "--top", "3")
     assert code == 0, out
     assert "sd" in out and "why keep 3456 over" in out and "keep 3456 over" in out
@@ -229,8 +229,10 @@ def test_advise_explain_on_the_command_line(capsys):
     for args in (("--versus", "keep 5"), ("--explain", "--versus", "keep 9")):
         code, _, err = run(capsys, "advise", "yacht-dice", "/13456/2", *args)
         assert code == 2 and "error" in err
-    code, out, err = run(capsys, "advise", "yacht-dice", "/13456/2", "--explain", "--target", "150")
-    assert code == 0 and "P(target)" in out and "points alone" in out and "as if alone it scores" in out, err
+    rules = str(rules_file(BONUS_GAME, tmp_path / "bonus.toml"))  # a tiny game: its target table in moments
+    code, out, err = run(capsys, "advise", rules, "/113/1", "--explain", "--target", "50")
+    assert code == 0 and "P(target)" in out and "points alone" in out, err
+    assert "keep 11 over keep 3 (+0.0150 chance); as if alone it scores 3.18 points more: extra bonuses +3.79" in out
     code, out, err = run(capsys, "advise", "yacht", TWO_PERSON_END, "--explain", "--json")
     data = json.loads(out)
     assert code == 0 and data["split_unit"] == "points" and data["unit"] == "equity", err

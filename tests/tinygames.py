@@ -52,3 +52,25 @@ PAIRS_GAME = {  # the pattern kinds on 3 dice with 3 rolls
 
 def tiny(definition, **choices):
     return build_game(definition, {k: str(v) for k, v in choices.items()}, definition["name"])
+
+
+def rules_file(definition, path):
+    """``definition`` written as a rules file at ``path`` (the TOML these definitions need: numbers, strings,
+    lists of them, tables, arrays of tables), for the command line to read back."""
+    def value(v):
+        if isinstance(v, str):
+            return '"' + v + '"'
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        return str(v)
+
+    def table(d):
+        return "".join(f"{k} = {value(v)}\n" for k, v in d.items() if not isinstance(v, dict))
+
+    lines = [table({k: v for k, v in definition.items() if k != "categories"})]
+    for key, sub in definition.items():
+        if isinstance(sub, dict) and key != "variants":
+            lines.append(f"[{key}]\n" + table(sub))
+    lines += ["[[categories]]\n" + table(c) for c in definition["categories"]]
+    path.write_text("\n".join(lines))
+    return path

@@ -92,13 +92,14 @@ def beside_points(solution: SolvedGame, state: State, alone: SolvedGame, versus:
     gain = best.value - other.value
     assert best.points is not None and other.points is not None
     named = _named_differences(differences, 2)
-    more = "more" if best.points >= other.points else "fewer"
+    gap = best.points - other.points
+    alone = "as if alone it scores the same" if abs(gap) < 0.005 else \
+        f"as if alone it scores {abs(gap):.2f} points {'more' if gap > 0 else 'fewer'}"
     value = f"{gain:+.4f} {UNIT_SHORT.get(solution.unit, solution.unit)}"
     if solution.unit == "equity" and solution.game.n_players == 2:  # +1 win, 0 draw, -1 loss
         value += (f": a chance of winning of {50 * (1 + best.value):.1f}% against {50 * (1 + other.value):.1f}%, "
                   "a draw counting half")
-    said = f"{best.action} over {other.action} ({value}); as if alone it scores " \
-           f"{abs(best.points - other.points):.2f} points {more}"
+    said = f"{best.action} over {other.action} ({value}); {alone}"
     return Explanation(**out, best=best.action, versus=other.action, differences=differences,
                        summary=said + (f": {named}" if named else ""))
 
