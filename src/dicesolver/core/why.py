@@ -93,13 +93,13 @@ def beside_points(solution: SolvedGame, state: State, alone: SolvedGame, versus:
     assert best.points is not None and other.points is not None
     named = _named_differences(differences, 2)
     gap = best.points - other.points
-    alone = "as if alone it scores the same" if abs(gap) < 0.005 else \
+    beside = "as if alone it scores the same" if abs(gap) < 0.005 else \
         f"as if alone it scores {abs(gap):.2f} points {'more' if gap > 0 else 'fewer'}"
     value = f"{gain:+.4f} {UNIT_SHORT.get(solution.unit, solution.unit)}"
     if solution.unit == "equity" and solution.game.n_players == 2:  # +1 win, 0 draw, -1 loss
         value += (f": a chance of winning of {50 * (1 + best.value):.1f}% against {50 * (1 + other.value):.1f}%, "
                   "a draw counting half")
-    said = f"{best.action} over {other.action} ({value}); {alone}"
+    said = f"{best.action} over {other.action} ({value}); {beside}"
     return Explanation(**out, best=best.action, versus=other.action, differences=differences,
                        summary=said + (f": {named}" if named else ""))
 
