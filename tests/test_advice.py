@@ -25,7 +25,7 @@ def advise(game, position: str):
     return registry.solve(game).advise(position)
 
 
-# -- one-turn odds (seed 002 and seed 000) ------------------------------------------------------------
+# -- one-turn odds (the Yacht Dice notebook and Heled's Generala essay) ------------------------------------------------
 
 SEED_002 = {
     "ones": 2.1065, "twos": 4.2130, "threes": 6.3194, "fours": 8.4259, "fives": 10.5324, "sixes": 12.6389,
@@ -66,7 +66,7 @@ def test_widget_equals_exact_reference(n, faces, rolls):
         assert fast[lane] == pytest.approx(float(exact), abs=1e-12)
 
 
-# -- Escalera-only keeps (seed 000) -------------------------------------------------------------------
+# -- Escalera-only keeps (Heled's Generala essay) -------------------------------------------------------------------
 
 ALL_BUT_ESCALERA = "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,full=30,poker=40,generala=50"
 

@@ -184,7 +184,7 @@ def test_simulation_of_the_exact_model_agrees_with_its_value(normal, misere, mod
 
 
 def test_monte_carlo_models_overrate_themselves_and_play_worse(normal):
-    """Seed 001: with one sampled throw per state the model reports about 497 and plays to about 330."""
+    """The Despirala engine: with one sampled throw per state the model reports about 497 and plays to about 330."""
     from dicesolver.despirala.simulate import simulate_despirala
 
     one, _ = simulate_despirala("normal", 20_000, seed=3, samples=1)

@@ -182,7 +182,7 @@ def test_competitive_beats_expected_score_from_a_late_position(solutions, tables
 
 @pytest.mark.essay
 def test_seed_figures_competitive_against_expected_score(solutions):
-    """ORACLES (seed 001): the competitive strategy wins about 54% moving first and about 55% moving second
+    """ORACLES (the Despirala engine): the competitive strategy wins about 54% moving first and about 55% moving second
     against the expected-score strategy (ties half). 10,000 games per seat: 95% intervals of about +-1%."""
     sol = solutions["normal"]
     competitive = CompetitivePlayer(sol, future.load_or_build(sol))

@@ -44,7 +44,7 @@ def test_outcomes_sum_to_one_and_match_transition():
     space = dice_space(5, 6)
     outs = space.outcomes((1, 1, 1))
     assert math.isclose(sum(p for _, p in outs), 1.0)
-    assert math.isclose(dict(outs)[(1, 1, 1, 6, 6)], 1 / 36)  # seed 002's check
+    assert math.isclose(dict(outs)[(1, 1, 1, 6, 6)], 1 / 36)  # the Yacht Dice notebook's check
 
 
 def test_sub_keeps_of_a_roll():

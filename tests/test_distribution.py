@@ -59,7 +59,7 @@ def test_distribution_matches_simulation_of_the_same_strategy():
 def test_perfect_yacht_dice_game_is_about_one_in_2769e11():
     solution, _ = load_or_solve(load_game("yacht-dice"))
     p = perfect_game_probability(solution)
-    assert round(1 / p / 1e14, 3) == 2.769  # seed 002: 276939929515183.94 games
+    assert round(1 / p / 1e14, 3) == 2.769  # the Yacht Dice notebook: 276939929515183.94 games
 
 
 def test_cli_distribution(capsys, tmp_path):

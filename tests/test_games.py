@@ -53,7 +53,7 @@ def test_presets_are_all_there():
         ("yacht", "12345", "little_straight", 30),
         ("yacht", "23456", "big_straight", 30),
         ("yacht", "12346", "little_straight", 0),
-        # yacht-dice (seed 002)
+        # yacht-dice (the Yacht Dice notebook)
         ("yacht-dice", "11166", "full_house", 15),
         ("yacht-dice", "44444", "full_house", 20),
         ("yacht-dice", "44445", "four_of_a_kind", 21),

@@ -119,7 +119,7 @@ def pig():
 
 
 def test_skunk_first_player_oracle(skunk):
-    assert round(skunk.root_value, 5) == 0.51956  # seed 003: 0.5195594, converged to about 1e-6
+    assert round(skunk.root_value, 5) == 0.51956  # the Skunk analysis: 0.5195594, converged to about 1e-6
     assert abs(skunk.win(0, 5) - 0.4973309) < 1e-5  # seed: "your chance is .4973309"
     assert abs(skunk.win(67, 0) - 0.858472) < 1e-5
 
@@ -131,7 +131,7 @@ def test_skunk_strategy_lists_from_the_seed(skunk, scores, stops):
 
 
 def test_skunk_retrograde_stretch(skunk):
-    """Seed 003: 'the curious retrograde motion from (0,75) up to (0,82)': as the opponent closes in,
+    """The Skunk analysis: 'the curious retrograde motion from (0,75) up to (0,82)': as the opponent closes in,
     the first stop falls instead of rising, then jumps back at 82."""
     first = {o: skunk.thresholds(0, o)[0] for o in range(70, 84)}
     stretch = [first[o] for o in range(75, 82)]

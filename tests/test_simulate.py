@@ -168,7 +168,7 @@ def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
 @pytest.mark.parametrize("name,game", [("greedy", "yahtzee"), ("greedy", "tiny-bonus-free"), ("ev", "tiny-forced"),
                                        ("bonus", "tiny-pairs")])
 def test_a_static_strategy_plays_the_same_games_from_its_stage_table(monkeypatch, name, game):
-    """A static strategy (greedy, seed 002's agents) reads its keep values from a table of every used set's
+    """A static strategy (greedy, the Yacht Dice notebook's agents) reads its keep values from a table of every used set's
     in simulations of many games: the same games, on the same dice, as computing them at every turn; and no
     table where it would be too big."""
     from dicesolver.scorecard.players import strategies

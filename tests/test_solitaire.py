@@ -181,8 +181,8 @@ def test_reachable_upper_lanes_only():
 @pytest.mark.parametrize(
     "game,expected,places",
     [
-        ("yacht-dice", 191.77436918834172, 9),  # seed 002, its final bot
-        ("yazy", 165.76, 2),  # seed 004
+        ("yacht-dice", 191.77436918834172, 9),  # the Yacht Dice notebook, its final bot
+        ("yazy", 165.76, 2),  # the Yazy program
         ("yahtzee(joker=free)", 254.5896, 4),  # Verhoeff 1999, Glenn 2006
         # the PyPI peer yatzy-solver 1.0.0 (variants american+forced-joker, yatzy-scandinavian,
         # american+no-bonus) computed on this machine: agreement to 1e-9

@@ -144,7 +144,7 @@ def review(record: str | Path, player: int = 0, judge: str | None = None) -> Rev
 
 
 def one_turn_odds(spec: str | Game, exact: bool = False):
-    """Seed 002's one-turn table of a scorecard game: expected points and P(maximum) per category."""
+    """The Yacht Dice notebook's one-turn table of a scorecard game: expected points and P(maximum) per category."""
     from .core import registry
 
     game = registry.load(spec)

@@ -62,7 +62,7 @@ def fit_to_width(fig: Figure, width: int) -> Figure:
 
 
 def simulation_figure(game: Game, runs: Sequence[SimulationRun]) -> Figure:
-    """The final-score histogram of each strategy (seed 002's figure): with one strategy the games that
+    """The final-score histogram of each strategy (the Yacht Dice notebook's figure): with one strategy the games that
     reached the upper bonus shaded and its exact expectation marked, and, where the family records each
     box, how the first nine boxes were scored."""
     boxes = [r.details.get("boxes") for r in runs]

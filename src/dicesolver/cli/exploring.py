@@ -300,7 +300,7 @@ def chart(
                                       "throw/hold regions) to this .png/.svg/.pdf"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
-    """The strategy chart of a push-your-luck game (seed 003): for each (my score, opponent's score) the
+    """The strategy chart of a push-your-luck game (the Skunk analysis): for each (my score, opponent's score) the
     probability of winning at the start of my turn and the turn totals where the best action switches. For
     Farkle a line for each number of dice left (scores every 500 points unless --me / --them name one)."""
     g = registry.load(game)

@@ -1,4 +1,4 @@
-"""Seed 003's strategy chart for push-your-luck games, as text and as a picture."""
+"""The Skunk analysis's strategy chart for push-your-luck games, as text and as a picture."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 def chart_figure(solution: PushTable) -> Figure:
     """Three panels: the win probability at the start of a turn, the turn total to hold at (cells where
     the first stop is the goal itself: go for the win), and the throw/hold regions with my score 0 over
-    (opponent's score, turn total), where seed 003's 'catastrophe' near 87 shows."""
+    (opponent's score, turn total), where the Skunk analysis's 'catastrophe' near 87 shows."""
     need("plot", "matplotlib")  # the chart's rows (chart_rows) need nothing more than numpy
     from matplotlib.colors import ListedColormap
     from matplotlib.figure import Figure

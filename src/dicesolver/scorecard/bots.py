@@ -6,14 +6,17 @@ from __future__ import annotations
 
 STRATEGIES: dict[str, str] = {  # the solitaire strategies, decided in the kernels
     "optimal": "maximises the expected final score (the exact solitaire solution)",
-    "greedy": "keeps for, and scores, the most points this turn (seed 002's greedy agent)",
+    "greedy": "keeps for, and scores, the most points this turn (the Yacht Dice notebook's greedy agent)",
     "random": "random keeps (each die kept with probability 1/2) and a random open category",
     "semi-random": "random keeps, then the category scoring the most points now",
     "whatever": "never re-rolls and scores the most points now",
-    "ev": "seed 002's expected-value agent: hand value = points minus the category's one-turn expectation",
-    "bonus": "seed 002's bonus agent: upper boxes worth +100 with three or more dice of the face, -100 with fewer",
-    "perfect": "seed 002's perfect-game agent: plays only for each category's maximum",
-    "contender": "seed 002's contender: static hand values refined by simulation (a few seconds to build)",
+    "ev": "the Yacht Dice notebook's expected-value agent: hand value = points minus the category's one-turn "
+          "expectation",
+    "bonus": "the Yacht Dice notebook's bonus agent: upper boxes worth +100 with three or more dice of the face, "
+             "-100 with fewer",
+    "perfect": "the Yacht Dice notebook's perfect-game agent: plays only for each category's maximum",
+    "contender": "the Yacht Dice notebook's contender: static hand values refined by simulation (a few seconds to "
+                 "build)",
 }
 
 # every scorecard bot a user can name (the CLI, the web, matches and tests all read this one list): the

@@ -1,4 +1,4 @@
-"""One-turn odds (seed 002's table): for each category, playing a whole turn only for it, the expected
+"""One-turn odds (the Yacht Dice notebook's table): for each category, playing a whole turn only for it, the expected
 points and the probability of reaching its maximum. Floating point through the numba widget; exact
 fractions through a pure-Python widget (also the slow reference the kernel is tested against)."""
 

@@ -9,7 +9,7 @@ from .widget import NEG, best_keeps, expect_keeps
 
 #
 # Modes: 0 optimal (max expected final score from the solved table); 1 static hand values H[roll, cat]
-# (greedy and seed 002's agents: keeps maximise the expected best H this turn, the category is the best
+# (greedy and the Yacht Dice notebook's agents: keeps maximise the expected best H this turn, the category is the best
 # H); 2 random (random keeps and categories); 3 semi-random (random keeps, most points now);
 # 4 whatever (never re-rolls, most points now). Ties go to the lowest keep index / first category.
 
@@ -121,7 +121,7 @@ def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, r
     if mode == WHATEVER:
         return full
     if mode == RANDOM or mode == SEMI_RANDOM:
-        # keep each die with probability 1/2: one of the 2^n subsets of dice positions, as in seed 002
+        # keep each die with probability 1/2: one of the 2^n subsets of dice positions, as in the Yacht Dice notebook
         k = 0
         for d in range(roll_faces.shape[1]):
             if (rbits >> d) & 1:

@@ -1,4 +1,4 @@
-"""Seed 002's "contender": static hand values refined by simulation.
+"""The Yacht Dice notebook's "contender": static hand values refined by simulation.
 
 Start from the expected-value agent. Each round, for every category c and every score s it can hold,
 play games that start with c already holding s (the upper total counting it) under the current static

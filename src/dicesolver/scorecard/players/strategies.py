@@ -1,4 +1,4 @@
-"""The built-in scorecard strategies (optimal, greedy, random, ... and seed 002's agents)."""
+"""The built-in scorecard strategies (optimal, greedy, random, ... and the Yacht Dice notebook's agents)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ POLICY_MIN_GAMES = 20_000
 # games a second on 2 cores, so 250,000 games take what compiling the table's kernels (36 s) and building it
 # do (a first `simulate -n 100000` decides as it goes: 15 s, where the table would cost 40)
 POLICY_BUILD_GAMES = 250_000
-# and a static strategy (greedy, seed 002's agents) its keep values from a table of every used set's (a
+# and a static strategy (greedy, the Yacht Dice notebook's agents) its keep values from a table of every used set's (a
 # fifth of a second for Yahtzee, on 2 cores: what 1,300 games' turns cost), where the table is not too big
 STAGE_TABLE_MIN_GAMES = 5_000
 STAGE_TABLE_MAX_BYTES = 256 * 2**20
@@ -146,7 +146,7 @@ def one_turn_expectations(game: ScorecardGame) -> np.ndarray:
 
 
 def hand_values(game: ScorecardGame, name: str) -> np.ndarray:
-    """Static hand values H[roll, category] of seed 002's agents (and greedy)."""
+    """Static hand values H[roll, category] of the Yacht Dice notebook's agents (and greedy)."""
     scores = game.score_table.astype(np.float64)
     if name == "greedy":
         return scores
