@@ -179,7 +179,15 @@ class SolvedGame(ABC, Generic[G, S]):
     def prepare_explain(self, progress: Progress | None = None) -> None:
         """Load, or build once with ``progress``, what ``explain`` reads (nothing, for most judges)."""
         if self._points_alone is not None:
-            self._points_alone(progress).prepare_explain(progress)
+            self._alone(progress).prepare_explain(progress)
+
+    def _alone(self, progress: Progress | None) -> SolvedGame:
+        """The expected-score judge beside this one, loaded once (its table, and its breakdown when asked)."""
+        assert self._points_alone is not None
+        alone = self.__dict__.get("_alone_loaded")
+        if alone is None:
+            alone = self.__dict__["_alone_loaded"] = self._points_alone(progress)
+        return alone
 
     def explain(self, position: S | str, versus: str | None = None, progress: Progress | None = None) -> Explanation:
         """Why each option is worth what it is: its value split by aspect, its spread, and the best option set
@@ -190,7 +198,7 @@ class SolvedGame(ABC, Generic[G, S]):
                              "expected-score tables and the races' chances of winning do")
         from .why import beside_points
 
-        return beside_points(self, self.state(position), self._points_alone(progress), versus, progress)
+        return beside_points(self, self.state(position), self._alone(progress), versus, progress)
 
     def review(self, playthrough: "Playthrough", player: int = 0) -> Review:
         """Judge one player's game: ``player`` indexes the record's players."""
