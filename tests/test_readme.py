@@ -1,7 +1,8 @@
-"""The README's printed outputs are what the commands print: each `$ dicesolver ...` line of a console block
-shown with its output is run, and every line shown must appear in what it prints (spaces collapsed; times,
-the cache's path and table borders aside; `...` and `…` in a shown line match anything). The commands that
-take minutes (big tables, hundreds of thousands of games) run under the essay mark: `make test-essay`."""
+"""The printed outputs of the README and the guides (GUIDE, FINDINGS, WEB) are what the commands print: each
+`$ dicesolver ...` line of a console block shown with its output is run, and every line shown must appear in
+what it prints (spaces collapsed; times, the cache's path and table borders aside; `...` and `…` in a shown
+line match anything). The commands that take minutes (big tables, hundreds of thousands of games) run under
+the essay mark: `make test-essay`."""
 
 import os
 import re
@@ -12,15 +13,17 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = [ROOT / "README.md", ROOT / "docs" / "GUIDE.md", ROOT / "docs" / "FINDINGS.md", ROOT / "docs" / "WEB.md"]
 SLOW = re.compile(r"--target|\bmatch\b|-n [1-9]\d{4,}|--players 2|generala|crag|\bzilch\b|\bfarkle\b(?!\()|"
                   r"yacht --players|\bplay\b|\banalyze\b|\bserve\b|warmup|cache|--rebuild|--exact|mindful|label")
 
 
 def shown_commands() -> list[tuple[str, list[str]]]:
-    """(command, the lines shown after it) for every command of the README shown with output."""
+    """(command, the lines shown after it) for every command of the README and the guides shown with output."""
     found = []
-    for block in re.findall(r"```console\n(.*?)```", README.read_text(encoding="utf-8"), re.S):
+    blocks = [b for doc in DOCS for b in re.findall(r"```console\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)]
+    for block in blocks:
         command, shown = None, []
         lines = block.splitlines()
         i = 0
@@ -79,5 +82,5 @@ def test_the_readme_shows_what_the_command_prints(command, shown, tmp_path):
 
 
 def test_the_readme_shows_commands_with_their_output():
-    assert len(shown_commands()) >= 15
+    assert len(shown_commands()) >= 30
     assert sum(1 for c in CASES if not c.marks) >= 5  # the quick ones in the default suite, the rest: test-essay

@@ -143,7 +143,7 @@ def advise(
     game: str = typer.Argument(..., help=GAME_HELP),
     position: str = typer.Argument(..., help="scorecard games: CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1' or "
                                    "'/-/3', several players MOVER;OTHER;.../DICE/ROLLS; pig, skunk, big-pig: "
-                                   "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see README); - reads "
+                                   "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see docs/INPUT.md); - reads "
                                    "positions from standard input, one a line, and writes JSON Lines"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),

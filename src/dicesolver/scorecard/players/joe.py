@@ -23,7 +23,7 @@ open category he is furthest from (ties: the smaller maximum score, then the ear
 
 The essay describes Joe in words only and measures him exactly: -0.24 per game against Malina. The
 two tie rules for faces and cheap boxes are ours, chosen because people play that way; with them our
-Joe is also -0.24 against Malina (-0.2394; -0.3002 without them). See README "Two players: Malina".
+Joe is also -0.24 against Malina (-0.2394; -0.3002 without them). See docs/FINDINGS.md, "Two players: Malina".
 """
 
 from __future__ import annotations
