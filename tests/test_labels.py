@@ -289,3 +289,24 @@ def test_integer_rows_are_written_as_orjson_writes_them(shape, data):
     text, begins, ends = _ints(array)
     written = text.tobytes()
     assert [written[b:e] for b, e in zip(begins, ends)] == [orjson.dumps(row) for row in array.tolist()]
+
+
+def test_a_small_dataset_is_played_through_the_protocol_with_the_same_columns(tmp_path, capsys):
+    """FEW_ROWS or fewer rows of a one-player game: played through the protocol a few games in step (answered
+    in numpy on a fresh install: nothing to compile), whole games from their first throw, each row's values
+    the engine's, and the same columns as a dataset from the vectorised environment."""
+    from dicesolver.analysis import labels
+
+    solution = ds.solve("yacht")
+    chunks = list(labels.sample(solution, labels.FEW_ROWS, "perturbed", 0.3, 5))
+    assert sum(len(c) for c in chunks) == labels.FEW_ROWS and all(c.positions is None for c in chunks)
+    for chunk in chunks[:5]:
+        again = solution.answer({k: v.copy() for k, v in chunk.situations.items()})
+        assert np.array_equal(again.codes, chunk.answers.codes)
+        np.testing.assert_allclose(again.values, chunk.answers.values, rtol=1e-13)  # the padding NaN alike
+    small, large = tmp_path / "small.parquet", tmp_path / "large.parquet"
+    for path, n in ((small, labels.FEW_ROWS), (large, labels.FEW_ROWS + 1)):
+        assert run(capsys, "label", "yacht", "-n", str(n), "--out", str(path))[0] == 0
+    assert pq.read_table(small).schema.equals(pq.read_table(large).schema)
+    rows, _ = parquet_rows(small)
+    assert rows[0]["decision"] == 0 and rows[0]["cards"] == [-1] * 12

@@ -5,8 +5,8 @@ Games are sampled by a player: ``optimal`` (the best option), ``uniform`` (any l
 likely) or ``perturbed`` (the best, or with probability ``perturb`` a uniform one). The engine's answers
 both label a batch of situations and choose the moves that lead to the next, so a dataset costs little more
 than the answers themselves. One-player games of a family with a vectorised environment (the scorecard
-games) play a batch of games at once in its kernels; every other game plays through the protocol, a batch
-of games in step."""
+games) play a batch of games at once in its kernels; every other game, and a dataset of FEW_ROWS or fewer,
+plays through the protocol, a batch of games in step."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ SOURCES = ("optimal", "perturbed", "uniform")
 GAMES_AT_ONCE = 16_384  # in a vectorised environment
 PLAYOUTS_AT_ONCE = 256  # through the protocol
 ROWS_PER_GAME = 64  # fewer games at once for fewer rows: a dataset holds whole games, not only their openings
+FEW_ROWS = 1_000  # a dataset this small is played through the protocol, a few games in step: no kernel compiled
+FEW_AT_ONCE = 64  # (an engine answers a few situations at once in numpy until its kernel is compiled), a second
 
 
 @dataclass
@@ -78,10 +80,11 @@ def sample(solution: SolvedGame, n: int, source: str = "optimal", perturb: float
     if n < 1:
         raise InputError("the number of situations is at least 1")
     game = solution.game
-    if game.n_players == 1 and registry.family_of(game).has_batch(game):
+    vectorised = game.n_players == 1 and registry.family_of(game).has_batch(game)
+    if vectorised and n > FEW_ROWS:
         yield from _vectorised(solution, n, source, perturb, seed)
-    else:
-        yield from _playouts(solution, n, source, perturb, seed)
+    else:  # a first small dataset in seconds, not after a minute of compiling the vectorised environment
+        yield from _playouts(solution, n, source, perturb, seed, positions=not vectorised)
 
 
 def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed: int) -> Iterator[Chunk]:
@@ -118,13 +121,17 @@ def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed:
         started += ended.size
 
 
-def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: int) -> Iterator[Chunk]:
+def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: int, positions: bool = True
+              ) -> Iterator[Chunk]:
     """Games through the protocol, a batch of them in step: the throws drawn with their probabilities,
-    the decisions of the batch answered at once."""
+    the decisions of the batch answered at once. ``positions``: the rows carry their position texts (not
+    where the game's datasets are otherwise played in its vectorised environment: the same columns at any
+    size)."""
     game = solution.game
     rng = np.random.default_rng([seed, 34])
-    size = max(1, min(n // ROWS_PER_GAME, PLAYOUTS_AT_ONCE))
-    answer = solution.answer_in_step(size)  # row i is always game i's situation
+    few = n <= FEW_ROWS
+    size = max(1, min(n // ROWS_PER_GAME, FEW_AT_ONCE if few else PLAYOUTS_AT_ONCE))
+    answer = solution.answer if few else solution.answer_in_step(size)  # row i is always game i's situation
     states: list[State] = [game.start() for _ in range(size)]
     ids = np.arange(size, dtype=np.int64)
     decision = np.zeros(size, dtype=np.int64)
@@ -148,7 +155,7 @@ def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: i
         yield Chunk(ids[:keep].copy(), decision[:keep].copy(),
                     np.array([s.player for s in states[:keep]], dtype=np.int64),
                     {k: v[:keep] for k, v in solution.encoding.situations(states[:keep]).items()},
-                    answers.take(rows), [str(s) for s in states[:keep]])
+                    answers.take(rows), [str(s) for s in states[:keep]] if positions else None)
         written += keep
         for i, state in enumerate(states):
             states[i] = state.apply(solution.encoding.step_of(state, int(moves[i])))
