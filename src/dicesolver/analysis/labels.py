@@ -25,8 +25,8 @@ SOURCES = ("optimal", "perturbed", "uniform")
 GAMES_AT_ONCE = 16_384  # in a vectorised environment
 PLAYOUTS_AT_ONCE = 256  # through the protocol
 ROWS_PER_GAME = 64  # fewer games at once for fewer rows: a dataset holds whole games, not only their openings
-FEW_ROWS = 1_000  # a dataset this small is played through the protocol, a few games in step: no kernel compiled
-FEW_AT_ONCE = 64  # (an engine answers a few situations at once in numpy until its kernel is compiled), a second
+FEW_ROWS = 1_000  # a dataset this small is played through the protocol a game at a time: no kernel compiled (an
+# engine answers one situation in numpy until its kernel is compiled, to the bit as the kernel does), a second
 
 
 @dataclass
@@ -130,7 +130,7 @@ def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: i
     game = solution.game
     rng = np.random.default_rng([seed, 34])
     few = n <= FEW_ROWS
-    size = max(1, min(n // ROWS_PER_GAME, FEW_AT_ONCE if few else PLAYOUTS_AT_ONCE))
+    size = 1 if few else max(1, min(n // ROWS_PER_GAME, PLAYOUTS_AT_ONCE))
     answer = solution.answer if few else solution.answer_in_step(size)  # row i is always game i's situation
     states: list[State] = [game.start() for _ in range(size)]
     ids = np.arange(size, dtype=np.int64)
