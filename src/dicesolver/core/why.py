@@ -48,15 +48,10 @@ def explanation(solution: SolvedGame, state: State, names: list[str], titles: di
     out = {"game": solution.game.canonical, "position": str(state), "unit": solution.unit,
            "value": float(answers.value[0]), "sd": position.sd, "breakdown": _named(names, position.parts),
            "titles": titles, "options": explained}
-    if len(explained) < 2:
-        if versus is not None:
-            raise InputError(f"there is nothing to set {versus!r} against: the position has "
-                             f"{len(explained)} option{'' if len(explained) == 1 else 's'}")
+    pair = _compared(state, explained, versus)
+    if pair is None:
         return Explanation(**out, best=explained[0].action if explained else None)
-    best = explained[0]
-    other = explained[1] if versus is None else _find(state, explained, versus)
-    if other is best:
-        other = explained[1]
+    best, other = pair
     differences = _differences(titles, best, other)
     return Explanation(**out, best=best.action, versus=other.action, differences=differences,
                        summary=summary(best, other, differences, 2 if solution.unit == "points" else 4))
@@ -79,15 +74,10 @@ def beside_points(solution: SolvedGame, state: State, alone: SolvedGame, versus:
     out = {"game": solution.game.canonical, "position": str(state), "unit": solution.unit,
            "value": float(answers.value[0]), "sd": points.sd, "breakdown": points.breakdown, "titles": points.titles,
            "options": options, "split_unit": "points", "points": points.value}
-    if len(options) < 2:
-        if versus is not None:
-            raise InputError(f"there is nothing to set {versus!r} against: the position has "
-                             f"{len(options)} option{'' if len(options) == 1 else 's'}")
+    pair = _compared(state, options, versus)
+    if pair is None:
         return Explanation(**out, best=options[0].action if options else None)
-    best = options[0]
-    other = options[1] if versus is None else _find(state, options, versus)
-    if other is best:
-        other = options[1]
+    best, other = pair
     differences = _differences(points.titles, best, other)
     gain = best.value - other.value
     assert best.points is not None and other.points is not None
@@ -105,6 +95,20 @@ def beside_points(solution: SolvedGame, state: State, alone: SolvedGame, versus:
 
 
 UNIT_SHORT = {"equity": "equity", "p_target": "chance", "p_win": "chance"}
+
+
+def _compared(state: State, options: list[ExplainedOption], versus: str | None
+              ) -> tuple[ExplainedOption, ExplainedOption] | None:
+    """The best option and the one it is set against (``versus``, else the second best); None where there are
+    fewer than two options (and ``versus`` is then refused)."""
+    if len(options) < 2:
+        if versus is not None:
+            raise InputError(f"there is nothing to set {versus!r} against: the position has "
+                             f"{len(options)} option{'' if len(options) == 1 else 's'}")
+        return None
+    best = options[0]
+    other = options[1] if versus is None else _find(state, options, versus)
+    return best, options[1] if other is best else other
 
 
 def _differences(titles: dict[str, str], best: ExplainedOption, other: ExplainedOption) -> list[AspectDifference]:
