@@ -162,6 +162,7 @@ class SolvedGame(ABC, Generic[G, S]):
     explains = False  # whether ``explain`` says why (splitting this judge's values, or beside the points alone)
     _points_alone: Callable[[Progress | None], SolvedGame] | None = None
     _points_alone_size: Callable[[], TableSize | None] | None = None
+    _alone_loaded: SolvedGame | None = None
 
     def explain_beside(self, points_alone: Callable[[Progress | None], SolvedGame],
                        size: Callable[[], TableSize | None]) -> None:
@@ -184,10 +185,9 @@ class SolvedGame(ABC, Generic[G, S]):
     def _alone(self, progress: Progress | None) -> SolvedGame:
         """The expected-score judge beside this one, loaded once (its table, and its breakdown when asked)."""
         assert self._points_alone is not None
-        alone = self.__dict__.get("_alone_loaded")
-        if alone is None:
-            alone = self.__dict__["_alone_loaded"] = self._points_alone(progress)
-        return alone
+        if self._alone_loaded is None:
+            self._alone_loaded = self._points_alone(progress)
+        return self._alone_loaded
 
     def explain(self, position: S | str, versus: str | None = None, progress: Progress | None = None) -> Explanation:
         """Why each option is worth what it is: its value split by aspect, its spread, and the best option set
