@@ -84,7 +84,7 @@ def sample(solution: SolvedGame, n: int, source: str = "optimal", perturb: float
     if vectorised and n > FEW_ROWS:
         yield from _vectorised(solution, n, source, perturb, seed)
     else:  # a first small dataset in seconds, not after a minute of compiling the vectorised environment
-        yield from _playouts(solution, n, source, perturb, seed, positions=not vectorised)
+        yield from _playouts(solution, n, source, perturb, seed, small=vectorised)
 
 
 def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed: int) -> Iterator[Chunk]:
@@ -121,17 +121,16 @@ def _vectorised(solution: SolvedGame, n: int, source: str, perturb: float, seed:
         started += ended.size
 
 
-def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: int, positions: bool = True
+def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: int, small: bool = False
               ) -> Iterator[Chunk]:
     """Games through the protocol, a batch of them in step: the throws drawn with their probabilities,
-    the decisions of the batch answered at once. ``positions``: the rows carry their position texts (not
-    where the game's datasets are otherwise played in its vectorised environment: the same columns at any
-    size)."""
+    the decisions of the batch answered at once. ``small``: a small dataset of a game with a vectorised
+    environment, played a game at a time, each decision answered alone, without position texts (the columns
+    of its larger datasets)."""
     game = solution.game
     rng = np.random.default_rng([seed, 34])
-    few = n <= FEW_ROWS
-    size = 1 if few else max(1, min(n // ROWS_PER_GAME, PLAYOUTS_AT_ONCE))
-    answer = solution.answer if few else solution.answer_in_step(size)  # row i is always game i's situation
+    size = 1 if small else max(1, min(n // ROWS_PER_GAME, PLAYOUTS_AT_ONCE))
+    answer = solution.answer if small else solution.answer_in_step(size)  # row i is always game i's situation
     states: list[State] = [game.start() for _ in range(size)]
     ids = np.arange(size, dtype=np.int64)
     decision = np.zeros(size, dtype=np.int64)
@@ -155,7 +154,7 @@ def _playouts(solution: SolvedGame, n: int, source: str, perturb: float, seed: i
         yield Chunk(ids[:keep].copy(), decision[:keep].copy(),
                     np.array([s.player for s in states[:keep]], dtype=np.int64),
                     {k: v[:keep] for k, v in solution.encoding.situations(states[:keep]).items()},
-                    answers.take(rows), [str(s) for s in states[:keep]] if positions else None)
+                    answers.take(rows), None if small else [str(s) for s in states[:keep]])
         written += keep
         for i, state in enumerate(states):
             states[i] = state.apply(solution.encoding.step_of(state, int(moves[i])))

@@ -73,10 +73,7 @@ class Position:
 
     def total(self, game: ScorecardGame) -> int:
         """Points scored so far, with the upper bonus once earned and extra-yacht bonuses."""
-        total = self.points + self.extra_bonus
-        if game.has_upper_bonus and self.upper_total(game) >= game.upper_threshold:
-            total += game.upper_points
-        return total
+        return with_bonuses(game, self.points, self.upper_total(game), self.extra_bonus)
 
     @cached_property
     def points(self) -> int:
@@ -112,12 +109,14 @@ class Position:
                 upper += v
         if self.extra_bonus:
             items.append(f"{BONUS_KEY}={self.extra_bonus}")
-        total = points + self.extra_bonus
-        if game.has_upper_bonus and upper >= game.upper_threshold:
-            total += game.upper_points
-        facts = CardFacts(",".join(items), row, total, upper)
+        facts = CardFacts(",".join(items), row, with_bonuses(game, points, upper, self.extra_bonus), upper)
         self.__dict__["_facts"] = (game, facts)  # frozen to its fields; a memo as cached_property keeps one
         return facts
+
+
+def with_bonuses(game: ScorecardGame, points: int, upper: int, extra_bonus: int) -> int:
+    """A card's total from its boxes' points and upper sum: the upper bonus once earned, and the extra bonuses."""
+    return points + extra_bonus + (game.upper_points if game.has_upper_bonus and upper >= game.upper_threshold else 0)
 
 
 def start_position(game: ScorecardGame) -> Position:

@@ -26,7 +26,7 @@ from ..core.dice import Dice, DiceSpace, format_dice, is_sub_multiset, parse_dic
 from ..core.errors import InputError
 from ..core.numbers import is_digits
 from ..core.protocol import seat_on_turn
-from .position import BONUS_KEY, Position, after_score, check_throw, parse_int, read_card, showing
+from .position import Position, after_score, check_throw, parse_int, read_card, showing
 from .rules import ScorecardGame
 
 MAX_PLAYERS = 6

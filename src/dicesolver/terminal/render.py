@@ -111,8 +111,8 @@ def explanation(console: Console, why: Explanation, brief: str, top: int = 0) ->
     for i, o in enumerate(shown, 1):
         split = ([f"{o.points:.2f}"] if alone else []) + \
             ([f"{o.sd:.2f}"] if points else [fmt(v, why.unit) for v in o.breakdown.values()])
-        table.add_row(str(i), o.action, fmt(o.value, why.unit), *split,
-                      fmt(o.cost, why.unit if why.unit != "equity" else "points"), style="bold green" if i == 1 else None)
+        cost = fmt(o.cost, why.unit if why.unit != "equity" else "points")
+        table.add_row(str(i), o.action, fmt(o.value, why.unit), *split, cost, style="bold green" if i == 1 else None)
     console.print(table)
     if top and len(why.options) > top:
         say(console, f"({len(why.options) - top} more options; --top 0 shows all)")
