@@ -145,7 +145,7 @@ def two_person(spec: str, n: int = 100_000) -> float | None:
     """Situations per second from a two-person table on disk (None where it is not in the cache): ``n``
     decisions met on random walks through games, most of them distinct."""
     game = registry.load(spec, 2)
-    from dicesolver.scorecard import duel
+    from dicesolver.scorecard.duel import table as duel
 
     if not (duel.table_key(game.with_players(1)).directory / "manifest.json").exists() and spec != "generala":
         return None
@@ -172,8 +172,8 @@ def two_person(spec: str, n: int = 100_000) -> float | None:
 def review_seconds() -> float:
     """The best time of reviewing a recorded solitaire Yahtzee game (played by the optimal bot)."""
     from dicesolver.scorecard.family import playthrough_of
-    from dicesolver.scorecard.players import make_player
-    from dicesolver.scorecard.players.selfplay import play_game
+    from dicesolver.scorecard.bots import make_player
+    from dicesolver.scorecard.bots.selfplay import play_game
 
     game = registry.load("yahtzee")
     playthrough = playthrough_of(play_game(game, make_player("greedy", game), 7))

@@ -20,7 +20,7 @@ import time
 SOLVE = """
 import json, resource, sys, time
 from dicesolver.core import distributed, registry
-from dicesolver.scorecard import duel
+from dicesolver.scorecard.duel import table as duel
 game = registry.load(sys.argv[1], 1)
 cluster = distributed.parse_cluster(sys.argv[2]) if sys.argv[2] != "-" else None
 start = time.perf_counter()

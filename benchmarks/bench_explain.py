@@ -23,7 +23,7 @@ import time
 import dicesolver as ds
 from dicesolver.core.training import sample_positions
 from dicesolver.despirala import breakdown as despirala_breakdown
-from dicesolver.scorecard.breakdown import sweep
+from dicesolver.scorecard.solitaire.breakdown import sweep
 
 CLI = [sys.executable, "-m", "dicesolver.cli"]
 

@@ -17,11 +17,11 @@ import time
 import numpy as np
 
 from dicesolver import load_game
-from dicesolver.scorecard import future
-from dicesolver.scorecard.match import play_match
-from dicesolver.scorecard.players.mindful import MindfulPlayer
-from dicesolver.scorecard.position import Position
-from dicesolver.scorecard.solitaire import load_or_solve
+from dicesolver.scorecard.mindful import future
+from dicesolver.scorecard.match.play import play_match
+from dicesolver.scorecard.mindful.player import MindfulPlayer
+from dicesolver.scorecard.game.position import Position
+from dicesolver.scorecard.solitaire.table import load_or_solve
 
 
 def tables() -> None:

@@ -12,9 +12,9 @@ import argparse
 import time
 
 from dicesolver import load_game
-from dicesolver.scorecard.distribution import score_distribution
-from dicesolver.scorecard.simulate import simulate
-from dicesolver.scorecard.solitaire import load_or_solve
+from dicesolver.scorecard.solitaire.distribution import score_distribution
+from dicesolver.scorecard.bots.simulate import simulate
+from dicesolver.scorecard.solitaire.table import load_or_solve
 
 
 def main() -> None:

@@ -22,8 +22,8 @@ from pathlib import Path
 from timing import best_of
 
 from dicesolver.core import registry
-from dicesolver.scorecard.players import make_player
-from dicesolver.scorecard.policy_table import POLICY_KIND, dice_stream
+from dicesolver.scorecard.bots import make_player
+from dicesolver.scorecard.solitaire.policy_table import POLICY_KIND, dice_stream
 
 PEER_TABLE_BYTES = 3.17e9
 PEER_PER_CORE = 700_000
@@ -41,7 +41,7 @@ def row(name: str, games: int, deciding_games: int, cli_games: int) -> str:
     policy.play(1000, seed=0)  # the kernel loaded
     reading = games / best_of(lambda: policy.play(games, seed=1), 3)
     throws, rand = dice_stream(game, 1, 0, deciding_games)
-    from dicesolver.scorecard.players import strategies
+    from dicesolver.scorecard.bots import strategies
 
     saved = strategies.POLICY_MIN_GAMES
     strategies.POLICY_MIN_GAMES = 10**12  # the deciding kernel, whatever the number of games

@@ -1,4 +1,4 @@
-"""How well the size estimate (scorecard/size.py) predicts a solve, on this machine.
+"""How well the size estimate (scorecard/game/size.py) predicts a solve, on this machine.
 
 The estimate decides whether a custom game is refused, so its constants are fitted here: for presets and
 custom games from a second to minutes, the estimated and the measured compile and solve times, side by
@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from dicesolver import load_game
-from dicesolver.scorecard.size import solve_cost
-from dicesolver.scorecard.solitaire import SolitaireModel
+from dicesolver.scorecard.game.size import solve_cost
+from dicesolver.scorecard.solitaire.table import SolitaireModel
 
 
 def custom_rules(folder: Path, dice: int, faces: int, boxes: int, threshold: int | None = None) -> str:

@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from dicesolver import load_game
-from dicesolver.scorecard.presets import preset_names
-from dicesolver.scorecard.solitaire import SolitaireModel
+from dicesolver.scorecard.game.presets import preset_names
+from dicesolver.scorecard.solitaire.table import SolitaireModel
 
 PEERS = {  # our game string -> yatzy-solver variant id with the same rules
     "yahtzee": "american+forced-joker",

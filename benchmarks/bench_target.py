@@ -19,9 +19,9 @@ import time
 import numpy as np
 
 import dicesolver as ds
-from dicesolver.scorecard import target
-from dicesolver.scorecard.future import load_or_build as load_future
-from dicesolver.scorecard.solitaire import TurnState
+from dicesolver.scorecard.target import table as target
+from dicesolver.scorecard.mindful.future import load_or_build as load_future
+from dicesolver.scorecard.solitaire.table import TurnState
 
 
 def main(specs: list[str]) -> None:
@@ -53,9 +53,9 @@ def main(specs: list[str]) -> None:
 
 
 def play_speed(game, table, N: int, n: int = 100_000) -> str:
-    from dicesolver.scorecard.players import make_player
-    from dicesolver.scorecard.players.target import TargetPlayer
-    from dicesolver.scorecard.policy_table import dice_stream
+    from dicesolver.scorecard.bots import make_player
+    from dicesolver.scorecard.target.player import TargetPlayer
+    from dicesolver.scorecard.solitaire.policy_table import dice_stream
 
     players = [TargetPlayer(game, N, table), make_player("optimal", game)]
     rates = []

@@ -41,10 +41,10 @@ COMMANDS: list[list[str]] = [
 def make_record(folder: Path) -> Path:
     """A greedy solitaire game of yahtzee (records are the same format in both versions)."""
     path = folder / "greedy-yahtzee.jsonl"
-    code = ("import sys; from dicesolver.scorecard.presets import "
-            "load_scorecard_game as L; from dicesolver.scorecard.players import make_player; "
-            "from dicesolver.scorecard.players.selfplay import play_game; "
-            "from dicesolver.scorecard.records import write_record; g = L('yahtzee', {}); "
+    code = ("import sys; from dicesolver.scorecard.game.presets import "
+            "load_scorecard_game as L; from dicesolver.scorecard.bots import make_player; "
+            "from dicesolver.scorecard.bots.selfplay import play_game; "
+            "from dicesolver.scorecard.game.records import write_record; g = L('yahtzee', {}); "
             "write_record(sys.argv[1], play_game(g, make_player('greedy', g), seed=3))")
     env = {**os.environ, "PYTHONPATH": str(HERE / "src")}
     subprocess.run([sys.executable, "-c", code, str(path)], check=True, env=env)

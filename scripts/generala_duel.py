@@ -13,9 +13,9 @@ import sys
 import time
 
 from dicesolver import load_game
-from dicesolver.scorecard.compare import compare_exact
-from dicesolver.scorecard.duel import load_or_solve
-from dicesolver.scorecard.facts import opening_keeps, waive_facts
+from dicesolver.scorecard.duel.compare import compare_exact
+from dicesolver.scorecard.duel.table import load_or_solve
+from dicesolver.scorecard.duel.facts import opening_keeps, waive_facts
 
 
 def main() -> None:

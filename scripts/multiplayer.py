@@ -16,7 +16,7 @@ import argparse
 import time
 
 from dicesolver import load_game
-from dicesolver.scorecard.match import play_match
+from dicesolver.scorecard.match.play import play_match
 
 
 def line(result, who: int = 0) -> str:
@@ -44,8 +44,8 @@ def main() -> None:
         r = play_match(game, [who, "joe", "joe"], n=args.n, seed=7)
         print(f"  {who:8s} {line(r)} ({time.perf_counter() - t:.0f} s)")
     if args.exact:
-        from dicesolver.scorecard.compare import compare_exact
-        from dicesolver.scorecard.duel import load_or_solve
+        from dicesolver.scorecard.duel.compare import compare_exact
+        from dicesolver.scorecard.duel.table import load_or_solve
 
         solution = load_or_solve(game)[0]
         print("\nTwo players, exactly:")

@@ -141,7 +141,7 @@ def _paths(node: Any, prefix: tuple = ()) -> list[tuple]:
 @st.composite
 def rules_definitions(draw) -> dict:
     """A preset's rules (as loaded from TOML) with one to three keys changed, removed or added."""
-    from dicesolver.scorecard.presets import preset_definition, preset_names
+    from dicesolver.scorecard.game.presets import preset_definition, preset_names
 
     definition = copy.deepcopy(preset_definition(draw(st.sampled_from(preset_names()))))
     for _ in range(draw(st.integers(1, 3))):
@@ -164,10 +164,10 @@ def rules_texts(draw) -> str:
     """A preset's rules file as text, mutated character by character."""
     from importlib import resources
 
-    from dicesolver.scorecard.presets import preset_names
+    from dicesolver.scorecard.game.presets import preset_names
 
     name = draw(st.sampled_from(preset_names()))
-    text = (resources.files("dicesolver.scorecard") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    text = (resources.files("dicesolver.scorecard.game") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     return mutate(text, draw)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
-from dicesolver.scorecard.rules import ScorecardGame
+from dicesolver.scorecard.game.rules import ScorecardGame
 
 
 def final_score_bonus(game: ScorecardGame, boxes: tuple) -> int:

@@ -10,8 +10,8 @@ from dicesolver import load_game
 from dicesolver.core import registry
 from dicesolver.core.dice import dice_space
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.odds import exact_turn_value, one_turn_odds, turn_values
-from dicesolver.scorecard.position import (
+from dicesolver.scorecard.turn.odds import exact_turn_value, one_turn_odds, turn_values
+from dicesolver.scorecard.game.position import (
     Position,
     boxes_for_extra_yachts,
     format_position,

@@ -1,4 +1,4 @@
-"""The numpy form of the solitaire answer kernel (``scorecard/answers_numpy.py``) against the kernel: the
+"""The numpy form of the solitaire answer kernel (``scorecard/solitaire/answers_numpy.py``) against the kernel: the
 recorded situations of every solitaire scorecard case (golden.py) and thousands of mangled ones, each
 answered alone by both, the same to the bit, the same refusals in the same words."""
 
@@ -84,7 +84,7 @@ def test_a_fresh_process_answers_single_positions_in_numpy_and_batches_with_the_
     """The engine's choice: single situations in numpy until it has answered a few and finds the kernel
     compiled; then the kernel."""
     import dicesolver as ds
-    from dicesolver.scorecard.answers import NUMPY_FIRST, SolitaireEngine
+    from dicesolver.scorecard.solitaire.answers import NUMPY_FIRST, SolitaireEngine
 
     solution = ds.solve("yacht")
     engine = SolitaireEngine(solution.engine.model, solution.engine.pair[0], solution.tie, solution.judge)

@@ -209,8 +209,8 @@ def _custom_game(tmp_path, dice, faces, n_categories, threshold=None):
 def test_the_state_count_is_the_solvers(tmp_path):
     """size.py counts the table from the rules alone; it must be the table the solver lays out."""
     import dicesolver as ds
-    from dicesolver.scorecard.size import solve_cost
-    from dicesolver.scorecard.solitaire import SolitaireModel
+    from dicesolver.scorecard.game.size import solve_cost
+    from dicesolver.scorecard.solitaire.table import SolitaireModel
 
     from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
@@ -235,7 +235,7 @@ def test_a_game_beyond_the_machine_is_refused_with_its_estimate(capsys, tmp_path
 
 def test_the_limit_can_be_lifted(monkeypatch, tmp_path):
     import dicesolver as ds
-    from dicesolver.scorecard.size import check_solvable
+    from dicesolver.scorecard.game.size import check_solvable
 
     game = ds.load_game(str(_custom_game(tmp_path, 8, 20, 16)))
     with pytest.raises(InputError, match="too big"):

@@ -14,8 +14,8 @@ from tinygames import PAIRS_GAME, tiny
 from dicesolver.cli.app import main
 from dicesolver.core import distributed, registry, tables
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard import duel
-from dicesolver.scorecard.rules import build_game
+from dicesolver.scorecard.duel import table as duel
+from dicesolver.scorecard.game.rules import build_game
 
 # Generala's dice with six of its boxes: 40 thousand pairs, several blocks per level
 REDUCED_GENERALA = {
@@ -194,7 +194,7 @@ def test_the_table_sizes_quoted_in_the_docs():
 
 def _fifteen_boxes():
     """Yatzy's fifteen boxes without its upper bonus."""
-    from dicesolver.scorecard.presets import preset_definition
+    from dicesolver.scorecard.game.presets import preset_definition
 
     definition = {k: v for k, v in preset_definition("yatzy").items() if k not in ("upper_bonus", "variants")}
     return build_game(definition, {}, "yatzy-without-bonus")

@@ -7,8 +7,8 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.analysis.simulate import simulate
-from dicesolver.scorecard.distribution import perfect_game_probability, score_distribution
-from dicesolver.scorecard.solitaire import load_or_solve
+from dicesolver.scorecard.solitaire.distribution import perfect_game_probability, score_distribution
+from dicesolver.scorecard.solitaire.table import load_or_solve
 
 
 @pytest.mark.parametrize("make", [lambda: tiny(BONUS_GAME), lambda: tiny(BONUS_GAME, joker="free"),

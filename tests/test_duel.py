@@ -9,7 +9,7 @@ from tinygames import ESSAY_TOY, PAIRS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.duel import DuelModel, DuelPosition, solve_subgame
+from dicesolver.scorecard.duel.table import DuelModel, DuelPosition, solve_subgame
 
 GENERALA = load_game("generala")
 FULL = (1 << 10) - 1
@@ -196,9 +196,9 @@ def test_bad_two_player_positions(text, message):
 @pytest.mark.parametrize("definition", [PAIRS_GAME, ESSAY_TOY])
 def test_the_answer_engine_is_the_solve_kernel(definition):
     """Every keep's and box's equity from the batch answer engine is the solve kernel's widget's."""
-    from dicesolver.scorecard.duel import DuelTable
-    from dicesolver.scorecard.kernels.duel import duel_widget
-    from dicesolver.scorecard.kernels.widget import expect_keeps
+    from dicesolver.scorecard.duel.table import DuelTable
+    from dicesolver.scorecard.duel.kernels.solve import duel_widget
+    from dicesolver.scorecard.turn.kernels.widget import expect_keeps
 
     game = tiny(definition)
     model = DuelModel(game)

@@ -4,9 +4,9 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.compare import DUEL_STRATEGIES, compare_exact, elo
-from dicesolver.scorecard.duel import DuelModel, DuelTable
-from dicesolver.scorecard.players.joe import category_choice, joe_tables, keep_choice
+from dicesolver.scorecard.duel.compare import DUEL_STRATEGIES, compare_exact, elo
+from dicesolver.scorecard.duel.table import DuelModel, DuelTable
+from dicesolver.scorecard.bots.joe import category_choice, joe_tables, keep_choice
 
 
 @pytest.fixture(scope="module")
@@ -118,8 +118,9 @@ def test_cli_compare(capsys, tmp_path):
 def test_out_of_core_comparison_is_the_in_memory_one(tiny_duel, fresh_cache, monkeypatch):
     """Two-person Yacht's value tables live on disk, a level at a time; on a tiny game forced to do the
     same, every strategy pair comes out exactly as in memory, and the scratch files are gone afterwards."""
-    from dicesolver.scorecard import compare, duel
-    from dicesolver.scorecard.facts import waive_facts
+    from dicesolver.scorecard.duel import compare
+    from dicesolver.scorecard.duel import table as duel
+    from dicesolver.scorecard.duel.facts import waive_facts
 
     game, in_memory = tiny_duel
     on_disk, _, _ = duel.load_or_solve(game)  # the table memory-mapped from its file
@@ -138,7 +139,7 @@ def test_no_room_for_the_value_tables_is_one_line(tiny_duel, fresh_cache, monkey
     from collections import namedtuple
 
     from dicesolver.core.errors import TableError
-    from dicesolver.scorecard import compare
+    from dicesolver.scorecard.duel import compare
 
     game, solution = tiny_duel
     monkeypatch.setattr(compare, "IN_MEMORY_CELLS", 0)

@@ -10,7 +10,7 @@ from tinygames import PAIRS_GAME, tiny
 from dicesolver.cli.app import main
 from dicesolver.core import inplace, tables
 from dicesolver.core.errors import TableError
-from dicesolver.scorecard import duel
+from dicesolver.scorecard.duel import table as duel
 
 
 @pytest.fixture()

@@ -7,13 +7,13 @@ from tinygames import PAIRS_GAME, tiny
 
 from dicesolver.core.results import SolveInfo
 from dicesolver.core.review import LABELS, label
-from dicesolver.scorecard.duel import DuelModel, DuelTable
+from dicesolver.scorecard.duel.table import DuelModel, DuelTable
 from dicesolver.scorecard.family import playthrough_of
-from dicesolver.scorecard.players.joe import JoePlayer
-from dicesolver.scorecard.players.malina import MalinaPlayer
-from dicesolver.scorecard.players.selfplay import play_match_game
-from dicesolver.scorecard.records import write_record
-from dicesolver.scorecard.solutions import DuelEquity
+from dicesolver.scorecard.bots.joe import JoePlayer
+from dicesolver.scorecard.duel.malina import MalinaPlayer
+from dicesolver.scorecard.bots.selfplay import play_match_game
+from dicesolver.scorecard.game.records import write_record
+from dicesolver.scorecard.duel.solution import DuelEquity
 
 
 def duel_review(solution, record, player):
@@ -70,7 +70,7 @@ def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
 def test_exact_scratch_statistics_match_self_play(duel):
     import numpy as np
 
-    from dicesolver.scorecard.facts import opening_keeps, waive_facts
+    from dicesolver.scorecard.duel.facts import opening_keeps, waive_facts
 
     game, solution = duel
     facts = waive_facts(solution)
@@ -95,7 +95,7 @@ def test_scratch_statistics_do_not_depend_on_how_the_work_is_cut(duel, monkeypat
     counts every cell once."""
     import numpy as np
 
-    from dicesolver.scorecard import facts
+    from dicesolver.scorecard.duel import facts
 
     _, solution = duel
     whole = facts.waive_facts(solution)

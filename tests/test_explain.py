@@ -13,8 +13,8 @@ from tinygames import BONUS_GAME, PAIRS_GAME, rules_file, tiny
 
 import dicesolver as ds
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.breakdown import aspect_names
-from dicesolver.scorecard.distribution import score_distribution
+from dicesolver.scorecard.solitaire.breakdown import aspect_names
+from dicesolver.scorecard.solitaire.distribution import score_distribution
 
 TINY = {"bonus": lambda: tiny(BONUS_GAME), "bonus-free": lambda: tiny(BONUS_GAME, joker="free"),
         "bonus-forced-order": lambda: tiny(BONUS_GAME, order="forced"), "pairs": lambda: tiny(PAIRS_GAME)}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dicesolver.cli.base import LineProgress, progress
-from dicesolver.scorecard.solitaire import SolitaireModel
+from dicesolver.scorecard.solitaire.table import SolitaireModel
 from test_cli import run
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
@@ -183,8 +183,8 @@ def test_warmup_solves_and_compiles_what_answers_a_game(capsys, fresh_cache):
     assert code == 0 and "yacht: ready" in out and "pig: ready" in out
     import dicesolver as ds
     from dicesolver.core.jit import compiled
-    from dicesolver.scorecard.kernels.answers import answer_parallel, answer_serial
-    from dicesolver.scorecard.kernels.solitaire import solve_level
+    from dicesolver.scorecard.solitaire.kernels.answers import answer_parallel, answer_serial
+    from dicesolver.scorecard.solitaire.kernels.solve import solve_level
 
     assert all(compiled(k) for k in (answer_serial, answer_parallel, solve_level))
     for game in ("yacht", "pig"):  # solved (here, or earlier in this process: the registry keeps solutions)

@@ -81,7 +81,7 @@ def test_game_strings(text):
 
 def _check_game(game) -> None:
     """What an accepted rules file must support at once: words, scores, the size estimate."""
-    from dicesolver.scorecard.size import solve_cost
+    from dicesolver.scorecard.game.size import solve_cost
 
     assert game.describe() and solve_cost(game).states > 0
     if math.comb(game.n_dice + game.faces - 1, game.n_dice) <= 2_000:
@@ -92,7 +92,7 @@ def _check_game(game) -> None:
 @FUZZ
 @given(rules_definitions(), st.sampled_from([{}, {"joker": "free"}, {"upper_bonus": "off"}, {"forced": "on"}]))
 def test_rules_definitions(definition, choices):
-    from dicesolver.scorecard.rules import build_game
+    from dicesolver.scorecard.game.rules import build_game
 
     try:
         game = build_game(definition, choices, "fuzzed.toml")

@@ -4,7 +4,7 @@ from hypothesis import strategies as st
 
 from dicesolver import load_game
 from dicesolver.core.errors import GameDefinitionError, InputError
-from dicesolver.scorecard.presets import preset_names
+from dicesolver.scorecard.game.presets import preset_names
 
 PRESETS = ["crag", "generala", "yacht", "yacht-dice", "yahtzee", "yatzy", "yazy"]
 

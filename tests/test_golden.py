@@ -83,8 +83,8 @@ def test_advise_many_reads_texts_states_and_arrays_alike():
 def test_the_engine_groups_situations_by_turn_state(keys, lo):
     """The engine's grouping (a hash table and a counting sort) against a dictionary: every run one turn
     state, every turn state one run, each in batch order, and the most throws left its stages need."""
-    from dicesolver.scorecard.kernels.answers import DECISION, FIELDS, KEY, KIND, LEFT, RETHROW
-    from dicesolver.scorecard.kernels.answer_rows import group_runs
+    from dicesolver.scorecard.solitaire.kernels.answers import DECISION, FIELDS, KEY, KIND, LEFT, RETHROW
+    from dicesolver.scorecard.turn.kernels.answer_rows import group_runs
 
     rng = np.random.default_rng(len(keys))
     fields = np.zeros((lo + len(keys), FIELDS), dtype=np.int64)
@@ -141,7 +141,7 @@ def test_a_single_situation_after_its_turns_first_decision_is_answered_bit_for_b
     """One situation at a time (a player's hints, the web): the decision with one throw left reads the turn's
     stages that its first decision worked out, and its answer is the same, bit for bit, as worked out afresh;
     a situation of another turn state is not misled by them."""
-    from dicesolver.scorecard.answers import SolitaireEngine
+    from dicesolver.scorecard.solitaire.answers import SolitaireEngine
 
     solution = ds.solve("yahtzee")
     engine = SolitaireEngine(solution.table.model, solution.table.values)  # its own memo, for this test alone

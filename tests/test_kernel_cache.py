@@ -86,7 +86,7 @@ def test_the_kernels_load_without_importing_scipy_and_leave_it_working():
         import sys
         import numpy as np
         from numba import njit
-        from dicesolver.scorecard.kernels.widget import chunk_bounds
+        from dicesolver.scorecard.turn.kernels.widget import chunk_bounds
         chunk_bounds(10, 2)  # a first dispatch: numba loads its registries by now
         before = "scipy.linalg" in sys.modules
         import scipy.linalg
@@ -104,7 +104,7 @@ def test_a_second_copy_of_the_package_loads_the_kernels_the_first_compiled(tmp_p
     import shutil
 
     probe = ("import numpy as np\n"
-             "from dicesolver.scorecard.kernels.stream import draw_rand\n"
+             "from dicesolver.scorecard.turn.kernels.stream import draw_rand\n"
              "draw_rand(1, 0, np.zeros((2, 3, 2), dtype=np.int64))\n"
              "print(sum(draw_rand.stats.cache_hits.values()), sum(draw_rand.stats.cache_misses.values()))\n")
     copies = []

@@ -14,9 +14,9 @@ from dicesolver import load_game
 from dicesolver.analysis.match import match, summarize
 from dicesolver.core.errors import InputError
 from dicesolver.core.family import MatchGames
-from dicesolver.scorecard.compare import compare_exact
-from dicesolver.scorecard.duel import DuelModel, DuelTable
-from dicesolver.scorecard.match import MatchSetup
+from dicesolver.scorecard.duel.compare import compare_exact
+from dicesolver.scorecard.duel.table import DuelModel, DuelTable
+from dicesolver.scorecard.match.play import MatchSetup
 
 
 def play_match(game, names, n, seed):
@@ -33,7 +33,7 @@ def tiny_duel():
 def test_the_match_kernel_agrees_with_the_exact_evaluation(tiny_duel, monkeypatch):
     """The kernel's Mindful Maximus and Malina play the policies the exact evaluator scores."""
     game, solution = tiny_duel
-    import dicesolver.scorecard.duel as duel_mod
+    import dicesolver.scorecard.duel.table as duel_mod
 
     monkeypatch.setattr(duel_mod, "load_or_solve", lambda g, **kw: (solution, None, None))
     for a, b in (("mindful", "maximus"), ("malina", "mindful"), ("malina", "joe")):

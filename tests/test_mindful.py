@@ -10,16 +10,16 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 from dicesolver import load_game
 from dicesolver.core import registry
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard import future
-from dicesolver.scorecard.compare import compare_exact
-from dicesolver.scorecard.distribution import score_distribution
-from dicesolver.scorecard.duel import DuelModel, DuelPosition, DuelTable, solve_subgame
-from dicesolver.scorecard.kernels.mindful import result_curve
-from dicesolver.scorecard.players import make_player
-from dicesolver.scorecard.players.malina import MalinaPlayer
-from dicesolver.scorecard.players.mindful import MindfulPlayer, opponent_curve
-from dicesolver.scorecard.position import Position, after_roll, start_position
-from dicesolver.scorecard.solitaire import load_or_solve
+from dicesolver.scorecard.mindful import future
+from dicesolver.scorecard.duel.compare import compare_exact
+from dicesolver.scorecard.solitaire.distribution import score_distribution
+from dicesolver.scorecard.duel.table import DuelModel, DuelPosition, DuelTable, solve_subgame
+from dicesolver.scorecard.mindful.kernels.mindful import result_curve
+from dicesolver.scorecard.bots import make_player
+from dicesolver.scorecard.duel.malina import MalinaPlayer
+from dicesolver.scorecard.mindful.player import MindfulPlayer, opponent_curve
+from dicesolver.scorecard.game.position import Position, after_roll, start_position
+from dicesolver.scorecard.solitaire.table import load_or_solve
 
 
 TINY = [tiny(BONUS_GAME), tiny(BONUS_GAME, joker="free"), tiny(BONUS_GAME, joker="none"),
@@ -197,8 +197,8 @@ def test_mindful_curve_with_finished_opponents():
 
 def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
     from dicesolver.scorecard.family import playthrough_of
-    from dicesolver.scorecard.players.joe import JoePlayer
-    from dicesolver.scorecard.players.selfplay import play_match_game
+    from dicesolver.scorecard.bots.joe import JoePlayer
+    from dicesolver.scorecard.bots.selfplay import play_match_game
 
     game = load_game("yacht")
     mindful = MindfulPlayer(game)
@@ -221,9 +221,9 @@ def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
 def test_cli_analyze_multiplayer_record(capsys, tmp_path):
     from test_cli import run
 
-    from dicesolver.scorecard.players.joe import JoePlayer
-    from dicesolver.scorecard.players.selfplay import play_match_game
-    from dicesolver.scorecard.records import write_record
+    from dicesolver.scorecard.bots.joe import JoePlayer
+    from dicesolver.scorecard.bots.selfplay import play_match_game
+    from dicesolver.scorecard.game.records import write_record
 
     game = load_game("yacht")
     record = play_match_game(game, [JoePlayer(game), make_player("greedy", game), make_player("optimal", game)],
@@ -268,7 +268,7 @@ def test_mindful_against_malina_in_two_person_generala_endgames(open_boxes):
 def test_mindful_against_malina_in_full_two_person_generala():
     """Exactly, over every position: Mindful Maximus is within 0.02 of Malina (essay: 0.01) and beats
     Maximus by almost as much as she does (measured: -0.0055 and +0.0367 on average)."""
-    from dicesolver.scorecard import duel
+    from dicesolver.scorecard.duel import table as duel
 
     game = load_game("generala")
     solution = duel.load_or_solve(game)[0]

@@ -60,7 +60,7 @@ CATEGORIES = {"Ones": "ones", "Twos": "twos", "Threes": "threes", "Fours": "four
 def openspiel_yacht(tmp_path):
     from importlib.resources import files
 
-    preset = (files("dicesolver.scorecard") / "presets" / "yacht.toml").read_text()
+    preset = (files("dicesolver.scorecard.game") / "presets" / "yacht.toml").read_text()
     assert preset.count('points = "sum_those"') == 1
     path = tmp_path / "openspiel-yacht.toml"
     path.write_text(preset.replace('name = "yacht"', 'name = "openspiel_yacht"', 1)
@@ -70,7 +70,7 @@ def openspiel_yacht(tmp_path):
 
 @pytest.mark.parametrize("rules", ["preset", "openspiel"])
 def test_yacht_scores_as_openspiels_yacht(rules, tmp_path):
-    from dicesolver.scorecard.state import Keep, Roll
+    from dicesolver.scorecard.game.state import Keep, Roll
 
     ours_game = registry.load("yacht" if rules == "preset" else openspiel_yacht(tmp_path), 2)
     theirs_game = pyspiel.load_game("yacht")

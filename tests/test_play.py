@@ -8,8 +8,8 @@ import pexpect
 import pytest
 
 from dicesolver import load_game
-from dicesolver.scorecard.records import read_record
-from dicesolver.scorecard.solitaire import load_or_solve
+from dicesolver.scorecard.game.records import read_record
+from dicesolver.scorecard.solitaire.table import load_or_solve
 
 PROMPTS = [r"keep\? ", r"score in which box\? ", r"Enter to throw.*: ", r"dice you rolled: ", r"dice you threw.*: ",
            r"Game over", pexpect.EOF]

@@ -1,4 +1,4 @@
-"""Position texts read many at once by the kernel (``scorecard/kernels/positions.py``) against the reading
+"""Position texts read many at once by the kernel (``scorecard/game/kernels/positions.py``) against the reading
 of one text at a time: the same situations from canonical texts, non-canonical ones read by parse_state,
 refused ones named by their index."""
 
@@ -9,7 +9,7 @@ import pytest
 
 import dicesolver as ds
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.encoding import KERNEL_TEXTS
+from dicesolver.scorecard.game.encoding import KERNEL_TEXTS
 from golden import CASES, read
 
 RECORDED = read()
@@ -73,7 +73,7 @@ def test_a_refused_text_among_many_is_named_by_its_index():
 def test_a_cards_remembered_facts_are_what_its_boxes_say(name):
     """``Position.facts`` (text, row, total, upper sum), made once a card, against the card's own methods, on
     every card of the recorded positions, read from text and made by play."""
-    from dicesolver.scorecard.state import card_text
+    from dicesolver.scorecard.game.state import card_text
 
     make, _ = CASES[name]
     solution, _ = make()

@@ -180,7 +180,7 @@ def test_the_vector_env_in_the_kernels_plays_as_the_protocol(name, tmp_path):
     """Every environment of the kernels' vector env, replayed through the game protocol with the dice it
     threw and the same random legal actions: the same observations, masks, rewards and ends; and with the
     judge, the same exact values and regrets as the one-player env's solution."""
-    from dicesolver.scorecard.state import Roll
+    from dicesolver.scorecard.game.state import Roll
 
     game = registry.load(str(bonus_rules(tmp_path)) if name == "bonus" else name)
     family = registry.family_of(game)

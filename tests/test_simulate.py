@@ -8,10 +8,10 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 from dicesolver import load_game
 from dicesolver.analysis.simulate import simulate
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.players import STRATEGIES, Player, make_player
-from dicesolver.scorecard.position import Position, after_score, format_position, start_position
-from dicesolver.scorecard.policy_table import dice_stream
-from dicesolver.scorecard.solitaire import TurnState, load_or_solve
+from dicesolver.scorecard.bots import STRATEGIES, Player, make_player
+from dicesolver.scorecard.game.position import Position, after_score, format_position, start_position
+from dicesolver.scorecard.solitaire.policy_table import dice_stream
+from dicesolver.scorecard.solitaire.table import TurnState, load_or_solve
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile
 
@@ -35,8 +35,8 @@ def test_tiny_game_with_joker_agrees_with_exact_value():
 def test_optimal_beats_every_other_strategy():
     """Paired, game by game on the same dice: each strategy's games as the kernels play them (the simulation
     keeps only their counts)."""
-    from dicesolver.scorecard.policy_table import dice_stream
-    from dicesolver.scorecard.simulate import make_strategy
+    from dicesolver.scorecard.solitaire.policy_table import dice_stream
+    from dicesolver.scorecard.bots.simulate import make_strategy
 
     game = load_game("yacht-dice")
     names = [p for p in STRATEGIES if p != "contender"]
@@ -51,9 +51,9 @@ def test_optimal_beats_every_other_strategy():
 def test_the_counts_are_the_games_statistics_in_flat_memory():
     """The simulation's statistics from its counts, as numpy gives them on every game's score (the games
     streamed in chunks of a few, counted, dropped)."""
-    from dicesolver.scorecard import simulate as streaming
-    from dicesolver.scorecard.policy_table import dice_stream
-    from dicesolver.scorecard.simulate import make_strategy
+    from dicesolver.scorecard.bots import simulate as streaming
+    from dicesolver.scorecard.solitaire.policy_table import dice_stream
+    from dicesolver.scorecard.bots.simulate import make_strategy
 
     game = load_game("yacht")
     old_chunk, streaming.CHUNK = streaming.CHUNK, 97
@@ -88,7 +88,7 @@ def test_reproducible_and_seed_dependent():
 
 def replay(game, player, throws):
     """Play one game through the Python Player interface with pre-drawn dice; return the total."""
-    from dicesolver.scorecard.position import after_roll, after_score, start_position
+    from dicesolver.scorecard.game.position import after_roll, after_score, start_position
 
     position = start_position(game)
     rng = np.random.default_rng(0)
@@ -147,7 +147,7 @@ def test_cli_simulate(capsys, tmp_path):
 def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
     """The optimal player reading its decisions from the policy table plays every game as the kernel that
     recomputes them each turn, on the same dice: the stream written out, or drawn in the kernel."""
-    from dicesolver.scorecard.players import strategies as scorecard
+    from dicesolver.scorecard.bots import strategies as scorecard
 
     n = 2_000
     monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)  # the table plays batches this large
@@ -171,7 +171,7 @@ def test_a_static_strategy_plays_the_same_games_from_its_stage_table(monkeypatch
     """A static strategy (greedy, the Yacht Dice notebook's agents) reads its keep values from a table of every used set's
     in simulations of many games: the same games, on the same dice, as computing them at every turn; and no
     table where it would be too big."""
-    from dicesolver.scorecard.players import strategies
+    from dicesolver.scorecard.bots import strategies
 
     games = {"yahtzee": lambda: load_game("yahtzee"), "tiny-bonus-free": lambda: tiny(BONUS_GAME, joker="free"),
              "tiny-forced": lambda: tiny(BONUS_GAME, order="forced"), "tiny-pairs": lambda: tiny(PAIRS_GAME)}
@@ -230,7 +230,7 @@ def test_the_policy_table_holds_the_states_the_optimal_player_reaches(definition
 def test_a_start_the_policy_table_does_not_hold_is_played_by_deciding(monkeypatch):
     """A start the optimal player never comes to (in the tiny bonus game, from the empty card) is not in the
     table: ``play`` refuses it, and the player's games from it are decided turn by turn, as without a table."""
-    from dicesolver.scorecard.players import strategies as scorecard
+    from dicesolver.scorecard.bots import strategies as scorecard
 
     game = tiny(BONUS_GAME)
     player = make_player("optimal", game)
@@ -294,8 +294,8 @@ def test_a_first_run_on_a_fresh_install_decides_as_it_goes_rather_than_compile_t
                                                                                                fresh_cache):
     """The policy table is worth building for 20,000 games once its kernels are compiled (seconds), but on a
     fresh install only from 250,000 (compiling them costs what 250,000 games deciding as they go do)."""
-    from dicesolver.scorecard import policy_table
-    from dicesolver.scorecard.players import strategies
+    from dicesolver.scorecard.solitaire import policy_table
+    from dicesolver.scorecard.bots import strategies
 
     player = make_player("optimal", load_game("yacht"))
     monkeypatch.setattr(policy_table, "compiled", lambda kernel: True)  # the kernels compiled

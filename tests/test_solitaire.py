@@ -8,7 +8,7 @@ from tinygames import BONUS_GAME, ESSAY_TOY, PAIRS_GAME, tiny
 
 import dicesolver as ds
 from dicesolver import load_game
-from dicesolver.scorecard.solitaire import SolitaireModel, TurnState, load_or_solve
+from dicesolver.scorecard.solitaire.table import SolitaireModel, TurnState, load_or_solve
 
 TINY_CASES = [
     (ESSAY_TOY, {}),
@@ -54,10 +54,10 @@ def test_kernel_equals_slow_reference(definition, choices):
 
 def engine_answers(game, model, values, card, roll, rerolls):
     """The answer engine's options at a card (boxes, no extra bonus) with ``roll`` showing: {step text: value}."""
-    from dicesolver.scorecard.answers import SolitaireEngine
-    from dicesolver.scorecard.encoding import ScorecardEncoding
-    from dicesolver.scorecard.position import Position
-    from dicesolver.scorecard.state import ScorecardState
+    from dicesolver.scorecard.solitaire.answers import SolitaireEngine
+    from dicesolver.scorecard.game.encoding import ScorecardEncoding
+    from dicesolver.scorecard.game.position import Position
+    from dicesolver.scorecard.game.state import ScorecardState
 
     state = ScorecardState(game, (Position(card, None, game.rolls),), tuple(roll), (), rerolls)
     answers = SolitaireEngine(model, values).answer(ScorecardEncoding(game).situations([state]))
@@ -68,7 +68,7 @@ def engine_answers(game, model, values, card, roll, rerolls):
 def test_the_answer_engine_equals_slow_reference(definition, choices):
     """The batch answer engine (one situation at a time): every box and every keep of random positions,
     against the recursion over the rules."""
-    from dicesolver.scorecard.state import Keep, Score
+    from dicesolver.scorecard.game.state import Keep, Score
 
     game = tiny(definition, **choices)
     model = SolitaireModel(game)
@@ -100,7 +100,7 @@ def test_the_answer_engine_equals_slow_reference(definition, choices):
 def test_a_turn_through_the_engine_equals_the_solve(spec, fresh_cache):
     """Every first roll of a turn answered in one batch: their values, weighted by the rolls' chances, give
     back the solve kernel's turn-start value of the same state."""
-    from dicesolver.scorecard.answers import SolitaireEngine
+    from dicesolver.scorecard.solitaire.answers import SolitaireEngine
 
     game = load_game(spec)
     solution, _ = load_or_solve(game)
@@ -120,7 +120,7 @@ def test_a_turn_through_the_engine_equals_the_solve(spec, fresh_cache):
         n = dice.n_rolls
         cards = np.array([[card]] * (n + 1), dtype=np.int64)
         boxes = tuple(None if v < 0 else v for v in card)
-        from dicesolver.scorecard.position import Position
+        from dicesolver.scorecard.game.position import Position
 
         total = Position(boxes, None, game.rolls).total(game)
         situations = {"cards": cards, "totals": np.full((n + 1, 1), total, dtype=np.int64),
@@ -136,10 +136,10 @@ def test_a_yacht_kept_with_a_throw_left_is_worth_scoring_it_now(definition, choi
     """The keep stages price a yacht on a card whose yacht box is filled under the extra-yacht rules from
     the values the first pass over the boxes found; the options priced one by one must agree to the bit:
     keeping every die of a yacht with one throw left is worth exactly its best box now."""
-    from dicesolver.scorecard.answers import SolitaireEngine
-    from dicesolver.scorecard.encoding import ScorecardEncoding
-    from dicesolver.scorecard.position import Position
-    from dicesolver.scorecard.state import ScorecardState
+    from dicesolver.scorecard.solitaire.answers import SolitaireEngine
+    from dicesolver.scorecard.game.encoding import ScorecardEncoding
+    from dicesolver.scorecard.game.position import Position
+    from dicesolver.scorecard.game.state import ScorecardState
 
     if isinstance(definition, str):
         engine = ds.solve(definition).engine

@@ -8,7 +8,7 @@ import pytest
 from dicesolver import load_game
 from dicesolver.core import tables
 from dicesolver.core.errors import TableError
-from dicesolver.scorecard.solitaire import load_or_solve, table_key
+from dicesolver.scorecard.solitaire.table import load_or_solve, table_key
 
 GAME = "yacht"  # small and quick to solve
 

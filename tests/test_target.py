@@ -12,7 +12,7 @@ from reference import final_score_bonus
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
 from dicesolver.core import aims
-from dicesolver.scorecard import target
+from dicesolver.scorecard.target import table as target
 
 
 def reference_chances(game, N, tie=1.0, solver=False):
@@ -78,9 +78,9 @@ def test_chances_to_beat_a_score_are_the_reference(definition, choices):
 
 def test_every_option_within_a_turn_is_the_reference():
     """Keeps and boxes ranked for one need by the answer engine from the table, as the recursion ranks them."""
-    from dicesolver.scorecard.answers import SolitaireEngine
-    from dicesolver.scorecard.encoding import ScorecardEncoding
-    from dicesolver.scorecard.state import Keep, Score
+    from dicesolver.scorecard.solitaire.answers import SolitaireEngine
+    from dicesolver.scorecard.game.encoding import ScorecardEncoding
+    from dicesolver.scorecard.game.state import Keep, Score
 
     game = tiny(BONUS_GAME)
     N = int(game.max_scores.sum()) + 25
@@ -105,9 +105,9 @@ def test_every_option_within_a_turn_is_the_reference():
 def test_playing_for_the_target_beats_playing_for_points():
     """For every target, the best chance is at least the expected-score strategy's, from that strategy's
     exact final-score distribution, and strictly more for some targets."""
-    from dicesolver.scorecard.future import FutureTable
-    from dicesolver.scorecard.future import build as build_future
-    from dicesolver.scorecard.solitaire import SolitaireModel, SolitaireTable, TurnState
+    from dicesolver.scorecard.mindful.future import FutureTable
+    from dicesolver.scorecard.mindful.future import build as build_future
+    from dicesolver.scorecard.solitaire.table import SolitaireModel, SolitaireTable, TurnState
 
     game = tiny(BONUS_GAME)
     model = SolitaireModel(game)
@@ -175,7 +175,7 @@ def test_solve_for_a_target_from_the_command_line(capsys, tmp_path, fresh_cache)
 def test_the_target_player_reaches_its_target_as_often_as_the_table_says(definition, fresh_cache):
     """The kernels' games of target:T reach T as often as the table's exact chance, within the interval,
     on the same dice as the expected-score strategy, which reaches it less often."""
-    from dicesolver.scorecard.simulate import simulate
+    from dicesolver.scorecard.bots.simulate import simulate
 
     game = tiny(definition)
     T = int(round(0.8 * game.max_scores.sum()))
@@ -220,8 +220,8 @@ def test_the_target_players_decisions_are_the_best_options():
 def test_a_target_player_in_a_match_plays_as_in_its_simulations():
     """In the match kernel, against players who look at the table (Mindful, Joe), a target player plays its
     own card exactly as the simulator does on the same seat's dice: the same totals, game by game."""
-    from dicesolver.scorecard.match import MatchSetup, deal_numbers
-    from dicesolver.scorecard.players.target import TargetPlayer
+    from dicesolver.scorecard.match.play import MatchSetup, deal_numbers
+    from dicesolver.scorecard.target.player import TargetPlayer
 
     game = tiny(BONUS_GAME)
     setup = MatchSetup(game, ["target:30", "mindful", "joe", "target:25"])

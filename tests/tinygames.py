@@ -1,6 +1,6 @@
 """Tiny scorecard games for kernel-vs-reference tests (2-3 dice, 3 faces)."""
 
-from dicesolver.scorecard.rules import build_game
+from dicesolver.scorecard.game.rules import build_game
 
 ESSAY_TOY = {  # the Generala essay's toy: 2 three-sided dice, 2 rolls, Ones and Twos
     "name": "toy",

@@ -18,9 +18,10 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def kernel_sources(package: Path = PACKAGE) -> list[Path]:
-    """Every kernel module of the package: ``*/kernels.py`` and ``*/kernels/*.py``, and ``core/jit.py``."""
-    found = set(package.glob("*/kernels.py")) | set(package.glob("*/kernels/*.py")) | {package / "core" / "jit.py"}
-    return sorted(found)
+    """Every kernel module of the package, at any depth: ``kernels.py`` and ``kernels/*.py`` (a family's, or
+    one of its judges': ``scorecard/duel/kernels/``), and ``core/jit.py``."""
+    found = {p for p in package.rglob("*.py") if p.name == "kernels.py" or p.parent.name == "kernels"}
+    return sorted(found | {package / "core" / "jit.py"})
 
 
 def source_hash(paths: Iterable[Path]) -> str:

@@ -9,7 +9,7 @@ batch (of one, for one position).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -29,6 +29,12 @@ Progress = Callable[[int, int], None]  # done, total: a long build's report
 S = TypeVar("S", bound=State)
 
 
+class AnswerEngine(Protocol):
+    """A judge's batch answer engine: situations as arrays in, every legal option's value out."""
+
+    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers: ...
+
+
 class SolvedGame(ABC, Generic[G, S]):
     """What a solved (or modelled) game answers, for any state of it (``S``, a state of a ``G``)."""
 
@@ -39,17 +45,18 @@ class SolvedGame(ABC, Generic[G, S]):
     exact: bool = True  # False for a model (the values are not those of optimal play by everyone)
     judge: str = "exact"  # the name of what answers (the family's judges: exact, points, mindful, target...)
     encoding: Encoding  # the game's states as arrays: the engine's situations
+    engine: AnswerEngine  # the judge's batch answer engine over its table
 
     def __init__(self, game: G, info: SolveInfo):
         self.game = game
         self.info = info if info is None or info.judge == self.judge else info.model_copy(update={"judge": self.judge})
 
     # -- the one path: the batch answer engine ---------------------------------------------------------
-    @abstractmethod
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         """Every legal option of every situation (the arrays of ``encoding.situations``), valued for the
         player deciding, and each situation's value for the player on turn. ``parallel``: on all threads
         (default: for big batches; servers whose threads answer at once say False)."""
+        return self.engine.answer(situations, parallel)
 
     def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
         """``answer`` for ``size`` games played in step, row j of every call being game j's situation (a
@@ -215,7 +222,6 @@ class TargetChance(SolvedGame[G, S]):
     unit: Unit = "p_target"
     tie = 1e-6  # the tables are float32
     judge = "target"
-    engine: Any  # the family's answer engine over the target table
 
     def __init__(self, game: G, table: Any, score: int, beat: bool, info: SolveInfo):
         super().__init__(game, info)
@@ -243,19 +249,12 @@ class TargetChance(SolvedGame[G, S]):
         points = self.score_so_far(state)
         return {"beat" if self.beat else "target": self.score, "score_so_far": points, "need": self.score - points}
 
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        return self.engine.answer(situations, parallel)
-
 
 class WinChance(SolvedGame[G, S]):
     """The probability that the player to move wins a two-player race under optimal play by both (a family's
     exact table behind the protocol, its answer engine set as ``engine``)."""
 
     unit: Unit = "p_win"
-    engine: Any
-
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        return self.engine.answer(situations, parallel)
 
     explains = True
 

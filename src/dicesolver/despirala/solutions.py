@@ -65,9 +65,6 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
 
             self._breakdown = load_or_build(self.table, progress)
 
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        return self.engine.answer(situations, parallel)
-
     def seat_value(self, state: DespiralaState, seat: int) -> float:
         """Another seat's expected final score: its points and what its own turns to come are worth."""
         me = state.seats[seat]

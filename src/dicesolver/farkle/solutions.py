@@ -19,6 +19,7 @@ class FarkleWinProbability(WinChance[FarkleGame, FarkleState]):
     """The probability that a player wins under optimal play by both (the exact table)."""
 
     tie = 1e-9  # the table converges to 1e-10
+    engine: FarkleEngine
 
     def __init__(self, game: FarkleGame, solution: FarkleTable, info: SolveInfo):
         super().__init__(game, info)

@@ -16,16 +16,17 @@ from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
 from ..core.aims import AT_LEAST, BEAT, TARGET_TEMPLATE, parse_target, table_needs
-from .bots import ALIASES, BOTS
-from .presets import load_scorecard_game, looks_like_path, preset_names
-from .records import Event, GameRecord, record_from_lines
-from .rules import ScorecardGame
-from .state import Keep, Roll, Score, ScorecardState
+from .bots.names import ALIASES, BOTS
+from .game.presets import load_scorecard_game, looks_like_path, preset_names
+from .game.records import Event, GameRecord, record_from_lines
+from .game.rules import ScorecardGame
+from .game.state import Keep, Roll, Score, ScorecardState
 
 if TYPE_CHECKING:
-    from .batch import ScorecardBatch
-    from .encoding import ScorecardEncoding  # the solvers load numba kernels: imported when first needed
-    from .solutions import ExpectedScore, MindfulModel
+    from .batch.envs import ScorecardBatch
+    from .game.encoding import ScorecardEncoding  # the solvers load numba kernels: imported when first needed
+    from .mindful.solution import MindfulModel
+    from .solitaire.solution import ExpectedScore
 
 EXACT_BY_DEFAULT_CATEGORIES = 10  # bigger two-player games are judged exactly only when asked or already solved
 SUBGAME_LIMIT = 5_000_000  # lanes: below this, an uncached two-player position is solved as a sub-game
@@ -134,8 +135,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         if judge == "points":
             return self._expected_score(game, progress, rebuild, on_problem)
         if judge == "exact":
-            from . import duel
-            from .solutions import DuelEquity
+            from .duel import table as duel
+            from .duel.solution import DuelEquity
 
             single = game.with_players(1)
             table, seconds, built = duel.load_or_solve(single, progress=progress, rebuild=rebuild,
@@ -147,8 +148,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     def _beside_points(self, solution: SolvedGame) -> SolvedGame:
         """A chance or an equity, explained beside the points of the player on turn as if alone."""
-        from .breakdown import breakdown_size
-        from .size import solve_cost
+        from .solitaire.breakdown import breakdown_size
+        from .game.size import solve_cost
 
         single = solution.game.with_players(1)
 
@@ -161,8 +162,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return solution
 
     def table_size(self, game: ScorecardGame, player: str | None = None) -> TableSize | None:
-        from .duel import level_cells, supports
-        from .size import solve_cost
+        from .duel.table import level_cells, supports
+        from .game.size import solve_cost
 
         single = game.with_players(1)
         if player is None:
@@ -181,8 +182,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return None
 
     def _expected_score(self, game, progress, rebuild, on_problem) -> ExpectedScore:
-        from .solitaire import load_or_solve
-        from .solutions import ExpectedScore
+        from .solitaire.table import load_or_solve
+        from .solitaire.solution import ExpectedScore
 
         table, si = load_or_solve(game.with_players(1), progress=progress, rebuild=rebuild, on_problem=on_problem)
         info = _info(game, "points", table.root_value, si.built, si.seconds, int(table.values.shape[0]),
@@ -190,9 +191,9 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return ExpectedScore(game, table, info)
 
     def _mindful(self, game, progress, rebuild, on_problem) -> MindfulModel:
-        from .future import load_or_build, table_key
-        from .players.mindful import MindfulPlayer
-        from .solutions import MindfulModel
+        from .mindful.future import load_or_build, table_key
+        from .mindful.player import MindfulPlayer
+        from .mindful.solution import MindfulModel
 
         table, built, seconds = load_or_build(game.with_players(1), progress=progress, rebuild=rebuild,
                                               on_problem=on_problem)
@@ -209,8 +210,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         game = state.game
         if game.players != 2 or not _duel_capable(game):
             return None
-        from . import duel
-        from .solutions import DuelEquity
+        from .duel import table as duel
+        from .duel.solution import DuelEquity
 
         if (duel.table_key(game.with_players(1)).directory / "manifest.json").exists():
             return None  # the whole game's table answers (the registry keeps it loaded)
@@ -244,24 +245,24 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         single = game.with_players(1)
         aim = parse_target(key)
         if aim is not None:
-            from .players.target import TargetPlayer
+            from .target.player import TargetPlayer
 
             return ScorecardBot(key, TargetPlayer.build(single, aim, progress))
         if key == "joe":
-            from .players.joe import JoePlayer
+            from .bots.joe import JoePlayer
 
             return ScorecardBot(key, JoePlayer(single))
         if key == "mindful":
-            from .players.mindful import MindfulPlayer
+            from .mindful.player import MindfulPlayer
 
             return ScorecardBot(key, MindfulPlayer(single))
         if key == "malina":
-            from . import duel
-            from .players.malina import MalinaPlayer
+            from .duel import table as duel
+            from .duel.malina import MalinaPlayer
 
             check_duel_game(single)
             return ScorecardBot(key, MalinaPlayer(duel.load_or_solve(single, progress=progress)[0]))
-        from .players import make_player
+        from .bots import make_player
 
         return ScorecardBot(key, make_player(key, single, seed=seed))
 
@@ -321,12 +322,12 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return True
 
     def batch(self, game: ScorecardGame, num_envs: int, judge: bool = False) -> ScorecardBatch:
-        from .batch import ScorecardBatch
+        from .batch.envs import ScorecardBatch
 
         return ScorecardBatch(game.with_players(1), num_envs, judge)
 
     def encoding(self, game: ScorecardGame) -> ScorecardEncoding:
-        from .encoding import ScorecardEncoding
+        from .game.encoding import ScorecardEncoding
 
         return ScorecardEncoding(game)
 
@@ -401,8 +402,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     # -- capabilities --------------------------------------------------------------------------------
     def compare(self, game: ScorecardGame, a: str, b: str, progress: Progress | None = None) -> Comparison:
-        from . import duel
-        from .compare import compare_exact, duel_strategy
+        from .duel import table as duel
+        from .duel.compare import compare_exact, duel_strategy
 
         single = game.with_players(1)
         check_duel_game(single)
@@ -415,9 +416,9 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     def target_solution(self, game: ScorecardGame, score: int, beat: bool = False, progress: Progress | None = None,
                         at: ScorecardState | None = None) -> SolvedGame:
-        from .solitaire import TurnState
-        from .solutions import ScorecardTargetChance
-        from .target import load_or_build
+        from .solitaire.table import TurnState
+        from .target.solution import ScorecardTargetChance
+        from .target.table import load_or_build
 
         single = game.with_players(1)
         if score <= 0 and not beat:
@@ -435,8 +436,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                      progress: Progress | None = None) -> TargetCurve:
         import time
 
-        from .distribution import score_distribution
-        from .solutions import ScorecardTargetChance
+        from .solitaire.distribution import score_distribution
+        from .target.solution import ScorecardTargetChance
 
         start = time.perf_counter()
         single = game.with_players(1)
@@ -456,8 +457,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                            largest_gain_at=at, seconds=time.perf_counter() - start)
 
     def strategy_facts(self, game: ScorecardGame, progress: Progress | None = None) -> StrategyFacts:
-        from . import duel
-        from .facts import strategy_facts
+        from .duel import table as duel
+        from .duel.facts import strategy_facts
 
         single = game.with_players(1)
         check_duel_game(single)
@@ -466,7 +467,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     def match(self, game: ScorecardGame, names: list[str], n: int, seed: int,
               progress: Progress | None = None) -> MatchGames:
-        from .match import MatchSetup, play_match
+        from .match.play import MatchSetup, play_match
 
         single = game.with_players(1)
         MatchSetup.check_names(single, names)
@@ -474,7 +475,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     def simulate(self, game: ScorecardGame, names: list[str], n: int, seed: int, samples: int = 0,
                  progress: Progress | None = None) -> list[Simulated]:
-        from .simulate import simulate
+        from .bots.simulate import simulate
 
         if samples:
             raise InputError("--samples is for despirala")
@@ -482,7 +483,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                         progress=progress)
 
     def distribution(self, game: ScorecardGame, progress: Progress | None = None) -> Distribution:
-        from .distribution_cache import load_or_build
+        from .solitaire.distribution_cache import load_or_build
 
         single = game.with_players(1)
         dist, perfect = load_or_build(single, lambda: self._expected_score(single, progress, False, None).table,
@@ -499,7 +500,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             probabilities={int(s): float(p[s]) for s in support})
 
     def odds(self, game: ScorecardGame, exact: bool = False) -> list[OddsRow]:
-        from .odds import one_turn_odds
+        from .turn.odds import one_turn_odds
 
         return [OddsRow(category=r.category, max_points=r.max_points, expected_points=r.expected_points, p_max=r.p_max,
                         p_max_exact=r.p_max_exact) for r in one_turn_odds(game, exact=exact)]
@@ -507,7 +508,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
 def check_duel_game(game: ScorecardGame) -> None:
     """InputError where the exact two-player solver cannot play the game (the solver's kernels load only then)."""
-    from .duel import check_duel_game as check
+    from .duel.table import check_duel_game as check
 
     check(game)
 
@@ -516,7 +517,7 @@ def _default_judge(game: ScorecardGame, judges: dict[str, str]) -> str:
     """The exact two-player table, where it is on disk or quick to build (Generala: under a minute on two
     cores); Mindful Maximus for bigger games (two-person Yacht's table takes the better part of an hour)."""
     if "exact" in judges and game.n_categories > EXACT_BY_DEFAULT_CATEGORIES:
-        from . import duel
+        from .duel import table as duel
 
         if not (duel.table_key(game.with_players(1)).directory / "manifest.json").exists():
             return next(j for j in judges if j != "exact")
@@ -539,7 +540,7 @@ def _bot_key(name: str) -> str:
 
 
 def _duel_capable(game: ScorecardGame) -> bool:
-    from .duel import supports
+    from .duel.table import supports
 
     return supports(game)
 

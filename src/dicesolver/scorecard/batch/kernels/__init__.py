@@ -1,0 +1,1 @@
+"""The vectorised environment's step."""

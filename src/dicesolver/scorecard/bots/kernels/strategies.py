@@ -1,0 +1,346 @@
+"""Playing: the decisions of the built-in solitaire strategies, and fast simulation of many games.
+"""
+
+import numpy as np
+
+from ....core.jit import borrowed, njit, prange
+from ...game.kernels.scoring import fill_box, next_group, score_choice, upper_step
+from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
+
+#
+# Modes: 0 optimal (max expected final score from the solved table); 1 static hand values H[roll, cat]
+# (greedy and the Yacht Dice notebook's agents: keeps maximise the expected best H this turn, the category is the best
+# H); 2 random (random keeps and categories); 3 semi-random (random keeps, most points now);
+# 4 whatever (never re-rolls, most points now). Ties go to the lowest keep index / first category.
+
+OPTIMAL, STATIC, RANDOM, SEMI_RANDOM, WHATEVER = 0, 1, 2, 3, 4
+
+
+@njit(cache=True, inline="always")
+def choice_value(mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                 forced_order):
+    """(allowed, value for the strategy, points now incl. bonuses, box points, upper bonus gained, extra)."""
+    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+                                       roll_yacht_face, upper_cat_of_face, forced_order)
+    if not allowed:
+        return False, NEG, 0, 0, 0, 0
+    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+    now = pts + gain + extra
+    if mode == OPTIMAL:
+        nu = u | (1 << c)
+        ln = n_upper_lanes[nu]
+        if t2 > ln - 1:
+            t2 = ln - 1
+        ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+        return True, now + values[offset[nu] + ng * ln + t2], now, pts, gain, extra
+    if mode == STATIC:
+        return True, H[r, c] + (pts - scores[r, c]) + extra, now, pts, gain, extra
+    return True, float(now), now, pts, gain, extra
+
+
+@njit(cache=True, inline="always")
+def best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                  upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                  forced_order, rnum):
+    """The category the strategy scores roll r in: (category, value)."""
+    n_cats = scores.shape[1]
+    if mode == RANDOM:
+        count = 0
+        for c in range(n_cats):
+            if not (u >> c) & 1:
+                ok, v, now, pts, gain, extra = choice_value(
+                    mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                    forced_order)
+                if ok:
+                    count += 1
+        pick = rnum % count
+        for c in range(n_cats):
+            if not (u >> c) & 1:
+                ok, v, now, pts, gain, extra = choice_value(
+                    mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                    forced_order)
+                if ok:
+                    if pick == 0:
+                        return c, v
+                    pick -= 1
+    best_c = -1
+    best_v = NEG
+    for c in range(n_cats):
+        if (u >> c) & 1:
+            continue
+        ok, v, now, pts, gain, extra = choice_value(
+            mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+            upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+        if ok and v > best_v:
+            best_v = v
+            best_c = c
+    return best_c, best_v
+
+
+@njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
+def policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                  upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                  forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
+    """stages[m, k] = the strategy's value of keeping k when m more throws follow the next one."""
+    # borrowed: in a function of its own, every array handed to the inlined helpers had its reference count
+    # changed for every roll and box, which made a turn six times slower (21 -> 129 µs for Yahtzee)
+    H, values, offset, n_upper_lanes, n_groups, scores = borrowed(H), borrowed(values), borrowed(offset), \
+        borrowed(n_upper_lanes), borrowed(n_groups), borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, buf, stages = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
+        borrowed(buf), borrowed(stages)
+    n_rolls = scores.shape[0]
+    for r in range(n_rolls):
+        c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                             upper_cat_of_face, forced_order, 0)
+        buf[roll_offset + r, 0] = v
+    for m in range(stages.shape[0]):
+        if m > 0:
+            best_keeps(buf, sub_ptr, sub_idx, 1)
+        expect_keeps(buf, keep_add, roll_offset, 1)
+        for k in range(buf.shape[0]):
+            stages[m, k] = buf[k, 0]
+
+
+# The same, inlined: the vectorised env's judge calls it at every turn of every game, inside its parallel loop,
+# with the literal mode OPTIMAL, which prunes the other strategies. Called there (its arrays borrowed), the
+# judged env stepped 23% slower; the other kernels keep the call, which compiles in a third of the time.
+policy_stages_inlined = njit(cache=True, inline="always")(policy_stages.py_func)
+
+
+@njit(cache=True, inline="always")
+def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset, rbits,
+                      keep_add):
+    """The keep (index) the strategy holds from roll r with ``rolls_left`` throws still allowed."""
+    full = roll_offset + r
+    if mode == WHATEVER:
+        return full
+    if mode == RANDOM or mode == SEMI_RANDOM:
+        # keep each die with probability 1/2: one of the 2^n subsets of dice positions, as in the Yacht Dice notebook
+        k = 0
+        for d in range(roll_faces.shape[1]):
+            if (rbits >> d) & 1:
+                k = keep_add[k, roll_faces[r, d] - 1]
+        return k
+    best_k = full
+    best_v = NEG
+    table = stages[rolls_left - 1]
+    for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+        k = roll_sub_idx[p]
+        if table[k] > best_v:
+            best_v = table[k]
+            best_k = k
+    return best_k
+
+
+@njit(cache=True, inline="always")
+def throw(k, faces, count, keep_add, roll_offset):
+    """Roll index after adding ``count`` thrown dice (faces[0:count]) to keep k."""
+    for d in range(count):
+        k = keep_add[k, faces[d] - 1]
+    return k - roll_offset
+
+
+@njit(cache=True)
+def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, offset, n_upper_lanes, n_groups, scores,
+                upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+                roll_sub_idx, roll_faces, rolls):
+    """One keep decision of a built-in strategy (called from Python by the players)."""
+    stages = np.empty((max(rolls - 1, 1), keep_add.shape[0]))
+    if mode == OPTIMAL or mode == STATIC:
+        buf = np.empty((keep_add.shape[0], 1))
+        policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                      forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages[:rolls_left])
+    return choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset,
+                             rbits, keep_add)
+
+
+@njit(cache=True)
+def decide_category(mode, H, u, g, t, r, rnum, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                    upper_cat_of_face, forced_order):
+    """One category decision of a built-in strategy (called from Python by the players)."""
+    c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                         threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                         upper_cat_of_face, forced_order, rnum)
+    return c
+
+
+@njit(cache=True, parallel=True)
+def simulate_games(mode, H, start_u, start_t, start_g, start_score, throws, rand,
+                   values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
+                   xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                   sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, out_total,
+                   out_boxes, out_bonus, out_extra):
+    """Play throws.shape[0] games from one start state with the pre-drawn dice ``throws[game, turn, throw,
+    die]`` and random numbers ``rand[game, turn, throw]`` (common random numbers across strategies).
+    ``stage_table``: a static strategy's stages for every used set and flag group (``static_stage_table``),
+    read instead of computed at every turn; empty (its first dimension 0) to compute them."""
+    for i in prange(throws.shape[0]):
+        # a call per game: numba's parfor passes over the whole game inlined in the loop took 20 s more
+        play_game_alone(np.int64(i), mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
+                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                        sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table,
+                        out_total, out_boxes, out_bonus, out_extra)
+
+
+@njit(cache=True)
+def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
+                    n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                    joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                    roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, out_total, out_boxes,
+                    out_bonus, out_extra):
+    """Iteration i of ``simulate_games``'s parallel loop."""
+    # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
+    H, throws, rand, values = borrowed(H), borrowed(throws), borrowed(rand), borrowed(values)
+    offset, n_upper_lanes, n_groups, scores = borrowed(offset), borrowed(n_upper_lanes), borrowed(n_groups), \
+        borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, roll_sub_ptr = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
+        borrowed(roll_sub_ptr)
+    roll_sub_idx, roll_faces, keep_size, out_total = borrowed(roll_sub_idx), borrowed(roll_faces), \
+        borrowed(keep_size), borrowed(out_total)
+    out_boxes, out_bonus, out_extra = borrowed(out_boxes), borrowed(out_bonus), borrowed(out_extra)
+    stage_table = borrowed(stage_table)
+    n_games, n_turns, rolls, n_dice = throws.shape
+    n_keeps = keep_add.shape[0]
+    n_cats = scores.shape[1]
+    buf = np.empty((n_keeps, 1))
+    stages = np.empty((max(rolls - 1, 1), n_keeps))
+    u = start_u
+    t = start_t
+    g = start_g
+    total = start_score
+    bonus = 0
+    extras = 0
+    for c in range(n_cats):
+        out_boxes[i, c] = -1
+    for turn in range(n_turns):
+        if u == (1 << n_cats) - 1:
+            break
+        if mode == STATIC and stage_table.shape[0] > 0:
+            for m in range(rolls - 1):
+                for k in range(n_keeps):
+                    stages[m, k] = stage_table[u, g, m, k]
+        elif mode == OPTIMAL or mode == STATIC:
+            policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                          threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                          upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
+                          stages[:rolls - 1])
+        r = throw(0, throws[i, turn, 0], n_dice, keep_add, roll_offset)
+        for s in range(1, rolls):
+            k = choose_keep_index(mode, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
+                                  roll_offset, rand[i, turn, s - 1], keep_add)
+            kept = keep_size[k]
+            r = throw(k, throws[i, turn, s], n_dice - kept, keep_add, roll_offset)
+        c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                             upper_cat_of_face, forced_order, rand[i, turn, rolls - 1])
+        ok, v2, now, pts, gain, extra = choice_value(
+            mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+            upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+            forced_order)
+        total += now
+        if gain > 0:
+            bonus = 1
+        if extra > 0:
+            extras += 1
+        u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, upper_face, threshold, upper_points, yacht_cat,
+                           n_groups)
+    out_total[i] = total
+    out_bonus[i] = bonus
+    out_extra[i] = extras
+
+
+@njit(cache=True, parallel=True)
+def static_stage_table(mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                       yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                       keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
+    """out[u, g] = a static strategy's stages (``policy_stages``) for used set u and flag group g: they depend
+    on nothing else (not the upper total), so a simulation of many games reads them instead of computing
+    them at every turn (21 µs a Yahtzee turn)."""
+    for a in prange(out.shape[0] - 1):
+        # a call per used set, as set_policy_tables
+        static_stages_of_set(np.int64(a), mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                             upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out)
+
+
+@njit(cache=True)
+def static_stages_of_set(a, mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                         upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                         forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
+    """Iteration a of ``static_stage_table``'s parallel loop."""
+    n_keeps = keep_add.shape[0]
+    buf = np.empty((n_keeps, 1))
+    stages = np.empty((max(rolls - 1, 1), n_keeps))
+    zero = np.int64(0)  # typed, not literal: policy_stages compiled once
+    for g in range(n_groups[a]):
+        policy_stages(mode, a, np.int64(g), zero, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                      threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                      upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
+                      stages[:rolls - 1])
+        for m in range(rolls - 1):
+            for k in range(n_keeps):
+                out[a, g, m, k] = stages[m, k]
+
+
+@njit(cache=True, parallel=True)
+def set_policy_tables(mode, H, values, offset, n_upper_lanes, n_groups, scores,
+                      upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                      upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+                      roll_sub_idx, roll_faces, rolls, out_keep, out_cat):
+    """Decisions of a solitaire strategy (optimal = Maximus, static, whatever) for every used set:
+    out_keep[a, throws left - 1, roll] and out_cat[a, roll] (games without bonuses: no lanes)."""
+    for a in prange(out_cat.shape[0] - 1):
+        # a call per used set: numba's parfor passes over the whole body inlined in the loop took 14 s more
+        policy_of_set(np.int64(a), mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                      forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces,
+                      rolls, out_keep, out_cat)
+
+
+@njit(cache=True)
+def policy_of_set(a, mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                  upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                  forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, rolls,
+                  out_keep, out_cat):
+    """Iteration a of ``set_policy_tables``'s parallel loop."""
+    # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
+    H, values, offset, n_upper_lanes = borrowed(H), borrowed(values), borrowed(offset), borrowed(n_upper_lanes)
+    n_groups, scores, upper_face, joker_pts = borrowed(n_groups), borrowed(scores), borrowed(upper_face), \
+        borrowed(joker_pts)
+    roll_yacht_face, upper_cat_of_face, keep_add, sub_ptr = borrowed(roll_yacht_face), borrowed(upper_cat_of_face), \
+        borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, roll_sub_ptr, roll_sub_idx, roll_faces = borrowed(sub_idx), borrowed(roll_sub_ptr), \
+        borrowed(roll_sub_idx), borrowed(roll_faces)
+    out_keep, out_cat = borrowed(out_keep), borrowed(out_cat)
+    n_rolls = scores.shape[0]
+    n_keeps = keep_add.shape[0]
+    buf = np.empty((n_keeps, 1))
+    stages = np.empty((max(rolls - 1, 1), n_keeps))
+    if mode == OPTIMAL or mode == STATIC:
+        zero = np.int64(0)  # typed, not literal: policy_stages compiled once
+        policy_stages(mode, a, zero, zero, H, values, offset, n_upper_lanes, n_groups, scores,
+                      upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                      roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+                      buf, stages[:rolls - 1])
+    for r in range(n_rolls):
+        c, v = best_category(mode, a, 0, 0, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                             upper_cat_of_face, forced_order, 0)
+        out_cat[a, r] = c
+        for left in range(1, rolls):
+            out_keep[a, left - 1, r] = choose_keep_index(mode, r, left, stages, roll_sub_ptr, roll_sub_idx,
+                                                         roll_faces, roll_offset, 0, keep_add)
+
+

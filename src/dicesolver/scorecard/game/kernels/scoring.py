@@ -1,0 +1,84 @@
+"""Scoring a final roll on arrays: the rules of docs/RULES.md (jokers, forced order, the upper bonus, the
+extra-yacht flag) as the kernels apply them; ``ScorecardGame.legal_scores`` states the same rules in
+Python and the tests compare the two.
+"""
+
+from ....core.jit import njit
+
+
+@njit(cache=True, inline="always")
+def first_open(u, n_cats):
+    for c in range(n_cats):
+        if not (u >> c) & 1:
+            return c
+    return -1
+
+
+@njit(cache=True, inline="always")
+def score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+                 roll_yacht_face, upper_cat_of_face, forced_order):
+    """Scoring roll r in open category c from used set u, flag group g.
+
+    Returns (allowed, points, extra): points go to the box (and the upper total when c is upper);
+    extra is the extra-yacht bonus earned. ``allowed`` is False where a forced rule forbids c.
+    """
+    n_cats = scores.shape[1]
+    if forced_order and c != first_open(u, n_cats):
+        return False, 0, 0
+    s = scores[r, c]
+    f = roll_yacht_face[r]
+    if f == 0 or yacht_cat < 0 or not (u >> yacht_cat) & 1 or joker_mode == 0 and xbonus == 0:
+        return True, s, 0
+    extra = xbonus if g == 1 else 0
+    if joker_mode == 0:
+        return True, s, extra
+    uc = upper_cat_of_face[f]
+    matching_open = uc >= 0 and not (u >> uc) & 1
+    if joker_mode == 1:  # forced joker
+        if matching_open:
+            return c == uc, s, extra
+        if upper_face[c] > 0:
+            # an upper box only when every lower box is filled
+            for d in range(n_cats):
+                if upper_face[d] == 0 and not (u >> d) & 1:
+                    return False, 0, 0
+            return True, s, extra
+        if joker_pts[c] >= 0:
+            return True, joker_pts[c], extra
+        return True, s, extra
+    # free joker: full points in a joker box only when the matching upper box is filled
+    if joker_pts[c] >= 0 and not matching_open:
+        return True, joker_pts[c], extra
+    return True, s, extra
+
+
+@njit(cache=True, inline="always")
+def upper_step(t, pts, c, upper_face, threshold, upper_points):
+    """The upper total after scoring pts in category c from total t (capped at the threshold), and the
+    upper bonus this earns (paid the moment the threshold is reached)."""
+    if upper_face[c] == 0 or threshold == 0:
+        return t, 0
+    t2 = t + pts
+    if t2 >= threshold:
+        return threshold, (upper_points if t < threshold else 0)
+    return t2, 0
+
+
+@njit(cache=True, inline="always")
+def next_group(u, g, c, pts, yacht_cat, groups_next):
+    """Flag group after scoring: set when the yacht box is filled with points."""
+    if groups_next == 1:
+        return 0
+    if c == yacht_cat and not (u >> yacht_cat) & 1:
+        return 1 if pts > 0 else 0
+    return g
+
+
+@njit(cache=True, inline="always")
+def fill_box(u, g, t, c, pts, boxes, i, upper_face, threshold, upper_points, yacht_cat, n_groups):
+    """Simulated game i's box c filled with pts (written into ``boxes[i]``): its card's used boxes, flag
+    group and upper total after it."""
+    boxes[i, c] = pts
+    t = upper_step(t, pts, c, upper_face, threshold, upper_points)[0]
+    g = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
+    return u | (1 << c), g, t

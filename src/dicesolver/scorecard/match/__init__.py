@@ -1,0 +1,1 @@
+"""Matches of 2-6 bots: every seating order, the same dice for each seat."""

@@ -1,0 +1,1 @@
+"""A match game played in the kernels."""

@@ -1,0 +1,233 @@
+"""Multi-player matches: many games between built-in strategies in one parallel kernel.
+"""
+
+import numpy as np
+
+from ....core.jit import njit, prange
+from ...mindful.kernels.mindful import mindful_roll_values, result_curve
+from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...bots.kernels.strategies import OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
+from ...target.kernels.target import target_box, target_keep, target_stages
+from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
+
+#
+# Player kinds: the solitaire modes above (0-4), MATCH_TABLE (decisions by used set only, Joe:
+# keep_table[a, throws left - 1, roll], cat_table[a, roll]), MATCH_MINDFUL (Mindful Maximus) and
+# MATCH_MALINA (the two-player equity table, played against the most dangerous opponent: the one
+# against whom her two-player equity is lowest), MATCH_TARGET (plays its own card for at least aims[p]
+# points, from the target table V of row width W) and MATCH_POLICY (the optimal player, its decisions
+# read from the policy table of ``policy_table``: policy[policy_rows[state], roll], keep_bits bits a keep).
+
+MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA, MATCH_TARGET, MATCH_POLICY = 5, 6, 7, 8, 9
+
+
+@njit(cache=True, inline="always")
+def duel_option(a, b, c, pts, d, dvalues, pair_offset, maxsum, full):
+    """The mover's two-player equity after scoring pts in c at difference d (mover minus other)."""
+    na = a | (1 << c)
+    if na == full and b == full:
+        e = d + pts
+        return 1.0 if e > 0 else (-1.0 if e < 0 else 0.0)
+    return -float(dvalues[pair_offset[b * (full + 1) + na] + maxsum[na] - (d + pts)])
+
+
+@njit(cache=True)
+def game_results(totals, out):
+    """n-player results of one game: win n - 1, k tied leaders (n - k) / k each, the others -1."""
+    n = totals.shape[0]
+    top = totals.max()
+    k = 0
+    for p in range(n):
+        if totals[p] == top:
+            k += 1
+    for p in range(n):
+        out[p] = (n - k) / k if totals[p] == top else -1.0
+
+
+@njit(cache=True)
+def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
+              n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+              roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+              roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
+              pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
+              out_result):
+    """Game i of simulate_match (a function of its own: the parallel loop's body stays small, and numba
+    compiles this once as a plain function, in a fraction of the time a parallel loop around it takes)."""
+    n_seats, n_turns, rolls, n_dice = throws.shape[1:]
+    n_rot = perms.shape[0]
+    n_keeps = keep_add.shape[0]
+    n_rolls, n_cats = scores.shape
+    full = (1 << n_cats) - 1
+    deal = i // n_rot
+    rot = i % n_rot
+    buf = np.empty((n_keeps, 1))
+    stages = np.empty((max(rolls - 1, 1), n_keeps))
+    memo = np.empty(2 * n_cats * (max_points + 1))
+    choice = np.empty(n_rolls, dtype=np.int64)
+    opp_lo = np.empty(n_seats - 1, dtype=np.int64)
+    opp_len = np.empty(n_seats - 1, dtype=np.int64)
+    opp_off = np.empty(n_seats - 1, dtype=np.int64)
+    opp_p = np.empty((n_seats - 1) * max(max_len, 1))
+    u = np.zeros(n_seats, dtype=np.int64)
+    g = np.zeros(n_seats, dtype=np.int64)
+    t = np.zeros(n_seats, dtype=np.int64)
+    total = np.zeros(n_seats, dtype=np.int64)
+    for turn in range(n_turns):
+        for seat in range(n_seats):
+            p = perms[rot, seat]
+            kind = kinds[p]
+            a = u[seat]
+            dsel = -1
+            prow = 0
+            if kind == MATCH_POLICY:
+                lu = n_upper_lanes[a]
+                prow = policy_rows[offset[a] + g[seat] * lu + min(t[seat], lu - 1)]
+            elif kind == MATCH_TARGET:
+                target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, offset, n_upper_lanes, n_groups,
+                              scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                              joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                              sub_idx, roll_offset, buf, stages[:rolls - 1])
+            elif kind == OPTIMAL or kind == STATIC:
+                policy_stages(kind, a, g[seat], t[seat], H[p], values, offset, n_upper_lanes, n_groups, scores,
+                              upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                              roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                              roll_offset, buf, stages[:rolls - 1])
+            elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
+                if kind == MATCH_MINDFUL:
+                    # the opponents' final totals -> the expected-result curve
+                    q = 0
+                    used = 0
+                    top = -(1 << 40)
+                    lo_max = -(1 << 40)
+                    for s2 in range(n_seats):
+                        if s2 == seat:
+                            continue
+                        opp_off[q] = used
+                        b = u[s2]
+                        if b == full:
+                            opp_lo[q] = total[s2]
+                            opp_len[q] = 1
+                            opp_p[used] = 1.0
+                        else:
+                            ln = n_upper_lanes[b]
+                            tb = t[s2] if t[s2] < ln - 1 else ln - 1
+                            s = offset[b] + g[s2] * ln + tb
+                            opp_lo[q] = total[s2] + fut_start[s]
+                            opp_len[q] = fut_len[s]
+                            for x in range(fut_len[s]):
+                                opp_p[used + x] = fut_data[fut_off[s] + x]
+                        used += opp_len[q]
+                        if opp_lo[q] > lo_max:
+                            lo_max = opp_lo[q]
+                        if opp_lo[q] + opp_len[q] - 1 > top:
+                            top = opp_lo[q] + opp_len[q] - 1
+                        q += 1
+                    curve = np.empty(top - lo_max + 1)
+                    glo = result_curve(n_seats, opp_lo, opp_len, opp_off, opp_p, curve)
+                    mindful_roll_values(a, g[seat], t[seat], total[seat], glo, curve, n_seats,
+                                        fut_data, fut_off, fut_start, fut_len, offset, n_upper_lanes, n_groups,
+                                        scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                                        memo, buf, choice, roll_offset)
+                else:
+                    # the most dangerous opponent, then the two-player policy against her
+                    worst = 2.0
+                    n_sets = full + 1
+                    for s2 in range(n_seats):
+                        if s2 == seat:
+                            continue
+                        b = u[s2]
+                        e = float(dvalues[pair_offset[a * n_sets + b] + total[seat] - total[s2] + maxsum[b]])
+                        if e < worst:
+                            worst = e
+                            dsel = s2
+                    b = u[dsel]
+                    d = total[seat] - total[dsel]
+                    for r in range(n_rolls):
+                        best = NEG
+                        best_c = -1
+                        for c in range(n_cats):
+                            if (a >> c) & 1:
+                                continue
+                            v = duel_option(a, b, c, scores[r, c], d, dvalues, pair_offset, maxsum, full)
+                            if v > best:
+                                best = v
+                                best_c = c
+                        buf[roll_offset + r, 0] = best
+                        choice[r] = best_c
+                for m in range(rolls - 1):
+                    if m > 0:
+                        best_keeps(buf, sub_ptr, sub_idx, 1)
+                    expect_keeps(buf, keep_add, roll_offset, 1)
+                    for k in range(n_keeps):
+                        stages[m, k] = buf[k, 0]
+            r = throw(0, throws[deal, seat, turn, 0], n_dice, keep_add, roll_offset)
+            for s in range(1, rolls):
+                if kind == MATCH_TARGET:
+                    k = target_keep(r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
+                elif kind == MATCH_TABLE:
+                    k = keep_table[a, rolls - s - 1, r]
+                elif kind == MATCH_POLICY:
+                    q = (np.int64(policy[prow, r]) >> ((rolls - s - 1) * keep_bits)) & keep_mask
+                    k = roll_sub_idx[roll_sub_ptr[r] + q]
+                elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
+                    k = choose_keep_index(OPTIMAL, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
+                                          roll_offset, 0, keep_add)
+                else:
+                    k = choose_keep_index(kind, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
+                                          roll_offset, rand[deal, seat, turn, s - 1], keep_add)
+                kept = keep_size[k]
+                if kept == n_dice:
+                    break
+                r = throw(k, throws[deal, seat, turn, s], n_dice - kept, keep_add, roll_offset)
+            if kind == MATCH_TARGET:
+                c = target_box(a, g[seat], t[seat], r, aims[p] - total[seat], V, W, offset, n_upper_lanes,
+                               n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                               joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)[0]
+            elif kind == MATCH_TABLE:
+                c = cat_table[a, r]
+            elif kind == MATCH_POLICY:
+                c = np.int64(policy[prow, r]) >> ((rolls - 1) * keep_bits)
+            elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
+                c = choice[r]
+            else:
+                c, v = best_category(kind, a, g[seat], t[seat], r, H[p], values, offset, n_upper_lanes, n_groups,
+                                     scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                                     joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                                     rand[deal, seat, turn, rolls - 1])
+            allowed, pts, extra = score_choice(a, g[seat], r, c, scores, upper_face, yacht_cat, xbonus,
+                                               joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                                               forced_order)
+            t2, gain = upper_step(t[seat], pts, c, upper_face, threshold, upper_points)
+            total[seat] += pts + gain + extra
+            g[seat] = next_group(a, g[seat], c, pts, yacht_cat, n_groups[a | (1 << c)])
+            t[seat] = t2
+            u[seat] = a | (1 << c)
+    res = np.empty(n_seats)
+    game_results(total, res)
+    for seat in range(n_seats):
+        out_total[i, perms[rot, seat]] = total[seat]
+        out_result[i, perms[rot, seat]] = res[seat]
+
+
+@njit(cache=True, parallel=True)
+def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                   threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                   upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+                   roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset,
+                   maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
+                   out_result):
+    """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
+    throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
+    out_total[i, player], out_result[i, player]."""
+    max_points = scores.max() + xbonus + upper_points
+    max_len = fut_len.max()
+    keep_mask = (1 << keep_bits) - 1
+    for i in prange(throws.shape[0] * perms.shape[0]):
+        game = np.int64(i)  # prange's index is unsigned in the parallel body: one compiled play_game for both
+        play_game(game, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
+                  n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                  roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+                  roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
+                  pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
+                  out_result)

@@ -1,0 +1,43 @@
+"""The Mindful Maximus judge's answer engine: situations of any number of players in, each option's expected
+result out, when everyone plays Maximus from then on (the future-score distribution tables,
+``kernels/answers.py``)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ...core.arrays import frozen
+from ..solitaire.answers import SOLITAIRE_REASONS, CardEngine, solitaire_blob
+from .future import FutureTable
+
+
+class MindfulEngine(CardEngine):
+    """Answers situations of any number of players in the Mindful Maximus model (the future-score
+    distribution tables): each option's expected result when everyone plays Maximus from then on."""
+
+    unit = "equity"
+    reasons = SOLITAIRE_REASONS
+    players = 1
+    judge = "mindful"
+
+    def __init__(self, table: FutureTable, tie: float = 1e-9):
+        super().__init__(table.game, tie)
+        self.table = table
+        self.future = tuple(frozen(x) for x in (table.data, table.offset, table.start, table.length))
+
+    @cached_property
+    def blob(self) -> np.ndarray:
+        return solitaire_blob(self.table.model)
+
+    @cached_property
+    def _tables(self) -> tuple[Any, ...]:
+        return (*self.future, self.blob)
+
+    @cached_property
+    def _kernels(self):
+        from .kernels.answers import answer_mindful
+
+        return answer_mindful, None, None

@@ -1,0 +1,1 @@
+"""The future-score tables' build, the Mindful Maximus decision and its answers."""

@@ -1,0 +1,371 @@
+"""The batch answer engines of scorecard games: situations (the arrays of ``ScorecardEncoding.situations``)
+in, every legal option's value out (``core.answers``), from a solved table.
+
+``CardEngine`` is what every judge's engine shares; ``SolitaireEngine`` answers for one player's card and
+the expected-score table (``kernels/answers.py``). The other judges' engines subclass ``CardEngine`` beside
+their tables: ``duel/answers.py`` (the exact two-person equity), ``mindful/answers.py`` (Mindful Maximus).
+Each is the one path behind its solution's values, advice and reviews, the labelled datasets and the web.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+from ...core.answers import Answers, Situations, as_situations, empty_buffers
+from ...core.arrays import frozen, pack
+from ...core.errors import InputError
+from ..game.rules import ScorecardGame
+from .table import SolitaireModel
+from ..turn.widget import keep_steps
+
+SMALL_BATCH = 256  # below this, one thread answers (waking the others costs more than it saves)
+NUMPY_FEW = 64  # at most this many situations at once may go to the numpy form, before the kernel is loaded
+NUMPY_FIRST = 32  # single situations in numpy before the kernel is considered
+NUMPY_RECHECK = 1024  # numpy answers between two looks for a compiled kernel
+KEYS = ("cards", "totals", "dice", "held", "rolls_left")
+
+SOLITAIRE_REASONS = {
+    1: "a box holds a score it cannot hold",
+    2: "the boxes are not filled from the top (this game is played in card order)",
+    3: "the dice are not all showing, or one is not a face of the dice",
+    4: "the throws left do not fit the moment (0..rolls-1 with dice showing, 1..rolls-1 for a re-throw)",
+    5: "dice are held while dice are showing",
+    6: "every box is filled: the game is over",
+    7: "the total is not the card's points with its bonuses",
+    8: "the points still needed are beyond the target table's",
+}
+
+class CardEngine:
+    """What both engines share: the situations checked against the game's shapes, the kernels called on
+    one thread or all, refusals worded."""
+
+    judge: str
+    unit: str
+    reasons: dict[int, str]
+    players: int  # the cards a situation must have at least
+
+    def __init__(self, game: ScorecardGame, tie: float):
+        self.game, self.tie = game, tie
+        dice = game.dice
+        ptr, _ = dice.roll_sub_keeps
+        self.width = int(np.diff(ptr).max()) + game.n_categories
+        # the arrays' shapes after the batch's length (a single situation is a batch of one: checked cheaply)
+        self.boxes_shape, self.dice_shape = (game.n_categories,), (game.n_dice,)
+
+    def answer(self, situations: Situations, parallel: bool | None = None, memo: np.ndarray | None = None
+               ) -> Answers:
+        """Every legal option of every situation (InputError naming the first one that cannot be); ``memo``:
+        where the engine carries work from a call to the next (``memo_for``; by default its own, of one row)."""
+        arrays = as_situations(situations, KEYS)
+        if not all(a.flags.writeable for a in arrays):  # the kernels' one signature: copies, not another compile
+            arrays = tuple(a.copy() for a in arrays)
+        cards, totals, dice, held, rolls_left = arrays
+        n = cards.shape[0]
+        card_shape, totals_shape = cards.shape, totals.shape
+        if (card_shape[2:] != self.boxes_shape or card_shape[1] < self.players or len(totals_shape) != 2
+                or totals_shape[1] < self.players or dice.shape[1:] != self.dice_shape
+                or held.shape[1:] != self.dice_shape or rolls_left.shape[1:] != (1,)):
+            g = self.game
+            raise InputError(f"situations of this game are cards (n, {self.players}+ players, {g.n_categories} boxes), "
+                             f"totals (n, players), dice and held (n, {g.n_dice}), rolls_left (n, 1)")
+        out = Answers.empty(n, self.width, self.judge, self.unit)
+        f, i = out.buffers
+        if not n:
+            return out
+        serial, parallel_kernel, chunks = self._kernels
+        args = (cards, totals, dice, held, rolls_left) + self._tables + self._carried(memo, n)
+        if parallel_kernel is not None and (parallel if parallel is not None else n >= SMALL_BATCH):
+            refused = parallel_kernel(*args, self.tie, f, i, chunks())
+        else:
+            refused = self._call_serial(serial, *args, self.tie, f, i)
+        return out.check(self.reasons) if refused else out
+
+    @cached_property
+    def _tables(self) -> tuple[Any, ...]:
+        """The kernels' table arguments, after the situations."""
+        raise NotImplementedError
+
+    def _call_serial(self, serial: Any, *args: Any) -> Any:
+        return serial(*args)
+
+    def memo_for(self, size: int) -> np.ndarray | None:
+        """Somewhere to carry work between calls whose row j is always game j's situation, for ``size``
+        games (None: this engine carries none)."""
+        return None
+
+    def _carried(self, memo: np.ndarray | None, n: int) -> tuple[Any, ...]:
+        """The kernels' arguments after the tables: what they carry between calls of ``n`` situations (none
+        here)."""
+        return ()
+
+    @cached_property
+    def _kernels(self):
+        raise NotImplementedError
+
+
+class SolitaireEngine(CardEngine):
+    """Answers situations of one player's card from the solitaire table ``values`` (expected final score)."""
+
+    unit = "points"
+    reasons = SOLITAIRE_REASONS
+    players = 1
+
+    def __init__(self, model: SolitaireModel, values: np.ndarray, tie: float = 1e-9, judge: str = "points",
+                 aim: tuple[int, int, float] | None = None):
+        """``aim``: answer from a target table ``values`` instead, as (the target T, the table's largest need N,
+        what a tie is worth): every value the best chance of more than T - total further points."""
+        super().__init__(model.game, tie)
+        self.model, self.judge = model, judge
+        self.pair = table_pair(values)
+        self.aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
+        self._sealed = False  # the fast path is open once the checked path has answered
+        self._numpy_count = 0  # situations the numpy form has answered
+        self._numpy_recheck = 0  # from this count on, whether the kernel is compiled is asked again
+        if aim is not None:
+            self.unit = "p_target"
+
+    @cached_property
+    def blob(self) -> np.ndarray:
+        return solitaire_blob(self.model)
+
+    @cached_property
+    def _tables(self) -> tuple[Any, ...]:
+        return (*self.pair, self.blob, self.aim)
+
+    def answer(self, situations: Situations, parallel: bool | None = None, memo: np.ndarray | None = None
+               ) -> Answers:
+        """As ``CardEngine.answer``. A few situations whose arrays are the kernel's own types (int64, C
+        order, writable: what the encoding gives) go to the kernel as they come, with no checks in Python:
+        numba's dispatcher checks their types (the kernel compiled once, then sealed: other types raise)
+        and the kernel their shapes. Those checks were half of a single situation's time. Anything else
+        takes the checked path, which says what is wrong."""
+        if self._sealed and not parallel:
+            try:
+                out = self._answer_few(situations, memo)
+                if out is not None:
+                    return out
+            except Exception:  # not the kernel's arrays (types, shapes, a missing key): the checked path says why
+                pass
+        elif not parallel and memo is None and self._numpy_answers(situations):
+            return self._numpy.answer(situations)
+        out = super().answer(situations, parallel, memo)
+        self._sealed = True
+        return out
+
+    def _numpy_answers(self, situations: Situations) -> bool:
+        """Whether the numpy form answers these situations (``answers_numpy``): a few situations, before this
+        process has loaded the kernel. Single situations go on in numpy until NUMPY_FIRST of them, and then
+        while the kernel is not compiled (a one-shot command never loads numba; a fresh install answers at
+        once); a few more at once go to the kernel where it is compiled. Checked once in a while, so that a
+        long-running process takes up the kernel that ``dicesolver warmup`` or another process compiles."""
+        cards = situations.get("cards")
+        n = len(cards) if cards is not None else 0
+        if not 0 < n <= NUMPY_FEW:
+            return False
+        self._numpy_count += n
+        if n == 1 and self._numpy_count <= NUMPY_FIRST:
+            return True
+        if self._numpy_count < self._numpy_recheck:
+            return True
+        from ...core.jit import compiled
+
+        ready = compiled(self._kernels[0])
+        self._numpy_recheck = self._numpy_count + NUMPY_RECHECK
+        return not ready
+
+    @property
+    def numpy_form(self) -> Any:
+        """This engine in numpy (``answers_numpy.SolitaireNumpy``): its rules and the order of its options."""
+        return self._numpy
+
+    @cached_property
+    def _numpy(self):
+        from .answers_numpy import SolitaireNumpy
+
+        game = self.game
+        return SolitaireNumpy(self, hold_masks(game), padded_subs(game), possible_scores(game))
+
+    @cached_property
+    def _answer_few(self) -> Callable[[Situations, np.ndarray | None], Answers | None]:
+        """``answer``'s fast path: fewer than SMALL_BATCH situations to the serial kernel as they come (None:
+        more, or shapes the kernel refuses). What it reads is bound here once: looked up on the engine at
+        every call, it cost 0.3 µs of a single situation's 3.3.
+
+        A single situation is answered into the last one's answers once nothing else holds them (the
+        answers and every view of them dropped: ``sys.getrefcount`` then counts only this function's
+        references and its own argument). Fresh buffers, made and wrapped, cost 0.6-0.9 µs of a 5 µs
+        situation: their making, and the kernel's first writes to memory the cache does not hold."""
+        serial, (values, narrow, blob, aim), tie = self._serial, self._tables, self.tie
+        width, judge, unit, reasons = self.width, self.judge, self.unit, self.reasons
+        own_memo, no_memo = self._own_memo, self._no_memo
+        lent: list[Answers] = []  # the last single situation's answers (one a thread, at most)
+        refcount = sys.getrefcount
+
+        def answer_few(situations: Situations, memo: np.ndarray | None) -> Answers | None:
+            cards = situations["cards"]
+            n = len(cards)
+            if n >= SMALL_BATCH:
+                return None
+            out: Answers | None = None
+            if n == 1:
+                try:
+                    out = lent.pop()  # taken at once (list.pop holds the GIL): no other thread has it
+                except IndexError:  # none yet, or another thread's
+                    pass
+                if out is not None:
+                    floats, ints = out.buffers
+                    if refcount(out) > 2 or refcount(floats) > 3 or refcount(ints) > 3:  # still held elsewhere
+                        out = None
+                if out is None:
+                    floats, ints = empty_buffers(1, width)
+                    out = Answers(floats, ints, judge, unit)
+                lent.append(out)
+            else:
+                floats, ints = empty_buffers(n, width)
+            refused = serial(cards, situations["totals"], situations["dice"], situations["held"],
+                             situations["rolls_left"], values, narrow, blob, aim,
+                             (own_memo if n == 1 else no_memo) if memo is None else memo, tie, floats, ints)
+            if refused < 0:
+                return None
+            if out is None:
+                out = Answers(floats, ints, judge, unit)
+            return out.check(reasons) if refused else out
+
+        return answer_few
+
+    def _call_serial(self, serial: Any, *args: Any) -> Any:
+        return call_sealed(serial, *args)
+
+    @cached_property
+    def _serial(self):
+        """The serial kernel, sealed on first use: from then on only the checked path (``call_sealed``) adds
+        a signature, so the fast path's odd arrays raise rather than compile."""
+        serial = self._kernels[0]
+        serial.disable_compile()
+        return serial
+
+    def memo_for(self, size: int) -> np.ndarray:
+        """Each game's last turn stage 1 (the kernel's ``memo``: a row per game, its keeps short of a whole
+        roll, then the turn state's key; -1: none yet): the decision with one throw left after one with two
+        needs no stages worked out. 1.7 KB a game for Yahtzee."""
+        memo = np.empty((size, self.game.dice.roll_offset + 1))
+        memo[:, -1] = -1.0
+        return memo
+
+    @cached_property
+    def _own_memo(self) -> np.ndarray:
+        """The memo of single situations that bring none, so that advice on a turn's decisions one by one (a
+        player's hints, the web) carries the turn's stages from the first to the second. Only single
+        situations write it, each from its own stages: an answer is the same bit for bit whatever came
+        before. Calls from several threads take turns (the kernels hold the GIL)."""
+        return self.memo_for(1)
+
+    @cached_property
+    def _no_memo(self) -> np.ndarray:
+        return self.memo_for(0)
+
+    def _carried(self, memo: np.ndarray | None, n: int) -> tuple[Any, ...]:
+        if memo is None:
+            memo = self._own_memo if n == 1 else self._no_memo
+        return (memo,)
+
+    @cached_property
+    def _kernels(self):
+        from .kernels.answers import answer_parallel, answer_serial
+
+        return answer_serial, answer_parallel, batch_parts
+
+
+def solitaire_blob(m: SolitaireModel) -> np.ndarray:
+    """A one-player model's integer arrays in one (the order of ``kernels.answers``'s constants)."""
+    game = m.game
+    dice = game.dice
+    ptr, idx = dice.roll_sub_keeps
+    sub_pad = padded_subs(game)
+    scores_t = np.ascontiguousarray(m.scores.T, dtype=np.float64).view(np.int64)  # read as floats
+    possible = possible_scores(game)
+    scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
+               dice.roll_offset, m.threshold, m.upper_points, m.yacht_cat, m.xbonus, m.joker_mode,
+               int(m.forced_order), possible.shape[1] - 1, sub_pad.shape[1]]
+    arrays: list[np.ndarray] = [m.offset, m.n_upper_lanes, m.n_groups, m.scores, scores_t, m.upper_face, m.joker_pts,
+              m.roll_yacht_face, m.upper_cat_of_face, m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx,
+              hold_masks(game), dice.counts.T, possible, sub_pad]
+    return pack(scalars, arrays)
+
+
+def table_pair(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A float64 or float32 table as the kernels take both: (float64 entries, float32 entries), the other one
+    empty (``kernels.answers.entry``), so that one compiled kernel serves both."""
+    if values.dtype == np.float32:
+        return NO_WIDE, frozen(np.ascontiguousarray(values))
+    return frozen(np.ascontiguousarray(values, dtype=np.float64)), NO_NARROW
+
+
+NO_WIDE = frozen(np.zeros(0, dtype=np.float64))
+NO_NARROW = frozen(np.zeros(0, dtype=np.float32))
+
+
+def possible_scores(game: ScorecardGame) -> np.ndarray:
+    """possible[c, v] = 1 where box c can hold v points."""
+    possible = np.zeros((game.n_categories, int(game.max_scores.max()) + 1), dtype=np.int64)
+    for c in range(game.n_categories):
+        possible[c, game.possible_scores(c)] = 1
+    return possible
+
+
+def padded_subs(game: ScorecardGame) -> np.ndarray:
+    """Each keep's one-die-smaller keeps, padded with the keep itself to one width."""
+    dice = game.dice
+    steps = keep_steps(dice)
+    sub_pad = np.zeros((dice.n_keeps, max(s.shape[1] for s in steps.smaller)), dtype=np.int64)
+    for size, keeps in enumerate(steps.by_size):
+        sub_pad[keeps] = keeps[:, None]
+        sub_pad[keeps, : steps.smaller[size].shape[1]] = steps.smaller[size]
+    return sub_pad
+
+
+def hold_masks(game: ScorecardGame) -> np.ndarray:
+    """For every roll's every distinct keep (``roll_sub_keeps`` order), the encoding's hold action."""
+    dice = game.dice
+    ptr, idx = dice.roll_sub_keeps
+    return np.array([hold_mask(dice.rolls[r], dice.keeps[int(k)])
+                     for r in range(dice.n_rolls) for k in idx[ptr[r]:ptr[r + 1]]], dtype=np.int64)
+
+
+def hold_mask(roll: tuple[int, ...], keep: tuple[int, ...]) -> int:
+    """The encoding's hold action for keeping ``keep`` from the sorted ``roll``: the positions of the
+    kept dice, the first of equal dice first."""
+    left = list(keep)
+    mask = 0
+    for i, d in enumerate(roll):
+        if d in left:
+            left.remove(d)
+            mask |= 1 << i
+    return mask
+
+
+def batch_parts() -> int:
+    """The parts a batch is answered in, each grouped by turn state on its own: four a thread, for balance;
+    one on a single thread (four there cost 7% more: ``label`` answers on one while it writes)."""
+    from numba import get_num_threads
+
+    threads = get_num_threads()
+    return 4 * threads if threads > 1 else 1
+
+
+def call_sealed(kernel: Any, *args: Any) -> Any:
+    """Call the solitaire engines' sealed serial kernel (``SolitaireEngine._serial``) with checked arguments:
+    where they are types it was not compiled for (read-only situations, another engine's tables), compile
+    for them, and seal it again."""
+    try:
+        return kernel(*args)
+    except TypeError:
+        kernel.disable_compile(False)
+        try:
+            return kernel(*args)
+        finally:
+            kernel.disable_compile(True)

@@ -1,0 +1,42 @@
+"""The breakdown table's backward step (``scorecard/solitaire/breakdown.py``): a turn-start state's expected points per
+aspect (each box, the upper bonus, the extra bonuses) and the variance of its future points, from the
+distinct outcomes of its optimally played turn and the states those outcomes lead to."""
+
+import numpy as np
+
+from ....core.jit import njit, prange
+
+
+@njit(cache=True, parallel=True)
+def pull_breakdown(rows, out_target, out_points, out_prob, out_cat, out_flag, out_count, values, upper_points,
+                   xbonus, aspects, variance):
+    """For each state rows[i] (the outcomes of row i of the out_ arrays, as ``turn_outcomes`` writes them):
+    aspects[state] = the expectation over its outcomes of the points the outcome scores, by aspect, plus
+    the aspects of the state it leads to; variance[state] = the variance of its future points (the law of
+    total variance over the outcomes: each outcome's mean is its points plus the next state's value).
+    Columns of ``aspects``: the boxes, then the upper bonus, then the extra bonuses."""
+    n_cats = aspects.shape[1] - 2
+    n_aspects = aspects.shape[1]
+    for i in prange(rows.shape[0]):
+        s = rows[i]
+        n = out_count[i]
+        mean = 0.0
+        for o in range(n):
+            mean += out_prob[i, o] * (out_points[i, o] + values[out_target[i, o]])
+        spread = 0.0
+        for a in range(n_aspects):
+            aspects[s, a] = 0.0
+        for o in range(n):
+            p = out_prob[i, o]
+            nxt = out_target[i, o]
+            f = out_flag[i, o]
+            gain = upper_points if f & 1 else 0
+            extra = xbonus if f & 2 else 0
+            aspects[s, out_cat[i, o]] += p * (out_points[i, o] - gain - extra)
+            aspects[s, n_cats] += p * gain
+            aspects[s, n_cats + 1] += p * extra
+            for a in range(n_aspects):
+                aspects[s, a] += p * aspects[nxt, a]
+            d = out_points[i, o] + values[nxt] - mean
+            spread += p * (variance[nxt] + d * d)
+        variance[s] = spread

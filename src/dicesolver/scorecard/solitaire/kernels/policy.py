@@ -1,0 +1,75 @@
+"""The optimal (max expected score) policy of one set of used boxes, for every lane at once: the category
+chosen for each final roll and the value of every keep at every stage of the turn.
+"""
+
+import numpy as np
+
+from ....core.jit import njit
+from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
+
+
+@njit(cache=True, inline="always")
+def final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                 forced_order):
+    """Like final_stage, also recording the chosen category (the first best, as best_category does)."""
+    n_rolls, n_cats = scores.shape
+    lu = n_upper_lanes[u]
+    gu = n_groups[u]
+    for r in range(n_rolls):
+        for j in range(lu * gu):
+            buf[roll_offset + r, j] = NEG
+            choice[r, j] = -1
+    for c in range(n_cats):
+        if (u >> c) & 1:
+            continue
+        nu = u | (1 << c)
+        ln = n_upper_lanes[nu]
+        gn = n_groups[nu]
+        base = offset[nu]
+        for g in range(gu):
+            for r in range(n_rolls):
+                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                if not allowed:
+                    continue
+                ng = next_group(u, g, c, pts, yacht_cat, gn)
+                for t in range(lu):
+                    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                    if t2 > ln - 1:
+                        t2 = ln - 1
+                    v = pts + gain + extra + values[base + ng * ln + t2]
+                    j = g * lu + t
+                    if v > buf[roll_offset + r, j]:
+                        buf[roll_offset + r, j] = v
+                        choice[r, j] = c
+
+
+@njit(cache=True, inline="always")
+def optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                   upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                   forced_order, keep_add, sub_ptr, sub_idx, roll_offset):
+    """The optimal policy of every lane of used set u: choice[r, lane] = the category for final roll r;
+    stages[m][k, lane] = the value of keeping k when m more throws follow the next one."""
+    n_keeps = keep_add.shape[0]
+    n_rolls = scores.shape[0]
+    buf = np.empty((n_keeps, lanes))
+    choice = np.empty((n_rolls, lanes), dtype=np.int64)
+    final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                 upper_cat_of_face, forced_order)
+    return choice, keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes)
+
+
+@njit(cache=True, inline="always")
+def keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes):
+    """From final-roll values in buf's roll rows: stages[m][k, lane] = the value of keeping k when m more
+    throws follow the next one (buf is used up)."""
+    stages = np.empty((max(rolls - 1, 1), keep_add.shape[0], lanes))
+    for m in range(rolls - 1):
+        if m > 0:
+            best_keeps(buf, sub_ptr, sub_idx, lanes)
+        expect_keeps(buf, keep_add, roll_offset, lanes)
+        stages[m] = buf
+    return stages

@@ -1,0 +1,164 @@
+"""The optimal player's decisions as a table, and games played by reading it.
+
+A decision word per (turn-start state, roll): for each throw still to come (1 .. rolls - 1) the keep held
+from that roll, as its position among the roll's sub-keeps (``roll_sub_idx``), in ``keep_bits`` bits;
+above them the category a final roll scores. Building it runs the widget once per used set over all lanes
+(as a solve does); the states the optimal player can reach are then marked level by level, and only their
+distinct rows of words are kept (``rows[state]`` says which). Playing costs a few look-ups per throw.
+
+The dice come from the simulations' stream (``stream.py``), drawn in the kernel or given as arrays.
+"""
+
+import numpy as np
+
+from ....core.jit import njit, prange
+from .policy import optimal_policy
+from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...turn.kernels.stream import DICE_PER_WORD, DICE_STREAM, next_face, stream_key, throw_word
+
+BLOCK = 32  # games played side by side in one thread
+
+
+@njit(cache=True, parallel=True)
+def build_policy(sets, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                 yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                 keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, keep_bits, out):
+    """out[offset[u] + lane, roll] for every used set u of ``sets``: the decisions simulate_games makes in
+    mode OPTIMAL (the same values compared in the same order: the first best keep, the first best box)."""
+    n_rolls = scores.shape[0]
+    for b in prange(sets.shape[0]):
+        u = sets[b]
+        lanes = n_upper_lanes[u] * n_groups[u]
+        choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores,
+                                        upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                                        joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add,
+                                        sub_ptr, sub_idx, roll_offset)
+        for j in range(lanes):
+            row = offset[u] + j
+            for r in range(n_rolls):
+                word = np.int64(choice[r, j]) << ((rolls - 1) * keep_bits)
+                lo = roll_sub_ptr[r]
+                for left in range(1, rolls):
+                    table = stages[left - 1]
+                    best_q = 0
+                    best_v = -np.inf
+                    for q in range(roll_sub_ptr[r + 1] - lo):
+                        v = table[roll_sub_idx[lo + q], j]
+                        if v > best_v:
+                            best_v = v
+                            best_q = q
+                    word |= np.int64(best_q) << ((left - 1) * keep_bits)
+                out[row, r] = word
+
+
+@njit(cache=True, parallel=True)
+def mark_reached(sets, words, cat_shift, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                 forced_order, reached):
+    """reached[next state] for every turn start after a reached one of ``sets`` (one level), ``words`` the
+    decisions of every state: the box the optimal player scores each final roll in. Any final roll may
+    come, so this is a superset of the states play reaches (every state reached, a few never), closed
+    under the player's own moves. The last level (every box filled) has no decisions and is not marked."""
+    n_rolls = words.shape[1]
+    full_set = (1 << scores.shape[1]) - 1
+    for b in prange(sets.shape[0]):
+        u = sets[b]
+        lu = n_upper_lanes[u]
+        for j in range(lu * n_groups[u]):
+            if not reached[offset[u] + j]:
+                continue
+            g = j // lu
+            t = j % lu  # the upper total itself (no total passes the filled boxes' best; with every upper box
+            # filled, one lane: the total no longer changes)
+            for r in range(n_rolls):
+                c = np.int64(words[offset[u] + j, r]) >> cat_shift
+                u2 = u | (1 << c)
+                if u2 == full_set:
+                    continue
+                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                g2 = next_group(u, g, c, pts, yacht_cat, n_groups[u2])
+                lu2 = n_upper_lanes[u2]
+                reached[offset[u2] + g2 * lu2 + min(t2, lu2 - 1)] = True  # threads may race to write True
+
+
+@njit(cache=True, parallel=True)
+def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, offset,
+                n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, roll_offset, roll_sub_ptr,
+                roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
+    """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy`` (the
+    row ``rows[state]`` of a turn-start state: the start must be one the table covers).
+
+    The dice are ``throws[game, turn, throw, die]`` when it has games, else the stream of ``seed`` from
+    game ``first_game`` on. Same results as simulate_games in mode OPTIMAL on the same dice.
+
+    Games go in blocks of BLOCK, throw by throw: a block's look-ups into the table (mostly cache misses)
+    are independent of each other, so the processor waits for them together, not one after another."""
+    n_games = out_total.shape[0]
+    n_cats = scores.shape[1]
+    n_dice = throws.shape[3]  # an empty throws array (no games) still says how many dice are thrown
+    groups = (n_dice + DICE_PER_WORD - 1) // DICE_PER_WORD
+    from_stream = throws.shape[0] == 0
+    key = stream_key(seed, DICE_STREAM)
+    mask = (1 << keep_bits) - 1
+    cat_shift = (rolls - 1) * keep_bits
+    full_set = (1 << n_cats) - 1
+    for blk in prange((n_games + BLOCK - 1) // BLOCK):
+        lo = blk * BLOCK
+        nb = min(BLOCK, n_games - lo)
+        u = np.full(nb, start_u, dtype=np.int64)
+        t = np.full(nb, start_t, dtype=np.int64)
+        g = np.full(nb, start_g, dtype=np.int64)
+        row = np.empty(nb, dtype=np.int64)
+        k = np.empty(nb, dtype=np.int64)
+        r = np.empty(nb, dtype=np.int64)
+        word = np.empty(nb, dtype=np.int64)
+        for b in range(nb):
+            out_total[lo + b] = start_score
+            out_bonus[lo + b] = 0
+            out_extra[lo + b] = 0
+            for c in range(n_cats):
+                out_boxes[lo + b, c] = -1
+        for turn in range(n_cats):
+            if u[0] == full_set:  # the games of a block fill one box a turn: all end together
+                break
+            for b in range(nb):
+                lu = n_upper_lanes[u[b]]
+                row[b] = rows[offset[u[b]] + g[b] * lu + min(t[b], lu - 1)]
+                k[b] = 0
+            for s in range(rolls):
+                for b in range(nb):
+                    kk = k[b]
+                    x = np.uint64(0)
+                    for d in range(n_dice - keep_size[kk]):
+                        if from_stream:
+                            if d % DICE_PER_WORD == 0:
+                                x = throw_word(key, first_game + lo + b, turn, s, d // DICE_PER_WORD, n_cats, rolls,
+                                               groups)
+                            f, x = next_face(x, faces)
+                        else:
+                            f = throws[lo + b, turn, s, d]
+                        kk = keep_add[kk, f - 1]
+                    r[b] = kk - roll_offset
+                for b in range(nb):
+                    word[b] = policy[row[b], r[b]]
+                if s < rolls - 1:
+                    shift = (rolls - 2 - s) * keep_bits  # the keep with rolls - 1 - s throws left
+                    for b in range(nb):
+                        k[b] = roll_sub_idx[roll_sub_ptr[r[b]] + ((word[b] >> shift) & mask)]
+            for b in range(nb):
+                c = word[b] >> cat_shift
+                allowed, pts, extra = score_choice(u[b], g[b], r[b], c, scores, upper_face, yacht_cat, xbonus,
+                                                   joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                                                   forced_order)
+                t[b], gain = upper_step(t[b], pts, c, upper_face, threshold, upper_points)
+                out_total[lo + b] += pts + gain + extra
+                out_boxes[lo + b, c] = pts
+                if gain > 0:
+                    out_bonus[lo + b] = 1
+                if extra > 0:
+                    out_extra[lo + b] += 1
+                g[b] = next_group(u[b], g[b], c, pts, yacht_cat, n_groups[u[b] | (1 << c)])
+                u[b] = u[b] | (1 << c)

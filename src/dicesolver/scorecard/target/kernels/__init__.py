@@ -1,0 +1,1 @@
+"""The target table's solve, answers and games."""

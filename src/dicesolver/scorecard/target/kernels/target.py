@@ -1,0 +1,227 @@
+"""Playing for a target score: for every turn-start state of a solitaire scorecard game and every need n
+from 0 to N, the best chance of scoring more than n further points, where scoring exactly n counts ``tie``
+(1: "at least n", the target; 1/2: "beat n, ties half", the score to beat).
+
+``V[index * (N + 1) + n]`` for the solitaire table's state ``index`` (used set, yacht-bonus group, capped
+upper total). The full card's row is (tie, 0, ..., 0), set before the solve. A turn is the expected-score
+widget with a vector of N + 1 needs for lanes: the final stage takes, for each roll and each need, the best
+box's chance of the need left after its points (bonuses included; past the need: certain), and the keep
+stages average and maximise need by need. Every state's vector is computed from the level above, so levels
+are solved backwards as in the expected-score solve.
+"""
+
+import numpy as np
+
+from ....core.jit import borrowed, njit, prange
+from ...game.kernels.scoring import fill_box, next_group, score_choice, upper_step
+from ...turn.kernels.widget import best_keeps, expect_keeps, run_widget
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def take_best(row, V, src, W, total):
+    """row[n] = max(row[n], V[src, n - total]) for the W = N + 1 needs n; past the need (n < total): certain."""
+    for n in range(min(total, W)):
+        row[n] = 1.0
+    base = src * W - total
+    for n in range(total, W):
+        v = V[base + n]
+        if v > row[n]:
+            row[n] = v
+
+
+@njit(cache=True, parallel=True)
+def target_level(us, V, N, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
+                 xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                 sub_idx, roll_prob, roll_offset, rerolls):
+    """Every state of the used sets ``us`` (one level), from the level above (already in V)."""
+    n_keeps = keep_add.shape[0]
+    n_rolls, n_cats = scores.shape
+    W = N + 1
+    for i in prange(us.shape[0]):
+        u = us[i]
+        lu = n_upper_lanes[u]
+        gu = n_groups[u]
+        buf = np.empty((n_keeps, W))
+        for g in range(gu):
+            for t in range(lu):
+                for r in range(n_rolls):
+                    buf[roll_offset + r, :] = 0.0
+                for c in range(n_cats):
+                    if (u >> c) & 1:
+                        continue
+                    nu = u | (1 << c)
+                    ln = n_upper_lanes[nu]
+                    gn = n_groups[nu]
+                    for r in range(n_rolls):
+                        allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus,
+                                                           joker_mode, joker_pts, roll_yacht_face,
+                                                           upper_cat_of_face, forced_order)
+                        if not allowed:
+                            continue
+                        ng = next_group(u, g, c, pts, yacht_cat, gn)
+                        tn = t
+                        bonus = 0
+                        if upper_face[c] > 0 and threshold > 0:
+                            tn, bonus = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                        if ln == 1:
+                            tn = 0
+                        take_best(buf[roll_offset + r], V, offset[nu] + ng * ln + tn, W, pts + extra + bonus)
+                run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, W, rerolls)
+                o = (offset[u] + g * lu + t) * W
+                for n in range(W):
+                    V[o + n] = buf[0, n]
+
+
+# -- playing for the target: one decision at a time from the table, and many games --------------------------
+
+
+@njit(cache=True, inline="always")
+def box_chance(u, g, t, r, c, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+               upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+               forced_order):
+    """(allowed, chance for ``need`` after scoring roll r in box c, box points, bonus gained, extra)."""
+    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+                                       roll_yacht_face, upper_cat_of_face, forced_order)
+    if not allowed:
+        return False, -1.0, 0, 0, 0
+    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+    rest = need - (pts + gain + extra)
+    if rest < 0:
+        return True, 1.0, pts, gain, extra
+    nu = u | (1 << c)
+    ln = n_upper_lanes[nu]
+    if t2 > ln - 1:
+        t2 = ln - 1
+    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+    return True, float(V[(offset[nu] + ng * ln + t2) * W + rest]), pts, gain, extra
+
+
+@njit(cache=True, inline="always")
+def target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+               upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+               forced_order):
+    """The box to score roll r in for the best chance of ``need`` more points: (box, chance); between equal
+    chances (past the need, or out of reach) the most points now, then the first box."""
+    best_c, best_v, best_now = -1, -2.0, -1
+    for c in range(scores.shape[1]):
+        if (u >> c) & 1:
+            continue
+        ok, v, pts, gain, extra = box_chance(u, g, t, r, c, need, V, W, offset, n_upper_lanes, n_groups, scores,
+                                             upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                                             joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+        now = pts + gain + extra
+        if ok and (v > best_v or (v == best_v and now > best_now)):
+            best_c, best_v, best_now = c, v, now
+    return best_c, best_v
+
+
+@njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
+def target_stages(u, g, t, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                  yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                  keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
+    """stages[m, k] = the best chance of ``need`` after keeping k when m more throws follow the next one."""
+    # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
+    # made a turn several times slower
+    V, offset, n_upper_lanes, n_groups, scores = borrowed(V), borrowed(offset), borrowed(n_upper_lanes), \
+        borrowed(n_groups), borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, buf, stages = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
+        borrowed(buf), borrowed(stages)
+    for r in range(scores.shape[0]):
+        c, v = target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                          upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                          upper_cat_of_face, forced_order)
+        buf[roll_offset + r, 0] = v
+    for m in range(stages.shape[0]):
+        if m > 0:
+            best_keeps(buf, sub_ptr, sub_idx, 1)
+        expect_keeps(buf, keep_add, roll_offset, 1)
+        for k in range(buf.shape[0]):
+            stages[m, k] = buf[k, 0]
+
+
+@njit(cache=True, inline="always")
+def target_keep(r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_offset):
+    """The keep from roll r with the best chance (ties: the first in the roll's list of keeps)."""
+    best_k, best_v = roll_offset + r, -2.0
+    table = stages[rolls_left - 1]
+    for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
+        k = roll_sub_idx[p]
+        if table[k] > best_v:
+            best_k, best_v = k, table[k]
+    return best_k
+
+
+@njit(cache=True)
+def decide_target_keep(u, g, t, r, rolls_left, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face,
+                       threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                       upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+                       roll_sub_idx):
+    """One keep decision of the target strategy (called from Python by its player)."""
+    buf = np.empty((keep_add.shape[0], 1))
+    stages = np.empty((rolls_left, keep_add.shape[0]))
+    target_stages(u, g, t, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
+                  yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                  keep_add, sub_ptr, sub_idx, roll_offset, buf, stages)
+    return target_keep(r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
+
+
+@njit(cache=True)
+def decide_target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                      forced_order):
+    """One box decision of the target strategy (called from Python by its player)."""
+    return target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                      forced_order)[0]
+
+
+@njit(cache=True, parallel=True)
+def target_games(aim, start_u, start_t, start_g, start_score, throws, V, W, offset, n_upper_lanes, n_groups, scores,
+                 upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                 upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
+                 keep_size, out_total, out_boxes, out_bonus, out_extra):
+    """Play throws.shape[0] games for a final score of ``aim`` from one start, with the pre-drawn dice
+    ``throws[game, turn, throw, die]`` (the same arrays as the other strategies' simulation)."""
+    n_games, n_turns, rolls, n_dice = throws.shape
+    n_keeps = keep_add.shape[0]
+    n_cats = scores.shape[1]
+    for i in prange(n_games):
+        buf = np.empty((n_keeps, 1))
+        stages = np.empty((max(rolls - 1, 1), n_keeps))
+        u, t, g, total, bonus, extras = start_u, start_t, start_g, start_score, 0, 0
+        for c in range(n_cats):
+            out_boxes[i, c] = -1
+        for turn in range(n_turns):
+            if u == (1 << n_cats) - 1:
+                break
+            need = aim - total
+            target_stages(u, g, t, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                          upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                          forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages[:rolls - 1])
+            r = 0
+            for d in range(n_dice):
+                r = keep_add[r, throws[i, turn, 0, d] - 1]
+            r -= roll_offset
+            for s in range(1, rolls):
+                k = target_keep(r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
+                for d in range(n_dice - keep_size[k]):
+                    k = keep_add[k, throws[i, turn, s, d] - 1]
+                r = k - roll_offset
+            c, v = target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face,
+                              threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                              upper_cat_of_face, forced_order)
+            ok, v, pts, gain, extra = box_chance(u, g, t, r, c, need, V, W, offset, n_upper_lanes, n_groups, scores,
+                                                 upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                                                 joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            total += pts + gain + extra
+            if gain > 0:
+                bonus = 1
+            if extra > 0:
+                extras += 1
+            u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, upper_face, threshold, upper_points, yacht_cat,
+                               n_groups)
+        out_total[i] = total
+        out_bonus[i] = bonus
+        out_extra[i] = extras

@@ -1,0 +1,67 @@
+"""The target player, ``target:T``: plays for the best chance of finishing with at least T points, from the
+target table (``scorecard.target``), deciding in the kernels (``kernels.target``) one decision at a time in
+play and many games at once in simulations, so both always agree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...core.dice import Dice
+from ...core.aims import TARGET_PREFIX, table_needs
+from .kernels.target import decide_target_box, decide_target_keep, target_games
+from ..game.position import Position
+from ..game.rules import ScorecardGame
+from .table import TargetTable, load_or_build
+
+@dataclass
+class TargetPlayer:
+    """Plays one's own card for at least ``aim`` points (opponents' cards are not looked at)."""
+
+    game: ScorecardGame
+    aim: int
+    table: TargetTable
+
+    @classmethod
+    def build(cls, game: ScorecardGame, aim: int, progress=None) -> TargetPlayer:
+        return cls(game, aim, load_or_build(game.with_players(1), table_needs(aim), progress)[0])
+
+    @property
+    def name(self) -> str:
+        return f"{TARGET_PREFIX}{self.aim}"
+
+    def _state(self, position: Position) -> tuple[int, int, int, int]:
+        m = self.table.model
+        u = position.used
+        t = min(position.upper_total(self.game), m.threshold) if m.threshold else 0
+        g = 1 if (position.yacht_flag(self.game) and m.n_groups[u] == 2) else 0
+        return u, g, t, self.aim - position.total(self.game)
+
+    def _rules(self) -> tuple:
+        m = self.table.model
+        return (self.table.V, self.table.N + 1, m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args())
+
+    def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
+        u, g, t, need = self._state(position)
+        dice = self.game.dice
+        k = decide_target_keep(u, g, t, dice.roll_index(position.showing), position.rolls_left, need,
+                               *self._rules(), dice.keep_add, *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps)
+        return dice.keeps[k]
+
+    def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
+        u, g, t, need = self._state(position)
+        return int(decide_target_box(u, g, t, self.game.dice.roll_index(position.showing), need, *self._rules()))
+
+    def play_many(self, throws: np.ndarray, rand: np.ndarray, start: tuple[int, int, int, int] = (0, 0, 0, 0)):
+        """As ``KernelPlayer.play_many``: (totals, boxes, upper bonus reached, extra bonuses)."""
+        n = throws.shape[0]
+        totals = np.zeros(n, dtype=np.int64)
+        boxes = np.zeros((n, self.game.n_categories), dtype=np.int64)
+        bonus = np.zeros(n, dtype=np.int64)
+        extra = np.zeros(n, dtype=np.int64)
+        dice = self.game.dice
+        u, t, g, score = start
+        target_games(self.aim, u, t, g, score, throws, *self._rules(), dice.keep_add, *dice.keep_sub,
+                     dice.roll_offset, *dice.roll_sub_keeps, dice.keep_sizes, totals, boxes, bonus, extra)
+        return totals, boxes, bonus.astype(bool), extra

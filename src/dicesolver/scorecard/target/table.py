@@ -1,0 +1,117 @@
+"""Playing for a target: the best chance of finishing a solitaire scorecard game with at least T points,
+or of beating a known score S (more than S wins, exactly S counts half).
+
+For every turn-start state and every need n = 0..N of points still to score, a table holds the best chance
+of scoring more than n further points, exactly n counting ``tie`` (``kernels.target``): 1 for targets
+("at least n"), 1/2 for a score to beat. The chance of reaching T from the start is the target table's
+entry for n = T; one table of N needs answers every target up to N, so the whole curve of the best chance
+against the target comes from one solve. Within a turn, the batch answer engine prices every keep and box
+for one need from the table (``answers.SolitaireEngine`` with an aim). Built backwards a level at a time like the expected-score table, stored
+as float32, cached like every table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ...core import tables
+from ...core.aims import AT_LEAST, MAX_NEED
+from ...core.errors import InputError, TableError
+from ..game.rules import ScorecardGame
+from ..solitaire.table import SolitaireModel, TurnState
+
+KIND = "target-chances"
+
+
+@dataclass
+class TargetTable:
+    """needs(state)[n]: the best chance of more than n further points from a turn start (exactly n: tie)."""
+
+    game: ScorecardGame
+    model: SolitaireModel
+    V: np.ndarray  # float32, state index * (N + 1) + n
+    N: int
+    tie: float = AT_LEAST
+    directory: str = ""  # where it is cached
+
+    def needs(self, state: TurnState) -> np.ndarray:
+        """The best chance for every need n = 0..N from the start of a turn in ``state``."""
+        i = self.model.index(state)
+        return self.V[i * (self.N + 1): (i + 1) * (self.N + 1)].astype(np.float64)
+
+    def chance(self, state: TurnState, need: int) -> float:
+        """The best chance for one need (any integer: below 0 the game is already won)."""
+        if need < 0:
+            return 1.0
+        if need > self.N:
+            raise InputError(f"this table answers needs up to {self.N} points")
+        return float(self.needs(state)[need])
+
+    def curve(self) -> np.ndarray:
+        """The best chance over a whole game, for every need 0..N: for targets, of reaching T points."""
+        return self.needs(TurnState(0))
+
+
+def empty_table(model: SolitaireModel, N: int, tie: float) -> np.ndarray:
+    """The table before its solve: zeros, but the full card's row (tie, 0, ..., 0): no more points."""
+    V = np.zeros(model.size * (N + 1), dtype=np.float32)
+    full = model.full
+    for i in range(int(model.offset[full]), int(model.offset[full + 1])):
+        V[i * (N + 1)] = tie
+    return V
+
+
+def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,
+          tie: float = AT_LEAST) -> TargetTable:
+    from .kernels.target import target_level
+
+    if not 1 <= N <= MAX_NEED:
+        raise InputError(f"a target is between 1 and {MAX_NEED} points")
+    if game.n_players != 1:
+        raise InputError("a target is one player's own score: solve the game for one player")
+    model = SolitaireModel(game)
+    V = empty_table(model, N, tie)
+    levels = model.levels()
+    n = len(levels) - 1
+    work = [float((model.n_upper_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
+    total, done = sum(work[:n]), 0.0
+    for k in range(n - 1, -1, -1):
+        target_level(levels[k], V, N, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
+                     model.keep_add, model.sub_ptr, model.sub_idx, model.roll_prob, model.roll_offset,
+                     game.rolls - 1)
+        done += work[k]
+        if progress:
+            progress(int(done), int(total))
+    return TargetTable(game, model, V, N, tie)
+
+
+def fingerprint(game: ScorecardGame, N: int, tie: float) -> str:
+    return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:{tie}".encode()).hexdigest()
+
+
+def load_or_build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,
+                  on_problem: Callable[[str], None] | None = None,
+                  tie: float = AT_LEAST) -> tuple[TargetTable, bool, float]:
+    """(table, built now, seconds)."""
+    start = time.perf_counter()
+    model = SolitaireModel(game)
+    what = "targets" if tie == AT_LEAST else "scores to beat"
+    key = tables.TableKey(KIND, f"{game.canonical} {what} to {N}", fingerprint(game, N, tie))
+
+    def make():
+        table = build(game, N, progress, tie)
+        return {"V": table.V}, float(table.curve()[N]), {"game": game.canonical, "needs": N, "tie": tie}
+
+    def check(loaded: tables.LoadedTable) -> None:
+        V = loaded.arrays.get("V")
+        if V is None or V.dtype != np.float32 or V.shape != (model.size * (N + 1),):
+            raise TableError(f"the {game.canonical} target table has the wrong shape")
+
+    loaded, built = tables.load_or_build(key, make, check, on_problem=on_problem)
+    table = TargetTable(game, model, loaded.arrays["V"], N, tie, str(loaded.directory))
+    return table, built, time.perf_counter() - start
