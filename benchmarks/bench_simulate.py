@@ -22,7 +22,7 @@ from pathlib import Path
 from timing import best_of
 
 from dicesolver.core import registry
-from dicesolver.scorecard.bots import make_player
+from dicesolver.scorecard.bots.players import make_player
 from dicesolver.scorecard.solitaire.policy_table import POLICY_KIND, dice_stream
 
 PEER_TABLE_BYTES = 3.17e9

@@ -53,7 +53,7 @@ def main(specs: list[str]) -> None:
 
 
 def play_speed(game, table, N: int, n: int = 100_000) -> str:
-    from dicesolver.scorecard.bots import make_player
+    from dicesolver.scorecard.bots.players import make_player
     from dicesolver.scorecard.target.player import TargetPlayer
     from dicesolver.scorecard.solitaire.policy_table import dice_stream
 

@@ -42,7 +42,7 @@ def make_record(folder: Path) -> Path:
     """A greedy solitaire game of yahtzee (records are the same format in both versions)."""
     path = folder / "greedy-yahtzee.jsonl"
     code = ("import sys; from dicesolver.scorecard.game.presets import "
-            "load_scorecard_game as L; from dicesolver.scorecard.bots import make_player; "
+            "load_scorecard_game as L; from dicesolver.scorecard.bots.players import make_player; "
             "from dicesolver.scorecard.bots.selfplay import play_game; "
             "from dicesolver.scorecard.game.records import write_record; g = L('yahtzee', {}); "
             "write_record(sys.argv[1], play_game(g, make_player('greedy', g), seed=3))")

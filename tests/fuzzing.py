@@ -12,13 +12,14 @@ import copy
 import json
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
+from dicesolver.core import records as core_records
 from dicesolver.core import registry
 from dicesolver.core.playthrough import Playthrough
-from dicesolver.core.protocol import seat_on_turn
 
 GAMES = ["yahtzee", "yahtzee(joker=free)", "yacht", "generala", "crag", "yatzy", "yacht-dice", "yazy",
          "pig", "skunk", "big-pig", "despirala", "despirala(misere)", "pig(goal=30)", "farkle", "zilch", "kcd"]
@@ -39,12 +40,15 @@ SEEDS = st.integers(0, 399)  # few enough that the games are played once and cac
 
 
 @lru_cache(maxsize=None)
-def playthrough(spec: str, seed: int, players: int | None = None, max_steps: int = 60) -> tuple[list, list]:
-    """The states and steps of a random game: random legal actions, outcomes drawn by their odds."""
+def playthrough(spec: str, seed: int, players: int | None = None, max_steps: int = 60,
+                to_end: bool = False) -> tuple[list, list]:
+    """The states and steps of a random game (``to_end``: until it is over): random legal actions, outcomes
+    drawn by their odds."""
     rng = random.Random(seed)
     state = game(spec, players).start()
     states, steps = [state], []
-    for _ in range(rng.randrange(max_steps)):
+    wanted = rng.randrange(max_steps)
+    while to_end or len(steps) < wanted:
         if state.is_terminal():
             break
         if state.is_chance():
@@ -176,22 +180,31 @@ def rules_texts(draw) -> str:
 
 @lru_cache(maxsize=None)
 def record_lines(spec: str, seed: int, players: int = 2) -> list[dict]:
-    """The lines of a record of a random game, written by its family (as `play` writes them)."""
+    """The lines of a record of a random game, as `play` writes them (one step a line)."""
     states, taken = playthrough(spec, seed, players if spec in TWO_PLAYER else None)
     g = states[0].game
-    family = registry.family_of(g)
     names = [f"player {i}" for i in range(g.n_players)]
-    lines = [family.record_header(Playthrough(g, names, list(taken), seed=seed))]
-    for before, step in zip(states, taken):
-        lines += family.record_events(before, step, seat_on_turn(before))
-    return lines
+    return core_records.lines(Playthrough(g, names, list(taken), seed=seed))
+
+
+OLD_RECORDS = sorted(p.name for p in (Path(__file__).parent / "data" / "records_v1").glob("*.jsonl"))
+
+
+@lru_cache(maxsize=None)
+def old_record_lines(name: str) -> list[dict]:
+    """A record of format 1 (each family's own events), as the families wrote them until 2026-11-28."""
+    text = (Path(__file__).parent / "data" / "records_v1" / name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
 
 
 @st.composite
 def records(draw, players: int = 2) -> str:
     """A record's text (``players`` for the scorecard games; the others have their own number): lines dropped, repeated or swapped, values of the wrong type, cut, deeply nested."""
-    spec = draw(st.sampled_from(["yacht", "yahtzee", "generala", "pig(goal=30)", "skunk", "despirala"]))
-    lines = copy.deepcopy(record_lines(spec, draw(SEEDS), players))
+    if draw(st.integers(0, 3)) == 0:  # a game saved before records were one step a line (format 1)
+        lines = copy.deepcopy(old_record_lines(draw(st.sampled_from(OLD_RECORDS))))
+    else:
+        spec = draw(st.sampled_from(["yacht", "yahtzee", "generala", "pig(goal=30)", "skunk", "despirala"]))
+        lines = copy.deepcopy(record_lines(spec, draw(SEEDS), players))
     for _ in range(draw(st.integers(0, 3))):
         edit = draw(st.sampled_from(["drop", "repeat", "swap", "value", "delete_key", "nest", "text"]))
         i = draw(st.integers(0, len(lines) - 1))

@@ -15,6 +15,7 @@ from dicesolver.analysis.match import summarize
 from dicesolver.cli.app import main
 from dicesolver.core.errors import InputError
 from dicesolver.core.jsonl import read_lines
+from dicesolver.core.registry import read_record
 from dicesolver.despirala.family import FAMILY, playthrough_of
 from dicesolver.despirala.match import despirala_match, play_bots
 from dicesolver.despirala.players import ExpectedScorePlayer, make_despirala_player
@@ -334,13 +335,13 @@ def test_console_game_killed_resumed_replayed_and_analyzed(tmp_path, capsys):
     child.expect(PROMPT)
     child.kill(signal.SIGKILL)  # killed mid-game: nothing may be lost
     child.wait()
-    before = read_any_record(path)
-    assert not before.is_over() and before.state().round == 2
+    before = read_record(path)  # as play writes it: one step a line
+    assert not before.is_over() and before.final.round == 2
     done = cli("play", "despirala", "--resume", "--record", str(path), stdin=SCRIPT)
     assert done.returncode == 0, done.stderr
     assert "resuming" in done.stdout and "final scores" in done.stdout and "baseline 443.62" in done.stdout
-    after = read_any_record(path)
-    assert after.is_over() and after.events[: len(before.events)] == before.events
+    after = read_record(path)
+    assert after.is_over() and after.steps[: len(before.steps)] == before.steps
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0 and "round 14" in out and "final scores: you" in out
     code, out, _ = run(capsys, "analyze", str(path), "--json")
@@ -386,9 +387,9 @@ def test_manual_dice_reprompt_and_solitaire_game(tmp_path):
     child.sendline("quit")
     child.expect("saved in")
     child.expect(pexpect.EOF)
-    record = read_any_record(path)
-    assert record.players == ["you"] and record.manual_dice
-    state = record.state()
+    record = read_record(path)
+    assert record.players == ["you"] and record.details["manual_dice"]
+    state = record.final
     assert state.phase == COLLECT and state.have == 2 and state.seats[0].goods == 4 and state.seats[0].points == 0
 
 

@@ -28,6 +28,21 @@ def test_the_first_solve_on_pythons_threads_is_the_parallel_kernels_to_the_bit(m
     assert stripes.tobytes() == parallel.tobytes()
 
 
+@pytest.mark.parametrize("game, position", [("yacht", "/13456/2"), ("yahtzee", "aces=3/11245/1")])
+def test_advice_from_a_cached_table_never_loads_numba(game, position):
+    """A scorecard game's one-shot answer from a table on disk is numpy: loading numba would add a third of a
+    second to every ``advise`` (it happened once through a package's ``__init__``: the bots' names pulled in
+    their kernels). The other families' answers still call their kernels."""
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-m", "dicesolver", "solve", game], check=True, capture_output=True)
+    code = ("import sys\nfrom dicesolver.cli import main\ntry:\n    main(['advise', %r, %r])\n"
+            "except SystemExit:\n    pass\nprint('numba loaded:', 'numba' in sys.modules, file=sys.stderr)" % (game, position))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stderr.strip().endswith("numba loaded: False"), done.stderr[-2000:]
+
+
 def test_the_stripes_run_every_stripe_once_on_as_many_threads():
     from dicesolver.core.jit import Stripes
 

@@ -15,7 +15,7 @@ from dicesolver.scorecard.duel.compare import compare_exact
 from dicesolver.scorecard.solitaire.distribution import score_distribution
 from dicesolver.scorecard.duel.table import DuelModel, DuelPosition, DuelTable, solve_subgame
 from dicesolver.scorecard.mindful.kernels.mindful import result_curve
-from dicesolver.scorecard.bots import make_player
+from dicesolver.scorecard.bots.players import make_player
 from dicesolver.scorecard.duel.malina import MalinaPlayer
 from dicesolver.scorecard.mindful.player import MindfulPlayer, opponent_curve
 from dicesolver.scorecard.game.position import Position, after_roll, start_position

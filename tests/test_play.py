@@ -1,5 +1,6 @@
 """The terminal game driven end to end through a pseudo-terminal (pexpect)."""
 
+import json
 import os
 import signal
 import sys
@@ -8,11 +9,23 @@ import pexpect
 import pytest
 
 from dicesolver import load_game
-from dicesolver.scorecard.game.records import read_record
+from dicesolver.core.registry import read_record
+from dicesolver.scorecard.game.state import Keep, Roll, Score
 from dicesolver.scorecard.solitaire.table import load_or_solve
 
 PROMPTS = [r"keep\? ", r"score in which box\? ", r"Enter to throw.*: ", r"dice you rolled: ", r"dice you threw.*: ",
            r"Game over", pexpect.EOF]
+
+
+def step_kinds(path) -> list[str]:
+    """The kind of each recorded step, in order."""
+    kinds = {Roll: "roll", Keep: "keep", Score: "score"}
+    return [kinds[type(step)] for step in read_record(path).steps]
+
+
+def movers(path) -> list[int]:
+    """The record's index of the player on turn at each step line."""
+    return [json.loads(line)["player"] for line in path.read_text().splitlines()[1:]]
 
 
 def spawn(*args, env_extra=None):
@@ -28,7 +41,8 @@ def solved():
 
 def open_boxes(path):
     game = load_game("yacht")
-    pos = read_record(path).positions()[0]
+    played = read_record(path)
+    pos = played.final.cards[played.seat(0)]
     return [c.name for c, v in zip(game.categories, pos.boxes) if v is None]
 
 
@@ -75,8 +89,7 @@ def test_play_kill_and_resume_loses_nothing(tmp_path):
     before = path.read_text()
     child.kill(signal.SIGKILL)
     child.wait()
-    record = read_record(path)
-    assert sum(e.type == "score" for e in record.events) == 5
+    assert step_kinds(path).count("score") == 5
     assert path.read_text() == before  # nothing half-written
 
     child = spawn("yacht", "--resume", "--record", str(path))
@@ -85,8 +98,7 @@ def test_play_kill_and_resume_loses_nothing(tmp_path):
     child.expect(pexpect.EOF)
     text = child.before
     assert "baseline" in text and "final score" in text
-    record = read_record(path)
-    assert record.is_over() and sum(e.type == "score" for e in record.events) == 12
+    assert read_record(path).is_over() and step_kinds(path).count("score") == 12
     # the resumed game used the seeded dice: the first five turns are unchanged
     assert path.read_text().startswith(before)
 
@@ -103,8 +115,8 @@ def test_keeping_every_die_with_manual_dice_asks_for_no_throw(tmp_path):
     assert child.expect(PROMPTS) == 0  # the next keep, no dice asked for
     child.sendline("quit")
     child.expect(pexpect.EOF)
-    events = read_record(path).events
-    assert [e.type for e in events] == ["roll", "keep", "roll"] and events[-1].dice == (1, 2, 6, 6, 6)
+    steps = read_record(path).steps
+    assert step_kinds(path) == ["roll", "keep", "roll"] and tuple(sorted(steps[-1].dice)) == (1, 2, 6, 6, 6)
 
 
 def test_coach_mode_with_manual_dice(tmp_path):
@@ -134,9 +146,9 @@ def test_coach_mode_with_manual_dice(tmp_path):
     child.sendline("quit")
     child.expect(pexpect.EOF)
     assert "--resume" in child.before
-    events = read_record(path).events
-    assert [e.type for e in events] == ["roll", "keep", "roll"]
-    assert events[-1].dice == (5, 6, 6, 6, 6)
+    steps = read_record(path).steps
+    assert step_kinds(path) == ["roll", "keep", "roll"]
+    assert tuple(sorted(steps[-1].dice)) == (5, 6, 6, 6, 6)
 
 
 def test_resume_without_a_game_is_an_error(tmp_path):
@@ -193,7 +205,8 @@ def test_play_against_malina_to_the_end(tmp_path):
             child.expect(r"keep\? ")
             child.sendline("all")
         elif i == 1:
-            pos = read_record(path).positions()[0]
+            played = read_record(path)
+            pos = played.final.cards[played.seat(0)]
             child.sendline(next(b for b, v in zip(boxes, pos.boxes) if v is None))
         elif i == 2:
             child.sendline("")
@@ -205,8 +218,8 @@ def test_play_against_malina_to_the_end(tmp_path):
     assert "your loss" in text and "malina's loss" in text  # the review is in equity
     record = read_record(path)
     assert record.players == ["you", "malina"] and record.is_over()
-    assert {e.player for e in record.events} == {0, 1}
-    assert record.events[0].player == 1  # Malina moved first
+    assert set(movers(path)) == {0, 1}
+    assert movers(path)[0] == 1 and record.first == 1  # Malina moved first
 
 
 def test_play_against_three_bots_to_the_end_with_the_mindful_review(tmp_path):
@@ -228,7 +241,8 @@ def test_play_against_three_bots_to_the_end_with_the_mindful_review(tmp_path):
                 hinted = True
             child.sendline("all")
         elif i == 1:
-            pos = read_record(path).positions()[0]
+            played = read_record(path)
+            pos = played.final.cards[played.seat(0)]
             child.sendline(next(b for b, v in zip(boxes, pos.boxes) if v is None))
         elif i == 2:
             child.sendline("")
@@ -238,7 +252,7 @@ def test_play_against_three_bots_to_the_end_with_the_mindful_review(tmp_path):
     assert "the others' turns" in child.before and "mindful model" in child.before
     record = read_record(path)
     assert record.players == ["you", "mindful", "joe", "greedy"] and record.is_over()
-    assert {e.player for e in record.events} == {0, 1, 2, 3} and record.events[0].player == 1
+    assert set(movers(path)) == {0, 1, 2, 3} and movers(path)[0] == 1
 
 
 def test_after_standing_the_hint_ranks_the_boxes_and_its_suggestion_is_accepted(tmp_path):
@@ -261,9 +275,9 @@ def test_after_standing_the_hint_ranks_the_boxes_and_its_suggestion_is_accepted(
     child.expect(PROMPTS[2])
     child.sendline("quit")
     child.expect(pexpect.EOF)
-    events = read_record(path).events
-    assert [e.type for e in events] == ["roll", "score"]
-    assert best.endswith(load_game("yacht").categories[events[-1].category].name)
+    steps = read_record(path).steps
+    assert step_kinds(path) == ["roll", "score"]
+    assert best.endswith(load_game("yacht").categories[steps[-1].category].name)
 
 
 def test_malina_at_a_table_of_three_is_explained():

@@ -9,7 +9,7 @@ from dicesolver.core import registry
 from dicesolver.core.errors import InputError
 from dicesolver.core.review import LABELS, label
 from dicesolver.scorecard.family import playthrough_of
-from dicesolver.scorecard.bots import make_player
+from dicesolver.scorecard.bots.players import make_player
 from dicesolver.scorecard.bots.selfplay import play_game
 from dicesolver.scorecard.game.position import parse_position
 from dicesolver.scorecard.game.records import Event, GameRecord, RecordWriter, read_record, write_record

@@ -8,7 +8,7 @@ from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 from dicesolver import load_game
 from dicesolver.analysis.simulate import simulate
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.bots import STRATEGIES, Player, make_player
+from dicesolver.scorecard.bots.players import STRATEGIES, Player, make_player
 from dicesolver.scorecard.game.position import Position, after_score, format_position, start_position
 from dicesolver.scorecard.solitaire.policy_table import dice_stream
 from dicesolver.scorecard.solitaire.table import TurnState, load_or_solve

@@ -188,15 +188,9 @@ class Family(ABC, Generic[G, S]):
     # -- records and the table -----------------------------------------------------------------------
     @abstractmethod
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: G) -> Playthrough:
-        """A record file's lines (header first) as a playthrough (InputError naming the bad line)."""
-
-    @abstractmethod
-    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
-        """The header line of a record."""
-
-    @abstractmethod
-    def record_events(self, before: S, step: Step, seat: int) -> list[dict[str, Any]]:
-        """The record lines of one step (some steps are implied by the next one's line: none)."""
+        """A record of format 1, the family's own events (its lines, header first), as a playthrough
+        (InputError naming the bad line). Records are written in format 2, one step a line, and read by
+        ``core.records``: this reads the games saved before."""
 
     @abstractmethod
     def board(self, state: S, names: Sequence[str]) -> Board:

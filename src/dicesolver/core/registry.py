@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
 
+from . import records
 from .distributed import Cluster
 from .errors import GameDefinitionError, InputError
 from .family import Family, Progress
@@ -142,4 +143,6 @@ def read_record(path: str | Path, warnings: list[str] | None = None) -> Playthro
     if not isinstance(header, dict) or header.get("type") != "game":
         raise InputError(f"{path}, line {number}: the first line must be the game header")
     game = load(str(header.get("game", "")))
-    return family_of(game).read_record(path, lines, game)
+    if header.get("format") == records.STEP_FORMAT:
+        return records.read(path, lines, game)
+    return family_of(game).read_record(path, lines, game)  # format 1: each family's own events

@@ -159,19 +159,6 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: DespiralaGame) -> Playthrough:
         return playthrough_of(despirala_record_from_lines(path, lines, game))
 
-    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
-        bots = playthrough.details.get("bots", {})
-        strategies = [bots.get(str(i)) for i in range(len(playthrough.players))]
-        return {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
-                "players": playthrough.players, "strategies": strategies,
-                "manual_dice": bool(playthrough.details.get("manual_dice")),
-                **{k: v for k, v in playthrough.details.items() if k not in ("manual_dice", "bots")}}
-
-    def record_events(self, before: DespiralaState, step: Any, player: int) -> list[dict[str, Any]]:
-        event = before.event(step)
-        return [Event(event.type, player, event.dice, event.move, event.rethrows, event.completed, event.rolls,
-                      event.hits).to_json()]
-
     def board(self, state: DespiralaState, names: Sequence[str]) -> Board:
         rows = []
         for i, seat in enumerate(state.seats):

@@ -114,21 +114,6 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: FarkleGame) -> Playthrough:
         return farkle_record_from_lines(path, lines, game).playthrough()
 
-    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
-        return {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
-                "players": playthrough.players, "first": playthrough.first,
-                "manual_dice": bool(playthrough.details.get("manual_dice")),
-                **{k: v for k, v in playthrough.details.items() if k != "manual_dice"}}
-
-    def record_events(self, before: FarkleState, step: Any, player: int) -> list[dict[str, Any]]:
-        if isinstance(step, Throw):
-            return []  # implied by the roll line that follows
-        if isinstance(step, Bank):
-            return [FarkleEvent("bank", player).to_json()]
-        if isinstance(step, Take):
-            return [FarkleEvent("take", player, step.dice).to_json()]
-        return [FarkleEvent("roll", player, tuple(step.dice)).to_json()]
-
     def board(self, state: FarkleState, names: Sequence[str]) -> Board:
         rows = [[names[s], f"{state.scores[s]:,}", "x" * state.farkles[s] or "-"] for s in (0, 1)]
         lines = [f"goal {state.game.goal:,}"]

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
-from ..core import jsonl, registry
+from ..core import jsonl, records, registry
 from ..core.errors import InputError
 from ..core.family import Family, Player, Progress
 from ..core.playthrough import Playthrough
@@ -146,9 +146,7 @@ class Session:
         """Apply a step and append it to the record (synced) before anything else happens."""
         before = self.state
         after = before.apply(step)
-        player = (self.playthrough.first + seat_on_turn(before)) % len(self.playthrough.players)
-        for line in self.family.record_events(before, step, player):
-            jsonl.append_line(self.path, line)
+        jsonl.append_line(self.path, records.step_line(self.playthrough, before, step))
         self.playthrough.steps.append(step)
         self.states.append(after)
         return after
@@ -175,10 +173,8 @@ class Session:
         self._write_all()
 
     def _write_all(self, create: bool = False) -> None:
-        lines = [self.family.record_header(self.playthrough)]
-        for before, step in zip(self.states, self.playthrough.steps):
-            player = (self.playthrough.first + seat_on_turn(before)) % len(self.playthrough.players)
-            lines += self.family.record_events(before, step, player)
+        lines = [records.header(self.playthrough)] + [records.step_line(self.playthrough, before, step)
+                                                      for before, step in zip(self.states, self.playthrough.steps)]
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             jsonl.append_line(self.path, lines[0], mode="x")

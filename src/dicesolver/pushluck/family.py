@@ -116,19 +116,6 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: PushGame) -> Playthrough:
         return push_record_from_lines(path, lines, game).playthrough()
 
-    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
-        return {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
-                "players": playthrough.players, "first": playthrough.first,
-                "manual_dice": bool(playthrough.details.get("manual_dice")),
-                **{k: v for k, v in playthrough.details.items() if k != "manual_dice"}}
-
-    def record_events(self, before: PushState, step: Any, player: int) -> list[dict[str, Any]]:
-        if isinstance(step, Throw):
-            return []  # implied by the roll line that follows
-        if isinstance(step, Hold):
-            return [PushEvent("hold", player).to_json()]
-        return [PushEvent("roll", player, tuple(step.dice)).to_json()]
-
     def board(self, state: PushState, names: Sequence[str]) -> Board:
         rows = [[names[s], str(state.scores[s])] for s in (0, 1)]
         lines = [f"goal {state.game.goal}"]

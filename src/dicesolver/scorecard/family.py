@@ -262,7 +262,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
             check_duel_game(single)
             return ScorecardBot(key, MalinaPlayer(duel.load_or_solve(single, progress=progress)[0]))
-        from .bots import make_player
+        from .bots.players import make_player
 
         return ScorecardBot(key, make_player(key, single, seed=seed))
 
@@ -270,27 +270,6 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: ScorecardGame) -> Playthrough:
         record = record_from_lines(path, lines)
         return playthrough_of(record)
-
-    def record_header(self, playthrough: Playthrough) -> dict[str, Any]:
-        header = {"type": "game", "format": 1, "game": playthrough.game.canonical, "seed": playthrough.seed,
-                  "players": playthrough.players, "manual_dice": bool(playthrough.details.get("manual_dice"))}
-        extra = {k: v for k, v in playthrough.details.items() if k != "manual_dice"}
-        if len(playthrough.players) > 1:
-            extra["first"] = playthrough.first
-        return {**header, **extra}
-
-    def record_events(self, before: ScorecardState, step: Any, player: int) -> list[dict[str, Any]]:
-        game = before.game
-        seat = before.mover
-        turn = before.cards[seat].filled + 1
-        if isinstance(step, Roll):
-            event = Event("roll", player, turn, dice=tuple(sorted(step.dice)))
-        elif isinstance(step, Keep):
-            event = Event("keep", player, turn, keep=tuple(sorted(step.dice)))
-        else:
-            after = before.apply(step)
-            event = Event("score", player, turn, category=step.category, points=after.cards[seat].boxes[step.category])
-        return [event.to_json(game)]
 
     def board(self, state: ScorecardState, names: Sequence[str]) -> Board:
         g = state.game

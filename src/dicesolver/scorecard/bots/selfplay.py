@@ -8,7 +8,7 @@ from ...core.dice import seeded_dice
 from ..game.position import after_roll, after_score, start_position
 from ..game.records import Event, GameRecord
 from ..game.rules import ScorecardGame
-from . import Player
+from .players import Player
 
 
 def play_game(game: ScorecardGame, player: Player, seed: int, name: str | None = None) -> GameRecord:

@@ -16,7 +16,7 @@ from ...core.errors import InputError
 from ...core.family import Progress, Simulated, tell_stage
 from ...core.results import CategoryStats
 from ...core.aims import parse_target
-from . import KernelPlayer, make_player
+from .players import KernelPlayer, make_player
 from ..target.player import TargetPlayer
 from ..solitaire.policy_table import PolicyTable, dice_stream
 from ..game.rules import ScorecardGame

@@ -30,7 +30,7 @@ from ...core.arrays import frozen
 from .table import DuelModel, DuelPosition, DuelTable, cells_of
 from .kernels.eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, duel_eval_level
 from ..bots.kernels.strategies import set_policy_tables
-from ..bots import make_player
+from ..bots.players import make_player
 from ..bots.joe import joe_tables
 from ..game.rules import ScorecardGame
 

@@ -23,7 +23,8 @@ from ...core.errors import InputError
 from ...core.family import MatchGames
 from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_POLICY, MATCH_TABLE, MATCH_TARGET, simulate_match
 from ..bots.kernels.strategies import OPTIMAL
-from ..bots import ALIASES, BOTS, make_player
+from ..bots.names import ALIASES, BOTS
+from ..bots.players import make_player
 from ..solitaire.policy_table import word_layout
 from ..game.rules import ScorecardGame
 
