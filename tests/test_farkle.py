@@ -15,7 +15,8 @@ from dicesolver.core import registry
 from dicesolver.core.errors import GameDefinitionError, InputError
 from dicesolver.farkle.records import FarkleEvent
 from dicesolver.farkle.rules import FACEBOOK, PRESETS, UNIT, FarkleGame, Scoring, best_by_count, make_farkle_game
-from dicesolver.farkle.state import Bank, FarkleRoll, Take, Throw
+from dicesolver.core.steps import DiceRoll, Throw
+from dicesolver.farkle.state import Bank, Take
 
 SMALL = "farkle(goal=1000,floor=-500)"
 
@@ -43,17 +44,17 @@ def test_zilch_scoring_as_its_rules_page_gives_it(dice, points):
 def test_six_dice_with_nothing_to_score_give_zilchs_500_and_all_six_back():
     game = registry.load("zilch")
     assert game.classes.p_farkle[6] == 0 and game.classes.p_farkle[5] > 0
-    state = game.start().apply(FarkleRoll((2, 2, 3, 3, 4, 6)))
+    state = game.start().apply(DiceRoll((2, 2, 3, 3, 4, 6)))
     assert [str(a) for a in state.legal_actions()] == ["take 223346"]
     state = state.apply(Take((2, 2, 3, 3, 4, 6)))
     assert (state.turn_total, state.left, state.phase, state.can_bank()) == (500, 6, "bank", True)
-    state = state.apply(Throw()).apply(FarkleRoll((2, 2, 3, 3, 4, 6))).apply(Take((2, 2, 3, 3, 4, 6)))
+    state = state.apply(Throw()).apply(DiceRoll((2, 2, 3, 3, 4, 6))).apply(Take((2, 2, 3, 3, 4, 6)))
     assert state.turn_total == 1000 and state.left == 6
-    five = state.apply(Throw()).apply(FarkleRoll((1, 2, 2, 3, 4, 6))).apply(Take((1,)))
+    five = state.apply(Throw()).apply(DiceRoll((1, 2, 2, 3, 4, 6))).apply(Take((1,)))
     assert (five.turn_total, five.left) == (1100, 5)
-    zilch = five.apply(Throw()).apply(FarkleRoll((2, 2, 3, 4, 6)))  # five dice with nothing: a Zilch
+    zilch = five.apply(Throw()).apply(DiceRoll((2, 2, 3, 4, 6)))  # five dice with nothing: a Zilch
     assert (zilch.mover, zilch.scores, zilch.farkles) == (1, (0, 0), (1, 0))
-    after = registry.load("farkle").start().apply(FarkleRoll((2, 2, 3, 3, 4, 6)))
+    after = registry.load("farkle").start().apply(DiceRoll((2, 2, 3, 3, 4, 6)))
     assert after.mover == 1 and after.farkles == (1, 0)  # Facebook Farkle: a Farkle
 
 
@@ -255,20 +256,20 @@ def test_positions_round_trip_and_bad_ones_are_refused():
 
 def test_a_turn_through_the_protocol():
     game = registry.load(SMALL)
-    state = game.start().apply(FarkleRoll((1, 1, 2, 3, 4, 5)))
+    state = game.start().apply(DiceRoll((1, 1, 2, 3, 4, 5)))
     assert [str(a) for a in state.legal_actions()][:3] == ["take 1", "take 5", "take 11"]
     with pytest.raises(InputError):
         state.apply(Take((2,)))
     state = state.apply(Take((1, 1, 5)))
     assert (state.turn_total, state.left, state.phase) == (250, 3, "bank")
-    state = state.apply(Throw()).apply(FarkleRoll((2, 3, 4)))  # a Farkle: the turn passes, 250 lost
+    state = state.apply(Throw()).apply(DiceRoll((2, 3, 4)))  # a Farkle: the turn passes, 250 lost
     assert (state.mover, state.scores, state.farkles) == (1, (0, 0), (1, 0))
 
 
 def test_three_farkles_in_a_row_cost_the_penalty_never_below_the_floor():
     game = registry.load(SMALL)
     state = game.parse_state("-300xx,0")
-    after = state.apply(FarkleRoll((2, 2, 3, 3, 4, 6)))
+    after = state.apply(DiceRoll((2, 2, 3, 3, 4, 6)))
     assert after.scores[0] == -500 and after.farkles == (0, 0) and after.mover == 1
 
 
@@ -291,11 +292,11 @@ def test_bots_play_a_match_and_the_optimal_bot_wins_more(small):
 def test_a_record_round_trips(tmp_path):
     game = registry.load(SMALL)
     family = registry.family_of(game)
-    steps = [FarkleRoll((1, 1, 2, 3, 4, 6)), Take((1, 1)), Bank(), FarkleRoll((2, 2, 3, 3, 4, 6))]
+    steps = [DiceRoll((1, 1, 2, 3, 4, 6)), Take((1, 1)), Bank(), DiceRoll((2, 2, 3, 3, 4, 6))]
     state = game.start()
     lines = [{"type": "game", "format": 1, "game": game.canonical, "seed": 1, "players": ["a", "b"], "first": 0}]
     for step in steps:  # the events of format 1, as games were saved before records were one step a line
-        if isinstance(step, FarkleRoll):
+        if isinstance(step, DiceRoll):
             lines.append(FarkleEvent("roll", state.mover, tuple(step.dice)).to_json())
         elif isinstance(step, Take):
             lines.append(FarkleEvent("take", state.mover, step.dice).to_json())

@@ -17,7 +17,8 @@ from dicesolver.pushluck.players import hold_at, make_push_player
 from dicesolver.pushluck.records import PushEvent, PushRecord
 from dicesolver.pushluck.rules import parse_throw
 from dicesolver.pushluck.solver import TOLERANCE, PushTable, evaluate, load_or_solve, solve
-from dicesolver.pushluck.state import Hold, PushRoll, PushState, Throw
+from dicesolver.core.steps import DiceRoll, Throw
+from dicesolver.pushluck.state import Hold, PushState
 
 TINY = ["pig(goal=10)", "pig(faces=2,goal=8)", "skunk(goal=12)", "big-pig(goal=30)", "pig(faces=3,goal=7)"]
 
@@ -190,7 +191,7 @@ def test_monte_carlo_agrees_with_exact_evaluation():
         while state.winner is None:
             policy = a if state.mover == 0 else b
             if state.throwing:
-                state = state.apply(PushRoll((rng.randint(1, 6),)))
+                state = state.apply(DiceRoll((rng.randint(1, 6),)))
             else:
                 state = state.apply(Throw() if policy[state.mine, state.theirs, state.turn_total] else Hold())
         wins += state.winner == 0
@@ -240,7 +241,7 @@ def play_out(game, policies, seed):
             record.events.append(PushEvent("roll", player, dice))
             if not state.throwing:
                 state = state.apply(Throw())
-            state = state.apply(PushRoll(dice))
+            state = state.apply(DiceRoll(dice))
         else:
             record.events.append(PushEvent("hold", player))
             state = state.apply(Hold())
@@ -269,7 +270,7 @@ def test_luck_averages_to_zero():
         state = PushState(game, (m, o), 0, t, throwing=True)
         mean = 0.0
         for dice in itertools.product(range(1, 7), repeat=2):
-            after = state.apply(PushRoll(tuple(sorted(dice))))
+            after = state.apply(DiceRoll(tuple(sorted(dice))))
             v = 1.0 if after.winner == 0 else (solution.win(after.mine, after.theirs, after.turn_total)
                                                if after.mover == 0 else 1 - solution.win(after.mine, after.theirs))
             mean += v / 36

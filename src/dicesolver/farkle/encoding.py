@@ -10,7 +10,8 @@ import numpy as np
 from ..core.encoding import ArraySpec, Encoding
 from ..core.errors import InputError
 from .rules import DICE, FACES, UNIT, FarkleGame, counts_of, format_dice
-from .state import Bank, FarkleState, Take, Throw, takes
+from ..core.steps import Throw
+from .state import Bank, FarkleState, Take, takes
 
 THROW, BANK = 0, 1
 TAKE = 1  # action TAKE + m (2 to 64) sets aside the table's dice at the bits of m (1 to 63)

@@ -14,7 +14,8 @@ from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, OddsRow, SolveInfo
 from .records import FarkleEvent, farkle_record_from_lines
 from .rules import DICE, PRESETS, FarkleGame, format_dice, MAX_GOAL, UNIT, make_farkle_game
-from .state import Bank, FarkleState, Take, Throw, takes
+from ..core.steps import Throw
+from .state import Bank, FarkleState, Take, takes
 
 if TYPE_CHECKING:
     from .encoding import FarkleEncoding  # the solver and the bots load numba kernels: imported when first needed

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core.family import MatchGames
 from .rules import DICE, FarkleGame
-from .state import FarkleRoll
+from ..core.steps import DiceRoll
 
 MAX_STEPS = 100_000  # a game between bots that never bank would not end: cut, and counted a draw
 
@@ -25,7 +25,7 @@ def play_one(game: FarkleGame, bots: Sequence[Any], dice: np.ndarray, rng: np.ra
         if state.is_chance():
             if throws == len(dice):
                 dice = np.concatenate([dice, rng.integers(1, 7, size=dice.shape)])
-            state = state.apply(FarkleRoll(tuple(sorted(int(d) for d in dice[throws, : state.left]))))
+            state = state.apply(DiceRoll(tuple(sorted(int(d) for d in dice[throws, : state.left]))))
             throws += 1
         else:
             state = state.apply(bots[state.mover].choose(state, rng))

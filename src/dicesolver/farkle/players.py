@@ -9,7 +9,8 @@ import numpy as np
 
 from ..core.errors import InputError
 from .rules import FarkleGame
-from .state import Bank, FarkleState, Take, Throw, takes
+from ..core.steps import Throw
+from .state import Bank, FarkleState, Take, takes
 
 if TYPE_CHECKING:
     from .solutions import FarkleWinProbability

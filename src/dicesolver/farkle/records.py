@@ -26,7 +26,8 @@ from ..core.errors import InputError
 from ..core.jsonl import read_header
 from ..core.playthrough import Playthrough
 from .rules import FarkleGame, format_dice
-from .state import Bank, FarkleRoll, Take, Throw
+from ..core.steps import DiceRoll, Throw
+from .state import Bank, Take
 
 EVENTS = ("roll", "take", "bank")
 
@@ -71,7 +72,7 @@ class FarkleRecord:
             elif e.type == "take":
                 todo = [Take(e.dice)]
             else:
-                todo = ([] if state.throwing else [Throw()]) + [FarkleRoll(e.dice)]
+                todo = ([] if state.throwing else [Throw()]) + [DiceRoll(e.dice)]
             for step in todo:
                 try:
                     state = state.apply(step)

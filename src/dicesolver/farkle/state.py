@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 from ..core.errors import InputError
+from ..core.steps import DiceRoll, Throw
 from .rules import DICE, FarkleGame, counts_of, format_dice
 
 
@@ -39,16 +40,6 @@ class Take:
     def __str__(self) -> str:
         return f"take {self.label}"
 
-
-@dataclass(frozen=True)
-class Throw:
-    kind: ClassVar[str] = "throw"
-    label: ClassVar[str] = "throw"
-
-    def __str__(self) -> str:
-        return "throw"
-
-
 @dataclass(frozen=True)
 class Bank:
     kind: ClassVar[str] = "bank"
@@ -57,32 +48,16 @@ class Bank:
     def __str__(self) -> str:
         return "bank"
 
-
-@dataclass(frozen=True)
-class FarkleRoll:
-    """The dice of a throw (sorted)."""
-
-    dice: tuple[int, ...]
-    kind: ClassVar[str] = "roll"
-
-    @property
-    def label(self) -> str:
-        return format_dice(self.dice)
-
-    def __str__(self) -> str:
-        return self.label
-
-
 THROW_WORDS = {"t", "throw", "r", "roll", "go"}
 BANK_WORDS = {"b", "bank", "h", "hold", "stop"}
 TAKE_WORDS = {"take", "keep", "k", "set", "s"}
 
 
 @lru_cache(maxsize=64)
-def throws(game: FarkleGame, n: int) -> tuple[tuple[FarkleRoll, float], ...]:
+def throws(game: FarkleGame, n: int) -> tuple[tuple[DiceRoll, float], ...]:
     """Every throw of ``n`` dice as a chance outcome, with its probability: made once (462 outcomes for six
     dice, 0.2 ms to make), as ``chance_outcomes`` is asked for them at every throw."""
-    return tuple((FarkleRoll(dice), p) for dice, p in game.throw_odds(n))
+    return tuple((DiceRoll(dice), p) for dice, p in game.throw_odds(n))
 
 
 @lru_cache(maxsize=4096)
@@ -146,7 +121,7 @@ class FarkleState:
             return [take for take, _ in takes(self.game, self.table)]
         return [Throw(), Bank()] if self.can_bank() else [Throw()]
 
-    def chance_outcomes(self) -> list[tuple[FarkleRoll, float]]:
+    def chance_outcomes(self) -> list[tuple[DiceRoll, float]]:
         if not self.is_chance():
             return []
         return list(throws(self.game, self.left))
@@ -154,7 +129,7 @@ class FarkleState:
     def apply(self, step) -> FarkleState:
         if self.winner is not None:
             raise InputError("the game is won")
-        if isinstance(step, FarkleRoll):
+        if isinstance(step, DiceRoll):
             if not self.throwing:
                 raise InputError("set aside, bank or throw first")
             dice = self.game.check_throw(step.dice, self.left)
@@ -218,11 +193,11 @@ class FarkleState:
             raise InputError("the game is not over")
         return (1.0, 0.0) if self.winner == 0 else (0.0, 1.0)
 
-    def parse_step(self, text: str) -> Take | Throw | Bank | FarkleRoll:
+    def parse_step(self, text: str) -> Take | Throw | Bank | DiceRoll:
         t = " ".join(str(text).strip().lower().split())
-        step: Take | Throw | Bank | FarkleRoll
+        step: Take | Throw | Bank | DiceRoll
         if self.is_chance():
-            step = FarkleRoll(self.game.parse_dice(t))
+            step = DiceRoll(self.game.parse_dice(t))
         elif t in THROW_WORDS:
             step = Throw()
         elif t in BANK_WORDS:

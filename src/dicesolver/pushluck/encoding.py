@@ -7,7 +7,8 @@ import numpy as np
 from ..core.encoding import ArraySpec, Encoding
 from ..core.errors import InputError
 from .rules import PushGame
-from .state import Hold, PushState, Throw
+from ..core.steps import Throw
+from .state import Hold, PushState
 
 
 class PushEncoding(Encoding[PushGame, PushState]):

@@ -16,7 +16,8 @@ from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, Comparison, SolveInfo
 from .records import PushEvent, push_record_from_lines
 from .rules import ADD, BUST, PUSH_GAMES, PushGame, format_throw, MAX_FACES, MAX_GOAL, make_push_game
-from .state import Hold, PushState, Throw
+from ..core.steps import Throw
+from .state import Hold, PushState
 
 if TYPE_CHECKING:
     from .encoding import PushEncoding  # the solver and the players load numba kernels: imported when first needed

@@ -25,7 +25,8 @@ from ..core.errors import InputError
 from ..core.jsonl import RECORD_FORMAT, RecordWriter, read_header
 from ..core.playthrough import Playthrough
 from .rules import PushGame, format_throw, parse_throw
-from .state import Hold, PushRoll, Throw
+from ..core.steps import DiceRoll, Throw
+from .state import Hold
 
 FORMAT = RECORD_FORMAT
 MAX_RECORD_BYTES = 5 * 2**20
@@ -70,7 +71,7 @@ class PushRecord:
             if state.player != seat:
                 raise InputError(f"event {i + 1}: it is {self.players[(state.player + self.first) % 2]}'s turn, "
                                  f"not player {e.player}'s")
-            todo: list[Any] = [Hold()] if e.type == "hold" else ([] if state.throwing else [Throw()]) + [PushRoll(e.dice or ())]
+            todo: list[Any] = [Hold()] if e.type == "hold" else ([] if state.throwing else [Throw()]) + [DiceRoll(e.dice or ())]
             for step in todo:
                 try:
                     state = state.apply(step)

@@ -21,17 +21,8 @@ from functools import lru_cache
 from typing import ClassVar
 
 from ..core.errors import InputError
-from .rules import ADD, BUST, PushGame, format_throw, parse_throw
-
-
-@dataclass(frozen=True)
-class Throw:
-    kind: ClassVar[str] = "throw"
-    label: ClassVar[str] = "throw"
-
-    def __str__(self) -> str:
-        return "throw"
-
+from ..core.steps import DiceRoll, Throw
+from .rules import ADD, BUST, PushGame, parse_throw
 
 @dataclass(frozen=True)
 class Hold:
@@ -41,33 +32,17 @@ class Hold:
     def __str__(self) -> str:
         return "hold"
 
-
-@dataclass(frozen=True)
-class PushRoll:
-    """The dice of a throw (sorted)."""
-
-    dice: tuple[int, ...]
-    kind: ClassVar[str] = "roll"
-
-    @property
-    def label(self) -> str:
-        return format_throw(self.dice)
-
-    def __str__(self) -> str:
-        return self.label
-
-
 THROW_WORDS = {"t", "throw", "r", "roll", "go"}
 HOLD_WORDS = {"h", "hold", "b", "bank", "stop"}
 
 
 @lru_cache(maxsize=16)
-def _throws(game: PushGame) -> tuple[tuple[PushRoll, float], ...]:
+def _throws(game: PushGame) -> tuple[tuple[DiceRoll, float], ...]:
     """Every throw (its dice sorted) as a chance outcome with its probability: made once a game, as
     ``chance_outcomes`` is asked for them at every throw."""
     throws = game.throws()
     counts = Counter(tuple(sorted(t)) for t in throws)
-    return tuple((PushRoll(dice), float(Fraction(n, len(throws)))) for dice, n in sorted(counts.items()))
+    return tuple((DiceRoll(dice), float(Fraction(n, len(throws)))) for dice, n in sorted(counts.items()))
 
 
 @dataclass(frozen=True)
@@ -109,7 +84,7 @@ class PushState:
     def legal_actions(self) -> list[Throw | Hold]:
         return [] if self.to_move() is None else [Throw(), Hold()]
 
-    def chance_outcomes(self) -> list[tuple[PushRoll, float]]:
+    def chance_outcomes(self) -> list[tuple[DiceRoll, float]]:
         if not self.is_chance():
             return []
         return list(_throws(self.game))
@@ -117,7 +92,7 @@ class PushState:
     def apply(self, step) -> PushState:
         if self.winner is not None:
             raise InputError("the game is won")
-        if isinstance(step, PushRoll):
+        if isinstance(step, DiceRoll):
             if not self.throwing:
                 raise InputError("throw or hold first")
             kind, points = self.game.effect(step.dice)
@@ -146,11 +121,11 @@ class PushState:
             raise InputError("the game is not over")
         return (1.0, 0.0) if self.winner == 0 else (0.0, 1.0)
 
-    def parse_step(self, text: str) -> Throw | Hold | PushRoll:
+    def parse_step(self, text: str) -> Throw | Hold | DiceRoll:
         t = str(text).strip().lower()
-        step: Throw | Hold | PushRoll
+        step: Throw | Hold | DiceRoll
         if self.is_chance():
-            step = PushRoll(parse_throw(t, self.game))
+            step = DiceRoll(parse_throw(t, self.game))
         elif t in THROW_WORDS:
             step = Throw()
         elif t in HOLD_WORDS:
