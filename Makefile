@@ -50,15 +50,9 @@ fuzz: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python benchmarks/bench_solve.py
-	$(BIN)/python benchmarks/bench_play.py
-	$(BIN)/python benchmarks/bench_mindful.py
-	$(BIN)/python benchmarks/bench_pushluck.py
-	$(BIN)/python benchmarks/bench_despirala.py
-	$(BIN)/python benchmarks/bench_despirala_competitive.py
-	$(BIN)/python benchmarks/bench_target.py
-	$(BIN)/python benchmarks/bench_startup.py
-	$(BIN)/python benchmarks/bench_explain.py
+	$(BIN)/python benchmarks/publish.py bench_solve.py bench_answers.py bench_label.py bench_simulate.py \
+		bench_play.py bench_first_use.py bench_startup.py bench_mindful.py bench_target.py bench_explain.py \
+		bench_pushluck.py bench_despirala.py bench_farkle.py bench_rl.py bench_size.py load_web.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis  # compiled kernels stay in the user cache (see README)

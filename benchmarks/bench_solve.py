@@ -62,7 +62,7 @@ def solve_times(repeat: int) -> dict[str, dict[str, float]]:
 
 def peak_memory_mb(game: str) -> float:
     code = (
-        "import resource; from dicesolver.games import load_game; from dicesolver.solvers.solitaire import "
+        "import resource; from dicesolver import load_game; from dicesolver.scorecard.solitaire.table import "
         f"SolitaireModel; SolitaireModel(load_game({game!r})).solve(); "
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )

@@ -23,13 +23,15 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from .errors import InputError
 from .extras import need
-from .inplace import InPlaceBuild
+
+if TYPE_CHECKING:  # a build's type only: loading a table needs none of it
+    from .inplace import InPlaceBuild
 
 CLUSTER_HELP = "'local:N' (N worker processes on this machine) or 'tcp://HOST:PORT' (a running scheduler)"
 ProgressCallback = Callable[[int, int], None]

@@ -28,7 +28,6 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 import platformdirs
-from filelock import FileLock
 
 from .errors import DicesolverError, TableError
 
@@ -230,6 +229,8 @@ def verify_files(directory: str | Path) -> str | None:
 @contextlib.contextmanager
 def lock(key: TableKey) -> Iterator[None]:
     """Exclusive per-table lock (released automatically if the process dies)."""
+    from filelock import FileLock  # here: only a build takes the lock, and importing it is 10-20 ms of a command
+
     path = key.directory.with_name(key.directory.name + ".lock")
     guard = FileLock(path)  # flock on POSIX, msvcrt on Windows: the system drops it with the process
     try:
