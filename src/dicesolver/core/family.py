@@ -97,12 +97,29 @@ class Player(Protocol[S_contra]):
     def choose(self, state: S_contra, rng: np.random.Generator) -> Step: ...
 
 
-class Family(ABC, Generic[G, S]):
-    """A family of games: ``G`` its games, ``S`` their states."""
+CAPABILITIES = {  # what only some families do, and the one line for a game whose family does not
+    "batch": "{game} has no vectorised environment in the kernels",
+    "compare": "{game} has no exact comparison of strategies",
+    "strategy_facts": "strategy facts come from an exact two-person scorecard table (generala, yacht, crag), "
+                      "not from {game}",
+    "target": "target scores are solved for solitaire scorecard games and Despirala, not for {game}",
+    "match": "{game} has no matches between bots",
+    "odds": "one-turn odds are for scorecard games and Farkle, not for {title} ({game})",
+    "distribution": "the exact score distribution is for scorecard games, not for {title} ({game})",
+    "chart": "the strategy chart is for push-your-luck games and Farkle, not {game}",
+    "simulate": "{game} has no simulation (try match)",
+}
 
-    name: str  # "scorecard", "pushluck", "despirala"
+
+class Family(ABC, Generic[G, S]):
+    """A family of games: ``G`` its games, ``S`` their states. What only some families do is declared in
+    ``capabilities`` (keys of ``CAPABILITIES``): a family implements those methods, and the others answer
+    the capability's one line."""
+
+    name: str  # "scorecard", "pushluck", "despirala", "farkle"
     title: str  # a few words for lists
     human_like: tuple[str, ...] = ()  # bots that play as people do: the trainer asks what they met
+    capabilities: frozenset[str] = frozenset()
 
     # -- games ---------------------------------------------------------------------------------------
     @abstractmethod
@@ -136,10 +153,9 @@ class Family(ABC, Generic[G, S]):
     def page(self, game: G) -> dict[str, Any]:
         """What the web pages offer for a game: ``quick`` (the Play page's buttons, each a line typed at the
         prompt), ``max_opponents``, ``explore`` (figures: title and image path under /api/explore),
-        ``explore_odds`` (whether the one-turn odds table applies) and ``start_position`` (solved first, so
-        that the page shows the solve's progress)."""
-        return {"quick": ["hint"], "max_opponents": 5, "explore": [], "explore_odds": False,
-                "start_position": str(game.start())}
+        and ``start_position`` (solved first, so that the page shows the solve's progress). Whether it
+        offers the one-turn odds is the ``odds`` capability."""
+        return {"quick": ["hint"], "max_opponents": 5, "explore": [], "start_position": str(game.start())}
 
     # -- solutions -----------------------------------------------------------------------------------
     def judges(self, game: G) -> dict[str, str]:
@@ -215,7 +231,7 @@ class Family(ABC, Generic[G, S]):
 
     def batch(self, game: G, num_envs: int, judge: bool = False) -> Batch:
         """Many one-player games stepped at once in the kernels (a vectorised environment)."""
-        raise InputError(f"{game.canonical} has no vectorised environment in the kernels")
+        raise self.lacking("batch", game)
 
     def narrate(self, before: S, step: Step, after: S, name: str) -> str:
         """One line telling what a step did."""
@@ -253,52 +269,56 @@ class Family(ABC, Generic[G, S]):
             return [f"Game over: {returns[0]:g}."]
         return ["Game over: " + ", ".join(f"{n} {r:g}" for n, r in zip(names, returns))]
 
-    # -- capabilities some families have -------------------------------------------------------------
+    # -- capabilities some families have (``capabilities`` names them; the others answer ``lacking``) ---
+    def can(self, capability: str) -> bool:
+        """Whether the family has one of ``CAPABILITIES`` (a front end may ask before it offers it)."""
+        return capability in self.capabilities
+
+    def lacking(self, capability: str, game: G) -> InputError:
+        """The one error for a capability this family does not have."""
+        return InputError(CAPABILITIES[capability].format(game=game.canonical, title=self.title))
+
     def compare(self, game: G, a: str, b: str, progress: Progress | None = None) -> Comparison:
         """A against B exactly (two-player games)."""
-        raise InputError(f"{game.canonical} has no exact comparison of strategies")
+        raise self.lacking("compare", game)
 
     def strategy_facts(self, game: G, progress: Progress | None = None) -> StrategyFacts:
         """How the exact two-player strategy plays (scores of 0, waives, departures from Maximus)."""
-        raise InputError(f"strategy facts come from an exact two-person scorecard table (generala, yacht, crag), "
-                         f"not from {game.canonical}")
+        raise self.lacking("strategy_facts", game)
 
     def target_solution(self, game: G, score: int, beat: bool = False, progress: Progress | None = None,
                         at: S | None = None) -> SolvedGame:
         """Play for a score: the best chance of at least ``score`` points of one's own (``beat``: of more
         than ``score``, exactly it counting half), at any position; given a position ``at``, a family may
         solve only the part of the game that follows it."""
-        raise InputError(f"target scores are solved for solitaire scorecard games and Despirala, not for "
-                         f"{game.canonical}")
+        raise self.lacking("target", game)
 
     def target_curve(self, game: G, up_to: int | None = None, progress: Progress | None = None) -> TargetCurve:
         """The best chance of reaching every target up to ``up_to`` (default: the expected-score strategy's
         95th percentile), beside that strategy's own chance."""
-        raise InputError(f"target scores are solved for solitaire scorecard games and Despirala, not for "
-                         f"{game.canonical}")
+        raise self.lacking("target", game)
 
     def match(self, game: G, names: list[str], n: int, seed: int, progress: Progress | None = None) -> MatchGames:
         """About ``n`` games between bots, every seating order, the same dice for every seat."""
-        raise InputError(f"{game.canonical} has no matches between bots")
+        raise self.lacking("match", game)
 
     def odds(self, game: G, exact: bool = False) -> list[OddsRow]:
         """One turn played for each box alone: expected points and the chance of the maximum."""
-        raise InputError(f"one-turn odds are for scorecard games, not for {self.title} ({game.canonical})")
+        raise self.lacking("odds", game)
 
     def distribution(self, game: G, progress: Progress | None = None) -> Distribution:
         """The exact final-score distribution of optimal play."""
-        raise InputError(f"the exact score distribution is for scorecard games, not for {self.title} "
-                         f"({game.canonical})")
+        raise self.lacking("distribution", game)
 
     def chart(self, game: G, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:
         """The strategy chart: the turn totals where the best action switches, for each pair of scores."""
-        raise InputError(f"the strategy chart is for push-your-luck games (pig, skunk, big-pig), not {game.canonical}")
+        raise self.lacking("chart", game)
 
     def chart_figure(self, game: G):
         """The strategy chart drawn (a matplotlib Figure)."""
-        raise InputError(f"the strategy chart is for push-your-luck games (pig, skunk, big-pig), not {game.canonical}")
+        raise self.lacking("chart", game)
 
     def simulate(self, game: G, names: list[str], n: int, seed: int, samples: int = 0,
                  progress: Progress | None = None) -> list[Simulated]:
         """``n`` games of each one-player strategy (the same dice for all)."""
-        raise InputError(f"{game.canonical} has no simulation (try match)")
+        raise self.lacking("simulate", game)

@@ -37,6 +37,7 @@ class DespiralaBot:
 class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     name = "despirala"
     title = "Despirala"
+    capabilities = frozenset({"target", "simulate", "match"})
     human_like = ("mc-5",)
 
     def names(self) -> list[str]:
@@ -61,7 +62,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
 
     def page(self, game: DespiralaGame) -> dict[str, Any]:
         return {"quick": ["List", "hint", "Reroll", "Continue", "Stop", "score"], "max_opponents": 5,
-                "explore_odds": False, "start_position": "none;5;123456",
+                "start_position": "none;5;123456",
                 "explore": [{"title": "Final scores of 100,000 games played by the exact model",
                              "image": "simulation.png"}]}
 

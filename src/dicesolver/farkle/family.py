@@ -30,6 +30,7 @@ def _load(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> FarkleGame:
 class FarkleFamily(Family[FarkleGame, FarkleState]):
     name = "farkle"
     title = "Farkle games for two"
+    capabilities = frozenset({"chart", "odds", "match"})
     human_like = ("human", "bank-at-300")
 
     def names(self) -> list[str]:
@@ -60,7 +61,7 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
         return {"players": "2", "dice": DICE, "faces": 6, "goal": game.goal}
 
     def page(self, game: FarkleGame) -> dict[str, Any]:
-        return {"quick": ["throw", "bank", "hint", "score"], "max_opponents": 1, "explore_odds": True,
+        return {"quick": ["throw", "bank", "hint", "score"], "max_opponents": 1,
                 "explore": [{"title": "Strategy chart", "image": "chart.png"}], "start_position": "0,0"}
 
     def judges(self, game: FarkleGame) -> dict[str, str]:

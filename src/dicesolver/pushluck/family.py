@@ -44,6 +44,7 @@ def _load(base: str, frozen_choices: tuple[tuple[str, str], ...]) -> PushGame:
 class PushLuckFamily(Family[PushGame, PushState]):
     name = "pushluck"
     title = "push-your-luck games for two"
+    capabilities = frozenset({"compare", "chart"})
     human_like = ("hold-at-20", "keep-pace")
 
     def names(self) -> list[str]:
@@ -72,7 +73,7 @@ class PushLuckFamily(Family[PushGame, PushState]):
         return {"players": "2", "dice": game.n_dice, "faces": game.faces, "goal": game.goal}
 
     def page(self, game: PushGame) -> dict[str, Any]:
-        return {"quick": ["throw", "hold", "hint", "score"], "max_opponents": 1, "explore_odds": False,
+        return {"quick": ["throw", "hold", "hint", "score"], "max_opponents": 1,
                 "explore": [{"title": "Strategy chart", "image": "chart.png"}], "start_position": "0,0,0"}
 
     def judges(self, game: PushGame) -> dict[str, str]:

@@ -66,6 +66,8 @@ BIG_DUEL_CELL_SECONDS = 2.3e-6  # two-person Yacht's 1.56e9 cells in about an ho
 class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     name = "scorecard"
     title = "scorecard games (the Yahtzee family, and your own rules files)"
+    capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "match", "simulate", "distribution",
+                              "odds"})
     human_like = ("joe", "greedy")
 
     # -- games ---------------------------------------------------------------------------------------
@@ -94,7 +96,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return [Variant(v.key, v.help, v.default, tuple(v.values)) for v in game.variant_specs]
 
     def page(self, game: ScorecardGame) -> dict[str, Any]:
-        return {"quick": ["", "all", "none", "hint", "card"], "max_opponents": 5, "explore_odds": True,
+        return {"quick": ["", "all", "none", "hint", "card"], "max_opponents": 5,
                 "explore": [{"title": "Final-score distribution of optimal play", "image": "distribution.png"}],
                 "start_position": "/-"}
 

@@ -99,7 +99,7 @@ def game_info(game: Game) -> models.GameInfo:
     return models.GameInfo(name=game.canonical, title=game.title, family=family.name, rules=list(game.describe()),
                            base=base, variants=[models.VariantInfo(**asdict(v)) for v in family.variants(base)],
                            bots=[b for b in family.players(game) if not b.endswith(":T")],  # templates need a number
-                           page=models.PageInfo(**family.page(game)),
+                           page=models.PageInfo(**family.page(game), explore_odds=family.can("odds")),
                            **family.facts(game))
 
 
