@@ -84,7 +84,8 @@ def test_a_fresh_process_answers_single_positions_in_numpy_and_batches_with_the_
     """The engine's choice: single situations in numpy until it has answered a few and finds the kernel
     compiled; then the kernel."""
     import dicesolver as ds
-    from dicesolver.scorecard.solitaire.answers import NUMPY_FIRST, SolitaireEngine
+    from dicesolver.core.answers import NUMPY_FIRST
+    from dicesolver.scorecard.solitaire.answers import SolitaireEngine
 
     solution = ds.solve("yacht")
     engine = SolitaireEngine(solution.engine.model, solution.engine.pair[0], solution.tie, solution.judge)

@@ -28,11 +28,13 @@ def test_the_first_solve_on_pythons_threads_is_the_parallel_kernels_to_the_bit(m
     assert stripes.tobytes() == parallel.tobytes()
 
 
-@pytest.mark.parametrize("game, position", [("yacht", "/13456/2"), ("yahtzee", "aces=3/11245/1")])
+@pytest.mark.parametrize("game, position", [("yacht", "/13456/2"), ("yahtzee", "aces=3/11245/1"),
+                                            ("skunk", "0,87,32"), ("pig", "10,20,5")])
 def test_advice_from_a_cached_table_never_loads_numba(game, position):
-    """A scorecard game's one-shot answer from a table on disk is numpy: loading numba would add a third of a
-    second to every ``advise`` (it happened once through a package's ``__init__``: the bots' names pulled in
-    their kernels). The other families' answers still call their kernels."""
+    """A scorecard or push-your-luck game's one-shot answer from a table on disk is numpy: loading numba
+    would add a third of a second or more to every ``advise`` (it happened once through a package's
+    ``__init__``: the bots' names pulled in their kernels). Despirala's and Farkle's answers still call
+    their kernels."""
     import subprocess
     import sys
 

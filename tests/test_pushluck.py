@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dicesolver import load_game
+from dicesolver.core import registry
 from dicesolver.core.errors import GameDefinitionError, InputError
 from dicesolver.pushluck.chart import chart_figure, chart_rows, first_stop
 from dicesolver.pushluck.family import FAMILY
@@ -337,3 +338,48 @@ def test_the_chart_drawn_for_a_phone_stacks_its_panels_with_readable_text():
         assert upper.get_position().x0 < lower.get_position().x1 and lower.get_position().x0 < upper.get_position().x1
     sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_text() and t.get_visible()]
     assert sizes and min(sizes) >= 9
+
+
+@pytest.mark.parametrize("spec", ["pig", "skunk(goal=50)", "big-pig(goal=50)"])
+def test_the_python_form_answers_as_the_kernel_does_to_the_bit(spec):
+    """``answers_numpy.answer_push`` (a one-shot command's answers, numba not loaded) against the kernel on
+    every situation of the game's shape: each score pair, turn total and moment, including the refused ones
+    (negative, at the goal, past it, nothing at risk, the end)."""
+    from dicesolver.pushluck import answers_numpy, kernels
+
+    assert (answers_numpy.BAD_SCORES, answers_numpy.NOT_ON_TURN, answers_numpy.BAD_TOTAL, answers_numpy.NO_CHOICE) \
+        == (kernels.BAD_SCORES, kernels.NOT_ON_TURN, kernels.BAD_TOTAL, kernels.NO_CHOICE)
+    engine = registry.solve(spec).engine
+    goal = engine.table.shape[0]
+    rng = np.random.default_rng(5)
+    n = 6000
+    scores = rng.integers(-2, goal + 3, size=(n, 2))
+    turn_total = rng.integers(-1, goal + 2, size=(n, 1))
+    on_turn = rng.integers(0, 2, size=(n, 1))
+    throwing = rng.integers(0, 2, size=(n, 1))
+    args = (engine.table, engine.points, engine.probs, engine.bust, engine.reset, engine.most, engine.tie)
+    outs = []
+    for form in (kernels.answer_push, answers_numpy.answer_push):
+        f, i = np.zeros((n, 5)), np.zeros((n, 3), dtype=np.int64)
+        refused = form(scores, turn_total, on_turn, throwing, *args, f, i)
+        outs.append((refused, f, i))
+    (r1, f1, i1), (r2, f2, i2) = outs
+    assert r1 == r2 and 0 < r1 < n  # some of each
+    np.testing.assert_array_equal(i1, i2)
+    assert f1.tobytes() == f2.tobytes()  # NaN where no option, the same bits everywhere
+
+
+def test_a_fresh_engine_answers_single_positions_in_python_then_takes_up_the_compiled_kernel():
+    from dicesolver.core.answers import NUMPY_FIRST
+    from dicesolver.pushluck.answers import PushEngine
+
+    solution = registry.solve("skunk(goal=50)")
+    engine = PushEngine(solution.table, solution.tie)
+    situations = solution.encoding.parse_situations(["10,20,5"])
+    first = engine.answer(situations)
+    assert "_kernel" not in engine.__dict__  # answered without the kernel
+    for _ in range(NUMPY_FIRST + 1):
+        later = engine.answer(situations)
+    assert "_kernel" in engine.__dict__  # the suite has compiled it: it answers from then on
+    for a, b in zip(first.buffers, later.buffers):
+        assert a.tobytes() == b.tobytes()

@@ -13,7 +13,7 @@ order of the protocol's ``legal_actions`` and -1 codes and NaN values after them
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -152,3 +152,37 @@ def as_situations(situations: Situations, keys: tuple[str, ...]) -> tuple[np.nda
 
 INT64 = np.dtype(np.int64)
 INT16 = np.dtype(np.int16)
+
+
+NUMPY_FEW = 64  # at most this many situations at once may go to an engine's numpy form, before its kernel is loaded
+NUMPY_FIRST = 32  # single situations in numpy before the kernel is considered
+NUMPY_RECHECK = 1024  # numpy answers between two looks for a compiled kernel
+
+
+class NumpyFirst:
+    """When an engine answers in its numpy form (the same answers to the bit) rather than its kernel: a few
+    situations at a time, before this process has loaded the kernel. Single situations go on in numpy until
+    NUMPY_FIRST of them, and then while the kernel is not compiled: a one-shot command never loads numba,
+    and a fresh install answers at once. Asked again once in a while, so that a long-running process takes
+    up the kernel that ``dicesolver warmup`` or another process compiles. ``kernel()`` gives the kernel (and
+    imports numba): it is called only when the cache is looked at."""
+
+    def __init__(self, kernel: Callable[[], Any]):
+        self.kernel = kernel
+        self.count = 0  # situations the numpy form has answered
+        self.recheck = 0  # from this count on, whether the kernel is compiled is asked again
+
+    def takes(self, n: int) -> bool:
+        """Whether the numpy form answers these ``n`` situations."""
+        if not 0 < n <= NUMPY_FEW:
+            return False
+        self.count += n
+        if n == 1 and self.count <= NUMPY_FIRST:
+            return True
+        if self.count < self.recheck:
+            return True
+        from .jit import compiled
+
+        ready = compiled(self.kernel())
+        self.recheck = self.count + NUMPY_RECHECK
+        return not ready

@@ -1,15 +1,16 @@
 """The batch answer engine of push-your-luck games (``kernels.answer_push``): situations (the arrays of
 ``PushEncoding.situations``) in, the mover's probability of winning after throwing and after holding out.
-The one path behind ``WinProbability``'s values, advice and reviews."""
+The one path behind ``WinProbability``'s values, advice and reviews; a few situations are answered by its
+Python form (``answers_numpy``, the same to the bit) until the process has loaded the kernel."""
 
 from __future__ import annotations
 
 from functools import cached_property
 
-
-from ..core.answers import Answers, Situations, as_situations
+from ..core.answers import Answers, NumpyFirst, Situations, as_situations
 from ..core.arrays import frozen
 from ..core.errors import InputError
+from . import answers_numpy
 from .solver import PushTable, game_arrays
 
 KEYS = ("scores", "turn_total", "on_turn", "throwing")
@@ -32,6 +33,7 @@ class PushEngine:
         points, probs, bust, reset = game_arrays(solution.game)
         self.points, self.probs, self.bust, self.reset = frozen(points), frozen(probs), bust, reset
         self.most = solution.game.goal - 1 + max(int(points.max(initial=0)), 0)
+        self._numpy_first = NumpyFirst(lambda: self._kernel)  # a few situations in Python until numba is loaded
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         scores, turn_total, on_turn, throwing = as_situations(situations, KEYS)
@@ -40,8 +42,9 @@ class PushEngine:
             raise InputError("situations of this game are scores (n, 2), turn_total, on_turn and throwing (n, 1)")
         out = Answers.empty(scores.shape[0], self.width, self.judge, self.unit)
         f, i = out.buffers
-        refused = self._kernel(scores, turn_total, on_turn, throwing, self.table, self.points, self.probs, self.bust,
-                               self.reset, self.most, self.tie, f, i)
+        form = answers_numpy.answer_push if self._numpy_first.takes(scores.shape[0]) else self._kernel
+        refused = form(scores, turn_total, on_turn, throwing, self.table, self.points, self.probs, self.bust,
+                       self.reset, self.most, self.tie, f, i)
         return out.check(REASONS) if refused else out
 
     @cached_property

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ...core.answers import Answers, Situations, as_situations, empty_buffers
+from ...core.answers import Answers, NumpyFirst, Situations, as_situations, empty_buffers
 from ...core.arrays import frozen, pack
 from ...core.errors import InputError
 from ..game.rules import ScorecardGame
@@ -23,9 +23,6 @@ from .table import SolitaireModel
 from ..turn.widget import keep_steps
 
 SMALL_BATCH = 256  # below this, one thread answers (waking the others costs more than it saves)
-NUMPY_FEW = 64  # at most this many situations at once may go to the numpy form, before the kernel is loaded
-NUMPY_FIRST = 32  # single situations in numpy before the kernel is considered
-NUMPY_RECHECK = 1024  # numpy answers between two looks for a compiled kernel
 KEYS = ("cards", "totals", "dice", "held", "rolls_left")
 
 SOLITAIRE_REASONS = {
@@ -123,8 +120,7 @@ class SolitaireEngine(CardEngine):
         self.pair = table_pair(values)
         self.aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
         self._sealed = False  # the fast path is open once the checked path has answered
-        self._numpy_count = 0  # situations the numpy form has answered
-        self._numpy_recheck = 0  # from this count on, whether the kernel is compiled is asked again
+        self._numpy_first = NumpyFirst(lambda: self._kernels[0])
         if aim is not None:
             self.unit = "p_target"
 
@@ -157,25 +153,9 @@ class SolitaireEngine(CardEngine):
         return out
 
     def _numpy_answers(self, situations: Situations) -> bool:
-        """Whether the numpy form answers these situations (``answers_numpy``): a few situations, before this
-        process has loaded the kernel. Single situations go on in numpy until NUMPY_FIRST of them, and then
-        while the kernel is not compiled (a one-shot command never loads numba; a fresh install answers at
-        once); a few more at once go to the kernel where it is compiled. Checked once in a while, so that a
-        long-running process takes up the kernel that ``dicesolver warmup`` or another process compiles."""
+        """Whether the numpy form answers these situations (``answers_numpy``; ``core.answers.NumpyFirst``)."""
         cards = situations.get("cards")
-        n = len(cards) if cards is not None else 0
-        if not 0 < n <= NUMPY_FEW:
-            return False
-        self._numpy_count += n
-        if n == 1 and self._numpy_count <= NUMPY_FIRST:
-            return True
-        if self._numpy_count < self._numpy_recheck:
-            return True
-        from ...core.jit import compiled
-
-        ready = compiled(self._kernels[0])
-        self._numpy_recheck = self._numpy_count + NUMPY_RECHECK
-        return not ready
+        return self._numpy_first.takes(len(cards) if cards is not None else 0)
 
     @property
     def numpy_form(self) -> Any:
