@@ -13,7 +13,8 @@ spec.loader.exec_module(publish)
 
 
 def test_a_section_is_replaced_and_the_rest_kept():
-    report = "# B\n\n<!-- bench: a.py -->\nold a\n<!-- /bench: a.py -->\n\nhand\n\n<!-- bench: b.py -->\nold b\n<!-- /bench: b.py -->\n"
+    report = ("# B\n\n<!-- bench: a.py -->\nold a\n<!-- /bench: a.py -->\n\nhand\n\n"
+              "<!-- bench: b.py -->\nold b\n<!-- /bench: b.py -->\n")
     new = publish.replace_section(report, "a.py", "## A\n| x |\n")
     assert "old a" not in new and "## A\n| x |\n<!-- /bench: a.py -->" in new
     assert "hand" in new and "old b" in new

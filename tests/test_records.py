@@ -15,7 +15,8 @@ from fuzzing import playthrough
 
 OLD = Path(__file__).parent / "data" / "records_v1"
 GAMES = [("yacht", None), ("yahtzee", 2), ("generala", 3), ("pig(goal=30)", None), ("skunk", None),
-         ("big-pig(goal=40)", None), ("despirala", 2), ("despirala(misere)", None), ("farkle(goal=1000,floor=-500)", None)]
+         ("big-pig(goal=40)", None), ("despirala", 2), ("despirala(misere)", None),
+         ("farkle(goal=1000,floor=-500)", None)]
 
 
 def write(path: Path, lines: list[dict]) -> Path:
@@ -27,7 +28,8 @@ def random_game(spec: str, players: int | None, seed: int) -> Playthrough:
     states, taken = playthrough(spec, seed, players)
     game = states[0].game
     names = [f"player {i}" for i in range(game.n_players)]
-    return Playthrough(game, names, list(taken), first=game.n_players - 1, seed=seed, details={"bots": {"1": "optimal"}})
+    return Playthrough(game, names, list(taken), first=game.n_players - 1, seed=seed,
+                       details={"bots": {"1": "optimal"}})
 
 
 def finished_game(spec: str) -> Playthrough:
