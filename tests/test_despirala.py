@@ -288,3 +288,49 @@ def test_one_positions_values_in_python_are_the_kernels(normal, misere):
             want = np.empty((7, goods + 1))
             _collect_table(W, after, face, binomial_table(), sign, want)
             assert np.array_equal(collect_table(W, after, face, goods + 1, sign), want)
+
+
+@pytest.mark.parametrize("mode", ["normal", "misere"])
+def test_the_python_form_answers_as_the_kernel_does_to_the_bit(mode):
+    """``answers_numpy.answer_despirala`` (a one-shot command's answers, numba not loaded) against the kernel:
+    the states of random games at every moment, and as many again with one field mangled (refusals, sheets
+    no game has), the same options, values and refusals to the bit."""
+    import random
+
+    from dicesolver.core import registry
+    from dicesolver.despirala import answers_numpy
+    from dicesolver.despirala.kernels import answers as kernel
+    from fuzzing import playthrough
+
+    names = ("THROW", "DECIDE", "COMPLETE", "COLLECT", "HITS", "OVER", "GOODS_PER_TURN", "N_COMBOS", "N_COLLECTS",
+             "BAD_SHEET", "BAD_DICE", "BAD_MOMENT", "BAD_COMBINATION")
+    assert [getattr(answers_numpy, n) for n in names] == [getattr(kernel, n) for n in names]
+    spec = "despirala" if mode == "normal" else "despirala(misere)"
+    solution = registry.solve(spec)
+    engine = solution.engine
+    states = [s for seed in range(24) for s in playthrough(spec, seed, max_steps=120)[0] if not s.is_chance()]
+    situations = solution.encoding.situations(states)
+    rng = random.Random(3)
+    mangled = {k: v.copy() for k, v in situations.items()}
+    for i in range(len(states)):
+        key = rng.choice(sorted(mangled))
+        row = mangled[key][i]
+        row.flat[rng.randrange(row.size)] = rng.choice([-1, 0, 1, 2, 6, 7, 14, 99])
+    for batch in (situations, mangled):
+        args = [batch[k] for k in ("free", "goods", "points", "dice", "phase", "combination", "have", "picked")]
+        n = len(args[0])
+        outs = []
+        for python in (False, True):
+            f, i = np.zeros((n, 3 * engine.width)), np.zeros((n, engine.width + 1), dtype=np.int64)
+            if python:
+                refused = answers_numpy.answer_despirala(*args, engine.W, engine.normal, *engine._tables, engine.tie,
+                                                         f, i)
+            else:
+                refused = kernel.answer_despirala(*args, engine.W, engine.V, engine.offset, engine.rows, engine.aim,
+                                                  engine.normal, *engine._tables, engine.tie, f, i)
+            outs.append((refused, f, i))
+        (r1, f1, i1), (r2, f2, i2) = outs
+        assert r1 == r2 and n > 400
+        np.testing.assert_array_equal(i1, i2)
+        assert f1.tobytes() == f2.tobytes()
+    assert outs[0][0] > 0  # the mangled batch has refusals of its own

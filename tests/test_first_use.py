@@ -29,18 +29,18 @@ def test_the_first_solve_on_pythons_threads_is_the_parallel_kernels_to_the_bit(m
 
 
 @pytest.mark.parametrize("game, position", [("yacht", "/13456/2"), ("yahtzee", "aces=3/11245/1"),
-                                            ("skunk", "0,87,32"), ("pig", "10,20,5")])
+                                            ("skunk", "0,87,32"), ("pig", "10,20,5"), ("despirala", "none;5;113456")])
 def test_advice_from_a_cached_table_never_loads_numba(game, position):
-    """A scorecard or push-your-luck game's one-shot answer from a table on disk is numpy: loading numba
-    would add a third of a second or more to every ``advise`` (it happened once through a package's
-    ``__init__``: the bots' names pulled in their kernels). Despirala's and Farkle's answers still call
-    their kernels."""
+    """A one-shot answer from a table on disk is numpy (scorecard, push-your-luck and Despirala games):
+    loading numba would add half a second to every ``advise`` (it happened once through a package's
+    ``__init__``: the bots' names pulled in their kernels). Farkle's answers still call its kernel."""
     import subprocess
     import sys
 
     subprocess.run([sys.executable, "-m", "dicesolver", "solve", game], check=True, capture_output=True)
     code = ("import sys\nfrom dicesolver.cli import main\ntry:\n    main(['advise', %r, %r])\n"
-            "except SystemExit:\n    pass\nprint('numba loaded:', 'numba' in sys.modules, file=sys.stderr)" % (game, position))
+            "except SystemExit:\n    pass\n"
+            "print('numba loaded:', 'numba' in sys.modules, file=sys.stderr)" % (game, position))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stderr.strip().endswith("numba loaded: False"), done.stderr[-2000:]
 

@@ -1,6 +1,8 @@
 """The batch answer engine of Despirala (``kernels.answers``): situations (the arrays of
 ``DespiralaEncoding.situations``) in, every legal move's value out, from the expected-score table or a
-target table. The one path behind both solutions' values, advice and reviews."""
+target table. The one path behind both solutions' values, advice and reviews; a few situations valued by
+the expected-score table are answered by its Python form (``answers_numpy``, the same to the bit) until the
+process has loaded the kernel."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from ..core.answers import Answers, Situations, as_situations
+from ..core.answers import Answers, NumpyFirst, Situations, as_situations
 from ..core.arrays import frozen
 from ..core.dice import dice_space
 from ..core.errors import InputError
+from . import answers_numpy
 from .encoding import PICKS
 from .rules import ALL_FREE, COMBINATIONS
 from .solver import H, binomial_table, completion_odds, pick_shape
@@ -62,9 +65,12 @@ class DespiralaEngine:
         self.offset = frozen(offset if offset is not None else np.zeros(1, dtype=np.int64))
         self.rows = frozen(rows if rows is not None else np.zeros(1, dtype=np.int64))
         self.aim = frozen(np.array(target if target else (-1, 0, 0.0, ALL_FREE), dtype=np.float64))
+        self._numpy_first = NumpyFirst(lambda: self._kernel)  # expected scores: a few situations in Python
 
     @cached_property
-    def _tables(self) -> tuple:
+    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
+        """The picks' combinations, points and shapes, the throws' keep_add and roll offset, the completion odds
+        (q, qcum) and the binomial table, in the kernels' order."""
         combo, points, shape = pick_tables()
         dice = dice_space(6, 6)
         q, qcum = completion_odds()
@@ -78,10 +84,18 @@ class DespiralaEngine:
                 or any(a.ndim != 2 or a.shape[1] != 1 for a in (phase, combination, have, picked))):
             raise InputError("situations of Despirala are free (n, players, 14), goods and points (n, players), dice "
                              "(n, 6), phase, combination, have and picked (n, 1)")
-        from .kernels.answers import answer_despirala
-
         out = Answers.empty(free.shape[0], self.width, self.judge, self.unit, self.higher_is_better)
         f, i = out.buffers
-        refused = answer_despirala(free, goods, points, dice, phase, combination, have, picked, self.W, self.V,
+        if self.judge == "points" and self._numpy_first.takes(free.shape[0]):
+            refused = answers_numpy.answer_despirala(free, goods, points, dice, phase, combination, have, picked,
+                                                     self.W, self.normal, *self._tables, self.tie, f, i)
+        else:
+            refused = self._kernel(free, goods, points, dice, phase, combination, have, picked, self.W, self.V,
                                    self.offset, self.rows, self.aim, self.normal, *self._tables, self.tie, f, i)
         return out.check(REASONS) if refused else out
+
+    @cached_property
+    def _kernel(self):
+        from .kernels.answers import answer_despirala
+
+        return answer_despirala
