@@ -171,12 +171,11 @@ def two_person(spec: str, n: int = 100_000) -> float | None:
 
 def review_seconds() -> float:
     """The best time of reviewing a recorded solitaire Yahtzee game (played by the optimal bot)."""
-    from dicesolver.scorecard.family import playthrough_of
     from dicesolver.scorecard.bots.players import make_player
     from dicesolver.scorecard.bots.selfplay import play_game
 
     game = registry.load("yahtzee")
-    playthrough = playthrough_of(play_game(game, make_player("greedy", game), 7))
+    playthrough = play_game(game, make_player("greedy", game), 7).playthrough()
     solution = registry.solve(game)
     solution.review(playthrough)
     times = []

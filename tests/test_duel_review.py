@@ -8,7 +8,6 @@ from tinygames import PAIRS_GAME, tiny
 from dicesolver.core.results import SolveInfo
 from dicesolver.core.review import LABELS, label
 from dicesolver.scorecard.duel.table import DuelModel, DuelTable
-from dicesolver.scorecard.family import playthrough_of
 from dicesolver.scorecard.bots.joe import JoePlayer
 from dicesolver.scorecard.duel.malina import MalinaPlayer
 from dicesolver.scorecard.bots.selfplay import play_match_game
@@ -20,7 +19,7 @@ def duel_review(solution, record, player):
     """The review of one player's two-player game in exact equity."""
     info = SolveInfo(game=solution.game.canonical, unit="equity", value=solution.first_player_equity(), solved_now=True,
                      seconds=0.0, states=solution.model.size, table_bytes=0, table_dir="")
-    return DuelEquity(solution.game, solution, info).review(playthrough_of(record), player)
+    return DuelEquity(solution.game, solution, info).review(record.playthrough(), player)
 
 
 @pytest.fixture(scope="module")

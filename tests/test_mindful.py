@@ -196,7 +196,6 @@ def test_mindful_curve_with_finished_opponents():
 
 
 def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
-    from dicesolver.scorecard.family import playthrough_of
     from dicesolver.scorecard.bots.joe import JoePlayer
     from dicesolver.scorecard.bots.selfplay import play_match_game
 
@@ -206,7 +205,7 @@ def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
     record = play_match_game(game, players, seed=5, first=1)
     model = registry.solve(game, players=3, judge="mindful")
     for seat in range(3):
-        r = model.review(playthrough_of(record), seat).summary
+        r = model.review(record.playthrough(), seat).summary
         assert r.complete and r.players == ["mindful", "joe", "greedy"]
         assert r.baseline + r.luck - r.loss + r.others == pytest.approx(r.result, abs=1e-9)
         assert r.result in (2.0, 0.5, -1.0, 0.0)
@@ -215,7 +214,7 @@ def test_multiplayer_review_telescopes_and_mindful_loses_nothing():
         else:
             assert r.loss > 0
     with pytest.raises(InputError, match="no player"):
-        model.review(playthrough_of(record), 3)
+        model.review(record.playthrough(), 3)
 
 
 def test_cli_analyze_multiplayer_record(capsys, tmp_path):

@@ -8,7 +8,6 @@ from dicesolver import load_game
 from dicesolver.core import registry
 from dicesolver.core.errors import InputError
 from dicesolver.core.review import LABELS, label
-from dicesolver.scorecard.family import playthrough_of
 from dicesolver.scorecard.bots.players import make_player
 from dicesolver.scorecard.bots.selfplay import play_game
 from dicesolver.scorecard.game.position import parse_position
@@ -17,7 +16,7 @@ from dicesolver.scorecard.game.state import Keep
 
 
 def review(solution, record):
-    return solution.review(playthrough_of(record), 0)
+    return solution.review(record.playthrough(), 0)
 
 
 @pytest.fixture(scope="module")

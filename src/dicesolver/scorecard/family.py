@@ -17,8 +17,9 @@ from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, 
 from ..core.solved import SolvedGame
 from ..core.aims import AT_LEAST, BEAT, TARGET_TEMPLATE, parse_target, table_needs
 from .bots.names import ALIASES, BOTS
+from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
-from .game.records import Event, GameRecord, record_from_lines
+from .game.records import record_from_lines
 from .game.rules import ScorecardGame
 from .game.state import Keep, Roll, Score, ScorecardState
 
@@ -37,26 +38,6 @@ def _info(game: ScorecardGame, unit: Unit, value: float, built: bool, seconds: f
           directory: str, **details: Any) -> SolveInfo:
     return SolveInfo(game=game.canonical, unit=unit, value=value, solved_now=built, seconds=seconds, states=states,
                      table_bytes=nbytes, table_dir=directory, details=details)
-
-
-class ScorecardBot:
-    """A scorecard strategy (``choose_keep``/``choose_category`` on positions) as a protocol player."""
-
-    def __init__(self, name: str, strategy: Any):
-        self.name = name
-        self.strategy = strategy
-
-    def choose(self, state: ScorecardState, rng: np.random.Generator) -> Keep | Score:
-        game = state.game
-        seat = state.player
-        pos = state.position
-        others = [c for s, c in enumerate(state.cards) if s != seat]  # seat order, as the match kernel
-        if pos.rolls_left > 0:
-            keep = tuple(sorted(self.strategy.choose_keep(pos, rng, others)))
-            if len(keep) < game.n_dice:
-                return Keep(keep, game.faces)
-        c = self.strategy.choose_category(pos, rng, others)
-        return next(a for a in state.legal_actions() if isinstance(a, Score) and a.category == c)
 
 
 DUEL_CELL_SECONDS = 6e-7  # two-person Generala's 8.7e7 cells in 50 s on 2 cores (BENCHMARKS.md)
@@ -270,8 +251,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     # -- records and the table -----------------------------------------------------------------------
     def read_record(self, path: Path, lines: list[tuple[int, Any]], game: ScorecardGame) -> Playthrough:
-        record = record_from_lines(path, lines)
-        return playthrough_of(record)
+        return record_from_lines(path, lines).playthrough()
 
     def board(self, state: ScorecardState, names: Sequence[str]) -> Board:
         g = state.game
@@ -524,34 +504,6 @@ def _duel_capable(game: ScorecardGame) -> bool:
     from .duel.table import supports
 
     return supports(game)
-
-
-def playthrough_of(record: GameRecord) -> Playthrough:
-    """A scorecard record's events as protocol steps (with the seats it implies)."""
-    game = record.game.with_players(len(record.players))
-    first = int(record.extra.get("first", 0))
-    n = len(record.players)
-    state = game.start()
-    steps: list[Any] = []
-    for i, e in enumerate(record.events):
-        seat = (e.player - first) % n
-        if state.mover != seat:
-            raise InputError(f"event {i + 1}: it is {record.players[(state.mover + first) % n]}'s turn")
-        if e.type == "roll":
-            step: Any = Roll(e.rolled, game.faces)
-        elif e.type == "keep":
-            step = Keep(e.kept, game.faces)
-        else:
-            step = next((a for a in state.legal_actions() if isinstance(a, Score) and a.category == e.scored), None)
-            if step is None:
-                raise InputError(f"event {i + 1}: {game.categories[e.scored].name} cannot be scored here")
-        try:
-            state = state.apply(step)
-        except InputError as exc:
-            raise InputError(f"event {i + 1}: {exc}") from None
-        steps.append(step)
-    details = {"manual_dice": record.manual_dice, **{k: v for k, v in record.extra.items() if k != "first"}}
-    return Playthrough(game, list(record.players), steps, first, record.seed, details)
 
 
 FAMILY = ScorecardFamily()

@@ -26,9 +26,11 @@ from ...core.dice import Dice, format_dice, is_sub_multiset, parse_dice
 from ...core.errors import InputError
 from ...core.gamestring import parse_game_string
 from ...core.jsonl import RECORD_FORMAT, read_header, read_lines
+from ...core.playthrough import Playthrough
 from .position import Position, after_roll, after_score, start_position
 from .presets import load_scorecard_game
 from .rules import ScorecardGame
+from .state import Keep, Roll, Score
 
 FORMAT = RECORD_FORMAT
 MAX_RECORD_BYTES = 5 * 2**20
@@ -97,6 +99,33 @@ class GameRecord:
 
     def is_over(self) -> bool:
         return all(p.is_over() for p in self.positions())
+
+    def playthrough(self) -> Playthrough:
+        """The record's events as protocol steps (with the seats it implies), checked by the rules."""
+        game = self.game.with_players(len(self.players))
+        first = int(self.extra.get("first", 0))
+        n = len(self.players)
+        state = game.start()
+        steps: list[Any] = []
+        for i, e in enumerate(self.events):
+            seat = (e.player - first) % n
+            if state.mover != seat:
+                raise InputError(f"event {i + 1}: it is {self.players[(state.mover + first) % n]}'s turn")
+            if e.type == "roll":
+                step: Any = Roll(e.rolled, game.faces)
+            elif e.type == "keep":
+                step = Keep(e.kept, game.faces)
+            else:
+                step = next((a for a in state.legal_actions() if isinstance(a, Score) and a.category == e.scored), None)
+                if step is None:
+                    raise InputError(f"event {i + 1}: {game.categories[e.scored].name} cannot be scored here")
+            try:
+                state = state.apply(step)
+            except InputError as exc:
+                raise InputError(f"event {i + 1}: {exc}") from None
+            steps.append(step)
+        details = {"manual_dice": self.manual_dice, **{k: v for k, v in self.extra.items() if k != "first"}}
+        return Playthrough(game, list(self.players), steps, first, self.seed, details)
 
 
 def replay(record: GameRecord) -> tuple[list[Position], list[Position]]:
