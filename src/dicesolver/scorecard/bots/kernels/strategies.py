@@ -44,31 +44,15 @@ def best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, 
                   upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
                   forced_order, rnum):
     """The category the strategy scores roll r in: (category, value)."""
-    n_cats = scores.shape[1]
     if mode == RANDOM:
-        count = 0
-        for c in range(n_cats):
-            if not (u >> c) & 1:
-                ok, v, now, pts, gain, extra = choice_value(
-                    mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                    forced_order)
-                if ok:
-                    count += 1
-        pick = rnum % count
-        for c in range(n_cats):
-            if not (u >> c) & 1:
-                ok, v, now, pts, gain, extra = choice_value(
-                    mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                    forced_order)
-                if ok:
-                    if pick == 0:
-                        return c, v
-                    pick -= 1
+        # int64 each: a caller's literal 0 would compile it once more
+        return random_category(np.int64(u), np.int64(g), np.int64(t), np.int64(r), H, values, offset,
+                               n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
+                               xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                               np.int64(rnum))
     best_c = -1
     best_v = NEG
-    for c in range(n_cats):
+    for c in range(scores.shape[1]):
         if (u >> c) & 1:
             continue
         ok, v, now, pts, gain, extra = choice_value(
@@ -78,6 +62,34 @@ def best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, 
             best_v = v
             best_c = c
     return best_c, best_v
+
+
+# called, not inlined: every kernel that plays inlines best_category, and each inlined copy of choice_value
+# cost seconds of compilation there (policy_stages compiled in 5.2 s with the random strategy inlined, 2.1 s
+# without); the random strategy is never the one timed
+@njit(cache=True)
+def random_category(u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                    forced_order, rnum):
+    """The random strategy's category: the (rnum mod count)-th of the ``count`` boxes it may fill."""
+    n_cats = scores.shape[1]
+    count = 0
+    for c in range(n_cats):
+        if not (u >> c) & 1 and score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
+                                             joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)[0]:
+            count += 1
+    pick = rnum % count
+    for c in range(n_cats):
+        if not (u >> c) & 1:
+            ok, v, now, pts, gain, extra = choice_value(
+                RANDOM, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                forced_order)
+            if ok:
+                if pick == 0:
+                    return c, v
+                pick -= 1
+    return -1, NEG
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
@@ -245,11 +257,10 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
         c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
                              threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                              upper_cat_of_face, forced_order, rand[i, turn, rolls - 1])
-        ok, v2, now, pts, gain, extra = choice_value(
-            mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-            upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-            forced_order)
-        total += now
+        ok, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+                                      roll_yacht_face, upper_cat_of_face, forced_order)
+        gain = upper_step(t, pts, c, upper_face, threshold, upper_points)[1]
+        total += pts + gain + extra
         if gain > 0:
             bonus = 1
         if extra > 0:
