@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 console = lazy_module("dicesolver.terminal.console")
 plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
-protocol = lazy_module("dicesolver.core.protocol")
 registry = lazy_module("dicesolver.core.registry")
 render = lazy_module("dicesolver.terminal.render")
 sessions = lazy_module("dicesolver.play.session")
@@ -91,8 +90,8 @@ def replay(
         before, after = states[i], states[i + 1]
         if before.turn_key() != turn:
             turn = before.turn_key()
-            shown += family.announce(before, names)
-        lines.append(family.narrate(before, step, after, playthrough.name(protocol.seat_on_turn(before))))
+            shown += family.scene(before, names).turn_start
+        lines.append(family.scene(after, names, last=(before, step)).narration or str(step))
         shown.append("  " + lines[-1])
     final = states[-1]
     scores = dict(zip(names, family.totals(final)))

@@ -20,6 +20,7 @@ from .errors import InputError
 from .numbers import duration_text, size_text
 from .playthrough import Playthrough
 from .protocol import Game, State, Step
+from .scene import Scene, scene_of
 from .results import Board, ChartRow, Comparison, Distribution, OddsRow, StrategyFacts, TargetCurve
 from .solved import Progress, SolvedGame
 
@@ -233,41 +234,11 @@ class Family(ABC, Generic[G, S]):
         """Many one-player games stepped at once in the kernels (a vectorised environment)."""
         raise self.lacking("batch", game)
 
-    def narrate(self, before: S, step: Step, after: S, name: str) -> str:
-        """One line telling what a step did."""
-        return f"{name}: {step}"
-
-    def prompt(self, state: S, name: str) -> str:
-        """The question at a decision (or, with dice typed by hand, before a throw)."""
-        if state.is_chance():
-            return f"{name}, the dice thrown: "
-        return f"{name} ({state.brief()}): "
-
-    # what the terminal shows around the prompts (the defaults suit most games)
-    board_at_turn_start = False  # show the sheet when the person's turn starts
-
-    def announce(self, state: S, names: Sequence[str]) -> list[str]:
-        """Lines shown when a player's turn starts."""
-        return []
-
-    def legal_summary(self, state: S) -> list[str]:
-        """The legal moves in a few lines."""
-        return ["legal moves: " + ", ".join(str(a) for a in state.legal_actions())]
-
-    def stand_prompt(self, state: S) -> str | None:
-        """The question after "stand" (keep every die), in games where standing is a thing."""
-        return None
-
-    def pause_before_throw(self, state: S) -> bool:
-        """Whether the person presses Enter before this throw (a moment to take back the last move)."""
-        return False
-
-    def game_over(self, state: S, names: Sequence[str], seat: int) -> list[str]:
-        """The last words: who won (``seat`` is the person at the table)."""
-        returns = state.returns()
-        if len(returns) == 1:
-            return [f"Game over: {returns[0]:g}."]
-        return ["Game over: " + ", ".join(f"{n} {r:g}" for n, r in zip(names, returns))]
+    def scene(self, state: S, names: Sequence[str], seat: int = 0, last: tuple[S, Step] | None = None) -> Scene:
+        """What the table says at ``state``, as data the front ends render (``core.scene``): the question,
+        the lines at a turn's start, the legal moves, the last words; with ``last`` (the state before, the
+        step), what that step did. ``names``: every seat's; ``seat``: the person's."""
+        return scene_of(state, names, seat, last)
 
     # -- capabilities some families have (``capabilities`` names them; the others answer ``lacking``) ---
     def can(self, capability: str) -> bool:

@@ -15,6 +15,7 @@ from ..core.results import Board, ChartRow, OddsRow, SolveInfo
 from .records import FarkleEvent, farkle_record_from_lines
 from .rules import DICE, PRESETS, FarkleGame, format_dice, MAX_GOAL, UNIT, make_farkle_game
 from ..core.steps import Throw
+from .scene import scene as farkle_scene
 from .state import Bank, FarkleState, Take, takes
 
 if TYPE_CHECKING:
@@ -140,45 +141,7 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
     def totals(self, state: FarkleState) -> list[int]:
         return list(state.scores)
 
-    def narrate(self, before: FarkleState, step: Any, after: FarkleState, name: str) -> str:
-        s = "" if name == "you" else "s"
-        if isinstance(step, Throw):
-            return f"{name} throw{s} {before.left} dice"
-        if isinstance(step, Bank):
-            return f"{name} bank{s}: {before.mine:,} + {before.turn_total:,} = {before.mine + before.turn_total:,}"
-        if isinstance(step, Take):
-            points = dict(takes(before.game, before.table))[step]
-            if after.winner is not None:
-                return f"{name} set{s} aside {step.label} (+{points}): {after.scores[before.mover]:,} reaches the goal"
-            hot = " — hot dice: all six again" if len(step.dice) == len(before.table) else ""
-            return f"{name} set{s} aside {step.label} (+{points}, turn total {after.turn_total:,}){hot}"
-        dice = format_dice(step.dice)
-        if after.mover != before.mover:
-            penalty = before.scores[before.mover] - after.scores[before.mover]
-            lost = f": Farkle, {before.turn_total:,} lost" if before.turn_total else ": Farkle"
-            return f"{name} throw{s} {dice}{lost}" + (f", and {penalty} for {before.game.farkle_limit} Farkles in a row"
-                                                    if penalty else "")
-        return f"{name} throw{s} {dice}"
-
-    def prompt(self, state: FarkleState, name: str) -> str:
-        if state.is_chance():
-            return f"the {state.left} dice you threw: "
-        if state.table:
-            return f"set aside from {format_dice(state.table)} (take DICE): "
-        bank = state.mine + state.turn_total
-        return f"turn total {state.turn_total:,} (bank → {bank:,}), {state.left} dice: throw or bank? "
-
-    def announce(self, state: FarkleState, names: Sequence[str]) -> list[str]:
-        return [f"{names[0]} {state.scores[0]:,} · {names[1]} {state.scores[1]:,} (goal {state.game.goal:,})"]
-
-    def legal_summary(self, state: FarkleState) -> list[str]:
-        if state.table:
-            return ["set aside: " + ", ".join(f"{t.label} (+{p})" for t, p in takes(state.game, state.table))]
-        return super().legal_summary(state)
-
-    def game_over(self, state: FarkleState, names: Sequence[str], seat: int) -> list[str]:
-        winner = "you win" if state.winner == seat else f"{names[state.winner or 0]} wins"
-        return [f"{winner}, {state.scores[0]:,} to {state.scores[1]:,}"]
+    scene = staticmethod(farkle_scene)
 
     # -- capabilities --------------------------------------------------------------------------------
     def chart_figure(self, game: FarkleGame):

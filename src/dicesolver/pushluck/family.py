@@ -17,6 +17,7 @@ from ..core.results import Board, ChartRow, Comparison, SolveInfo
 from .records import PushEvent, push_record_from_lines
 from .rules import ADD, BUST, PUSH_GAMES, PushGame, format_throw, MAX_FACES, MAX_GOAL, make_push_game
 from ..core.steps import Throw
+from .scene import scene as push_scene
 from .state import Hold, PushState
 
 if TYPE_CHECKING:
@@ -138,34 +139,7 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def totals(self, state: PushState) -> list[int]:
         return list(state.scores)
 
-    def narrate(self, before: PushState, step: Any, after: PushState, name: str) -> str:
-        s = "" if name == "you" else "s"
-        if isinstance(step, Throw):
-            return f"{name} throw{s} again"
-        if isinstance(step, Hold):
-            return f"{name} hold{s}: {before.mine} + {before.turn_total} = {before.mine + before.turn_total}"
-        kind, points = before.game.effect(step.dice)
-        if after.winner is not None:
-            what = f"+{points}: {after.scores[before.mover]} reaches the goal"
-        elif kind == ADD:
-            what = f"+{points} (turn total {after.turn_total})"
-        elif kind == BUST:
-            what = f"a 1: the turn total of {before.turn_total} is lost"
-        else:
-            what = f"double 1s: the turn total and the banked {before.mine} are lost"
-        return f"{name} throw{s} {format_throw(step.dice)}: {what}"
-
-    def prompt(self, state: PushState, name: str) -> str:
-        if state.is_chance():
-            return "the dice you threw: "
-        return f"turn total {state.turn_total} (bank → {state.mine + state.turn_total}): throw or hold? "
-
-    def announce(self, state: PushState, names: Sequence[str]) -> list[str]:
-        return [f"{names[0]} {state.scores[0]} · {names[1]} {state.scores[1]} (goal {state.game.goal})"]
-
-    def game_over(self, state: PushState, names: Sequence[str], seat: int) -> list[str]:
-        winner = "you win" if state.winner == seat else f"{names[state.winner or 0]} wins"
-        return [f"{winner}, {state.scores[0]} to {state.scores[1]}"]
+    scene = staticmethod(push_scene)
 
     # -- capabilities --------------------------------------------------------------------------------
     def compare(self, game: PushGame, a: str, b: str, progress: Progress | None = None) -> Comparison:

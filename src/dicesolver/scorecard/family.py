@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
-from ..core.dice import format_dice
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated, TableSize, Variant
@@ -21,7 +20,8 @@ from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
 from .game.records import record_from_lines
 from .game.rules import ScorecardGame
-from .game.state import Keep, Roll, Score, ScorecardState
+from .game.state import ScorecardState
+from .scene import scene as scorecard_scene
 
 if TYPE_CHECKING:
     from .batch.envs import ScorecardBatch
@@ -309,57 +309,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     def totals(self, state: ScorecardState) -> list[int]:
         return [c.total(state.game) for c in state.cards]
 
-    def narrate(self, before: ScorecardState, step: Any, after: ScorecardState, name: str) -> str:
-        faces = before.game.faces
-        if isinstance(step, Roll):
-            return f"{name} throws {format_dice(step.dice, faces)}" if name != "you" else \
-                f"you throw {format_dice(step.dice, faces)}"
-        if isinstance(step, Keep):
-            kept = format_dice(step.dice, faces) if step.dice else "nothing"
-            return f"{name} keep{'s' if name != 'you' else ''} {kept}"
-        seat = before.mover
-        points = after.cards[seat].boxes[step.category]
-        dice = format_dice(before.showing, faces)
-        return f"{name} score{'s' if name != 'you' else 'd'} {dice} in {before.game.categories[step.category].title} for {points}"
-
-    def prompt(self, state: ScorecardState, name: str) -> str:
-        g = state.game
-        if state.is_chance():
-            if state.held or state.rolls_left < g.rolls:
-                count = g.n_dice - len(state.held)
-                held = format_dice(state.held, g.faces) if state.held else "nothing"
-                return f"the {count} dice you threw (holding {held}): "
-            return "the dice you rolled: "
-        dice = format_dice(state.showing, g.faces)
-        if state.rolls_left > 0:
-            return f"[{dice}] {state.rolls_left} throw{'s' if state.rolls_left > 1 else ''} left - keep? "
-        return f"[{dice}] score in which box? "
-
-    board_at_turn_start = True
-
-    def stand_prompt(self, state: ScorecardState) -> str | None:
-        if state.dice is None or state.rolls_left == 0:
-            return None
-        return f"[{format_dice(state.dice, state.game.faces)}] score in which box? "
-
-    def pause_before_throw(self, state: ScorecardState) -> bool:
-        return not state.held and state.rolls_left == state.game.rolls
-
-    def legal_summary(self, state: ScorecardState) -> list[str]:
-        scores = [a.name for a in state.legal_actions() if isinstance(a, Score)]
-        lines = []
-        if state.rolls_left > 0:
-            lines.append("keep any of the dice showing and throw the others (e.g. keep 113, keep none), or score now:")
-        return lines + ["score in: " + ", ".join(scores)]
-
-    def game_over(self, state: ScorecardState, names: Sequence[str], seat: int) -> list[str]:
-        totals = [c.total(state.game) for c in state.cards]
-        if len(totals) == 1:
-            return [f"Game over: {totals[0]} points."]
-        me = totals[seat]
-        best = max(t for s, t in enumerate(totals) if s != seat)
-        verdict = "you win" if me > best else "a draw" if me == best else "you lose"
-        return [f"Game over: {me} to {best}, {verdict}."]
+    scene = staticmethod(scorecard_scene)
 
     # -- capabilities --------------------------------------------------------------------------------
     def compare(self, game: ScorecardGame, a: str, b: str, progress: Progress | None = None) -> Comparison:

@@ -15,7 +15,8 @@ from typing import Callable
 from rich.console import Console
 
 from ..core.errors import InputError
-from ..core.protocol import State, seat_on_turn
+from ..core.protocol import State, Step
+from ..core.scene import Scene
 from ..core.results import Review
 from ..core.solved import SolvedGame
 from ..play.session import Session
@@ -67,8 +68,11 @@ class TerminalGame:
         for note in advice.notes:
             self.say(note)
 
+    def scene(self, state: State, last: tuple[State, Step] | None = None) -> Scene:
+        return self.family.scene(state, self.session.names(), self.session.human, last)
+
     def show_list(self, state: State) -> None:
-        for line in self.family.legal_summary(state):
+        for line in self.scene(state).legal:
             self.say(line)
 
     def announce(self, state: State) -> None:
@@ -76,10 +80,11 @@ class TerminalGame:
         if state.player is None or state.turn_key() == self._turn:
             return
         self._turn = state.turn_key()
-        for line in self.family.announce(state, self.session.names()):
+        scene = self.scene(state)
+        for line in scene.turn_start:
             self.say(line)
         if state.player == self.session.human:
-            if self.family.board_at_turn_start:
+            if scene.board_at_turn_start:
                 self.show_board()
             if len(self.session.names()) > 1:
                 value = self.solution.value(state)
@@ -88,9 +93,8 @@ class TerminalGame:
 
     def play(self, step) -> None:
         before = self.session.state
-        name = self.session.name(seat_on_turn(before))
         after = self.session.play(step)
-        self.say(self.family.narrate(before, step, after, name))
+        self.say(self.scene(after, last=(before, step)).narration or str(step))
 
     # -- asking ------------------------------------------------------------------------------------
     def command(self, state: State, text: str, hint_kind: str | None = None) -> bool:
@@ -131,11 +135,11 @@ class TerminalGame:
             return None
 
     def decide(self, state: State) -> None:
-        name = self.session.name(seat_on_turn(state))
-        text = self.ask(self.family.prompt(state, name))
+        scene = self.scene(state)
+        text = self.ask(scene.prompt)
         if self.command(state, text):
             return
-        stand = self.family.stand_prompt(state)
+        stand = scene.stand_prompt
         if stand and text.strip().lower() in STAND:
             while self.session.state is state:
                 step = self.read_step(state, stand, verb="score")
@@ -157,11 +161,11 @@ class TerminalGame:
             self.play(outcomes[0][0])
             return
         if self.session.manual_dice:
-            step = self.read_step(state, self.family.prompt(state, self.session.name(seat_on_turn(state))))
+            step = self.read_step(state, self.scene(state).prompt)
             if step is not None:
                 self.play(step)
             return
-        if self.family.pause_before_throw(state) and self.session.playthrough.steps and \
+        if self.scene(state).pause_before_throw and self.session.playthrough.steps and \
                 not self.session.is_bot(self.session.states[-2].player):
             text = self.ask("Enter to throw ('undo' takes back the last move, 'quit' stops): ")
             if self.command(state, text):
@@ -181,7 +185,7 @@ class TerminalGame:
             else:
                 self.decide(state)
         self.show_board()
-        for line in self.family.game_over(self.session.state, self.session.names(), self.session.human):
+        for line in self.scene(self.session.state).over:
             self.say(line, "bold")
 
 

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..core import registry
 from ..core.errors import InputError
-from ..core.protocol import Game, State
+from ..core.protocol import Game, State, seat_on_turn
 from ..core.solved import SolvedGame
 from ..core.training import SessionResult, TrainingRecord, judge_answer, questions, session_result
 from . import render
@@ -36,7 +36,9 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
             render.say(console, f"\nquestion {i} of {len(asked)}" + (f" ({note})" if note else ""), "bold")
             render.board(console, family.board(state, names))
             render.say(console, f"{state.brief()}: {state}")
-            step = _read_move(state, family.prompt(state, "you"), console, ask)
+            mover = seat_on_turn(state)
+            to_move = ["you" if seat == mover else name for seat, name in enumerate(names)]
+            step = _read_move(state, family.scene(state, to_move, mover).prompt, console, ask)
             judged = judge_answer(solution, state, str(step))
             best, loss, unit = judged.best, judged.mine.cost, judged.advice.unit
             losses.append(loss)

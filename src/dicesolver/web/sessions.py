@@ -146,7 +146,7 @@ def throw_request(table: Session) -> ThrowRequest:
     shows all five): those are in every outcome, and only the others are thrown (and typed)."""
     state = table.state
     outcomes = [step for step, _ in state.chance_outcomes()]
-    prompt = table.family.prompt(state, table.name(table.human))
+    prompt = table.family.scene(state, table.names(), table.human).prompt
     dice = [Counter(d) for step in outcomes if isinstance(d := getattr(step, "dice", None), tuple) and d]
     if len(dice) == len(outcomes) and len({d.total() for d in dice}) == 1:
         kept = reduce(operator.and_, dice)
