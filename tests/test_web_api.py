@@ -171,6 +171,8 @@ def test_play_a_game_then_review_it(client):
     assert "cost" in hint["transcript"]
     view = play_to_end(client, hint)
     assert "wins" in view["transcript"] or "you win" in view["transcript"]
+    said = view["board"]["said"]  # the board shows the table's last words (Family.scene)
+    assert len(said) == 1 and said[0].split(",")[0] in ("you win", "hold-at-5 wins") and said[0] in view["transcript"]
     review = client.get(f"/api/play/{view['id']}/review").json()
     s = review["review"]["summary"]
     assert s["unit"] == "p_win" and s["complete"] and review["plot"].startswith("data:image/png;base64,")

@@ -218,6 +218,8 @@ class PlayBoard(BaseModel):
     request: Optional[ThrowRequest] = Field(None, description="with their own dice: the throw the person enters")
     last_dice: list[int] = Field([], description="the dice of the last throw")
     totals: list[int] = []
+    said: list[str] = Field([], description="what the table says at this state (Family.scene): the last words "
+                                            "once the game is over")
     moves: int = Field(0, description="steps played so far (throws included): send it with a line so that a game "
                                       "that has moved since refuses the line")
 

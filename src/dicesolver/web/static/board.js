@@ -75,7 +75,10 @@ function hintText(option, unit) {
 }
 
 function gameOver(b) {
-  return `<b>game over</b>: ${b.names.map((n, i) => `${esc(n)} ${b.totals[i]}`).join(", ")}`;
+  const scores = b.names.map((n, i) => `${esc(n)} ${b.totals[i]}`).join(", ");
+  // the table's last words (the verdict: who won, by how much), less their own "game over"
+  const said = (b.said || []).join(" ").replace(/^game over:\s*/i, "");
+  return `<b>game over</b>: ${said ? esc(said) : scores}`;
 }
 
 // -- scorecard games ----------------------------------------------------------------------------------------------
