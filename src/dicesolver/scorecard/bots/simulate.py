@@ -40,7 +40,7 @@ class Tally:
         if boxes.size:  # every box's points counted in one pass: box c's from c * span on
             lo = int(boxes.min())
             span = int(boxes.max()) - lo + 1
-            spread = boxes - lo + np.arange(boxes.shape[1]) * span
+            spread = boxes + (np.arange(boxes.shape[1]) * span - lo)  # one temporary of the chunk's size, not two
             counts = np.bincount(spread.ravel(), minlength=boxes.shape[1] * span).reshape(boxes.shape[1], span)
             for c, points in enumerate(self.boxes):
                 points.add_counts(lo, counts[c])
