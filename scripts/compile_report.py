@@ -2,7 +2,9 @@
 ``DICESOLVER_COMPILE_LOG=FILE`` (``tests/conftest.py``), as `make compile-report` runs it.
 
 Prints each worker's compiling time, the kernels that took longest (their own time, without the kernels
-compiled inside them), the kernels compiled for more than one signature, and the tests that waited longest.
+compiled inside them), the kernels compiled for more than one signature, the kernels that compile numba's
+shape-mismatch message (an array assigned to a slice: its string formatting costs seconds a process), and
+the tests that waited longest.
 
     python scripts/compile_report.py FILE [--top N]
 """
@@ -31,11 +33,26 @@ def own_seconds(rows: list[dict]) -> list[dict]:
                 stack.pop()
             event["own"] = event["seconds"]
             event["outermost"] = not stack
+            event["within"] = next((s["kernel"] for s in reversed(stack) if s["kernel"].startswith("dicesolver.")),
+                                   None)  # the innermost of our kernels it was compiled for
             if stack:
                 stack[-1]["own"] -= event["seconds"]
             stack.append(event)
             out.append(event)
     return out
+
+
+SHAPE_MESSAGE = "raise_with_shape_context"
+
+
+def shape_messages(rows: list[dict]) -> dict[str, float]:
+    """Our kernels that compile numba's shape-mismatch message, and its seconds in each (its string
+    formatting compiled inside it): an array assigned to a slice (``a[m] = b``) needs it; a loop does not."""
+    out: dict[str, float] = defaultdict(float)
+    for r in rows:
+        if SHAPE_MESSAGE in r["kernel"] and r["within"] is not None:
+            out[r["within"]] += r["seconds"]
+    return dict(out)
 
 
 def main() -> None:
@@ -68,6 +85,11 @@ def main() -> None:
         print(f"- `{kernel.removeprefix('dicesolver.')}`:")
         for sig in sorted(sigs):
             print(f"  - `{sig[:300]}`")
+
+    messages = shape_messages(rows)
+    print(f"\nKernels that compile numba's shape-mismatch message: {len(messages)}\n")
+    for kernel, seconds in sorted(messages.items(), key=lambda kv: -kv[1]):
+        print(f"- `{kernel.removeprefix('dicesolver.')}`: {seconds:.1f} s")
 
     waits: dict[str, float] = defaultdict(float)
     for r in rows:

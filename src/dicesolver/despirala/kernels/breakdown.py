@@ -64,5 +64,7 @@ def breakdown_level(T, V, masks, hmax, sign, reroll_allowed, W, roll_probs, roll
                     spread += w * (V[after, row] + d * d)
             V[mask, h] = spread
         for h in range(hmax + 1, H):
-            T[mask, h] = T[mask, hmax]
+            # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
+            for copy_at in range(T.shape[2]):
+                T[mask, h, copy_at] = T[mask, hmax, copy_at]
             V[mask, h] = V[mask, hmax]

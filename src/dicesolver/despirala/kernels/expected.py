@@ -120,7 +120,9 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
         if samples > 0:
             _sample_weights(mask, h, samples, seed, cum, weights)
         else:
-            weights[:] = roll_probs
+            # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
+            for copy_at in range(roll_probs.shape[0]):
+                weights[copy_at] = roll_probs[copy_at]
         total = 0.0
         if reroll_allowed and h > 0:
             reroll = W[mask, h - 1]

@@ -97,7 +97,9 @@ def collect_ends(W, col_f, after, face, h, entry, binom, sign, out):
                     nxt[have + j] += m * binom[n, j]
             else:
                 out[have, g] += m
-        mass[:] = nxt
+        # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
+        for copy_at in range(nxt.shape[0]):
+            mass[copy_at] = nxt[copy_at]
 
 
 @njit(cache=True, nogil=True)

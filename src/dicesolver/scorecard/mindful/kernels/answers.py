@@ -120,7 +120,10 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
                                 blob[YACHT_CAT], blob[XBONUS], blob[JOKER_MODE], joker_pts, roll_yacht_face,
                                 upper_cat_of_face, blob[FORCED], memo, stages[0], choice, roll_offset)
             for m in range(1, top + 1):
-                stages[m] = stages[m - 1]
+                # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
+                for copy_row in range(stages.shape[1]):
+                    for copy_lane in range(stages.shape[2]):
+                        stages[m, copy_row, copy_lane] = stages[m - 1, copy_row, copy_lane]
                 if m >= 2:
                     best_keeps(stages[m], sub_ptr, sub_idx, 1)
                 expect_keeps(stages[m], keep_add, roll_offset, 1)

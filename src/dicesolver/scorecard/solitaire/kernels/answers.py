@@ -497,7 +497,10 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
                 stages[0, roll_offset + r, j] = row[r]
             top = max(top, tops[k])
         for m in range(1, top + 1):
-            stages[m, :, :block] = stages[m - 1, :, :block]
+            # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
+            for copy_row in range(stages.shape[1]):
+                for copy_lane in range(block):
+                    stages[m, copy_row, copy_lane] = stages[m - 1, copy_row, copy_lane]
             if m >= 2:
                 best_keeps_wide(stages[m], sub_ptr, sub_idx, block)
             expect_keeps_wide(stages[m], keep_add, roll_offset, block)

@@ -71,5 +71,8 @@ def keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes):
         if m > 0:
             best_keeps(buf, sub_ptr, sub_idx, lanes)
         expect_keeps(buf, keep_add, roll_offset, lanes)
-        stages[m] = buf
+        # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
+        for copy_row in range(buf.shape[0]):
+            for copy_lane in range(lanes):
+                stages[m, copy_row, copy_lane] = buf[copy_row, copy_lane]
     return stages

@@ -124,7 +124,9 @@ def keep_stages(stages, top, keep_add, sub_pad, roll_offset):
     every keep thrown with m throws allowed from then on, its roll rows every roll with m - 1 throws left
     (``turn.run_stages``), one turn state in one lane."""
     for m in range(1, top + 1):
-        stages[m, :] = stages[m - 1, :]
+        # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
+        for copy_at in range(stages.shape[1]):
+            stages[m, copy_at] = stages[m - 1, copy_at]
         if m >= 2:
             best_one(stages[m], sub_pad)
         expect_one(stages[m], keep_add, roll_offset)
