@@ -16,7 +16,7 @@ Tables reach a kernel read-only (``core.arrays.frozen``) and float32 or float64 
 
 A kernel copies an array into a slice element by element, never ``a[m] = b``: numba compiles the shape-mismatch
 message of a slice assignment from an array, with the string formatting it needs, for each kernel that has one
-(1-5 s a kernel on a fresh install; ``scripts/compile_report.py`` names any that do). The same goes for the
+(0.3-5 s a kernel on a fresh install; ``scripts/compile_report.py`` names any that do). The same goes for the
 inlined helpers: each inlined copy of a long helper is compiled again, so a kernel calls the rare paths
 (``strategies.random_category``) and inlines only what its inner loops need.
 
