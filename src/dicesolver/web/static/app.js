@@ -26,12 +26,13 @@ function esc(text) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Calls the API; while a table is solved (202) shows its progress and asks again. An answer that takes
-// longer than PATIENCE_MS shows a moving bar meanwhile, so no wait is silent.
+// longer than PATIENCE_MS shows a moving bar meanwhile, so no wait is silent (a bar already up keeps its
+// words: "starting Yacht Dice…" says more than "working…").
 const PATIENCE_MS = 400;
 const UNREACHABLE = "The server is not reachable; your game is saved. Try again once it runs (dicesolver serve).";
 async function api(method, path, body) {
   for (;;) {
-    const slow = setTimeout(() => showProgress("working…"), PATIENCE_MS);
+    const slow = setTimeout(() => { if ($("progress").hidden) showProgress("working…"); }, PATIENCE_MS);
     const response = await fetch(path, {
       method, headers: body ? { "Content-Type": "application/json" } : {},
       body: body ? JSON.stringify(body) : undefined,
