@@ -119,7 +119,8 @@ def board_of(table: Session) -> PlayBoard:
                      view=table.family.view(state), actions=actions,
                      throw=mover == you and state.is_chance() and not table.manual_dice, request=request,
                      last_dice=list(thrown.dice) if thrown is not None else [], totals=table.family.totals(state),
-                     said=list(table.family.scene(state, table.names(), you).over), moves=len(table.playthrough.steps))
+                     said=list(table.family.scene(state, table.names(), you).over) if state.is_terminal() else [],
+                     moves=len(table.playthrough.steps))  # the last words only: a live scene is the terminal's
 
 
 def position_board(state: Any) -> PlayBoard:
