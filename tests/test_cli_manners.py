@@ -32,6 +32,16 @@ def test_version_and_python_dash_m():
     assert done.returncode == 0 and done.stdout.strip() == f"dicesolver {__version__}"
 
 
+def test_the_console_script_is_python_dash_m():
+    """``dicesolver`` and ``python -m dicesolver`` run the same process set-up (``__main__.run``)."""
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="dicesolver")
+    assert script.value == "dicesolver.__main__:run"
+    done = command("advise", "yacht", "/1/1")  # an error passes through the set-up with its code and message
+    assert done.returncode == 2 and done.stderr.startswith("error: yacht is played")
+
+
 def test_shell_completion_is_offered():
     # typer detects the shell from the processes above the command: run it from bash, as a person does (under a
     # test runner started by no shell, a detached job's, it found none: "Shell  not supported"); "; exit $?"

@@ -82,3 +82,43 @@ def test_counts_table():
     r = space.roll_index((1, 1, 3, 4, 5))
     assert list(space.counts[r]) == [2, 0, 1, 1, 1, 0]
     assert np.all(space.counts.sum(axis=1) == 5)
+
+
+SPACES = [(1, 2), (2, 3), (3, 3), (5, 6), (6, 6), (4, 8), (6, 4), (3, 12), (7, 3), (8, 2)]
+
+
+@pytest.mark.parametrize("n,faces", SPACES)
+def test_roll_sub_keeps_against_the_multisets(n, faces):
+    """The arrays form against its definition: every distinct sub-multiset of each roll, by keep index."""
+    space = DiceSpace(n, faces)
+    ptr, idx = space.roll_sub_keeps
+    assert ptr[0] == 0 and ptr[-1] == len(idx)
+    for r, roll in enumerate(space.rolls):
+        assert idx[ptr[r]:ptr[r + 1]].tolist() == sorted(space.keep_index(k) for k in space.sub_keeps(roll))
+    for k, keep in enumerate(space.keeps):
+        assert space.keep_counts[k].tolist() == [keep.count(f) for f in range(1, faces + 1)]
+
+
+def hold_mask_by_definition(roll: tuple[int, ...], keep: tuple[int, ...]) -> int:
+    """The positions of the kept dice in the sorted roll, the first of equal dice first."""
+    left = list(keep)
+    mask = 0
+    for i, d in enumerate(roll):
+        if d in left:
+            left.remove(d)
+            mask |= 1 << i
+    return mask
+
+
+@pytest.mark.parametrize("n,faces", SPACES)
+def test_hold_masks_against_their_definition(n, faces):
+    from dicesolver.scorecard.solitaire.answers import hold_masks
+
+    class Game:  # hold_masks reads only the game's dice
+        dice = DiceSpace(n, faces)
+
+    space = Game.dice
+    ptr, idx = space.roll_sub_keeps
+    expected = [hold_mask_by_definition(space.rolls[r], space.keeps[int(k)])
+                for r in range(space.n_rolls) for k in idx[ptr[r]:ptr[r + 1]]]
+    assert hold_masks(Game).tolist() == expected  # type: ignore[arg-type]

@@ -40,8 +40,9 @@ def _width(stream: Any) -> int | None:
     return int(columns) if columns.isdigit() and int(columns) > 0 else 200
 
 
-out = Console(highlight=False, width=_width(sys.stdout))
-err = Console(stderr=True, highlight=False, width=_width(sys.stderr))
+# emoji=False: no ":name:" in a player's or a game's name turns into an emoji (and rich's emoji table is not loaded)
+out = Console(highlight=False, emoji=False, width=_width(sys.stdout))
+err = Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
 
 
 class Settings:

@@ -134,23 +134,40 @@ class DiceSpace:
         return np.array(self.rolls, dtype=np.int64).reshape(self.n_rolls, self.n_dice)
 
     @cached_property
+    def keep_counts(self) -> np.ndarray:
+        """keep_counts[k, f-1] = number of dice showing f in keep k."""
+        sizes = self.keep_sizes
+        faces = np.fromiter((f for k in self.keeps for f in k), dtype=np.int64, count=int(sizes.sum()))
+        table = np.zeros((self.n_keeps, self.faces), dtype=np.int32)
+        np.add.at(table, (np.repeat(np.arange(self.n_keeps), sizes), faces - 1), 1)
+        return table
+
+    @cached_property
     def roll_sub_keeps(self) -> tuple[np.ndarray, np.ndarray]:
-        """CSR lists: for roll r, the indices of its distinct keeps, in increasing keep index."""
+        """CSR lists: for roll r, the indices of its distinct keeps, in increasing keep index.
+
+        Built as arrays, a level a die (a one-shot answer builds it in every process): from each roll, its keeps
+        one die smaller (``keep_sub``), made distinct, down to keeping nothing."""
+        sub_ptr, sub_idx = (a.astype(np.int64) for a in self.keep_sub)
+        roll = np.arange(self.n_rolls, dtype=np.int64)
+        keep = roll + self.roll_offset
+        pairs = [roll * self.n_keeps + keep]  # (roll, keep) as one number, to sort and make distinct
+        for _ in range(self.n_dice):
+            fan = sub_ptr[keep + 1] - sub_ptr[keep]
+            first = np.repeat(sub_ptr[keep] - (np.cumsum(fan) - fan), fan)
+            smaller = sub_idx[first + np.arange(int(fan.sum()))]
+            level = np.unique(np.repeat(roll, fan) * self.n_keeps + smaller)
+            roll, keep = np.divmod(level, self.n_keeps)
+            pairs.append(level)
+        pair = np.sort(np.concatenate(pairs))
         ptr = np.zeros(self.n_rolls + 1, dtype=np.int64)
-        idx: list[int] = []
-        for r, roll in enumerate(self.rolls):
-            idx.extend(sorted(self._keep_index[k] for k in self.sub_keeps(roll)))
-            ptr[r + 1] = len(idx)
-        return ptr, np.array(idx, dtype=np.int64)
+        np.cumsum(np.bincount(pair // self.n_keeps, minlength=self.n_rolls), out=ptr[1:])
+        return ptr, pair % self.n_keeps
 
     @cached_property
     def counts(self) -> np.ndarray:
         """counts[r, f-1] = number of dice showing f in roll r."""
-        table = np.zeros((self.n_rolls, self.faces), dtype=np.int32)
-        for r, roll in enumerate(self.rolls):
-            for f in roll:
-                table[r, f - 1] += 1
-        return table
+        return self.keep_counts[self.roll_offset:]
 
     def sub_keeps(self, roll: Dice) -> list[Dice]:
         """Every distinct keep (sub-multiset) of a roll, from keeping nothing to keeping all."""

@@ -309,23 +309,16 @@ def padded_subs(game: ScorecardGame) -> np.ndarray:
 
 
 def hold_masks(game: ScorecardGame) -> np.ndarray:
-    """For every roll's every distinct keep (``roll_sub_keeps`` order), the encoding's hold action."""
+    """For every roll's every distinct keep (``roll_sub_keeps`` order), the encoding's hold action
+    (``hold_mask`` of each pair, worked out as arrays: a one-shot answer builds this in every process)."""
     dice = game.dice
     ptr, idx = dice.roll_sub_keeps
-    return np.array([hold_mask(dice.rolls[r], dice.keeps[int(k)])
-                     for r in range(dice.n_rolls) for k in idx[ptr[r]:ptr[r + 1]]], dtype=np.int64)
-
-
-def hold_mask(roll: tuple[int, ...], keep: tuple[int, ...]) -> int:
-    """The encoding's hold action for keeping ``keep`` from the sorted ``roll``: the positions of the
-    kept dice, the first of equal dice first."""
-    left = list(keep)
-    mask = 0
-    for i, d in enumerate(roll):
-        if d in left:
-            left.remove(d)
-            mask |= 1 << i
-    return mask
+    faces = dice.roll_faces  # sorted, so equal dice sit together
+    later = np.tril(np.ones((dice.n_dice, dice.n_dice), dtype=bool), -1)
+    rank = (later & (faces[:, :, None] == faces[:, None, :])).sum(axis=2)  # how many equal dice come before
+    roll = np.repeat(np.arange(dice.n_rolls), np.diff(ptr))
+    kept = rank[roll] < np.take_along_axis(dice.keep_counts[idx], faces[roll] - 1, axis=1)
+    return (kept.astype(np.int64) << np.arange(dice.n_dice)).sum(axis=1)
 
 
 def batch_parts() -> int:
