@@ -210,7 +210,7 @@ def main() -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "DICESOLVER_CACHE_DIR": cache, "DICESOLVER_TOKEN": TOKEN}
-        server = subprocess.Popen([sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port)], env=env,
+        server = subprocess.Popen([sys.executable, "-m", "dicesolver", "serve", "--port", str(port)], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             for _ in range(300):

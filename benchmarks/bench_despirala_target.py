@@ -76,7 +76,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "DICESOLVER_CACHE_DIR": tmp}
-        argv = [sys.executable, "-m", "dicesolver.cli", "advise", "despirala", ENDGAME, "--target", "450"]
+        argv = [sys.executable, "-m", "dicesolver", "advise", "despirala", ENDGAME, "--target", "450"]
         times = []
         for _ in range(3):
             t = time.perf_counter()

@@ -25,7 +25,7 @@ from dicesolver.core.training import sample_positions
 from dicesolver.despirala import breakdown as despirala_breakdown
 from dicesolver.scorecard.solitaire.breakdown import sweep
 
-CLI = [sys.executable, "-m", "dicesolver.cli"]
+CLI = [sys.executable, "-m", "dicesolver"]
 
 
 def whole(argv: list[str], env: dict[str, str] | None = None) -> float:

@@ -111,7 +111,7 @@ def best(argv: list[str], runs: int, env: dict[str, str]) -> float:
 
 
 def warm(runs: int) -> None:
-    cli = [sys.executable, "-m", "dicesolver.cli"]
+    cli = [sys.executable, "-m", "dicesolver"]
     env = dict(os.environ)
     run(cli + ["warmup", "yahtzee"], env)
     print(f"### Warm one-shot commands (best of {runs} whole processes, kernels compiled)\n")

@@ -31,7 +31,7 @@ PEERS = {  # our game string -> yatzy-solver variant id with the same rules
     "yahtzee(joker=free)": "american",
     "yatzy": "yatzy-scandinavian",
 }
-CLI = [sys.executable, "-m", "dicesolver.cli"]
+CLI = [sys.executable, "-m", "dicesolver"]
 
 
 def timed(fn) -> float:

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-CLI = [sys.executable, "-m", "dicesolver.cli"]
+CLI = [sys.executable, "-m", "dicesolver"]
 QUICK = [
     ["--help"],
     ["advise", "yahtzee", "/13456/2"],

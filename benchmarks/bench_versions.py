@@ -55,7 +55,7 @@ def run(src: Path, cache: Path, argv: list[str]) -> float:
     env = {**os.environ, "PYTHONPATH": str(src), "DICESOLVER_CACHE_DIR": str(cache / "tables"),
            "NUMBA_CACHE_DIR": str(cache / "numba"), "DICESOLVER_KERNEL_CACHE": str(cache / "numba"), "COLUMNS": "100"}
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "dicesolver.cli", *argv], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "dicesolver", *argv], env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{src}: dicesolver {' '.join(argv)} failed:\n{done.stderr}")

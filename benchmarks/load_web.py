@@ -87,7 +87,7 @@ def main() -> None:
     sys.setswitchinterval(0.0002)  # the client threads hand the GIL on quickly: latency is the server's, not theirs
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "dicesolver", "serve", "--port", str(port),
                                "--workers", str(args.workers)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
     try:

@@ -300,13 +300,13 @@ SCRIPT = "".join(f"{line}\n" for _ in range(14) for line in PICKS + ["Stop"])
 
 def cli(*args, stdin=""):
     env = dict(os.environ, COLUMNS="160")
-    return subprocess.run([sys.executable, "-m", "dicesolver.cli", *args], input=stdin, text=True,
+    return subprocess.run([sys.executable, "-m", "dicesolver", *args], input=stdin, text=True,
                           capture_output=True, env=env, timeout=300)
 
 
 def spawn(*args):
     env = dict(os.environ, COLUMNS="160")
-    return pexpect.spawn(sys.executable, ["-m", "dicesolver.cli", "play", *args], env=env, encoding="utf-8",
+    return pexpect.spawn(sys.executable, ["-m", "dicesolver", "play", *args], env=env, encoding="utf-8",
                          timeout=120, dimensions=(60, 160))
 
 

@@ -30,7 +30,7 @@ def movers(path) -> list[int]:
 
 def spawn(*args, env_extra=None):
     env = dict(os.environ, COLUMNS="120", **(env_extra or {}))
-    return pexpect.spawn(sys.executable, ["-m", "dicesolver.cli", "play", *args], env=env, encoding="utf-8",
+    return pexpect.spawn(sys.executable, ["-m", "dicesolver", "play", *args], env=env, encoding="utf-8",
                          timeout=60, dimensions=(60, 120))
 
 

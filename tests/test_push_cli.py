@@ -92,7 +92,7 @@ def test_analyze_record(capsys, tmp_path):
 
 def spawn(*args):
     env = dict(os.environ, COLUMNS="120")
-    return pexpect.spawn(sys.executable, ["-m", "dicesolver.cli", "play", *args], env=env, encoding="utf-8",
+    return pexpect.spawn(sys.executable, ["-m", "dicesolver", "play", *args], env=env, encoding="utf-8",
                          timeout=60, dimensions=(60, 120))
 
 

@@ -426,7 +426,7 @@ def _server(port: int, cache: Path):
     import urllib.request
 
     env = {**os.environ, "DICESOLVER_CACHE_DIR": str(cache)}
-    proc = subprocess.Popen([sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "dicesolver", "serve", "--port", str(port)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(600):
         try:

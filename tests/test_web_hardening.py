@@ -253,7 +253,7 @@ def _alive(pid: int) -> bool:
 def test_workers_die_with_a_killed_server_and_the_port_is_free_again(tmp_path):
     port = free_port()
     env = {**os.environ, "DICESOLVER_CACHE_DIR": str(tmp_path)}
-    command = [sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port), "--workers", "2"]
+    command = [sys.executable, "-m", "dicesolver", "serve", "--port", str(port), "--workers", "2"]
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     again = None
     try:

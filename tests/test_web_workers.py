@@ -177,7 +177,7 @@ def test_serve_with_two_worker_processes(tmp_path):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "DICESOLVER_CACHE_DIR": str(tmp_path)}
-    server = subprocess.Popen([sys.executable, "-m", "dicesolver.cli", "serve", "--port", str(port), "--workers", "2"],
+    server = subprocess.Popen([sys.executable, "-m", "dicesolver", "serve", "--port", str(port), "--workers", "2"],
                               env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         for _ in range(600):

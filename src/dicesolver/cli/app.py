@@ -59,7 +59,3 @@ def command_line_error(exc: Exception) -> bool:
 def fail(message: str, code: int) -> None:
     err.print(Text.assemble(("error: ", "red"), " ".join(message.split())), soft_wrap=True)
     sys.exit(code)
-
-
-if __name__ == "__main__":
-    main()

@@ -17,12 +17,14 @@ from ...core.family import Progress, Simulated, tell_stage
 from ...core.results import CategoryStats
 from ...core.aims import parse_target
 from .players import KernelPlayer, make_player
+from .strategies import STAGE_TABLE_MIN_GAMES
 from ..target.player import TargetPlayer
 from ..solitaire.policy_table import PolicyTable, dice_stream
 from ..game.rules import ScorecardGame
 from ..solitaire.table import TurnState
 
 CHUNK = 200_000  # games per chunk of written-out dice (about 50 MB for 5 dice, 13 turns)
+PROGRESS_STEPS = 20  # a shorter run is cut into about this many chunks, each reported (the games stay the same)
 
 
 class Tally:
@@ -91,13 +93,15 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
         raise InputError("name at least one player")
     built: list[KernelPlayer | TargetPlayer] = [make_strategy(p, game, seed) for p in players]
     policies = [_policy_for(p, n, progress) for p in built]
-    if any(p is not None for p in policies):
-        tell_stage(progress, f"playing {n:,} games" + (" with each strategy" if len(built) > 1 else ""))
+    tell_stage(progress, f"playing {n:,} games" + (" with each strategy" if len(built) > 1 else ""))
     tallies = [Tally(game) for _ in built]
     seconds = [0.0 for _ in built]
+    # each game's dice come from the seed and the game's number alone, so chunks of any size play the same
+    # games; a chunk as big as a static strategy's stage table pays for
+    chunk = min(CHUNK, max(STAGE_TABLE_MIN_GAMES, -(-n // PROGRESS_STEPS)))
     done = 0
     while done < n:
-        size = min(CHUNK, n - done)
+        size = min(chunk, n - done)
         arrays = dice_stream(game, seed, done, size) if None in policies else None
         for i, (player, policy) in enumerate(zip(built, policies)):
             t0 = time.perf_counter()

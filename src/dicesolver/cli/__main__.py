@@ -1,3 +1,0 @@
-from .app import main
-
-main()
