@@ -63,8 +63,7 @@ def main() -> None:
     start = time.perf_counter()
     for s in throws:
         judge.explain(s)
-    print(f"
-ds.explain after each of the {len(throws)} throws of Despirala's first turn: "
+    print(f"\nds.explain after each of the {len(throws)} throws of Despirala's first turn: "
           f"{(time.perf_counter() - start) / len(throws) * 1e3:.1f} ms each")
     game = ds.load_game("yahtzee")
     solution = ds.solve(game)

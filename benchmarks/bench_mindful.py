@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from dicesolver import load_game
+from dicesolver.analysis.match import summarize
 from dicesolver.scorecard.mindful import future
 from dicesolver.scorecard.match.play import play_match
 from dicesolver.scorecard.mindful.player import MindfulPlayer
@@ -75,11 +76,12 @@ def match() -> None:
     game = load_game("yahtzee")
     play_match(game, ["mindful", "maximus"], n=200, seed=1)  # compile, load
     start = time.perf_counter()
-    r = play_match(game, ["mindful", "maximus"], n=20_000, seed=2)
+    games = play_match(game, ["mindful", "maximus"], n=20_000, seed=2)
     seconds = time.perf_counter() - start
-    p = r.players[0]
-    print(f"- match kernel, yahtzee mindful vs maximus: {r.games:,} games in {seconds:.1f} s = "
-          f"{r.games / seconds:,.0f} games/s; mindful {p.points_per_game:+.4f} +- {p.points_ci95:.4f}")
+    n = len(games.totals)
+    p = summarize(games)[0]
+    print(f"- match kernel, yahtzee mindful vs maximus: {n:,} games in {seconds:.1f} s = "
+          f"{n / seconds:,.0f} games/s; mindful {p.points_per_game:+.4f} +- {p.points_ci95:.4f}")
 
 
 def main() -> None:

@@ -321,7 +321,7 @@ def test_the_python_form_answers_as_the_kernel_does_to_the_bit(mode):
         n = len(args[0])
         outs = []
         for python in (False, True):
-            f, i = np.zeros((n, 3 * engine.width)), np.zeros((n, engine.width + 1), dtype=np.int64)
+            f, i = np.zeros((n, 3 * engine.width)), np.zeros((n, engine.width + 1), dtype=np.int16)  # the engine's types
             if python:
                 refused = answers_numpy.answer_despirala(*args, engine.W, engine.normal, *engine._tables, engine.tie,
                                                          f, i)

@@ -360,7 +360,7 @@ def test_the_python_form_answers_as_the_kernel_does_to_the_bit(spec):
     args = (engine.table, engine.points, engine.probs, engine.bust, engine.reset, engine.most, engine.tie)
     outs = []
     for form in (kernels.answer_push, answers_numpy.answer_push):
-        f, i = np.zeros((n, 5)), np.zeros((n, 3), dtype=np.int64)
+        f, i = np.zeros((n, 5)), np.zeros((n, 3), dtype=np.int16)  # the engine's types: no other compile
         refused = form(scores, turn_total, on_turn, throwing, *args, f, i)
         outs.append((refused, f, i))
     (r1, f1, i1), (r2, f2, i2) = outs
