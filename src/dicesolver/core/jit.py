@@ -23,12 +23,15 @@ inlined helpers: each inlined copy of a long helper is compiled again, so a kern
 A kernel whose helpers pass many arrays around per situation takes ``borrowed`` views of its arguments:
 numba's atomic reference counts on each array a variable holds were a third of the answer kernels' time.
 
-A parallel loop with a long body calls a helper (``step_envs``, ``block_outcomes``, ``play_game_alone``,
-...) instead of holding the body itself: numba's parfor passes over a long body cost 8-18 s of compilation
-per kernel. A call passes every array whole (about forty of them cost 180 ns), so a helper whose work is
-short takes a block of iterations (``step_envs``: 64 environments' steps, 70 ns each). The helper borrows
-its array arguments first thing: counted, every thread's atomic adds on the same shared counts made the
-batch environment's step four times slower.
+A kernel whose whole body is one loop over independent items runs that loop in Python's threads (``Stripes``:
+a ``nogil`` kernel called once a thread on every n-th item: the solve, ``simulate_games``, ``turn_outcomes``):
+numba's parfor costs 2-12 s of compilation per kernel even for a loop of one call. A parallel loop that stays
+(``prange``) calls a helper (``step_envs``, ``answer_range``, ...) instead of holding the body itself: numba's
+parfor passes over a long body cost 8-18 s of compilation per kernel. A call passes every array whole
+(about forty of them cost 180 ns), so a helper whose work is short takes a block of iterations
+(``step_envs``: 64 environments' steps, 70 ns each). The helper borrows its array arguments first thing:
+counted, every thread's atomic adds on the same shared counts made the batch environment's step four times
+slower.
 
 The cache lives under ``$DICESOLVER_KERNEL_CACHE`` (or numba's own ``$NUMBA_CACHE_DIR``), else under the
 user cache directory, so ``make`` and a direct ``dicesolver`` command share one cache. The few newest

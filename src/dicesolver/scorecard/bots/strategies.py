@@ -9,6 +9,7 @@ import numpy as np
 from ...core.dice import Dice
 from ...core.errors import InputError
 from ...core.arrays import frozen
+from ...core.jit import Stripes
 from .kernels.strategies import (
     OPTIMAL,
     RANDOM,
@@ -39,6 +40,9 @@ POLICY_BUILD_GAMES = 250_000
 # fifth of a second for Yahtzee, on 2 cores: what 1,300 games' turns cost), where the table is not too big
 STAGE_TABLE_MIN_GAMES = 5_000
 STAGE_TABLE_MAX_BYTES = 256 * 2**20
+# a strategy that works out its stages at every turn keeps those of the first turns, which many games share
+# (kernels.strategies.MEMO_TURNS), in a memo of at most this many slots and bytes a thread
+MEMO_SLOTS, MEMO_BYTES = 4093, 32 * 2**20  # a prime number of slots
 _NO_STAGE_TABLE = frozen(np.zeros((0, 1, 1, 1)))
 
 MODES = {"optimal": OPTIMAL, "random": RANDOM, "semi-random": SEMI_RANDOM,
@@ -120,10 +124,22 @@ class KernelPlayer:
             if policy.covers(start):  # else a start the optimal player never comes to: decided below
                 return policy.play(n, throws=throws, start=start)
         stage_table = self.stage_table() if self.mode == STATIC and n >= STAGE_TABLE_MIN_GAMES else _NO_STAGE_TABLE
-        simulate_games(self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(),
-                       dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces, dice.keep_sizes,
-                       stage_table, totals, boxes, bonus, extra)
+        with Stripes() as stripes:
+            memo_keys, memo_stages = self._memo(stripes.n, decides=stage_table is _NO_STAGE_TABLE)
+            args = (self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(), dice.keep_add,
+                    *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces, dice.keep_sizes, stage_table,
+                    memo_keys, memo_stages, totals, boxes, bonus, extra)
+            stripes.run(lambda stripe, n_stripes: simulate_games(stripe, n_stripes, *args))
         return totals, boxes, bonus.astype(bool), extra
+
+    def _memo(self, stripes: int, decides: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Each stripe's memo of early turns' stages (``kernels.strategies.play_game_alone``), for a strategy that
+        works out its stages at every turn; a memo of no slots otherwise. Its pages are taken as slots fill."""
+        per_slot = 8 * max(self.game.rolls - 1, 1) * len(self.game.dice.keep_add)
+        slots = min(MEMO_SLOTS, MEMO_BYTES // per_slot) if decides and self.mode in (OPTIMAL, STATIC) else 0
+        slots -= slots % 2 == 0 and slots > 0  # odd: a state's key modulo the slots, keys a power of two apart spread
+        return (np.full((stripes, slots), -1, dtype=np.int64),
+                np.empty((stripes, slots, max(self.game.rolls - 1, 1), len(self.game.dice.keep_add))))
 
     def stage_table(self) -> np.ndarray:
         """A static strategy's keep values for every used set and flag group (``static_stage_table``), made
@@ -135,8 +151,10 @@ class KernelPlayer:
                 self.__dict__["_stages"] = _NO_STAGE_TABLE
             else:
                 table = np.zeros(shape)
-                static_stage_table(self.mode, self.hand_values, *self.kernel_args(), dice.keep_add,
-                                   *dice.keep_sub, dice.roll_offset, self.game.rolls, table)
+                args = (self.mode, self.hand_values, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
+                        dice.roll_offset, self.game.rolls, table)
+                with Stripes() as stripes:
+                    stripes.run(lambda stripe, n_stripes: static_stage_table(stripe, n_stripes, *args))
                 self.__dict__["_stages"] = frozen(table)
         return self.__dict__["_stages"]
 

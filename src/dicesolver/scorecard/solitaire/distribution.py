@@ -12,6 +12,7 @@ from typing import Callable
 import numpy as np
 
 from ...core.arrays import frozen
+from ...core.jit import Stripes
 from .kernels.distribution import (group_by_target, outcome_stats, place_targets, pull_histograms, support_bounds,
                                    turn_outcomes)
 from ..turn.kernels.widget import run_widget
@@ -56,10 +57,12 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
         cols_lane = (rows - slots[which]).astype(np.int64)
         block_start = np.append(np.arange(0, len(rows), COLUMNS_PER_BLOCK), len(rows)).astype(np.int64)
         rsp, rsi = dice.roll_sub_keeps
-        turn_outcomes(cols_u, cols_lane, rows.astype(np.int64), block_start, frozen(values), model.offset,
-                      model.n_upper_lanes, model.n_groups, *model.rule_args(), dice.keep_add, *dice.keep_sub,
-                      model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()),
-                      out_target, out_points, out_prob, out_cat, out_flag, out_count)
+        args = (cols_u, cols_lane, rows.astype(np.int64), block_start, frozen(values), model.offset,
+                model.n_upper_lanes, model.n_groups, *model.rule_args(), dice.keep_add, *dice.keep_sub,
+                model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()), out_target,
+                out_points, out_prob, out_cat, out_flag, out_count)
+        with Stripes() as stripes:
+            stripes.run(lambda stripe, n_stripes: turn_outcomes(stripe, n_stripes, *args))
     return out_target, out_points, out_prob, out_cat, out_flag, out_count
 
 

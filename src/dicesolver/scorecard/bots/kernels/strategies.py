@@ -14,6 +14,7 @@ from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 # 4 whatever (never re-rolls, most points now). Ties go to the lowest keep index / first category.
 
 OPTIMAL, STATIC, RANDOM, SEMI_RANDOM, WHATEVER = 0, 1, 2, 3, 4
+MEMO_TURNS = 4  # a simulation's turns whose stages are kept (many games meet the same state early on)
 
 
 @njit(cache=True, inline="always")
@@ -185,32 +186,38 @@ def decide_category(mode, H, u, g, t, r, rnum, values, offset, n_upper_lanes, n_
     return c
 
 
-@njit(cache=True, parallel=True)
-def simulate_games(mode, H, start_u, start_t, start_g, start_score, throws, rand,
+@njit(cache=True, nogil=True)
+def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_score, throws, rand,
                    values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
                    xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
-                   sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, out_total,
-                   out_boxes, out_bonus, out_extra):
-    """Play throws.shape[0] games from one start state with the pre-drawn dice ``throws[game, turn, throw,
-    die]`` and random numbers ``rand[game, turn, throw]`` (common random numbers across strategies).
-    ``stage_table``: a static strategy's stages for every used set and flag group (``static_stage_table``),
-    read instead of computed at every turn; empty (its first dimension 0) to compute them."""
-    for i in prange(throws.shape[0]):
-        # a call per game: numba's parfor passes over the whole game inlined in the loop took 20 s more
+                   sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys,
+                   memo_stages, out_total, out_boxes, out_bonus, out_extra):
+    """Play games stripe, stripe + n_stripes, ... of throws.shape[0] from one start state with the pre-drawn
+    dice ``throws[game, turn, throw, die]`` and random numbers ``rand[game, turn, throw]`` (common random
+    numbers across strategies); Python's threads run the stripes (``core.jit.Stripes``: a ``prange`` here
+    compiled numba's parfor, 2-3 s of a first simulation). ``stage_table``: a static strategy's stages for
+    every used set and flag group (``static_stage_table``), read instead of computed at every turn; empty
+    (its first dimension 0) to compute them. ``memo_keys[stripe]`` and ``memo_stages[stripe]``: the stripe's
+    own memo of early turns' stages (``play_game_alone``)."""
+    keys, memo = memo_keys[stripe], memo_stages[stripe]
+    for i in range(stripe, throws.shape[0], n_stripes):
         play_game_alone(np.int64(i), mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
                         n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
                         joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
                         sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table,
-                        out_total, out_boxes, out_bonus, out_extra)
+                        keys, memo, out_total, out_boxes, out_bonus, out_extra)
 
 
 @njit(cache=True)
 def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
                     n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
                     joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
-                    roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, out_total, out_boxes,
-                    out_bonus, out_extra):
-    """Iteration i of ``simulate_games``'s parallel loop."""
+                    roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys, memo_stages,
+                    out_total, out_boxes, out_bonus, out_extra):
+    """Game i of ``simulate_games``. The stages of a turn depend on its state alone (used set, flag group, upper
+    total): those of the first MEMO_TURNS turns, which many games share, are kept in a memo of
+    ``memo_keys.shape[0]`` slots (``memo_keys[slot]`` the state's key, -1 for none; ``memo_stages[slot]`` its
+    stages) and read again rather than worked out (21 µs a Yahtzee turn)."""
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
     H, throws, rand, values = borrowed(H), borrowed(throws), borrowed(rand), borrowed(values)
     offset, n_upper_lanes, n_groups, scores = borrowed(offset), borrowed(n_upper_lanes), borrowed(n_groups), \
@@ -222,8 +229,9 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
     roll_sub_idx, roll_faces, keep_size, out_total = borrowed(roll_sub_idx), borrowed(roll_faces), \
         borrowed(keep_size), borrowed(out_total)
     out_boxes, out_bonus, out_extra = borrowed(out_boxes), borrowed(out_bonus), borrowed(out_extra)
-    stage_table = borrowed(stage_table)
+    stage_table, memo_keys, memo_stages = borrowed(stage_table), borrowed(memo_keys), borrowed(memo_stages)
     n_games, n_turns, rolls, n_dice = throws.shape
+    n_slots = memo_keys.shape[0]
     n_keeps = keep_add.shape[0]
     n_cats = scores.shape[1]
     buf = np.empty((n_keeps, 1))
@@ -244,10 +252,22 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
                 for k in range(n_keeps):
                     stages[m, k] = stage_table[u, g, m, k]
         elif mode == OPTIMAL or mode == STATIC:
-            policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                          threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                          upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
-                          stages[:rolls - 1])
+            key = (u * 2 + g) * (threshold + 1) + t  # t is at most the threshold (fill_box)
+            slot = key % n_slots if turn < MEMO_TURNS and n_slots > 0 else -1
+            if slot >= 0 and memo_keys[slot] == key:
+                for m in range(rolls - 1):
+                    for k in range(n_keeps):
+                        stages[m, k] = memo_stages[slot, m, k]
+            else:
+                policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                              threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                              upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
+                              stages[:rolls - 1])
+                if slot >= 0:
+                    memo_keys[slot] = key
+                    for m in range(rolls - 1):
+                        for k in range(n_keeps):
+                            memo_stages[slot, m, k] = stages[m, k]
         r = throw(0, throws[i, turn, 0], n_dice, keep_add, roll_offset)
         for s in range(1, rolls):
             k = choose_keep_index(mode, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
@@ -272,15 +292,15 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
     out_extra[i] = extras
 
 
-@njit(cache=True, parallel=True)
-def static_stage_table(mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                       yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
-                       keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
-    """out[u, g] = a static strategy's stages (``policy_stages``) for used set u and flag group g: they depend
-    on nothing else (not the upper total), so a simulation of many games reads them instead of computing
-    them at every turn (21 µs a Yahtzee turn)."""
-    for a in prange(out.shape[0] - 1):
-        # a call per used set, as set_policy_tables
+@njit(cache=True, nogil=True)
+def static_stage_table(stripe, n_stripes, mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
+                       threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                       upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
+    """out[u, g] = a static strategy's stages (``policy_stages``) for used set u and flag group g, for the used
+    sets stripe, stripe + n_stripes, ... (Python's threads run the stripes, as ``simulate_games``'): they
+    depend on nothing else (not the upper total), so a simulation of many games reads them instead of
+    computing them at every turn (21 µs a Yahtzee turn)."""
+    for a in range(stripe, out.shape[0] - 1, n_stripes):
         static_stages_of_set(np.int64(a), mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
                              threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                              upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out)
@@ -290,7 +310,7 @@ def static_stage_table(mode, H, values, offset, n_upper_lanes, n_groups, scores,
 def static_stages_of_set(a, mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
                          upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
                          forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
-    """Iteration a of ``static_stage_table``'s parallel loop."""
+    """Used set a of ``static_stage_table``."""
     n_keeps = keep_add.shape[0]
     buf = np.empty((n_keeps, 1))
     stages = np.empty((max(rolls - 1, 1), n_keeps))

@@ -75,21 +75,23 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
         run = end
 
 
-@njit(cache=True, parallel=True)
-def turn_outcomes(cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes, n_groups, scores,
-                  upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                  upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr,
-                  roll_sub_idx, rolls, max_points, out_target, out_points, out_prob, out_cat, out_flag, out_count):
+@njit(cache=True, nogil=True)
+def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes,
+                  n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                  roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_prob,
+                  roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target, out_points, out_prob,
+                  out_cat, out_flag, out_count):
     """The distinct outcomes of one turn under optimal play, for the states given as columns (lane
     cols_lane[q] of set cols_u[q], written to row cols_row[q]), a block of columns at a time
-    (block_start): the turn's stages run over a block's columns side by side, whatever their sets.
+    (block_start): the turn's stages run over a block's columns side by side, whatever their sets. This
+    call works out blocks stripe, stripe + n_stripes, ...: Python's threads run the stripes
+    (``core.jit.Stripes``; a ``prange`` here compiled numba's parfor, 3.4 s of a first distribution).
 
     Outcome o of row s: the next state's table index (out_target), the points earned (out_points, box +
     bonuses), the category (out_cat), whether the upper bonus was reached (out_flag bit 0), an extra-yacht
     bonus earned (bit 1) or the box scored more than 0 (bit 2), and its probability (out_prob).
     """
-    for b in prange(block_start.shape[0] - 1):
-        # a call per block: numba's parfor passes over a parallel loop's body took 20 s on the whole block
+    for b in range(stripe, block_start.shape[0] - 1, n_stripes):
         block_outcomes(np.int64(b), cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes,
                        n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
                        joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
