@@ -193,6 +193,28 @@ def test_a_static_strategy_plays_the_same_games_from_its_stage_table(monkeypatch
         assert np.array_equal(a, b)
 
 
+@pytest.mark.parametrize("name,game,start", [("optimal", "yahtzee", (0, 0, 0, 0)), ("optimal", "yahtzee", (1 << 2, 9, 0, 9)),
+                                             ("greedy", "tiny-bonus-free", (0, 0, 0, 0)),
+                                             ("optimal", "tiny-forced", (0, 0, 0, 0))])
+def test_the_memo_of_the_first_turns_plays_the_same_games(monkeypatch, name, game, start):
+    """A strategy that works out its stages at every turn keeps its first turns' in a memo: the same games as
+    with no memo, and as with a memo of three slots, whose states keep evicting one another."""
+    from dicesolver.scorecard.bots import strategies
+
+    games = {"yahtzee": lambda: load_game("yahtzee"), "tiny-bonus-free": lambda: tiny(BONUS_GAME, joker="free"),
+             "tiny-forced": lambda: tiny(BONUS_GAME, order="forced")}
+    g = games[game]()
+    throws, rand = dice_stream(g, 5, 0, 600)
+    monkeypatch.setattr(strategies, "STAGE_TABLE_MIN_GAMES", 10**9)  # a static strategy decides at every turn
+    player = make_player(name, g)
+    player.reads_policy = lambda n: False
+    with_memo = player.play_many(throws, rand, start=start)
+    for slots in (0, 3):
+        monkeypatch.setattr(strategies, "MEMO_SLOTS", slots)
+        for a, b in zip(with_memo, player.play_many(throws, rand, start=start)):
+            assert np.array_equal(a, b)
+
+
 def reached_by_hand(game, policy) -> set[int]:
     """The turn starts the optimal player can reach from the empty card, each final roll scored in the box
     the table says, by the protocol's own scoring (``after_score``): a reference for ``mark_reached``."""
