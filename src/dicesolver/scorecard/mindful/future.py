@@ -20,6 +20,7 @@ import numpy as np
 
 from ...core import tables
 from ...core.errors import TableError
+from ...core.jit import Stripes
 from ..solitaire.distribution import turn_outcome_batch
 from .kernels.future import copy_segments, future_bounds, future_convolve
 from ..game.rules import ScorecardGame
@@ -78,47 +79,51 @@ def build(solution: SolitaireTable, progress: ProgressCallback | None = None) ->
     level_data = [np.ones(len(rows), dtype=np.float32)]
     work = [float((model.n_upper_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
     total, done = sum(work[:n]), 0.0
-    for k in range(n - 1, -1, -1):
-        src = level_data[-1]
-        us = levels[k]
-        lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
-        pieces = []
-        base = 0
-        first = 0
-        while first < len(us):
-            stop = first + 1
-            while stop < len(us) and lanes[first:stop + 1].sum() <= CHUNK_STATES:
-                stop += 1
-            chunk = us[first:stop]
-            slots = np.concatenate([[0], np.cumsum(lanes[first:stop])[:-1]]).astype(np.int64)
-            n_states = int(lanes[first:stop].sum())
-            out_target, out_points, out_prob, _, _, out_count = turn_outcome_batch(model, values, chunk, slots,
-                                                                                   n_states)
-            lo = np.empty(n_states, dtype=np.int64)
-            width = np.empty(n_states, dtype=np.int64)
-            future_bounds(n_states, out_target, out_points, out_prob, out_count, start, length, lo, width)
-            scratch_off = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
-            scratch = np.empty(int(width.sum()), dtype=np.float32)
-            keep_from = np.empty(n_states, dtype=np.int64)
-            keep_len = np.empty(n_states, dtype=np.int64)
-            future_convolve(n_states, out_target, out_points, out_prob, out_count, src, offset, start, length,
-                                 lo, width, scratch_off, scratch, TAIL, keep_from, keep_len)
-            dst_off = np.concatenate([[0], np.cumsum(keep_len)[:-1]]).astype(np.int64)
-            piece = np.empty(int(keep_len.sum()), dtype=np.float32)
-            copy_segments(scratch, scratch_off, keep_len, piece, dst_off)
-            rows = np.concatenate([np.arange(model.offset[u], model.offset[u] + lanes[first + i])
-                                   for i, u in enumerate(chunk)])
-            offset[rows] = base + dst_off
-            start[rows] = lo + keep_from
-            length[rows] = keep_len
-            base += len(piece)
-            pieces.append(piece)
-            first = stop
-        # offsets of this level are relative to its own array until the end
-        level_data.append(np.concatenate(pieces) if pieces else np.empty(0, dtype=np.float32))
-        done += work[k]
-        if progress:
-            progress(int(done), int(total))
+    with Stripes() as stripes:  # one pool of threads for every level's kernels
+        for k in range(n - 1, -1, -1):
+            src = level_data[-1]
+            us = levels[k]
+            lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+            pieces = []
+            base = 0
+            first = 0
+            while first < len(us):
+                stop = first + 1
+                while stop < len(us) and lanes[first:stop + 1].sum() <= CHUNK_STATES:
+                    stop += 1
+                chunk = us[first:stop]
+                slots = np.concatenate([[0], np.cumsum(lanes[first:stop])[:-1]]).astype(np.int64)
+                n_states = int(lanes[first:stop].sum())
+                out_target, out_points, out_prob, _, _, out_count = turn_outcome_batch(
+                    model, values, chunk, slots, n_states, stripes=stripes)
+                lo = np.empty(n_states, dtype=np.int64)
+                width = np.empty(n_states, dtype=np.int64)
+                stripes.run(lambda stripe, n_stripes: future_bounds(stripe, n_stripes, n_states, out_target, out_points,
+                                                                   out_prob, out_count, start, length, lo, width))
+                scratch_off = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
+                scratch = np.empty(int(width.sum()), dtype=np.float32)
+                keep_from = np.empty(n_states, dtype=np.int64)
+                keep_len = np.empty(n_states, dtype=np.int64)
+                stripes.run(lambda stripe, n_stripes: future_convolve(
+                    stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, src, offset, start,
+                    length, lo, width, scratch_off, scratch, TAIL, keep_from, keep_len))
+                dst_off = np.concatenate([[0], np.cumsum(keep_len)[:-1]]).astype(np.int64)
+                piece = np.empty(int(keep_len.sum()), dtype=np.float32)
+                stripes.run(lambda stripe, n_stripes: copy_segments(stripe, n_stripes, scratch, scratch_off, keep_len,
+                                                                   piece, dst_off))
+                rows = np.concatenate([np.arange(model.offset[u], model.offset[u] + lanes[first + i])
+                                       for i, u in enumerate(chunk)])
+                offset[rows] = base + dst_off
+                start[rows] = lo + keep_from
+                length[rows] = keep_len
+                base += len(piece)
+                pieces.append(piece)
+                first = stop
+            # offsets of this level are relative to its own array until the end
+            level_data.append(np.concatenate(pieces) if pieces else np.empty(0, dtype=np.float32))
+            done += work[k]
+            if progress:
+                progress(int(done), int(total))
     # lay the levels out in one array: level n first (as built), then n-1, ... 0
     level_base = np.cumsum([0] + [len(d) for d in level_data[:-1]])
     level_of_set = np.zeros(model.n_sets, dtype=np.int64)

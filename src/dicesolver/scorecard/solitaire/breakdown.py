@@ -56,6 +56,7 @@ class BreakdownTable:
 def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None = None
           ) -> tuple[np.ndarray, np.ndarray]:
     """(aspects, variance) of every state, level by level from the last turn back."""
+    from ...core.jit import Stripes
     from .distribution import OutcomeBuffers, turn_outcome_batch
     from .kernels.breakdown import pull_breakdown
 
@@ -65,22 +66,25 @@ def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None 
     variance = np.zeros(model.size)
     levels = model.levels()[:-1]  # the full card has nothing to come
     buffers = OutcomeBuffers()
-    for done, us in enumerate(reversed(levels)):
-        lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
-        start = 0
-        while start < len(us):
-            stop = start + max(1, int(np.searchsorted(np.cumsum(lanes[start:]), CHUNK_STATES, side="right")))
-            chunk = us[start:stop].astype(np.int64)
-            chunk_lanes = lanes[start:stop]
-            slots = np.concatenate([[0], np.cumsum(chunk_lanes)[:-1]]).astype(np.int64)
-            n_states = int(chunk_lanes.sum())
-            outcomes = turn_outcome_batch(model, values, chunk, slots, n_states, None, buffers)
-            rows = (np.repeat(model.offset[chunk].astype(np.int64), chunk_lanes)
-                    + np.arange(n_states) - np.repeat(slots, chunk_lanes))
-            pull_breakdown(rows, *outcomes, values, int(model.upper_points), int(model.xbonus), aspects, variance)
-            start = stop
-        if progress:
-            progress(done + 1, len(levels))
+    with Stripes() as stripes:  # one pool of threads for every level's kernels
+        for done, us in enumerate(reversed(levels)):
+            lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+            start = 0
+            while start < len(us):
+                stop = start + max(1, int(np.searchsorted(np.cumsum(lanes[start:]), CHUNK_STATES, side="right")))
+                chunk = us[start:stop].astype(np.int64)
+                chunk_lanes = lanes[start:stop]
+                slots = np.concatenate([[0], np.cumsum(chunk_lanes)[:-1]]).astype(np.int64)
+                n_states = int(chunk_lanes.sum())
+                outcomes = turn_outcome_batch(model, values, chunk, slots, n_states, None, buffers, stripes)
+                rows = (np.repeat(model.offset[chunk].astype(np.int64), chunk_lanes)
+                        + np.arange(n_states) - np.repeat(slots, chunk_lanes))
+                stripes.run(lambda stripe, n_stripes: pull_breakdown(stripe, n_stripes, rows, *outcomes, values,
+                                                                    int(model.upper_points), int(model.xbonus),
+                                                                    aspects, variance))
+                start = stop
+            if progress:
+                progress(done + 1, len(levels))
     return aspects, variance
 
 

@@ -7,6 +7,7 @@ largest possible probability of a perfect game.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Callable
 
 import numpy as np
@@ -39,7 +40,8 @@ class OutcomeBuffers:
 
 
 def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int,
-                       reached: np.ndarray | None = None, buffers: OutcomeBuffers | None = None):
+                       reached: np.ndarray | None = None, buffers: OutcomeBuffers | None = None,
+                       stripes: Stripes | None = None):
     """The distinct outcomes of one optimally played turn for every reached lane of the sets in ``chunk``
     (state rows from ``slots``; ``reached[row]`` whether play gets there, all by default): (target, points,
     probability, category, flags, count) arrays, as turn_outcomes documents. A state has at most one
@@ -61,8 +63,8 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
                 model.n_upper_lanes, model.n_groups, *model.rule_args(), dice.keep_add, *dice.keep_sub,
                 model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()), out_target,
                 out_points, out_prob, out_cat, out_flag, out_count)
-        with Stripes() as stripes:
-            stripes.run(lambda stripe, n_stripes: turn_outcomes(stripe, n_stripes, *args))
+        with contextlib.nullcontext(stripes) if stripes is not None else Stripes() as threads:
+            threads.run(lambda stripe, n_stripes: turn_outcomes(stripe, n_stripes, *args))
     return out_target, out_points, out_prob, out_cat, out_flag, out_count
 
 
@@ -106,43 +108,46 @@ def score_distribution(solution: SolitaireTable, progress: Callable[[int, int], 
     hist[0] = 1.0
     cat_prob = np.zeros(n)
     totals = np.zeros(2)  # P(upper bonus), E[extra-yacht bonuses]
-    for k in range(n):
-        us = levels[k]
-        nidx, nlen = shapes[k + 1]
-        noff = np.full(len(nidx), -1, dtype=np.int64)
-        placed = np.int64(0)
-        nhist = other[:int(nlen.sum())]
-        dst_index_full[nidx] = np.arange(len(nidx))
-        lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
-        slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
-        start = 0
-        while start < len(us):
-            stop = start
-            while stop < len(us) and slots[stop] - slots[start] + lanes[stop] <= CHUNK_STATES:
-                stop += 1
-            stop = max(stop, start + 1)
-            chunk = us[start:stop]
-            cslots = slots[start:stop] - slots[start]
-            n_states = int(cslots[-1] + lanes[stop - 1])
-            s0 = int(slots[start])
-            src_off = off[s0:s0 + n_states].astype(np.int64)
-            src_len = length[s0:s0 + n_states].astype(np.int64)
-            first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
-            mass = np.empty(n_states)
-            support_bounds(hist, src_off, src_len, first, last, mass)
-            out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
-                model, values, chunk, cslots, n_states, mass > 0, buffers)
-            ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
-            fresh = placed
-            placed = place_targets(ptr, noff, nlen, placed)
-            pull_histograms(hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff, nlen,
-                            fresh)
-            outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
-            start = stop
-        hist, off, length = nhist, noff, nlen
-        spare, other = other, spare
-        if progress:
-            progress(k + 1, n)
+    with Stripes() as stripes:  # one pool of threads for every level's kernels
+        for k in range(n):
+            us = levels[k]
+            nidx, nlen = shapes[k + 1]
+            noff = np.full(len(nidx), -1, dtype=np.int64)
+            placed = np.int64(0)
+            nhist = other[:int(nlen.sum())]
+            dst_index_full[nidx] = np.arange(len(nidx))
+            lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+            slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
+            start = 0
+            while start < len(us):
+                stop = start
+                while stop < len(us) and slots[stop] - slots[start] + lanes[stop] <= CHUNK_STATES:
+                    stop += 1
+                stop = max(stop, start + 1)
+                chunk = us[start:stop]
+                cslots = slots[start:stop] - slots[start]
+                n_states = int(cslots[-1] + lanes[stop - 1])
+                s0 = int(slots[start])
+                src_off = off[s0:s0 + n_states].astype(np.int64)
+                src_len = length[s0:s0 + n_states].astype(np.int64)
+                first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
+                mass = np.empty(n_states)
+                stripes.run(lambda stripe, n_stripes: support_bounds(stripe, n_stripes, hist, src_off, src_len, first,
+                                                                    last, mass))
+                out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
+                    model, values, chunk, cslots, n_states, mass > 0, buffers, stripes)
+                ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+                fresh = placed
+                placed = place_targets(ptr, noff, nlen, placed)
+                stripes.run(lambda stripe, n_stripes: pull_histograms(
+                    stripe, n_stripes, hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff,
+                    nlen, fresh))
+                outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
+                start = stop
+            hist, off, length = nhist, noff, nlen
+            spare, other = other, spare
+            if progress:
+                progress(k + 1, n)
     final = np.zeros(int(length.max()))
     for o, ln in zip(off, length):
         if o >= 0:

@@ -192,7 +192,7 @@ def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_
                    xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
                    sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys,
                    memo_stages, out_total, out_boxes, out_bonus, out_extra):
-    """Play games stripe, stripe + n_stripes, ... of throws.shape[0] from one start state with the pre-drawn
+    """Play part ``stripe`` of ``n_stripes`` of the throws.shape[0] games from one start state with the pre-drawn
     dice ``throws[game, turn, throw, die]`` and random numbers ``rand[game, turn, throw]`` (common random
     numbers across strategies); Python's threads run the stripes (``core.jit.Stripes``: a ``prange`` here
     compiled numba's parfor, 2-3 s of a first simulation). ``stage_table``: a static strategy's stages for
@@ -200,7 +200,8 @@ def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_
     (its first dimension 0) to compute them. ``memo_keys[stripe]`` and ``memo_stages[stripe]``: the stripe's
     own memo of early turns' stages (``play_game_alone``)."""
     keys, memo = memo_keys[stripe], memo_stages[stripe]
-    for i in range(stripe, throws.shape[0], n_stripes):
+    n = throws.shape[0]
+    for i in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
         play_game_alone(np.int64(i), mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
                         n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
                         joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,

@@ -4,18 +4,21 @@ to come under max-expected-score play.
 
 import numpy as np
 
-from ....core.jit import njit, prange
+from ....core.jit import njit
 
 #
 # For every turn-start state, the distribution of the points still to come under optimal (max expected
 # score) play. Stored ragged: state s holds probabilities of future points start[s] .. start[s] +
 # length[s] - 1 at data[off[s]:]. A state's distribution is the mixture of its turn outcomes'
 # successor distributions, each shifted by the outcome's points; tails lighter than ``tail`` are cut.
+# Each kernel works on part ``stripe`` of ``n_stripes`` of the states, a contiguous range (neighbours on
+# different threads would write the same cache lines): Python's threads run the parts (``core.jit.Stripes``), as they run ``turn_outcomes`` between these kernels, whose threads an OpenMP
+# ``prange`` here would have kept busy spinning.
 
-@njit(cache=True, parallel=True)
-def future_bounds(n_states, out_target, out_points, out_prob, out_count, tgt_start, tgt_len, lo, width):
+@njit(cache=True, nogil=True)
+def future_bounds(stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, tgt_start, tgt_len, lo, width):
     """Support [lo, lo + width) of each state's untrimmed distribution."""
-    for s in prange(n_states):
+    for s in range(stripe * n_states // n_stripes, (stripe + 1) * n_states // n_stripes):
         a = 1 << 40
         b = -1
         for q in range(out_count[s]):
@@ -32,11 +35,11 @@ def future_bounds(n_states, out_target, out_points, out_prob, out_count, tgt_sta
         width[s] = b - a
 
 
-@njit(cache=True, parallel=True)
-def future_convolve(n_states, out_target, out_points, out_prob, out_count, src, tgt_off, tgt_start, tgt_len,
-                    lo, width, scratch_off, scratch, tail, keep_from, keep_len):
+@njit(cache=True, nogil=True)
+def future_convolve(stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, src, tgt_off,
+                    tgt_start, tgt_len, lo, width, scratch_off, scratch, tail, keep_from, keep_len):
     """Each state's distribution (float64 sums, stored float32 in scratch) and its trimmed range."""
-    for s in prange(n_states):
+    for s in range(stripe * n_states // n_stripes, (stripe + 1) * n_states // n_stripes):
         w = width[s]
         acc = np.zeros(w)
         for q in range(out_count[s]):
@@ -65,9 +68,10 @@ def future_convolve(n_states, out_target, out_points, out_prob, out_count, src, 
             scratch[so + x - i] = acc[x]
 
 
-@njit(cache=True, parallel=True)
-def copy_segments(src, src_off, lens, dst, dst_off):
-    for s in prange(lens.shape[0]):
+@njit(cache=True, nogil=True)
+def copy_segments(stripe, n_stripes, src, src_off, lens, dst, dst_off):
+    n = lens.shape[0]
+    for s in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
         a = src_off[s]
         b = dst_off[s]
         for x in range(lens[s]):

@@ -4,20 +4,23 @@ distinct outcomes of its optimally played turn and the states those outcomes lea
 
 import numpy as np
 
-from ....core.jit import njit, prange
+from ....core.jit import njit
 
 
-@njit(cache=True, parallel=True)
-def pull_breakdown(rows, out_target, out_points, out_prob, out_cat, out_flag, out_count, values, upper_points,
-                   xbonus, aspects, variance):
+@njit(cache=True, nogil=True)
+def pull_breakdown(stripe, n_stripes, rows, out_target, out_points, out_prob, out_cat, out_flag, out_count, values,
+                   upper_points, xbonus, aspects, variance):
     """For each state rows[i] (the outcomes of row i of the out_ arrays, as ``turn_outcomes`` writes them):
     aspects[state] = the expectation over its outcomes of the points the outcome scores, by aspect, plus
     the aspects of the state it leads to; variance[state] = the variance of its future points (the law of
     total variance over the outcomes: each outcome's mean is its points plus the next state's value).
-    Columns of ``aspects``: the boxes, then the upper bonus, then the extra bonuses."""
+    Columns of ``aspects``: the boxes, then the upper bonus, then the extra bonuses. Part ``stripe`` of
+    ``n_stripes`` of the rows (``core.jit.Stripes``: Python's threads, as for ``turn_outcomes`` before it, whose
+    threads an OpenMP ``prange`` here would have kept busy spinning)."""
     n_cats = aspects.shape[1] - 2
     n_aspects = aspects.shape[1]
-    for i in prange(rows.shape[0]):
+    n_rows = rows.shape[0]
+    for i in range(stripe * n_rows // n_stripes, (stripe + 1) * n_rows // n_stripes):
         s = rows[i]
         n = out_count[i]
         mean = 0.0

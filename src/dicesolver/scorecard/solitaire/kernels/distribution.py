@@ -4,7 +4,7 @@ one optimally played turn from every state, and histograms pushed along them.
 
 import numpy as np
 
-from ....core.jit import borrowed, njit, prange
+from ....core.jit import borrowed, njit
 from .policy import keep_stages
 from ...game.kernels.scoring import next_group, score_choice, upper_step
 from ...turn.kernels.widget import NEG, spread_keeps
@@ -91,7 +91,7 @@ def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, v
     bonuses), the category (out_cat), whether the upper bonus was reached (out_flag bit 0), an extra-yacht
     bonus earned (bit 1) or the box scored more than 0 (bit 2), and its probability (out_prob).
     """
-    for b in range(stripe, block_start.shape[0] - 1, n_stripes):
+    for b in range(stripe, block_start.shape[0] - 1, n_stripes):  # every n-th block: their work varies
         block_outcomes(np.int64(b), cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes,
                        n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
                        joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
@@ -217,11 +217,12 @@ def outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_pr
                 totals[1] += w
 
 
-@njit(cache=True, parallel=True)
-def support_bounds(hist, src_off, src_len, first, last, mass):
+@njit(cache=True, nogil=True)
+def support_bounds(stripe, n_stripes, hist, src_off, src_len, first, last, mass):
     """The first and last score each histogram gives a chance (first > last for an empty one, or one never
-    placed: offset -1), and its mass."""
-    for s in prange(src_off.shape[0]):
+    placed: offset -1), and its mass; for part ``stripe`` of ``n_stripes`` of them (``core.jit.Stripes``)."""
+    n = src_off.shape[0]
+    for s in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
         h = src_off[s]
         lo, hi = src_len[s], -1
         if h < 0:
@@ -255,13 +256,15 @@ def place_targets(by_target_ptr, dst_off, dst_len, free):
     return free
 
 
-@njit(cache=True, parallel=True)
-def pull_histograms(hist_src, src_off, src_first, src_last, by_target_ptr, by_target_src, by_target_q, out_points,
-                    out_prob, hist_dst, dst_off, dst_len, fresh):
-    """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts); a source
-    is read only where it gives a chance (src_first to src_last). A target placed by this batch (at ``fresh``
-    or after, ``place_targets``) is cleared first: the states play never reaches are never touched."""
-    for tgt in prange(by_target_ptr.shape[0] - 1):
+@njit(cache=True, nogil=True)
+def pull_histograms(stripe, n_stripes, hist_src, src_off, src_first, src_last, by_target_ptr, by_target_src,
+                    by_target_q, out_points, out_prob, hist_dst, dst_off, dst_len, fresh):
+    """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts), for part
+    ``stripe`` of ``n_stripes`` of the targets (``core.jit.Stripes``); a source is read only where it gives a chance
+    (src_first to src_last). A target placed by this batch (at ``fresh`` or after, ``place_targets``) is
+    cleared first: the states play never reaches are never touched."""
+    n = by_target_ptr.shape[0] - 1
+    for tgt in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
         o_dst = dst_off[tgt]
         if o_dst >= fresh:
             for x in range(dst_len[tgt]):
