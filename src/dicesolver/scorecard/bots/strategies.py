@@ -42,7 +42,7 @@ STAGE_TABLE_MIN_GAMES = 5_000
 STAGE_TABLE_MAX_BYTES = 256 * 2**20
 # a strategy that works out its stages at every turn keeps those of the first turns, which many games share
 # (kernels.strategies.MEMO_TURNS), in a memo of at most this many slots and bytes a thread
-MEMO_SLOTS, MEMO_BYTES = 4093, 32 * 2**20  # a prime number of slots
+MEMO_SLOTS, MEMO_BYTES = 4093, 32 * 2**20  # prime: 4,096 slots gave keys a power of two apart one slot
 _NO_STAGE_TABLE = frozen(np.zeros((0, 1, 1, 1)))
 
 MODES = {"optimal": OPTIMAL, "random": RANDOM, "semi-random": SEMI_RANDOM,
@@ -137,7 +137,8 @@ class KernelPlayer:
         works out its stages at every turn; a memo of no slots otherwise. Its pages are taken as slots fill."""
         per_slot = 8 * max(self.game.rolls - 1, 1) * len(self.game.dice.keep_add)
         slots = min(MEMO_SLOTS, MEMO_BYTES // per_slot) if decides and self.mode in (OPTIMAL, STATIC) else 0
-        slots -= slots % 2 == 0 and slots > 0  # odd: a state's key modulo the slots, keys a power of two apart spread
+        if slots % 2 == 0 and slots > 0:
+            slots -= 1  # odd: keys a power of two apart (used sets) must not share a slot (key modulo slots)
         return (np.full((stripes, slots), -1, dtype=np.int64),
                 np.empty((stripes, slots, max(self.game.rolls - 1, 1), len(self.game.dice.keep_add))))
 
