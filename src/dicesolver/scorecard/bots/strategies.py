@@ -32,9 +32,9 @@ from ..solitaire.table import SolitaireModel
 # cached, a few seconds for Yahtzee) instead of recomputing them every turn, when the table is cached or its
 # kernels are compiled
 POLICY_MIN_GAMES = 20_000
-# and on a fresh install from this many: deciding as it goes, the optimal player plays about 6,500 Yahtzee
-# games a second on 2 cores, so 250,000 games take what compiling the table's kernels (36 s) and building it
-# do (a first `simulate -n 100000` decides as it goes: 15 s, where the table would cost 40)
+# and on a fresh install from this many: deciding as it goes (its first turns from a memo), the optimal player
+# plays about 13,000 Yahtzee games a second on 2 cores, so 250,000 games take about what compiling the table's
+# kernels (16 s) and building it (6 s) do (a first `simulate -n 100000` decides as it goes: 8 s of play)
 POLICY_BUILD_GAMES = 250_000
 # and a static strategy (greedy, the Yacht Dice notebook's agents) its keep values from a table of every used set's (a
 # fifth of a second for Yahtzee, on 2 cores: what 1,300 games' turns cost), where the table is not too big
