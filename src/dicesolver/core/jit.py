@@ -231,6 +231,10 @@ class Stripes:
         for f in futures:
             f.result()
 
+    def each(self, kernel: Callable[..., object], *args: Any) -> None:
+        """``kernel(stripe, n_stripes, *args)`` on every thread (a kernel that takes its part of the items)."""
+        self.run(lambda stripe, n_stripes: kernel(stripe, n_stripes, *args))
+
     def __enter__(self) -> Stripes:
         return self
 

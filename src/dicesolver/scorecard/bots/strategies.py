@@ -129,7 +129,7 @@ class KernelPlayer:
             args = (self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(), dice.keep_add,
                     *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces, dice.keep_sizes, stage_table,
                     memo_keys, memo_stages, totals, boxes, bonus, extra)
-            stripes.run(lambda stripe, n_stripes: simulate_games(stripe, n_stripes, *args))
+            stripes.each(simulate_games, *args)
         return totals, boxes, bonus.astype(bool), extra
 
     def _memo(self, stripes: int, decides: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -155,7 +155,7 @@ class KernelPlayer:
                 args = (self.mode, self.hand_values, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
                         dice.roll_offset, self.game.rolls, table)
                 with Stripes() as stripes:
-                    stripes.run(lambda stripe, n_stripes: static_stage_table(stripe, n_stripes, *args))
+                    stripes.each(static_stage_table, *args)
                 self.__dict__["_stages"] = frozen(table)
         return self.__dict__["_stages"]
 

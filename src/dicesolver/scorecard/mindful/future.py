@@ -94,23 +94,21 @@ def build(solution: SolitaireTable, progress: ProgressCallback | None = None) ->
                 chunk = us[first:stop]
                 slots = np.concatenate([[0], np.cumsum(lanes[first:stop])[:-1]]).astype(np.int64)
                 n_states = int(lanes[first:stop].sum())
-                out_target, out_points, out_prob, _, _, out_count = turn_outcome_batch(
-                    model, values, chunk, slots, n_states, stripes=stripes)
+                out_target, out_points, out_prob, _, _, out_count = turn_outcome_batch(model, values, chunk, slots,
+                                                                                       n_states, stripes)
                 lo = np.empty(n_states, dtype=np.int64)
                 width = np.empty(n_states, dtype=np.int64)
-                stripes.run(lambda stripe, n_stripes: future_bounds(stripe, n_stripes, n_states, out_target, out_points,
-                                                                   out_prob, out_count, start, length, lo, width))
+                stripes.each(future_bounds, n_states, out_target, out_points, out_prob, out_count, start, length, lo,
+                             width)
                 scratch_off = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
                 scratch = np.empty(int(width.sum()), dtype=np.float32)
                 keep_from = np.empty(n_states, dtype=np.int64)
                 keep_len = np.empty(n_states, dtype=np.int64)
-                stripes.run(lambda stripe, n_stripes: future_convolve(
-                    stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, src, offset, start,
-                    length, lo, width, scratch_off, scratch, TAIL, keep_from, keep_len))
+                stripes.each(future_convolve, n_states, out_target, out_points, out_prob, out_count, src, offset,
+                             start, length, lo, width, scratch_off, scratch, TAIL, keep_from, keep_len)
                 dst_off = np.concatenate([[0], np.cumsum(keep_len)[:-1]]).astype(np.int64)
                 piece = np.empty(int(keep_len.sum()), dtype=np.float32)
-                stripes.run(lambda stripe, n_stripes: copy_segments(stripe, n_stripes, scratch, scratch_off, keep_len,
-                                                                   piece, dst_off))
+                stripes.each(copy_segments, scratch, scratch_off, keep_len, piece, dst_off)
                 rows = np.concatenate([np.arange(model.offset[u], model.offset[u] + lanes[first + i])
                                        for i, u in enumerate(chunk)])
                 offset[rows] = base + dst_off

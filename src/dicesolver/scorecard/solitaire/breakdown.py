@@ -76,12 +76,11 @@ def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None 
                 chunk_lanes = lanes[start:stop]
                 slots = np.concatenate([[0], np.cumsum(chunk_lanes)[:-1]]).astype(np.int64)
                 n_states = int(chunk_lanes.sum())
-                outcomes = turn_outcome_batch(model, values, chunk, slots, n_states, None, buffers, stripes)
+                outcomes = turn_outcome_batch(model, values, chunk, slots, n_states, stripes, None, buffers)
                 rows = (np.repeat(model.offset[chunk].astype(np.int64), chunk_lanes)
                         + np.arange(n_states) - np.repeat(slots, chunk_lanes))
-                stripes.run(lambda stripe, n_stripes: pull_breakdown(stripe, n_stripes, rows, *outcomes, values,
-                                                                    int(model.upper_points), int(model.xbonus),
-                                                                    aspects, variance))
+                stripes.each(pull_breakdown, rows, *outcomes, values, int(model.upper_points), int(model.xbonus),
+                             aspects, variance)
                 start = stop
             if progress:
                 progress(done + 1, len(levels))

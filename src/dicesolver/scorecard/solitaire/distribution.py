@@ -7,7 +7,6 @@ largest possible probability of a perfect game.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Callable
 
 import numpy as np
@@ -40,11 +39,11 @@ class OutcomeBuffers:
 
 
 def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int,
-                       reached: np.ndarray | None = None, buffers: OutcomeBuffers | None = None,
-                       stripes: Stripes | None = None):
+                       stripes: Stripes, reached: np.ndarray | None = None, buffers: OutcomeBuffers | None = None):
     """The distinct outcomes of one optimally played turn for every reached lane of the sets in ``chunk``
-    (state rows from ``slots``; ``reached[row]`` whether play gets there, all by default): (target, points,
-    probability, category, flags, count) arrays, as turn_outcomes documents. A state has at most one
+    (state rows from ``slots``; ``reached[row]`` whether play gets there, all by default), worked out on the
+    threads of ``stripes``: (target, points, probability, category, flags, count) arrays, as turn_outcomes
+    documents. A state has at most one
     distinct outcome per final roll; one never reached has none (in Yatzy 70% of the states are never
     reached: an upper total that the boxes filled cannot make, say)."""
     game = model.game
@@ -63,8 +62,7 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
                 model.n_upper_lanes, model.n_groups, *model.rule_args(), dice.keep_add, *dice.keep_sub,
                 model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()), out_target,
                 out_points, out_prob, out_cat, out_flag, out_count)
-        with contextlib.nullcontext(stripes) if stripes is not None else Stripes() as threads:
-            threads.run(lambda stripe, n_stripes: turn_outcomes(stripe, n_stripes, *args))
+        stripes.each(turn_outcomes, *args)
     return out_target, out_points, out_prob, out_cat, out_flag, out_count
 
 
@@ -132,16 +130,14 @@ def score_distribution(solution: SolitaireTable, progress: Callable[[int, int], 
                 src_len = length[s0:s0 + n_states].astype(np.int64)
                 first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
                 mass = np.empty(n_states)
-                stripes.run(lambda stripe, n_stripes: support_bounds(stripe, n_stripes, hist, src_off, src_len, first,
-                                                                    last, mass))
+                stripes.each(support_bounds, hist, src_off, src_len, first, last, mass)
                 out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
-                    model, values, chunk, cslots, n_states, mass > 0, buffers, stripes)
+                    model, values, chunk, cslots, n_states, stripes, mass > 0, buffers)
                 ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
                 fresh = placed
                 placed = place_targets(ptr, noff, nlen, placed)
-                stripes.run(lambda stripe, n_stripes: pull_histograms(
-                    stripe, n_stripes, hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist, noff,
-                    nlen, fresh))
+                stripes.each(pull_histograms, hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist,
+                             noff, nlen, fresh)
                 outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
                 start = stop
             hist, off, length = nhist, noff, nlen

@@ -298,7 +298,8 @@ def static_stage_table(stripe, n_stripes, mode, H, values, offset, n_upper_lanes
                        threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
                        upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
     """out[u, g] = a static strategy's stages (``policy_stages``) for used set u and flag group g, for the used
-    sets stripe, stripe + n_stripes, ... (Python's threads run the stripes, as ``simulate_games``'): they
+    sets stripe, stripe + n_stripes, ... (every n-th set: their work varies with the boxes left; Python's threads
+    run the stripes, as ``simulate_games``'): they
     depend on nothing else (not the upper total), so a simulation of many games reads them instead of
     computing them at every turn (21 µs a Yahtzee turn)."""
     for a in range(stripe, out.shape[0] - 1, n_stripes):

@@ -12,11 +12,12 @@ from ....core.jit import njit
 # length[s] - 1 at data[off[s]:]. A state's distribution is the mixture of its turn outcomes'
 # successor distributions, each shifted by the outcome's points; tails lighter than ``tail`` are cut.
 # Each kernel works on part ``stripe`` of ``n_stripes`` of the states, a contiguous range (neighbours on
-# different threads would write the same cache lines): Python's threads run the parts (``core.jit.Stripes``), as they run ``turn_outcomes`` between these kernels, whose threads an OpenMP
-# ``prange`` here would have kept busy spinning.
+# different threads would write the same cache lines). Python's threads run the parts (``core.jit.Stripes``), as
+# they run ``turn_outcomes`` between these kernels: an OpenMP ``prange`` here kept its threads spinning beside it.
 
 @njit(cache=True, nogil=True)
-def future_bounds(stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, tgt_start, tgt_len, lo, width):
+def future_bounds(stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, tgt_start, tgt_len, lo,
+                  width):
     """Support [lo, lo + width) of each state's untrimmed distribution."""
     for s in range(stripe * n_states // n_stripes, (stripe + 1) * n_states // n_stripes):
         a = 1 << 40
