@@ -200,10 +200,10 @@ def test_warmup_solves_and_compiles_what_answers_a_game(capsys, fresh_cache):
     assert code == 0 and "yacht: ready" in out and "pig: ready" in out
     import dicesolver as ds
     from dicesolver.core.jit import compiled
-    from dicesolver.scorecard.solitaire.kernels.answers import answer_parallel, answer_serial
+    from dicesolver.scorecard.solitaire.kernels.answers import answer_parts, answer_serial
     from dicesolver.scorecard.solitaire.kernels.solve import solve_level
 
-    assert all(compiled(k) for k in (answer_serial, answer_parallel, solve_level))
+    assert all(compiled(k) for k in (answer_serial, answer_parts, solve_level))
     for game in ("yacht", "pig"):  # solved (here, or earlier in this process: the registry keeps solutions)
         assert (Path(ds.solve(game).info.table_dir) / "manifest.json").exists()
     assert run(capsys, "warmup", "nonsense")[0] == 2

@@ -24,9 +24,13 @@ A kernel whose helpers pass many arrays around per situation takes ``borrowed`` 
 numba's atomic reference counts on each array a variable holds were a third of the answer kernels' time.
 
 A kernel whose whole body is one loop over independent items runs that loop in Python's threads (``Stripes``:
-a ``nogil`` kernel called once a thread on every n-th item: the solve, ``simulate_games``, ``turn_outcomes``):
-numba's parfor costs 2-12 s of compilation per kernel even for a loop of one call. A parallel loop that stays
-(``prange``) calls a helper (``step_envs``, ``answer_range``, ...) instead of holding the body itself: numba's
+a ``nogil`` kernel called once a thread on every n-th item: the solve, ``simulate_games``, the batch answers,
+the policy table, the target player, Despirala's matches):
+numba's parfor costs 2-12 s of compilation per kernel even for a loop of one call. Such a kernel whose
+loop holds its body (not a call) borrows its array arguments and makes its scratch once, before the loop:
+parfor did both on its own (its body got the arrays uncounted, and it hoisted allocations out of the loop),
+and without them the policy table's games ran 10% slower. A parallel loop that stays (``prange``) calls a
+helper (``step_envs``, ``answer_range``, ...) instead of holding the body itself: numba's
 parfor passes over a long body cost 8-18 s of compilation per kernel. A call passes every array whole
 (about forty of them cost 180 ns), so a helper whose work is short takes a block of iterations
 (``step_envs``: 64 environments' steps, 70 ns each). The helper borrows its array arguments first thing:
@@ -60,7 +64,8 @@ from numba import njit, prange
 from .kernel_cache import PACKAGE, PREFIX, kernel_cache_dir, kernel_sources
 
 __all__ = ["njit", "prange", "borrowed", "KernelCacheLocator", "load_registries_without_blas_probe", "kernel_sources",
-           "kernel_cache_dir", "use_kernel_cache", "thread_count", "Stripes", "compiled", "log_compiles"]
+           "kernel_cache_dir", "use_kernel_cache", "thread_count", "Stripes", "shared_stripes", "compiled",
+           "log_compiles"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
 
@@ -241,3 +246,17 @@ class Stripes:
     def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
             self._pool.shutdown()
+
+
+_SHARED: dict[int, Stripes] = {}
+
+
+def shared_stripes() -> Stripes:
+    """One ``Stripes`` kept for the process, of ``thread_count()`` threads, for calls too short to start
+    threads of their own (a batch of answers). Callers on several threads share it safely: a stripe never
+    waits for another."""
+    n = thread_count()
+    stripes = _SHARED.get(n)
+    if stripes is None:
+        stripes = _SHARED.setdefault(n, Stripes(n))
+    return stripes

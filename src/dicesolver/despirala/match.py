@@ -91,6 +91,7 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     """finals[game, seat] of ``pairs`` deals, each played both ways (see kernels.competitive.match_games), in
     batches so that progress can be shown; from ``start`` (a two-player turn start), else from the
     beginning."""
+    from ..core.jit import Stripes
     from .kernels.competitive import match_games
     from .players import CompetitivePlayer, kernel_inputs
     from .simulate import _code_index
@@ -121,16 +122,17 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     points = np.array([seat.points for seat in start.seats], dtype=np.int64)
     finals = np.zeros((2 * pairs, 2), dtype=np.int64)
     batch = max(1, min(pairs, 500))
-    for deal in range(0, pairs, batch):
-        part = np.zeros((2 * min(batch, pairs - deal), 2), dtype=np.int64)
-        match_games(W2, np.array([kind_a, kind_b]), future.F, future.offset, future.length, rows,
-                   1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(),
-                   starts, combo,
-                   shape, scored, opt_slot, slot_points, q, qcum, shape_cum, done, binom, int(np.diff(starts).max()),
-                   masks, goods, points, start.mover, int(seed) % 2**63, deal, *targets, part)
-        finals[2 * deal: 2 * deal + len(part)] = part
-        if progress:
-            progress(2 * deal + len(part), 2 * pairs)
+    with Stripes() as stripes:
+        for deal in range(0, pairs, batch):
+            part = np.zeros((2 * min(batch, pairs - deal), 2), dtype=np.int64)
+            stripes.each(match_games, W2, np.array([kind_a, kind_b]), future.F, future.offset, future.length, rows,
+                         1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(),
+                         starts, combo, shape, scored, opt_slot, slot_points, q, qcum, shape_cum, done, binom,
+                         int(np.diff(starts).max()), masks, goods, points, start.mover, int(seed) % 2**63, deal,
+                         *targets, part)
+            finals[2 * deal: 2 * deal + len(part)] = part
+            if progress:
+                progress(2 * deal + len(part), 2 * pairs)
     return finals
 
 

@@ -19,7 +19,7 @@ no gain, at a quarter of the speed; it was left out.
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit
 from .expected import _collect_table, _mix
 from .future import collect_goes_on, expected_choice, pick_parts
 from .target import target_choice, target_goes_on, turn_collects
@@ -237,38 +237,54 @@ def uniform(key, counter):
     return (_mix(key + np.uint64(counter)) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, parallel=True)
-def match_games(W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo,
-               opt_shape, opt_points, opt_slot, slot_points, q, qcum, shape_cum, done, binom, most_options,
-               start_mask, start_goods, start_points, first_seat, seed, first_deal, TV, toffset, trows, TN, aims, tie,
-               finals):
+@njit(cache=True, nogil=True)
+def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index,
+                opt_start, opt_combo, opt_shape, opt_points, opt_slot, slot_points, q, qcum, shape_cum, done, binom,
+                most_options, start_mask, start_goods, start_points, first_seat, seed, first_deal, TV, toffset, trows,
+                TN, aims, tie, finals):
     """Two-player games between strategy 0 and strategy 1 (kinds[k]: 0 plays the expected-score decisions
     of table W2[k], 1 plays to win with W2[k] and F, 2 plays for at least aims[k] points with the target
     table TV (``kernels.target``: offsets toffset, rows trows, needs 0..TN, a tie worth ``tie``)). Deal i is played twice: game 2i with strategy 0
     first, game 2i + 1 with strategy 1 first; in both, seat s throws the dice of stream
     (seed, first_deal + i, s). Every game starts from the same position: seat s with start_mask[s] free,
     start_goods[s] goods before its next turn's 5 and start_points[s], seat first_seat to throw.
-    finals[game, seat] receives the final scores."""
+    finals[game, seat] receives the final scores. Deals stripe, stripe + stripes, ... are played on the calling
+    thread, without the GIL (Python's threads run one stripe each)."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    W2, kinds, F, offset, length, rows, roll_counts = borrowed(W2), borrowed(kinds), borrowed(F), borrowed(offset), \
+        borrowed(length), borrowed(rows), borrowed(roll_counts)
+    code_index, opt_start, opt_combo, opt_shape, opt_points, opt_slot = borrowed(code_index), borrowed(opt_start), \
+        borrowed(opt_combo), borrowed(opt_shape), borrowed(opt_points), borrowed(opt_slot)
+    slot_points, q, qcum, shape_cum, binom = borrowed(slot_points), borrowed(q), borrowed(qcum), borrowed(shape_cum), \
+        borrowed(binom)
+    start_mask, start_goods, start_points = borrowed(start_mask), borrowed(start_goods), borrowed(start_points)
+    TV, toffset, trows, aims, finals = borrowed(TV), borrowed(toffset), borrowed(trows), borrowed(aims), \
+        borrowed(finals)
     H = W2.shape[2]
     powers = np.array([1, 7, 49, 343, 2401, 16807])
     n_shapes = q.shape[0]
     normal = sign > 0.0
-    for i in prange(finals.shape[0] // 2):
-        col = np.empty((6, 7, H))
-        acc = np.zeros((N_COMBOS, n_shapes))
-        fail = np.zeros((N_COMBOS, n_shapes))
-        ends = np.empty((N_COMBOS, slot_points.shape[1], H))
-        collects = np.empty((6, 7, H))
-        picks = np.empty((N_COMBOS, n_shapes, slot_points.shape[1]))
-        beat = np.empty(BEAT_CELLS)
-        values = np.empty(7 + most_options)
-        counts = np.zeros(6, dtype=np.int64)
+    # a thread's scratch, made once for all its deals
+    col = np.empty((6, 7, H))
+    acc = np.empty((N_COMBOS, n_shapes))
+    fail = np.empty((N_COMBOS, n_shapes))
+    ends = np.empty((N_COMBOS, slot_points.shape[1], H))
+    collects = np.empty((6, 7, H))
+    picks = np.empty((N_COMBOS, n_shapes, slot_points.shape[1]))
+    beat = np.empty(BEAT_CELLS)
+    values = np.empty(7 + most_options)
+    counts = np.empty(6, dtype=np.int64)
+    used = np.empty(2, dtype=np.int64)
+    mask, goods, points = np.empty(2, dtype=np.int64), np.empty(2, dtype=np.int64), np.empty(2, dtype=np.int64)
+    keys = np.empty(2, dtype=np.uint64)
+    for i in range(stripe, finals.shape[0] // 2, stripes):
+        acc[:] = 0.0
+        fail[:] = 0.0
+        counts[:] = 0
         for k in range(2):
-            mask = start_mask.copy()
-            goods = start_goods.copy()
-            points = start_points.copy()
-            used = np.zeros(2, dtype=np.int64)
-            keys = np.empty(2, dtype=np.uint64)
+            for s in range(2):
+                mask[s], goods[s], points[s] = start_mask[s], start_goods[s], start_points[s]
+            used[:] = 0
             for s in range(2):
                 deal = np.uint64(first_deal + i)
                 keys[s] = _mix(np.uint64(seed) * np.uint64(0x100000001B3) + deal * np.uint64(8) + np.uint64(s))

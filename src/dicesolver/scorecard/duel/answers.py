@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.answers import Answers
 from ...core.arrays import frozen, pack
-from ..solitaire.answers import CardEngine, batch_parts, hold_masks, padded_subs, possible_scores, table_pair
+from ..solitaire.answers import CardEngine, hold_masks, padded_subs, possible_scores, table_pair
 
 if TYPE_CHECKING:
     from .table import DuelTable
@@ -73,6 +73,6 @@ class DuelEngine(CardEngine):
 
     @cached_property
     def _kernels(self):
-        from .kernels.answers import answer_parallel, answer_serial
+        from .kernels.answers import FIELDS, answer_parts, answer_serial
 
-        return answer_serial, answer_parallel, batch_parts
+        return answer_serial, answer_parts, FIELDS

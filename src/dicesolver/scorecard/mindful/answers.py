@@ -40,4 +40,4 @@ class MindfulEngine(CardEngine):
     def _kernels(self):
         from .kernels.answers import answer_mindful
 
-        return answer_mindful, None, None
+        return answer_mindful, None, 0

@@ -73,10 +73,15 @@ class CardEngine:
         f, i = out.buffers
         if not n:
             return out
-        serial, parallel_kernel, chunks = self._kernels
+        serial, parts_kernel, fields = self._kernels
         args = (cards, totals, dice, held, rolls_left) + self._tables + self._carried(memo, n)
-        if parallel_kernel is not None and (parallel if parallel is not None else n >= SMALL_BATCH):
-            refused = parallel_kernel(*args, self.tie, f, i, chunks())
+        if parts_kernel is not None and (parallel if parallel is not None else n >= SMALL_BATCH):
+            from ...core.jit import shared_stripes  # numba, loaded by the kernels anyway
+
+            stripes = shared_stripes()
+            refused_parts = np.zeros(batch_parts(stripes.n), dtype=np.int64)
+            stripes.each(parts_kernel, *args, self.tie, f, i, np.empty((n, fields), dtype=np.int64), refused_parts)
+            refused = int(refused_parts.sum())
         else:
             refused = self._call_serial(serial, *args, self.tie, f, i)
         return out.check(self.reasons) if refused else out
@@ -100,7 +105,8 @@ class CardEngine:
         return ()
 
     @cached_property
-    def _kernels(self):
+    def _kernels(self) -> tuple[Any, Any, int]:
+        """The serial kernel, the kernel of a stripe of parts (None: serial only) and its scratch's width."""
         raise NotImplementedError
 
 
@@ -255,9 +261,9 @@ class SolitaireEngine(CardEngine):
 
     @cached_property
     def _kernels(self):
-        from .kernels.answers import answer_parallel, answer_serial
+        from .kernels.answers import FIELDS, answer_parts, answer_serial
 
-        return answer_serial, answer_parallel, batch_parts
+        return answer_serial, answer_parts, FIELDS
 
 
 def solitaire_blob(m: SolitaireModel) -> np.ndarray:
@@ -321,12 +327,10 @@ def hold_masks(game: ScorecardGame) -> np.ndarray:
     return (kept.astype(np.int64) << np.arange(dice.n_dice)).sum(axis=1)
 
 
-def batch_parts() -> int:
-    """The parts a batch is answered in, each grouped by turn state on its own: four a thread, for balance;
-    one on a single thread (four there cost 7% more: ``label`` answers on one while it writes)."""
-    from numba import get_num_threads
-
-    threads = get_num_threads()
+def batch_parts(threads: int) -> int:
+    """The parts a batch is answered in on ``threads`` threads, each grouped by turn state on its own: four a
+    thread, for balance; one on a single thread (four there cost 7% more: ``label`` answers on one while it
+    writes)."""
     return 4 * threads if threads > 1 else 1
 
 

@@ -17,7 +17,7 @@ from ...core import tables
 from ...core.arrays import frozen
 from ...core.errors import TableError
 from ...core.family import tell_stage
-from ...core.jit import compiled
+from ...core.jit import Stripes, compiled
 from .kernels.policy_table import build_policy, mark_reached, play_policy
 from ..turn.kernels.stream import draw_dice, draw_rand
 from ..game.rules import ScorecardGame
@@ -85,9 +85,11 @@ class PolicyTable:
         extra = np.zeros(n, dtype=np.int64)
         u, t, g, score = start
         ptr, idx = dice.roll_sub_keeps
-        play_policy(self.decisions, self.rows, self.keep_bits, u, t, g, score, stream_seed(seed), first_game, throws,
-                    m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args(), dice.keep_add, dice.roll_offset, ptr, idx,
-                    dice.keep_sizes, game.faces, game.rolls, totals, boxes, bonus, extra)
+        with Stripes() as stripes:
+            stripes.each(play_policy, self.decisions, self.rows, self.keep_bits, u, t, g, score, stream_seed(seed),
+                         first_game, throws, m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args(), dice.keep_add,
+                         dice.roll_offset, ptr, idx, dice.keep_sizes, game.faces, game.rolls, totals, boxes, bonus,
+                         extra)
         return totals, boxes, bonus.astype(bool), extra
 
 
@@ -138,13 +140,14 @@ def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],
         sets = np.concatenate(levels) if levels else np.zeros(0, dtype=np.int64)
         dice = game.dice
         steps = np.array_split(sets, min(BUILD_STEPS, max(1, len(sets))))
-        for i, chunk in enumerate(steps):
-            build_policy(chunk, table, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
-                         dice.keep_add, *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps, game.rolls,
-                         keep_bits, words)
-            if progress:
-                progress(i + 1, len(steps) + 1)
-        reached = _reached(model, levels, words, (game.rolls - 1) * keep_bits)
+        with Stripes() as stripes:  # one pool of threads for every step and level
+            for i, chunk in enumerate(steps):
+                stripes.each(build_policy, chunk, table, model.offset, model.n_upper_lanes, model.n_groups,
+                             *model.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset,
+                             *dice.roll_sub_keeps, game.rolls, keep_bits, words)
+                if progress:
+                    progress(i + 1, len(steps) + 1)
+            reached = _reached(model, levels, words, (game.rolls - 1) * keep_bits, stripes)
         mine = words[reached]
         del words  # Yatzy's words for every state are 779 MB; the reached ones, 230
         rows, decisions = _distinct_rows(mine, reached)
@@ -164,14 +167,15 @@ def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],
     return PolicyTable(game, model, frozen(loaded.arrays["rows"]), frozen(loaded.arrays["decisions"]), keep_bits)
 
 
-def _reached(model: SolitaireModel, levels: list[np.ndarray], words: np.ndarray, cat_shift: int) -> np.ndarray:
+def _reached(model: SolitaireModel, levels: list[np.ndarray], words: np.ndarray, cat_shift: int,
+             stripes: Stripes) -> np.ndarray:
     """Which states the optimal player can reach from the empty card, given every state's ``words``: about
     half of Yahtzee's, 30% of Yatzy's."""
     reached = np.zeros(model.size, dtype=np.bool_)
     if levels:
         reached[model.offset[0]] = True  # the empty card (no upper total, no flag): lane 0 of set 0
     for sets in levels:
-        mark_reached(sets, words, cat_shift, model.offset, model.n_upper_lanes, model.n_groups,
+        stripes.each(mark_reached, sets, words, cat_shift, model.offset, model.n_upper_lanes, model.n_groups,
                      *model.rule_args(), reached)
     return reached
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.jit import Stripes
 from ...core.dice import Dice
 from ...core.aims import TARGET_PREFIX, table_needs
 from .kernels.target import decide_target_box, decide_target_keep, target_games
@@ -62,6 +63,8 @@ class TargetPlayer:
         extra = np.zeros(n, dtype=np.int64)
         dice = self.game.dice
         u, t, g, score = start
-        target_games(self.aim, u, t, g, score, throws, *self._rules(), dice.keep_add, *dice.keep_sub,
-                     dice.roll_offset, *dice.roll_sub_keeps, dice.keep_sizes, totals, boxes, bonus, extra)
+        with Stripes() as stripes:
+            stripes.each(target_games, self.aim, u, t, g, score, throws, *self._rules(), dice.keep_add,
+                         *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps, dice.keep_sizes, totals, boxes, bonus,
+                         extra)
         return totals, boxes, bonus.astype(bool), extra

@@ -68,6 +68,7 @@ def empty_table(model: SolitaireModel, N: int, tie: float) -> np.ndarray:
 
 def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,
           tie: float = AT_LEAST) -> TargetTable:
+    from ...core.jit import Stripes
     from .kernels.target import target_level
 
     if not 1 <= N <= MAX_NEED:
@@ -80,13 +81,14 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     n = len(levels) - 1
     work = [float((model.n_upper_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
     total, done = sum(work[:n]), 0.0
-    for k in range(n - 1, -1, -1):
-        target_level(levels[k], V, N, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
-                     model.keep_add, model.sub_ptr, model.sub_idx, model.roll_prob, model.roll_offset,
-                     game.rolls - 1)
-        done += work[k]
-        if progress:
-            progress(int(done), int(total))
+    with Stripes() as stripes:  # one pool of threads for every level
+        for k in range(n - 1, -1, -1):
+            stripes.each(target_level, levels[k], V, N, model.offset, model.n_upper_lanes, model.n_groups,
+                         *model.rule_args(), model.keep_add, model.sub_ptr, model.sub_idx, model.roll_prob,
+                         model.roll_offset, game.rolls - 1)
+            done += work[k]
+            if progress:
+                progress(int(done), int(total))
     return TargetTable(game, model, V, N, tie)
 
 

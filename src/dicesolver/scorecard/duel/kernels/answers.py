@@ -12,7 +12,7 @@ protocol's ``legal_actions`` order with the encoding's action codes, as in ``ans
 
 import numpy as np
 
-from ....core.jit import borrowed, njit, prange
+from ....core.jit import borrowed, njit
 from ...turn.kernels.answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from ...turn.kernels.widget import NEG
 
@@ -27,6 +27,7 @@ TERMINAL, TURN_START, RETHROW, DECISION = 0, 1, 2, 3
 BAD_BOX, BAD_DICE, BAD_ROLLS, BAD_HELD, OVER_WITH_DICE, BAD_TOTAL, NOT_IN_TABLE = range(1, 8)
 # the columns of a situation's fields
 KIND, MOVER, OTHER, DIFF, KEY, ROLL, HELD, LEFT = range(8)
+FIELDS = 8
 
 
 @njit(cache=True, inline="always")
@@ -253,7 +254,7 @@ def answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, 
 def answer_serial(cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i):
     """Every situation's answer on the calling thread; returns how many were refused."""
     n = cards.shape[0]
-    fields = np.empty((n, 8), dtype=np.int64)
+    fields = np.empty((n, FIELDS), dtype=np.int64)
     return answer_range(np.int64(0), n, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie,
                         out_f, out_i, fields)
 
@@ -265,7 +266,7 @@ def answer_positions(movers, others, diffs, dice, held, rolls_left, values, narr
     cards: the two-player solver's own questions (its tests, Malina's facts)."""
     n = movers.shape[0]
     model = unpack(blob)
-    fields = np.empty((n, 8), dtype=np.int64)
+    fields = np.empty((n, FIELDS), dtype=np.int64)
     refused = 0
     for i in range(n):
         reason = read_position(i, movers[i], others[i], diffs[i], dice, held, rolls_left, pair_offset, blob, model,
@@ -277,16 +278,15 @@ def answer_positions(movers, others, diffs, dice, held, rolls_left, values, narr
     return refused
 
 
-@njit(cache=True, parallel=True)
-def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f, out_i,
-                    chunks):
-    """Every situation's answer on all threads, the batch in ``chunks`` contiguous parts."""
-    n = cards.shape[0]
-    fields = np.empty((n, 8), dtype=np.int64)
-    refused = np.zeros(chunks, dtype=np.int64)
-    for c in prange(chunks):
-        lo, hi = c * n // chunks, (c + 1) * n // chunks
+@njit(cache=True, nogil=True)
+def answer_parts(stripe, stripes, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob, tie, out_f,
+                 out_i, fields, refused):
+    """Parts stripe, stripe + stripes, ... of the batch cut in ``refused.shape[0]`` contiguous parts, without
+    the GIL (Python's threads run one stripe each); refused[part]: the part's refusals; ``fields``: (n, FIELDS)
+    of scratch."""
+    n, parts = cards.shape[0], refused.shape[0]
+    for c in range(stripe, parts, stripes):
+        lo, hi = c * n // parts, (c + 1) * n // parts
         if hi > lo:
             refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, pair_offset, blob,
                                       tie, out_f, out_i, fields)
-    return refused.sum()

@@ -26,7 +26,7 @@ unpacked once per call: numba's dispatch costs about 0.1 µs per argument, a fai
 
 import numpy as np
 
-from ....core.jit import borrowed, njit, prange
+from ....core.jit import borrowed, njit
 from ...game.kernels.scoring import first_open, next_group, score_choice, upper_step
 from ...turn.kernels.answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from ...turn.kernels.widget import NEG, best_keeps_wide, expect_keeps_wide
@@ -537,17 +537,16 @@ def shapes_fit(n, cards, totals, dice, held, rolls_left, n_cats, n_dice, rows):
             and rolls_left.shape[0] == n and rolls_left.shape[1] == 1 and rows == n)
 
 
-@njit(cache=True, parallel=True)
-def answer_parallel(cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie, out_f, out_i,
-                    chunks):
-    """Every situation's answer on all threads: the batch in ``chunks`` contiguous parts, each grouped by
-    turn state on its own (situations of one game lie together, and so share their turn states)."""
-    n = cards.shape[0]
-    fields = np.empty((n, FIELDS), dtype=np.int64)
-    refused = np.zeros(chunks, dtype=np.int64)
-    for c in prange(chunks):
-        lo, hi = c * n // chunks, (c + 1) * n // chunks
+@njit(cache=True, nogil=True)
+def answer_parts(stripe, stripes, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo, tie, out_f,
+                 out_i, fields, refused):
+    """Parts stripe, stripe + stripes, ... of the batch cut in ``refused.shape[0]`` contiguous parts, each
+    grouped by turn state on its own (situations of one game lie together, and so share their turn states),
+    without the GIL: Python's threads run one stripe each (``CardEngine.answer``). refused[part]: how many of
+    the part's situations were refused; ``fields``: (n, FIELDS) of scratch."""
+    n, parts = cards.shape[0], refused.shape[0]
+    for c in range(stripe, parts, stripes):
+        lo, hi = c * n // parts, (c + 1) * n // parts
         if hi > lo:
             refused[c] = answer_range(lo, hi, cards, totals, dice, held, rolls_left, values, narrow, blob, aim, memo,
                                       tie, out_f, out_i, fields)
-    return refused.sum()

@@ -11,7 +11,7 @@ The dice come from the simulations' stream (``stream.py``), drawn in the kernel 
 
 import numpy as np
 
-from ....core.jit import njit, prange
+from ....core.jit import borrowed, njit
 from .policy import optimal_policy
 from ...game.kernels.scoring import next_group, score_choice, upper_step
 from ...turn.kernels.stream import DICE_PER_WORD, DICE_STREAM, next_face, stream_key, throw_word
@@ -19,14 +19,22 @@ from ...turn.kernels.stream import DICE_PER_WORD, DICE_STREAM, next_face, stream
 BLOCK = 32  # games played side by side in one thread
 
 
-@njit(cache=True, parallel=True)
-def build_policy(sets, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                 yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
-                 keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, keep_bits, out):
+@njit(cache=True, nogil=True)
+def build_policy(stripe, stripes, sets, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                 forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, keep_bits,
+                 out):
     """out[offset[u] + lane, roll] for every used set u of ``sets``: the decisions simulate_games makes in
-    mode OPTIMAL (the same values compared in the same order: the first best keep, the first best box)."""
+    mode OPTIMAL (the same values compared in the same order: the first best keep, the first best box).
+    Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
+    values, offset, n_upper_lanes, n_groups, scores = borrowed(values), borrowed(offset), borrowed(n_upper_lanes), \
+        borrowed(n_groups), borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, out = borrowed(keep_add), borrowed(sub_ptr), \
+        borrowed(sub_idx), borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(out)
     n_rolls = scores.shape[0]
-    for b in prange(sets.shape[0]):
+    for b in range(stripe, sets.shape[0], stripes):
         u = sets[b]
         lanes = n_upper_lanes[u] * n_groups[u]
         choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores,
@@ -51,17 +59,22 @@ def build_policy(sets, values, offset, n_upper_lanes, n_groups, scores, upper_fa
                 out[row, r] = word
 
 
-@njit(cache=True, parallel=True)
-def mark_reached(sets, words, cat_shift, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+@njit(cache=True, nogil=True)
+def mark_reached(stripe, stripes, sets, words, cat_shift, offset, n_upper_lanes, n_groups, scores, upper_face,
+                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
                  forced_order, reached):
     """reached[next state] for every turn start after a reached one of ``sets`` (one level), ``words`` the
     decisions of every state: the box the optimal player scores each final roll in. Any final roll may
     come, so this is a superset of the states play reaches (every state reached, a few never), closed
-    under the player's own moves. The last level (every box filled) has no decisions and is not marked."""
+    under the player's own moves. The last level (every box filled) has no decisions and is not marked.
+    Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
+    words, offset, n_upper_lanes, n_groups, scores = borrowed(words), borrowed(offset), borrowed(n_upper_lanes), \
+        borrowed(n_groups), borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face, reached = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face), borrowed(reached)
     n_rolls = words.shape[1]
     full_set = (1 << scores.shape[1]) - 1
-    for b in prange(sets.shape[0]):
+    for b in range(stripe, sets.shape[0], stripes):
         u = sets[b]
         lu = n_upper_lanes[u]
         for j in range(lu * n_groups[u]):
@@ -83,19 +96,29 @@ def mark_reached(sets, words, cat_shift, offset, n_upper_lanes, n_groups, scores
                 reached[offset[u2] + g2 * lu2 + min(t2, lu2 - 1)] = True  # threads may race to write True
 
 
-@njit(cache=True, parallel=True)
-def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, offset,
-                n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, roll_offset, roll_sub_ptr,
-                roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
+@njit(cache=True, nogil=True)
+def play_policy(stripe, stripes, policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game,
+                throws, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
+                joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, roll_offset,
+                roll_sub_ptr, roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
     """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy`` (the
     row ``rows[state]`` of a turn-start state: the start must be one the table covers).
 
     The dice are ``throws[game, turn, throw, die]`` when it has games, else the stream of ``seed`` from
-    game ``first_game`` on. Same results as simulate_games in mode OPTIMAL on the same dice.
+    game ``first_game`` on. Same results as simulate_games in mode OPTIMAL on the same dice. Part ``stripe``
+    of ``stripes`` contiguous parts of the games, on the calling thread without the GIL.
 
     Games go in blocks of BLOCK, throw by throw: a block's look-ups into the table (mostly cache misses)
     are independent of each other, so the processor waits for them together, not one after another."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    policy, rows, throws, offset, n_upper_lanes, n_groups = borrowed(policy), borrowed(rows), borrowed(throws), \
+        borrowed(offset), borrowed(n_upper_lanes), borrowed(n_groups)
+    scores, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(scores), borrowed(upper_face), \
+        borrowed(joker_pts), borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, roll_sub_ptr, roll_sub_idx, keep_size = borrowed(keep_add), borrowed(roll_sub_ptr), \
+        borrowed(roll_sub_idx), borrowed(keep_size)
+    out_total, out_boxes, out_bonus, out_extra = borrowed(out_total), borrowed(out_boxes), borrowed(out_bonus), \
+        borrowed(out_extra)
     n_games = out_total.shape[0]
     n_cats = scores.shape[1]
     n_dice = throws.shape[3]  # an empty throws array (no games) still says how many dice are thrown
@@ -105,7 +128,8 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
     mask = (1 << keep_bits) - 1
     cat_shift = (rolls - 1) * keep_bits
     full_set = (1 << n_cats) - 1
-    for blk in prange((n_games + BLOCK - 1) // BLOCK):
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    for blk in range(stripe * n_blocks // stripes, (stripe + 1) * n_blocks // stripes):
         lo = blk * BLOCK
         nb = min(BLOCK, n_games - lo)
         u = np.full(nb, start_u, dtype=np.int64)

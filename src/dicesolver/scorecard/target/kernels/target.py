@@ -12,7 +12,7 @@ are solved backwards as in the expected-score solve.
 
 import numpy as np
 
-from ....core.jit import borrowed, njit, prange
+from ....core.jit import borrowed, njit
 from ...game.kernels.scoring import fill_box, next_group, score_choice, upper_step
 from ...turn.kernels.widget import best_keeps, expect_keeps, run_widget
 
@@ -29,19 +29,27 @@ def take_best(row, V, src, W, total):
             row[n] = v
 
 
-@njit(cache=True, parallel=True)
-def target_level(us, V, N, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
-                 xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
-                 sub_idx, roll_prob, roll_offset, rerolls):
-    """Every state of the used sets ``us`` (one level), from the level above (already in V)."""
+@njit(cache=True, nogil=True)
+def target_level(stripe, stripes, us, V, N, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
+                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
+                 forced_order, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
+    """Every state of the used sets us[stripe], us[stripe + stripes], ... (one level), from the level above
+    (already in V), on the calling thread without the GIL (Python's threads run one stripe each)."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    us, V, offset, n_upper_lanes, n_groups, scores = borrowed(us), borrowed(V), borrowed(offset), \
+        borrowed(n_upper_lanes), borrowed(n_groups), borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, roll_prob = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
+        borrowed(roll_prob)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     W = N + 1
-    for i in prange(us.shape[0]):
+    buf = np.empty((n_keeps, W))  # the thread's scratch, for all its sets
+    for i in range(stripe, us.shape[0], stripes):
         u = us[i]
         lu = n_upper_lanes[u]
         gu = n_groups[u]
-        buf = np.empty((n_keeps, W))
         for g in range(gu):
             for t in range(lu):
                 for r in range(n_rolls):
@@ -177,19 +185,29 @@ def decide_target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, s
                       forced_order)[0]
 
 
-@njit(cache=True, parallel=True)
-def target_games(aim, start_u, start_t, start_g, start_score, throws, V, W, offset, n_upper_lanes, n_groups, scores,
-                 upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                 upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
-                 keep_size, out_total, out_boxes, out_bonus, out_extra):
+@njit(cache=True, nogil=True)
+def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, throws, V, W, offset, n_upper_lanes,
+                 n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
+                 roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+                 roll_sub_ptr, roll_sub_idx, keep_size, out_total, out_boxes, out_bonus, out_extra):
     """Play throws.shape[0] games for a final score of ``aim`` from one start, with the pre-drawn dice
-    ``throws[game, turn, throw, die]`` (the same arrays as the other strategies' simulation)."""
+    ``throws[game, turn, throw, die]`` (the same arrays as the other strategies' simulation): games stripe,
+    stripe + stripes, ... on the calling thread, without the GIL."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    throws, V, offset, n_upper_lanes, n_groups, scores = borrowed(throws), borrowed(V), borrowed(offset), \
+        borrowed(n_upper_lanes), borrowed(n_groups), borrowed(scores)
+    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
+        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, keep_size = borrowed(keep_add), borrowed(sub_ptr), \
+        borrowed(sub_idx), borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(keep_size)
+    out_total, out_boxes, out_bonus, out_extra = borrowed(out_total), borrowed(out_boxes), borrowed(out_bonus), \
+        borrowed(out_extra)
     n_games, n_turns, rolls, n_dice = throws.shape
     n_keeps = keep_add.shape[0]
     n_cats = scores.shape[1]
-    for i in prange(n_games):
-        buf = np.empty((n_keeps, 1))
-        stages = np.empty((max(rolls - 1, 1), n_keeps))
+    buf = np.empty((n_keeps, 1))  # the thread's scratch, for all its games
+    stages = np.empty((max(rolls - 1, 1), n_keeps))
+    for i in range(stripe, n_games, stripes):
         u, t, g, total, bonus, extras = start_u, start_t, start_g, start_score, 0, 0
         for c in range(n_cats):
             out_boxes[i, c] = -1
