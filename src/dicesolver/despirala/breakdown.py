@@ -58,6 +58,7 @@ class DespiralaBreakdown:
 def sweep(solution: DespiralaTable, progress: Callable[[int, int], None] | None = None,
           within: int = ALL_FREE) -> DespiralaBreakdown:
     """The table (its sets of free combinations inside ``within`` only: the others stay zero)."""
+    from ..core.jit import Stripes
     from .kernels.breakdown import breakdown_level
 
     mode = solution.mode
@@ -69,14 +70,15 @@ def sweep(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
     variance = np.zeros((ALL_FREE + 1, H))
     masks = np.array([m for m in range(1, ALL_FREE + 1) if not m & ~within], dtype=np.int64)
     sizes = np.array([int(m).bit_count() for m in masks])
-    for k in range(1, len(COMBINATIONS) + 1):
-        level = masks[sizes == k]
-        if len(level):
-            breakdown_level(parts, variance, level, most_goods((1 << k) - 1), 1.0 if mode == "normal" else -1.0,
-                            mode == "normal", W, probs, counts, start, combo, shape, points, opt_slot, slot_points,
-                            n_slots, q, qcum, binomial_table())
-        if progress:
-            progress(int((sizes <= k).sum()), len(masks))
+    with Stripes() as stripes:  # one pool of threads for every level
+        for k in range(1, len(COMBINATIONS) + 1):
+            level = masks[sizes == k]
+            if len(level):
+                stripes.each(breakdown_level, parts, variance, level, most_goods((1 << k) - 1),
+                             1.0 if mode == "normal" else -1.0, mode == "normal", W, probs, counts, start, combo, shape,
+                             points, opt_slot, slot_points, n_slots, q, qcum, binomial_table())
+            if progress:
+                progress(int((sizes <= k).sum()), len(masks))
     return DespiralaBreakdown(mode, parts, variance)
 
 

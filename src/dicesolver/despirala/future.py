@@ -78,6 +78,7 @@ def point_slots(mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None = None,
           within: int = ALL_FREE) -> FutureTable:
     """The table (or the part of it for the sets of free combinations inside ``within``)."""
+    from ..core.jit import Stripes
     from .kernels.future import future_level
 
     mode = solution.mode
@@ -93,15 +94,17 @@ def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
     work = [float(length[masks[sizes == k]].sum() * (most_goods((1 << k) - 1) + 1))
             for k in range(len(COMBINATIONS) + 1)]
     done = 0.0
-    for k in range(1, len(COMBINATIONS) + 1):
-        level = masks[sizes == k]
-        if not len(level):
-            continue
-        future_level(F, offset, length, level, most_goods((1 << k) - 1), sign, mode == "normal", W, probs, counts,
-                     start, combo, shape, points, opt_slot, slot_points, n_slots, q, qcum, binomial_table())
-        done += work[k]
-        if progress:
-            progress(int(done), int(sum(work)))
+    with Stripes() as stripes:  # one pool of threads for every level
+        for k in range(1, len(COMBINATIONS) + 1):
+            level = masks[sizes == k]
+            if not len(level):
+                continue
+            stripes.each(future_level, F, offset, length, level, most_goods((1 << k) - 1), sign, mode == "normal", W,
+                         probs, counts, start, combo, shape, points, opt_slot, slot_points, n_slots, q, qcum,
+                         binomial_table())
+            done += work[k]
+            if progress:
+                progress(int(done), int(sum(work)))
     return FutureTable(mode, F, offset, length)
 
 

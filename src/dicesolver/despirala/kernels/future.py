@@ -16,7 +16,7 @@ The decisions are those of ``expected.simulate_games``: the same values compared
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit
 from .expected import _collect_table, _end_value
 
 GOODS_PER_TURN = 5
@@ -170,13 +170,21 @@ def turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_
     return n
 
 
-@njit(cache=True, parallel=True)
-def future_level(F, offset, length, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts, opt_start,
-                 opt_combo, opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom):
-    """Every row h <= hmax of every mask of one level, from the level below (already in F)."""
+@njit(cache=True, nogil=True)
+def future_level(stripe, stripes, F, offset, length, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts,
+                 opt_start, opt_combo, opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom):
+    """Every row h <= hmax of masks stripe, stripe + stripes, ... of one level, from the level below (already
+    in F), on the calling thread without the GIL (Python's threads run one stripe each)."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    W, masks, roll_probs, roll_counts, opt_start, opt_combo = borrowed(W), borrowed(masks), borrowed(roll_probs), \
+        borrowed(roll_counts), borrowed(opt_start), borrowed(opt_combo)
+    opt_shape, opt_points, opt_slot, slot_points, n_slots = borrowed(opt_shape), borrowed(opt_points), \
+        borrowed(opt_slot), borrowed(slot_points), borrowed(n_slots)
+    q, qcum, binom = borrowed(q), borrowed(qcum), borrowed(binom)
+    F, offset, length = borrowed(F), borrowed(offset), borrowed(length)
     H = W.shape[1]
     n_shapes = q.shape[0]
-    for i in prange(masks.shape[0]):
+    for i in range(stripe, masks.shape[0], stripes):
         mask = masks[i]
         L = length[mask]
         base = offset[mask]

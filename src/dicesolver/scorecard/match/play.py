@@ -19,6 +19,7 @@ import numpy as np
 
 from ...core.aims import parse_target, table_needs
 from ...core.arrays import frozen
+from ...core.jit import Stripes
 from ...core.errors import InputError
 from ...core.family import MatchGames
 from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_POLICY, MATCH_TABLE, MATCH_TARGET, simulate_match
@@ -146,10 +147,11 @@ class MatchSetup:
         totals = np.zeros((n_games, len(self.names)), dtype=np.int64)
         results = np.zeros((n_games, len(self.names)))
         ptr, idx = dice.roll_sub_keeps
-        simulate_match(self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset, m.n_upper_lanes,
-                            m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset, ptr, idx,
-                            dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims, *self.policy,
-                            totals, results)
+        with Stripes() as stripes:
+            stripes.each(simulate_match, self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset,
+                         m.n_upper_lanes, m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset,
+                         ptr, idx, dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims, *self.policy,
+                         totals, results)
         return totals, results
 
 

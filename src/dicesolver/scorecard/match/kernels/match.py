@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ....core.jit import njit, prange
+from ....core.jit import njit
 from ...mindful.kernels.mindful import mindful_roll_values, result_curve
 from ...game.kernels.scoring import next_group, score_choice, upper_step
 from ...bots.kernels.strategies import OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
@@ -51,8 +51,8 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
               roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
               pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
               out_result):
-    """Game i of simulate_match (a function of its own: the parallel loop's body stays small, and numba
-    compiles this once as a plain function, in a fraction of the time a parallel loop around it takes)."""
+    """Game i of simulate_match (a function of its own, which numba compiles once for every kernel that plays
+    a match's games)."""
     n_seats, n_turns, rolls, n_dice = throws.shape[1:]
     n_rot = perms.shape[0]
     n_keeps = keep_add.shape[0]
@@ -210,21 +210,21 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
         out_result[i, perms[rot, seat]] = res[seat]
 
 
-@njit(cache=True, parallel=True)
-def simulate_match(kinds, H, perms, throws, rand, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                   threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                   upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
-                   roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset,
-                   maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
-                   out_result):
+@njit(cache=True, nogil=True)
+def simulate_match(stripe, stripes, kinds, H, perms, throws, rand, values, offset, n_upper_lanes, n_groups, scores,
+                   upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+                   upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
+                   roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset, maxsum,
+                   keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total, out_result):
     """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
     throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
-    out_total[i, player], out_result[i, player]."""
+    out_total[i, player], out_result[i, player]. Games stripe, stripe + stripes, ... on the calling thread,
+    without the GIL (Python's threads run one stripe each)."""
     max_points = scores.max() + xbonus + upper_points
     max_len = fut_len.max()
     keep_mask = (1 << keep_bits) - 1
-    for i in prange(throws.shape[0] * perms.shape[0]):
-        game = np.int64(i)  # prange's index is unsigned in the parallel body: one compiled play_game for both
+    for i in range(stripe, throws.shape[0] * perms.shape[0], stripes):
+        game = np.int64(i)  # one compiled play_game for every caller
         play_game(game, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
                   n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
                   roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
