@@ -161,8 +161,7 @@ class TargetTable:
 def build(mode: str, N: int, progress: Callable[[int, int], None] | None = None, tie: float = AT_LEAST,
           within: int = ALL_FREE) -> TargetTable:
     """The table (or the part of it for the sets of free combinations inside ``within``)."""
-    from numba import get_num_threads
-
+    from ..core.jit import Stripes
     from .kernels.target import target_level
 
     mode = check_mode(mode)
@@ -178,14 +177,15 @@ def build(mode: str, N: int, progress: Callable[[int, int], None] | None = None,
     levels = [masks[sizes == k] for k in range(len(COMBINATIONS) + 1)]
     work = [len(level) * (most_goods((1 << k) - 1) + 1) for k, level in enumerate(levels)]
     done = 0
-    for k in range(1, len(COMBINATIONS) + 1):
-        if len(levels[k]):
-            target_level(V, offset, rows, N, levels[k], most_goods((1 << k) - 1), mode == "normal", tie,
-                         mode == "normal", probs, counts, start, combo, shape, points, used_shapes(mode), top, q,
-                         qcum, binomial_table(), get_num_threads())
-        done += work[k]
-        if progress:
-            progress(done, sum(work))
+    with Stripes() as stripes:  # one pool of threads for every level
+        for k in range(1, len(COMBINATIONS) + 1):
+            if len(levels[k]):
+                stripes.each(target_level, V, offset, rows, N, levels[k], most_goods((1 << k) - 1), mode == "normal",
+                             tie, mode == "normal", probs, counts, start, combo, shape, points, used_shapes(mode), top,
+                             q, qcum, binomial_table())
+            done += work[k]
+            if progress:
+                progress(done, sum(work))
     return TargetTable(mode, V, N, tie, within=within)
 
 

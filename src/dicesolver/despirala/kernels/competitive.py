@@ -20,7 +20,7 @@ no gain, at a quarter of the speed; it was left out.
 import numpy as np
 
 from ...core.jit import borrowed, njit
-from .expected import _collect_table, _mix
+from .expected import _collect_table, _mix, throw_code
 from .future import collect_goes_on, expected_choice, pick_parts
 from .target import target_choice, target_goes_on, turn_collects
 
@@ -261,7 +261,6 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
     TV, toffset, trows, aims, finals = borrowed(TV), borrowed(toffset), borrowed(trows), borrowed(aims), \
         borrowed(finals)
     H = W2.shape[2]
-    powers = np.array([1, 7, 49, 343, 2401, 16807])
     n_shapes = q.shape[0]
     normal = sign > 0.0
     # a thread's scratch, made once for all its deals
@@ -316,7 +315,7 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                         counts[int(uniform(keys[s], used[s]) * 6.0)] += 1
                         used[s] += 1
                     while True:
-                        r = code_index[np.sum(counts * powers)]
+                        r = code_index[throw_code(counts)]
                         if to_reach:
                             choice = target_choice(TV, toffset, trows, TN, m, h, need, r, normal, tie,
                                                    roll_counts, opt_start, opt_combo, opt_shape, opt_points, q, qcum,

@@ -180,6 +180,17 @@ def _throw(n, counts):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def throw_code(counts):
+    """A throw's dice counted by face, as its base-7 number (``code_index``'s key), with no array made."""
+    code = 0
+    place = 1
+    for f in range(6):
+        code += counts[f] * place
+        place *= 7
+    return code
+
+
+@njit(cache=True, nogil=True, inline="always")
 def collect_hits(n, f):
     """How many of ``n`` rethrown dice show face f + 1, on np.random's stream."""
     hits = 0
@@ -208,7 +219,6 @@ def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, 
     """Play ``len(scores)`` games (from the turn start (start_mask, start_goods, start_points)) with the
     decisions of table ``W``; game g uses its own seeded random stream, whatever thread plays it."""
     H = W.shape[1]
-    powers = np.array([1, 7, 49, 343, 2401, 16807])
     for g in prange(scores.shape[0]):
         np.random.seed((seed * 1000003 + g * 7919 + 17) % 4294967296)
         col = np.empty((6, 7, H))
@@ -223,7 +233,7 @@ def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, 
                     _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f, :, : h + 1])
             _throw(6, counts)
             while True:
-                r = code_index[np.sum(counts * powers)]
+                r = code_index[throw_code(counts)]
                 best = -sign * 1e300
                 choice = -1  # -1 reroll, 0..5 collect, 6+ option index + 6
                 if reroll_allowed and h > 0:

@@ -20,7 +20,7 @@ nothing separates points from what follows: every option is a whole row over the
 
 import numpy as np
 
-from ...core.jit import njit, prange
+from ...core.jit import borrowed, njit, prange
 from .expected import _throw, collect_hits, complete_by_draws
 
 GOODS_PER_TURN = 5
@@ -158,38 +158,43 @@ def turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, ro
             acc[n] += p_r * row[n]
 
 
-@njit(cache=True, parallel=True)
-def target_level(V, offset, rows, N, masks, hmax, normal, tie, reroll_allowed, roll_probs, roll_counts, opt_start,
-                 opt_combo, opt_shape, opt_points, used, top, q, qcum, binom, threads):
-    """Every row h <= hmax of every mask of one level, from the level below (already in V), on
-    ``threads`` threads, each taking every n-th mask. ``top[c]``: the most combination c scores."""
+@njit(cache=True, nogil=True)
+def target_level(stripe, stripes, V, offset, rows, N, masks, hmax, normal, tie, reroll_allowed, roll_probs,
+                 roll_counts, opt_start, opt_combo, opt_shape, opt_points, used, top, q, qcum, binom):
+    """Every row h <= hmax of masks stripe, stripe + stripes, ... of one level, from the level below (already
+    in V), on the calling thread without the GIL (Python's threads run one stripe each). ``top[c]``: the most
+    combination c scores."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    V, offset, rows, masks, roll_probs, roll_counts = borrowed(V), borrowed(offset), borrowed(rows), \
+        borrowed(masks), borrowed(roll_probs), borrowed(roll_counts)
+    opt_start, opt_combo, opt_shape, opt_points, used, top = borrowed(opt_start), borrowed(opt_combo), \
+        borrowed(opt_shape), borrowed(opt_points), borrowed(used), borrowed(top)
+    q, qcum, binom = borrowed(q), borrowed(qcum), borrowed(binom)
     W = N + 1
     n_shapes = q.shape[0]
-    stripes = max(1, min(threads, masks.shape[0]))
-    for stripe in prange(stripes):
-        ends = np.zeros((N_COMBOS, hmax + 1, W))
-        col = np.zeros((6, 7, hmax + 1, W))
-        done = np.zeros((N_COMBOS, n_shapes, W))
-        row = np.empty(W)
-        acc = np.empty(W)
-        for i in range(stripe, masks.shape[0], stripes):
-            mask = masks[i]
-            fill_ends(V, offset, rows, N, mask, hmax, normal, tie, ends)
-            fill_collects(mask, hmax, N, normal, binom, ends, col)
-            base = offset[mask]
-            points = 0
-            turns = 0
-            for c in range(N_COMBOS):
-                if mask & (1 << c):
-                    points += top[c]
-                    turns += 1
-            for h in range(hmax + 1):
-                most = points + h + GOODS_PER_TURN * (turns - 1)  # every good kept, every combination at its best
-                fill_completions(mask, h, N, most, used, q, ends, done)
-                turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
-                         opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc)
-                for n in range(W):
-                    V[base + h * W + n] = acc[n]
+    ends = np.zeros((N_COMBOS, hmax + 1, W))  # the thread's scratch, for all its masks
+    col = np.zeros((6, 7, hmax + 1, W))
+    done = np.zeros((N_COMBOS, n_shapes, W))
+    row = np.empty(W)
+    acc = np.empty(W)
+    for i in range(stripe, masks.shape[0], stripes):
+        mask = masks[i]
+        fill_ends(V, offset, rows, N, mask, hmax, normal, tie, ends)
+        fill_collects(mask, hmax, N, normal, binom, ends, col)
+        base = offset[mask]
+        points = 0
+        turns = 0
+        for c in range(N_COMBOS):
+            if mask & (1 << c):
+                points += top[c]
+                turns += 1
+        for h in range(hmax + 1):
+            most = points + h + GOODS_PER_TURN * (turns - 1)  # every good kept, every combination at its best
+            fill_completions(mask, h, N, most, used, q, ends, done)
+            turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
+                     opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc)
+            for n in range(W):
+                V[base + h * W + n] = acc[n]
 
 
 @njit(cache=True, nogil=True)
