@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev]'  # bytecode as modules are first imported: 15 s less
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(BIN)/python -m compileall -q src  # bytecode now, as a regular pip install would (PYTHONDONTWRITEBYTECODE may be set)
 	touch $(STAMP)
 
