@@ -25,7 +25,7 @@ numba's atomic reference counts on each array a variable holds were a third of t
 
 A kernel whose whole body is one loop over independent items runs that loop in Python's threads (``Stripes``:
 a ``nogil`` kernel called once a thread on every n-th item: the solve, ``simulate_games``, the batch answers,
-the policy table, the target player, Despirala's matches):
+the policy table, the target player, the two-person solve, Despirala's matches):
 numba's parfor costs 2-12 s of compilation per kernel even for a loop of one call. Such a kernel whose
 loop holds its body (not a call) borrows its array arguments and makes its scratch once, before the loop:
 parfor did both on its own (its body got the arrays uncounted, and it hoisted allocations out of the loop),

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...core import tables
 from ...core.errors import InputError, TableError
+from ...core.jit import shared_stripes
 from ...core.arrays import frozen
 from .table import DuelModel, DuelPosition, DuelTable, cells_of
 from .kernels.eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, duel_eval_level
@@ -137,10 +138,11 @@ def compare_exact(optimal: DuelTable | None, game: ScorecardGame, a: str, b: str
             opt_up = frozen(cells_of(opt_values, up.start, up.stop))
             for mover, ev_self, ev_other in ((sa, ev_a, ev_b), (sb, ev_b, ev_a)):
                 out, other = cells_of(ev_self, seg.start, seg.stop, True), cells_of(ev_other, up.start, up.stop)
-                duel_eval_level(model.pa[lo:hi], model.pb[lo:hi], np.asarray(out), seg.start, frozen(other), up.start,
-                                opt_up, up.start, model.pair_offset, model.maxsum, model.scores, model.full,
-                                dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset, game.rolls,
-                                mover.kind, mover.keep_table, mover.cat_table, *(mover.future or no_future))
+                shared_stripes().each(duel_eval_level, model.pa[lo:hi], model.pb[lo:hi], np.asarray(out), seg.start,
+                                      frozen(other), up.start, opt_up, up.start, model.pair_offset, model.maxsum,
+                                      model.scores, model.full, dice.keep_add, ptr, idx, dice.roll_probabilities,
+                                      dice.roll_offset, game.rolls, mover.kind, mover.keep_table, mover.cat_table,
+                                      *(mover.future or no_future))
                 _release(out)
             above = seg
             if progress:

@@ -14,6 +14,7 @@ from typing import Callable
 import numpy as np
 
 from ...core.dice import format_dice
+from ...core.jit import shared_stripes
 from ...core.arrays import frozen
 from ...core.results import BoxFacts, Departure, StrategyFacts
 from ...core.solved import SolvedGame
@@ -59,10 +60,10 @@ def waive_facts(solution: DuelTable, progress: Callable[[int, int], None] | None
         for bounds in _batches(pb, lanes):
             level_waives = np.zeros((len(bounds) - 1, n))
             level_zeros = np.zeros((len(bounds) - 1, n))
-            duel_forward_level(pa, pb, bounds, mass, seg.start, equities, nxt.start, model.pair_offset,
-                               model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
-                               dice.roll_probabilities, dice.roll_offset, game.rolls, nxt.start, next_mass,
-                               level_waives, level_zeros)
+            shared_stripes().each(duel_forward_level, pa, pb, bounds, mass, seg.start, equities, nxt.start,
+                                  model.pair_offset, model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
+                                  dice.roll_probabilities, dice.roll_offset, game.rolls, nxt.start, next_mass,
+                                  level_waives, level_zeros)
             waives += level_waives.sum(axis=0)
             zeros += level_zeros.sum(axis=0)
             done += int(lanes[bounds[0]:bounds[-1]].sum())

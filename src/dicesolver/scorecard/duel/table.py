@@ -181,13 +181,15 @@ class DuelModel:
                     ) -> None:
         """One level's equities into ``out`` (table cells from ``out_base``), reading the level above from
         ``above`` (table cells from ``above_base``)."""
+        from ...core.jit import shared_stripes
         from .kernels.solve import duel_level  # here: advice from a table on disk never loads numba
 
         dice = self.game.dice
         ptr, idx = dice.keep_sub
-        duel_level(self.pa[seg.first_pair:seg.end_pair], self.pb[seg.first_pair:seg.end_pair], out, out_base,
-                   frozen(above), above_base, self.pair_offset, self.maxsum, self.scores, self.full, dice.keep_add,
-                   ptr, idx, dice.roll_probabilities, dice.roll_offset, self.game.rolls - 1)
+        shared_stripes().each(duel_level, self.pa[seg.first_pair:seg.end_pair], self.pb[seg.first_pair:seg.end_pair],
+                              out, out_base, frozen(above), above_base, self.pair_offset, self.maxsum, self.scores,
+                              self.full, dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset,
+                              self.game.rolls - 1)
 
     def index(self, pos: DuelPosition) -> int:
         off = self.pair_offset[pos.mover * self.n_sets + pos.other]

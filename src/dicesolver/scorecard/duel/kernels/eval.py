@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ....core.jit import borrowed, njit, prange
+from ....core.jit import borrowed, njit
 from .solve import successor_line
 from ...mindful.kernels.mindful import TIE_BREAK
 from ...turn.kernels.widget import (NEG, best_keeps_along, best_keeps_arg, chunk_bounds, expect_keeps, expect_keeps_wide, opening_value,
@@ -114,20 +114,21 @@ def mindful_line(wbuf, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off, f
     return mean_x
 
 
-@njit(cache=True, parallel=True)
-def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values,
-                    opt_base, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset,
-                    rolls, kind, keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
+@njit(cache=True, nogil=True)
+def duel_eval_level(stripe, stripes, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
+                    pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
+                    keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
     """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
     other player's values (as mover) are ev_other. Each array holds the table from its ``*_base`` cell on:
     the whole table (base 0), or out of core ev_self this level, ev_other and opt_values the level above.
 
     Malina and Mindful Maximus decide by their own values (float64, in ``pol``); the evaluated values
     (float32, in ``buf``) travel with each decision: one pass over the lanes per box and per keep stage,
-    with no record of the decisions."""
+    with no record of the decisions. Chunks stripe, stripe + stripes, ... on the calling thread, without the
+    GIL (Python's threads run one stripe each)."""
     bounds = chunk_bounds(pa.shape[0], 64)
-    for ch in prange(bounds.shape[0] - 1):
-        # a call per chunk: numba's parfor passes over the whole body inlined in the loop took seconds more
+    for ch in range(stripe, bounds.shape[0] - 1, stripes):
+        # a call per chunk: compiled once, for every caller
         eval_chunk(np.int64(ch), bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
                    pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
                    keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index)
@@ -137,7 +138,7 @@ def duel_eval_level(pa, pb, ev_self, self_base, ev_other, other_base, opt_values
 def eval_chunk(ch, bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
                pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
                keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
-    """Iteration ch of ``duel_eval_level``'s parallel loop."""
+    """Chunk ch of ``duel_eval_level``."""
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
     pa, pb, ev_self, ev_other = borrowed(pa), borrowed(pb), borrowed(ev_self), borrowed(ev_other)
     opt_values, pair_offset, maxsum, scores = borrowed(opt_values), borrowed(pair_offset), borrowed(maxsum), \
@@ -251,10 +252,10 @@ def eval_chunk(ch, bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt
             ev_self[o + j] = buf[0, j]
 
 
-@njit(cache=True, parallel=True)
-def duel_forward_level(pa, pb, bounds, mass, mass_base, opt_values, opt_base, pair_offset, maxsum, scores, full,
-                       keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, next_lo, next_mass, waives,
-                       zero_scores):
+@njit(cache=True, nogil=True)
+def duel_forward_level(stripe, stripes, pa, pb, bounds, mass, mass_base, opt_values, opt_base, pair_offset, maxsum,
+                       scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, next_lo, next_mass,
+                       waives, zero_scores):
     """Push the probability of every position of pairs (pa[i], pb[i]) through one turn of optimal play.
 
     mass holds this level's probabilities from table cell mass_base on, opt_values the equities of the
@@ -262,12 +263,19 @@ def duel_forward_level(pa, pb, bounds, mass, mass_base, opt_values, opt_base, pa
     Chunk w runs pairs bounds[w] to bounds[w + 1]; a turn's mass lands on pairs whose mover is this pair's
     other player, so chunks cut where pb changes (pb sorted) never write the same cell and need no copy
     of next_mass each. waives[w, c] receives the probability of scoring 0 in c by choice although another
-    open box would have scored; zero_scores[w, c] of scoring 0 in c at all."""
+    open box would have scored; zero_scores[w, c] of scoring 0 in c at all. Chunks stripe, stripe + stripes,
+    ... on the calling thread, without the GIL (Python's threads run one stripe each)."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    pa, pb, bounds, mass, opt_values, pair_offset = borrowed(pa), borrowed(pb), borrowed(bounds), borrowed(mass), \
+        borrowed(opt_values), borrowed(pair_offset)
+    maxsum, scores, keep_add, sub_ptr, sub_idx, roll_prob = borrowed(maxsum), borrowed(scores), borrowed(keep_add), \
+        borrowed(sub_ptr), borrowed(sub_idx), borrowed(roll_prob)
+    next_mass, waives, zero_scores = borrowed(next_mass), borrowed(waives), borrowed(zero_scores)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
     stages_n = max(rolls - 1, 1)
-    for w in prange(bounds.shape[0] - 1):
+    for w in range(stripe, bounds.shape[0] - 1, stripes):
         most = 1
         for i in range(bounds[w], bounds[w + 1]):
             most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)

@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ....core.jit import njit, prange
+from ....core.jit import borrowed, njit
 from ...turn.kernels.widget import best_keeps, chunk_bounds, expect_keeps, run_widget
 
 #
@@ -79,20 +79,27 @@ def final_rows(buf, roll_offset, succ, open_cats, n_open, scores, j0, width):
             i += 1
 
 
-@njit(cache=True, parallel=True)
-def duel_level(pa, pb, out, out_base, above, above_base, pair_offset, maxsum, scores, full, keep_add, sub_ptr,
-               sub_idx, roll_prob, roll_offset, rerolls):
+@njit(cache=True, nogil=True)
+def duel_level(stripe, stripes, pa, pb, out, out_base, above, above_base, pair_offset, maxsum, scores, full, keep_add,
+               sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
     """Equities of every position of the pairs (pa[i], pb[i]) (one level) into ``out``, from the level above
     (``above``; both may be the whole table).
 
     Scratch memory is allocated once per chunk of pairs: allocating megabytes per pair made the
     operating system hand out fresh pages every time. (Running the widget a few dozen lanes at a time, to
-    keep its buffer in the core's first-level cache, measured slower: the passes are bound by arithmetic.)"""
+    keep its buffer in the core's first-level cache, measured slower: the passes are bound by arithmetic.)
+    Chunks stripe, stripe + stripes, ... on the calling thread, without the GIL (Python's threads run one
+    stripe each)."""
+    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
+    pa, pb, out, above, pair_offset, maxsum = borrowed(pa), borrowed(pb), borrowed(out), borrowed(above), \
+        borrowed(pair_offset), borrowed(maxsum)
+    scores, keep_add, sub_ptr, sub_idx, roll_prob = borrowed(scores), borrowed(keep_add), borrowed(sub_ptr), \
+        borrowed(sub_idx), borrowed(roll_prob)
     n_keeps = keep_add.shape[0]
     n_sets = full + 1
     n_cats = scores.shape[1]
     bounds = chunk_bounds(pa.shape[0], 64)
-    for ch in prange(bounds.shape[0] - 1):
+    for ch in range(stripe, bounds.shape[0] - 1, stripes):
         most = 1
         for i in range(bounds[ch], bounds[ch + 1]):
             most = max(most, maxsum[pa[i]] + maxsum[pb[i]] + 1)
