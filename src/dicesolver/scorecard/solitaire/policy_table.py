@@ -85,11 +85,9 @@ class PolicyTable:
         extra = np.zeros(n, dtype=np.int64)
         u, t, g, score = start
         ptr, idx = dice.roll_sub_keeps
-        with Stripes() as stripes:
-            stripes.each(play_policy, self.decisions, self.rows, self.keep_bits, u, t, g, score, stream_seed(seed),
-                         first_game, throws, m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args(), dice.keep_add,
-                         dice.roll_offset, ptr, idx, dice.keep_sizes, game.faces, game.rolls, totals, boxes, bonus,
-                         extra)
+        play_policy(self.decisions, self.rows, self.keep_bits, u, t, g, score, stream_seed(seed), first_game, throws,
+                    m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args(), dice.keep_add, dice.roll_offset, ptr, idx,
+                    dice.keep_sizes, game.faces, game.rolls, totals, boxes, bonus, extra)
         return totals, boxes, bonus.astype(bool), extra
 
 

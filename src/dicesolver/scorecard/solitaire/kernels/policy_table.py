@@ -11,7 +11,7 @@ The dice come from the simulations' stream (``stream.py``), drawn in the kernel 
 
 import numpy as np
 
-from ....core.jit import borrowed, njit
+from ....core.jit import borrowed, njit, prange
 from .policy import optimal_policy
 from ...game.kernels.scoring import next_group, score_choice, upper_step
 from ...turn.kernels.stream import DICE_PER_WORD, DICE_STREAM, next_face, stream_key, throw_word
@@ -96,29 +96,19 @@ def mark_reached(stripe, stripes, sets, words, cat_shift, offset, n_upper_lanes,
                 reached[offset[u2] + g2 * lu2 + min(t2, lu2 - 1)] = True  # threads may race to write True
 
 
-@njit(cache=True, nogil=True)
-def play_policy(stripe, stripes, policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game,
-                throws, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, roll_offset,
-                roll_sub_ptr, roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
+@njit(cache=True, parallel=True)
+def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, offset,
+                n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
+                joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, roll_offset, roll_sub_ptr,
+                roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
     """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy`` (the
     row ``rows[state]`` of a turn-start state: the start must be one the table covers).
 
     The dice are ``throws[game, turn, throw, die]`` when it has games, else the stream of ``seed`` from
-    game ``first_game`` on. Same results as simulate_games in mode OPTIMAL on the same dice. Part ``stripe``
-    of ``stripes`` contiguous parts of the games, on the calling thread without the GIL.
+    game ``first_game`` on. Same results as simulate_games in mode OPTIMAL on the same dice.
 
     Games go in blocks of BLOCK, throw by throw: a block's look-ups into the table (mostly cache misses)
     are independent of each other, so the processor waits for them together, not one after another."""
-    # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    policy, rows, throws, offset, n_upper_lanes, n_groups = borrowed(policy), borrowed(rows), borrowed(throws), \
-        borrowed(offset), borrowed(n_upper_lanes), borrowed(n_groups)
-    scores, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(scores), borrowed(upper_face), \
-        borrowed(joker_pts), borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
-    keep_add, roll_sub_ptr, roll_sub_idx, keep_size = borrowed(keep_add), borrowed(roll_sub_ptr), \
-        borrowed(roll_sub_idx), borrowed(keep_size)
-    out_total, out_boxes, out_bonus, out_extra = borrowed(out_total), borrowed(out_boxes), borrowed(out_bonus), \
-        borrowed(out_extra)
     n_games = out_total.shape[0]
     n_cats = scores.shape[1]
     n_dice = throws.shape[3]  # an empty throws array (no games) still says how many dice are thrown
@@ -128,8 +118,7 @@ def play_policy(stripe, stripes, policy, rows, keep_bits, start_u, start_t, star
     mask = (1 << keep_bits) - 1
     cat_shift = (rolls - 1) * keep_bits
     full_set = (1 << n_cats) - 1
-    n_blocks = (n_games + BLOCK - 1) // BLOCK
-    for blk in range(stripe * n_blocks // stripes, (stripe + 1) * n_blocks // stripes):
+    for blk in prange((n_games + BLOCK - 1) // BLOCK):
         lo = blk * BLOCK
         nb = min(BLOCK, n_games - lo)
         u = np.full(nb, start_u, dtype=np.int64)
