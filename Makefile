@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine with python3 and pip:
 #   make run    solve Yahtzee exactly and ask for advice (creates .venv on first use)
-#   make test   run the whole test suite (two workers: most of its time is numba compiling kernels)
+#   make test   run the whole test suite (two workers; a cold kernel cache adds about a quarter for numba compiling)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
