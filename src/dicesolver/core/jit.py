@@ -29,9 +29,9 @@ the policy table, the target player, the two-person solve, Despirala's matches):
 numba's parfor costs 2-12 s of compilation per kernel even for a loop of one call. Such a kernel whose
 loop holds its body (not a call) borrows its array arguments and makes its scratch once, before the loop:
 parfor did both on its own (its body got the arrays uncounted, and it hoisted allocations out of the loop),
-and without them the policy table's games ran 10% slower (those games, ``play_policy``, are left in ``prange``:
-the 10-million-game command was not measurably slower with threads, but no faster, on a noisy hour). A parallel loop that stays (``prange``) calls a
-helper (``step_envs``, ``answer_range``, ...) instead of holding the body itself: numba's
+and without them the policy table's games ran 10% slower (those games, ``play_policy``, stay in ``prange``:
+the 10-million-game command was no faster with threads, on a noisy hour). A parallel loop that stays
+(``prange``) calls a helper (``step_envs``, ``answer_range``, ...) instead of holding the body itself: numba's
 parfor passes over a long body cost 8-18 s of compilation per kernel. A call passes every array whole
 (about forty of them cost 180 ns), so a helper whose work is short takes a block of iterations
 (``step_envs``: 64 environments' steps, 70 ns each). The helper borrows its array arguments first thing:
