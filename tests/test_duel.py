@@ -1,6 +1,7 @@
 """The two-player equity solver (issue 4), on sub-games and tiny games."""
 
 import itertools
+from collections import Counter
 from functools import lru_cache
 
 import numpy as np
@@ -74,13 +75,15 @@ def test_waiving_thresholds(x_open, o_open, o_score, roll, choices):
 
 
 def slow_duel(game):
-    """Equity by plain recursion: ordered dice, every index subset as a keep (tests only)."""
+    """Equity by plain recursion: every ordered throw counted, every index subset as a keep (tests only)."""
     n, faces, full = game.n_dice, game.faces, (1 << game.n_categories) - 1
-    throws = {m: list(itertools.product(range(1, faces + 1), repeat=m)) for m in range(n + 1)}
+    # each throw of m dice, sorted, with the number of ordered throws that show it
+    throws = {m: Counter(tuple(sorted(t)) for t in itertools.product(range(1, faces + 1), repeat=m)).items()
+              for m in range(n + 1)}
 
     @lru_cache(maxsize=None)
     def equity(a, b, d):
-        return sum(after(a, b, d, tuple(sorted(t)), game.rolls - 1) for t in throws[n]) / len(throws[n])
+        return sum(count * after(a, b, d, t, game.rolls - 1) for t, count in throws[n]) / faces**n
 
     @lru_cache(maxsize=None)
     def after(a, b, d, dice, left):
@@ -96,10 +99,10 @@ def slow_duel(game):
                 best = max(best, v)
             return best
         best = -2.0
-        for mask in range(1 << n):
-            kept = tuple(dice[i] for i in range(n) if mask >> i & 1)
+        for kept in {tuple(dice[i] for i in range(n) if mask >> i & 1) for mask in range(1 << n)}:  # dice sorted
             rest = throws[n - len(kept)]
-            best = max(best, sum(after(a, b, d, tuple(sorted(kept + t)), left - 1) for t in rest) / len(rest))
+            best = max(best, sum(count * after(a, b, d, tuple(sorted(kept + t)), left - 1) for t, count in rest)
+                       / faces ** (n - len(kept)))
         return best
 
     return equity

@@ -18,6 +18,7 @@ import math
 import os
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from webclient import TestClient
@@ -136,7 +137,9 @@ def test_the_cli_answers_in_one_line(case, options):
     spec, text = case
     argv = ["advise", spec, text, *options]
     stderr = io.StringIO()
-    with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()):
+    # a position of "-" reads positions from stdin: here an empty one, as piped from nothing
+    with contextlib.redirect_stderr(stderr), contextlib.redirect_stdout(io.StringIO()), \
+            mock.patch("sys.stdin", io.StringIO()):
         with pytest.raises(SystemExit) as done:
             main(argv)
     message = stderr.getvalue()

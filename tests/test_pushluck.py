@@ -34,16 +34,14 @@ def reference_tables(game, policies=None, tol=1e-14):
     states = [(m, o, t) for m in range(goal) for o in range(goal) for t in range(goal - m)]
     tables = [{s: 0.5 for s in states} for _ in range(2)]
 
-    def value(player, m, o, t):
-        return 1.0 if m + t >= goal else tables[player][(m, o, t)]
-
     while True:
         change = 0.0
         for player in (0, 1):
             mine, theirs = tables[player], tables[1 - player]
             for (m, o, t) in states:
                 roll = bust * (1 - theirs[(o, m, 0)]) + reset * (1 - theirs[(o, 0, 0)])
-                roll += sum(p * value(player, m, o, t + k) for k, p in adds)
+                for k, p in adds:  # reaching the goal wins
+                    roll += p * (1.0 if m + t + k >= goal else mine[(m, o, t + k)])
                 if t == 0:
                     new = roll
                 else:
