@@ -27,16 +27,19 @@ def reference_chances(game, N, tie=1.0, solver=False):
         return np.concatenate((np.ones(min(points, N + 1)), v[: max(N + 1 - points, 0)]))
 
     @lru_cache(maxsize=None)
-    def throws(k):  # each throw of k dice, sorted, with its probability (every ordered throw counted)
+    def throws(k):  # each throw of k dice, sorted, and its probability (every ordered throw counted)
         counts = Counter(tuple(sorted(t)) for t in itertools.product(faces, repeat=k))
-        return [(t, c / game.faces**k) for t, c in counts.items()]
+        return list(counts), np.array(list(counts.values())) / game.faces**k
+
+    def expected(outcome, shown):  # the mean over a throw's outcomes of each one's chances
+        return throws(shown)[1] @ np.array([outcome(t) for t in throws(shown)[0]])
 
     @lru_cache(maxsize=None)
     def value(boxes):
         if all(v is not None for v in boxes):
             bonus = final_score_bonus(game, boxes)
             return np.where(needs < bonus, 1.0, np.where(needs == bonus, tie, 0.0))
-        return sum(p * after_roll(boxes, t, game.rolls - 1) for t, p in throws(n))
+        return expected(lambda t: after_roll(boxes, t, game.rolls - 1), n)
 
     @lru_cache(maxsize=None)
     def after_roll(boxes, dice, left):
@@ -45,8 +48,8 @@ def reference_chances(game, N, tie=1.0, solver=False):
                            for c, pts, extra in game.legal_scores(boxes, dice)], axis=0)
         best = np.zeros(N + 1)
         for kept in {tuple(dice[i] for i in range(n) if mask >> i & 1) for mask in range(1 << n)}:
-            best = np.maximum(best, sum(p * after_roll(boxes, tuple(sorted(kept + t)), left - 1)
-                                        for t, p in throws(n - len(kept))))
+            best = np.maximum(best, expected(lambda t: after_roll(boxes, tuple(sorted(kept + t)), left - 1),
+                                             n - len(kept)))
         return best
 
     value.after_roll = after_roll
