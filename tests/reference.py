@@ -1,13 +1,15 @@
 """A slow, obviously correct solitaire solver for tiny scorecard games (tests only).
 
-It follows RULES.md directly: ordered dice, every subset of dice positions as a keep, the upper bonus
-paid at the end, the Python rules (``ScorecardGame.legal_scores``) for scoring, and memoised recursion.
+It follows RULES.md directly: every ordered throw of the dice counted, every subset of dice positions as a
+keep, the upper bonus paid at the end, the Python rules (``ScorecardGame.legal_scores``) for scoring, and
+memoised recursion.
 It shares no code with the kernels beyond the category scoring functions.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from functools import lru_cache
 
 from dicesolver.scorecard.game.rules import ScorecardGame
@@ -23,14 +25,18 @@ def solve_reference(game: ScorecardGame):
     attribute ``after_roll(boxes, sorted dice, throws still allowed)`` is the same within a turn."""
     faces = range(1, game.faces + 1)
     n = game.n_dice
+    # each throw of k dice, sorted, with the number of ordered throws that show it
+    throws = {k: Counter(tuple(sorted(t)) for t in itertools.product(faces, repeat=k)).items() for k in range(n + 1)}
+
+    def mean(outcome, k: int) -> float:  # over every ordered throw of k dice
+        return sum(count * outcome(t) for t, count in throws[k]) / game.faces**k
 
     @lru_cache(maxsize=None)
     def value(boxes: tuple) -> float:
         if all(v is not None for v in boxes):
             return 0.0
         # the upper bonus is counted when the card is complete: compare with and without
-        throws = list(itertools.product(faces, repeat=n))
-        return sum(after_roll(boxes, tuple(sorted(t)), game.rolls - 1) for t in throws) / len(throws)
+        return mean(lambda t: after_roll(boxes, t, game.rolls - 1), n)
 
     @lru_cache(maxsize=None)
     def after_roll(boxes: tuple, dice: tuple, rolls_left: int) -> float:
@@ -41,11 +47,8 @@ def solve_reference(game: ScorecardGame):
                 bonus = final_score_bonus(game, nb) if all(v is not None for v in nb) else 0
                 best = max(best, pts + extra + bonus + value(nb))
             return best
-        for mask in range(1 << n):
-            kept = tuple(dice[i] for i in range(n) if mask >> i & 1)
-            throws = list(itertools.product(faces, repeat=n - len(kept)))
-            v = sum(after_roll(boxes, tuple(sorted(kept + t)), rolls_left - 1) for t in throws) / len(throws)
-            best = max(best, v)
+        for kept in {tuple(dice[i] for i in range(n) if mask >> i & 1) for mask in range(1 << n)}:  # dice sorted
+            best = max(best, mean(lambda t: after_roll(boxes, tuple(sorted(kept + t)), rolls_left - 1), n - len(kept)))
         return best
 
     value.after_roll = after_roll
