@@ -48,6 +48,17 @@ def test_seed_expected_scores(normal, misere):
     assert round(misere.root_value, 3) == 105.973
 
 
+def test_missing_is_the_multiset_difference():
+    """What a throw leaves of a target, against Counter's own difference: every target of up to six dice,
+    in either order, against throws of every size up to six dice (every one for the smallest targets)."""
+    multisets = [t for k in range(7) for t in itertools.combinations_with_replacement(range(1, 7), k)]
+    for target in multisets:
+        for throw in multisets[:: 1 + len(target)]:  # a sample of every size, thinner for the larger targets
+            want = tuple(sorted((Counter(target) - Counter(throw)).elements()))
+            assert missing(target, throw) == missing(target[::-1], throw[::-1]) == want, (target, throw)
+    assert missing((1, 2, 3, 4, 5, 6), (6, 6, 4, 3, 1, 1)) == (2, 5)
+
+
 @pytest.mark.parametrize("need", [(6,), (5, 6), (6, 6), (1, 2, 3), (4, 4, 6), (2, 2, 2), (1, 1, 2, 2),
                                   (1, 2, 3, 4, 5, 6), (3, 3, 3, 3, 3, 3), (4, 5, 5, 6, 6, 6)])
 def test_completion_odds_match_brute_force(need):
