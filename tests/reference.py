@@ -15,6 +15,11 @@ from functools import lru_cache
 from dicesolver.scorecard.game.rules import ScorecardGame
 
 
+def counted_throws(faces: int, k: int) -> list[tuple[tuple[int, ...], int]]:
+    """Each throw of k dice of ``faces`` faces, sorted, with the number of ordered throws that show it."""
+    return list(Counter(tuple(sorted(t)) for t in itertools.product(range(1, faces + 1), repeat=k)).items())
+
+
 def final_score_bonus(game: ScorecardGame, boxes: tuple) -> int:
     upper = sum(v for c, v in enumerate(boxes) if game.categories[c].is_upper)
     return game.upper_points if game.has_upper_bonus and upper >= game.upper_threshold else 0
@@ -23,10 +28,8 @@ def final_score_bonus(game: ScorecardGame, boxes: tuple) -> int:
 def solve_reference(game: ScorecardGame):
     """Returns value(boxes) -> expected future points from the start of a turn (bonuses included); its
     attribute ``after_roll(boxes, sorted dice, throws still allowed)`` is the same within a turn."""
-    faces = range(1, game.faces + 1)
     n = game.n_dice
-    # each throw of k dice, sorted, with the number of ordered throws that show it
-    throws = {k: Counter(tuple(sorted(t)) for t in itertools.product(faces, repeat=k)).items() for k in range(n + 1)}
+    throws = {k: counted_throws(game.faces, k) for k in range(n + 1)}
 
     def mean(outcome, k: int) -> float:  # over every ordered throw of k dice
         return sum(count * outcome(t) for t, count in throws[k]) / game.faces**k

@@ -1,11 +1,10 @@
 """The two-player equity solver (issue 4), on sub-games and tiny games."""
 
-import itertools
-from collections import Counter
 from functools import lru_cache
 
 import numpy as np
 import pytest
+from reference import counted_throws
 from tinygames import ESSAY_TOY, PAIRS_GAME, tiny
 
 from dicesolver import load_game
@@ -77,9 +76,7 @@ def test_waiving_thresholds(x_open, o_open, o_score, roll, choices):
 def slow_duel(game):
     """Equity by plain recursion: every ordered throw counted, every index subset as a keep (tests only)."""
     n, faces, full = game.n_dice, game.faces, (1 << game.n_categories) - 1
-    # each throw of m dice, sorted, with the number of ordered throws that show it
-    throws = {m: Counter(tuple(sorted(t)) for t in itertools.product(range(1, faces + 1), repeat=m)).items()
-              for m in range(n + 1)}
+    throws = {m: counted_throws(faces, m) for m in range(n + 1)}
 
     @lru_cache(maxsize=None)
     def equity(a, b, d):

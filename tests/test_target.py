@@ -2,13 +2,11 @@
 games (every rule variant with bonuses and jokers), and against the expected-score strategy's own exact
 distribution (a target strategy never does worse, and does better somewhere)."""
 
-import itertools
-from collections import Counter
 from functools import lru_cache
 
 import numpy as np
 import pytest
-from reference import final_score_bonus
+from reference import counted_throws, final_score_bonus
 from tinygames import BONUS_GAME, PAIRS_GAME, tiny
 
 from dicesolver.core import aims
@@ -19,7 +17,6 @@ def reference_chances(game, N, tie=1.0, solver=False):
     """The best chance of more than n points, exactly n counting ``tie``, for each n = 0..N (tie 1: P(total
     >= n)), by memoised recursion over the rules, every need at once: value(boxes)[n] is the best chance for
     n more points (the upper bonus paid at the end). ``solver``: the recursion itself, to look inside a turn."""
-    faces = range(1, game.faces + 1)
     n = game.n_dice
     needs = np.arange(N + 1)
 
@@ -28,8 +25,8 @@ def reference_chances(game, N, tie=1.0, solver=False):
 
     @lru_cache(maxsize=None)
     def throws(k):  # each throw of k dice, sorted, and its probability (every ordered throw counted)
-        counts = Counter(tuple(sorted(t)) for t in itertools.product(faces, repeat=k))
-        return list(counts), np.array(list(counts.values())) / game.faces**k
+        shown, counts = zip(*counted_throws(game.faces, k))
+        return shown, np.array(counts) / game.faces**k
 
     def expected(outcome, shown):  # the mean over a throw's outcomes of each one's chances
         return throws(shown)[1] @ np.array([outcome(t) for t in throws(shown)[0]])
