@@ -299,6 +299,9 @@ def test_one_positions_values_in_python_are_the_kernels(normal, misere):
             want = np.empty((7, goods + 1))
             _collect_table(W, after, face, binomial_table(), sign, want)
             assert np.array_equal(collect_table(W, after, face, goods + 1, sign), want)
+            remembered = solution.collect_table(after, face, goods + 1)
+            assert np.array_equal(remembered, want) and not remembered.flags.writeable
+            assert solution.collect_table(after, face, goods + 1) is remembered  # asked again: not computed again
 
 
 @pytest.mark.parametrize("mode", ["normal", "misere"])

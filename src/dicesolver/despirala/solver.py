@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb, factorial, prod
 from typing import Callable, Iterator
@@ -28,6 +28,7 @@ H = MAX_GOODS + GOODS_PER_TURN + 1  # goods values 0..75 kept in the tables
 MODES = ("normal", "misere")
 KIND = "despirala-ev"
 FOUR_KIND = 8
+COLLECT_TABLES = 1024  # collect_table answers a table remembers (7 x goods floats each: a few MB at most)
 
 
 # -- shapes of the missing dice ---------------------------------------------------------------------------
@@ -160,6 +161,12 @@ def binomial_table() -> np.ndarray:
     return b
 
 
+@lru_cache(maxsize=1)
+def _binomial() -> np.ndarray:
+    """``binomial_table``, made once and read-only, for the Python paths (a kernel takes a writable one)."""
+    return frozen(binomial_table())
+
+
 # -- the solve -------------------------------------------------------------------------------------------
 
 def check_mode(mode: str) -> str:
@@ -213,6 +220,21 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
 class DespiralaTable:
     mode: str
     W: np.ndarray  # float64 [2**14, H]
+    # collect_table's answers, by (combinations left, face, goods): a walk through a game's states asks for the
+    # same few again and again (about 60 µs each)
+    _collect_tables: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False,
+                                                                   compare=False)
+
+    def collect_table(self, free_after: int, face: int, goods: int) -> np.ndarray:
+        """``collect_table`` for this table, read-only and remembered (the last COLLECT_TABLES asked for)."""
+        key = (free_after, face, goods)
+        table = self._collect_tables.get(key)
+        if table is None:
+            if len(self._collect_tables) >= COLLECT_TABLES:
+                self._collect_tables.clear()
+            table = frozen(collect_table(np.asarray(self.W), free_after, face, goods, _sign(self.mode)))
+            self._collect_tables[key] = table
+        return table
 
     @property
     def root_value(self) -> float:
@@ -273,10 +295,10 @@ def _sign(mode: str) -> float:
 def collect_values(solution: DespiralaTable, free_after: int, face: int, have: int, goods: int) -> dict[str, float]:
     """Collecting ``face`` with ``have`` of it showing and ``goods``: the value of Stop, and of Continue
     when it is allowed (goods left and a die that is not ``face``)."""
-    table = collect_table(np.asarray(solution.W), free_after, face, goods + 1, _sign(solution.mode))
+    table = solution.collect_table(free_after, face, goods + 1)
     values = {"stop": face * have + solution.end_value(free_after, goods)}
     if goods > 0 and have < 6:
-        b = binomial_table()[6 - have]
+        b = _binomial()[6 - have]
         values["continue"] = float(sum(b[j] * table[have + j, goods - 1] for j in range(6 - have + 1)))
     return values
 
