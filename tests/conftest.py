@@ -25,6 +25,25 @@ def fresh_cache(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.fixture(autouse=True, scope="module")
+def no_job_outlives_its_module():
+    """No web app's background job (a table it builds) runs on after the module that started it: one left
+    running keeps a core and the shared threads busy under every test after it (a Generala table built
+    for a fuzzed review once made a tiny two-person solve in the next module wait 50 s). An app stops its
+    jobs when it stops: leaving a ``with TestClient(...)`` block, or a served app's shutdown."""
+    yield
+    import sys
+    import threading
+
+    solutions = sys.modules.get("dicesolver.web.solutions")  # not imported: no app ran
+    if solutions is None:
+        return
+    left = [t for t in threading.enumerate() if t.name.startswith(solutions.JOB_THREAD)]
+    for thread in left:
+        thread.join(5)  # one finishing a load from disk
+    assert not [t for t in left if t.is_alive()], [t.name for t in left if t.is_alive()]
+
+
 def pytest_configure(config):
     """``DICESOLVER_COMPILE_LOG=FILE``: every kernel numba compiles in the run, with its signature, the test
     that asked for it and the seconds it took, one JSON line each (both workers append): where a cold

@@ -317,6 +317,44 @@ def test_table_builds_wait_in_one_queue_and_a_full_queue_is_refused(cache):
     assert max(most) == 1 and store.prepare("k9", "solving g9", work_for("g9"), wait=5) == "g9"
 
 
+def test_an_app_that_stops_stops_its_table_builds(cache):
+    """Leaving the app (its lifespan's end: a served app's shutdown, a test's ``with TestClient``) stops the
+    build running and the builds waiting their turn, each at its next progress report, and refuses new jobs
+    (503): a build left behind kept a core and the shared threads busy after its app was gone."""
+    from dicesolver.core import tables
+    from dicesolver.web.solutions import JOB_THREAD, NotReady, Stopped
+
+    reports = []
+
+    def endless(name: str):
+        def work(progress):
+            tables.may_build(tables.TableKey("test", name, "0" * 16))  # a build: in the queue
+            while True:  # a long build, reporting its levels
+                progress(len(reports), 0)
+                reports.append(name)
+                time.sleep(0.01)
+        return work
+
+    with TestClient(create_app(wait_seconds=0)) as client:
+        store = client.app.state.solutions
+        jobs = []
+        for name in ("first", "second"):
+            with pytest.raises(NotReady) as pending:
+                store.prepare(name, f"solving {name}", endless(name))
+            jobs.append(pending.value.job)
+        deadline = time.monotonic() + 10
+        while not reports and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert jobs[1].label.endswith("before it")  # waiting its turn
+    assert not [t for t in threading.enumerate() if t.name.startswith(JOB_THREAD)]  # stopped and joined
+    assert [j.state for j in jobs] == ["failed", "failed"] and all(isinstance(j.failure, Stopped) for j in jobs)
+    assert set(reports) == {"first"}  # the second never started
+    with pytest.raises(Stopped):
+        store.prepare("third", "solving third", endless("third"))
+    response = client.post("/api/advice", json={"game": "pig(goal=35)", "position": "0,0,0"})
+    assert response.status_code == 503 and "stopping" in response.json()["detail"], response.text
+
+
 def test_a_full_build_queue_is_503_on_the_web(cache, monkeypatch):
     from dicesolver.web.solutions import SolutionStore
 

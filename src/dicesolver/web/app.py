@@ -37,7 +37,7 @@ from . import models
 from .access import TOKEN_ENV, Guard, Hosts, Owners, browser_of
 from .records import Shelf, TooMany
 from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of, position_board
-from .solutions import Busy, NotReady, SolutionStore, TooBig
+from .solutions import Busy, NotReady, SolutionStore, Stopped, TooBig
 
 MAX_BODY_BYTES = 2 * 2**20
 BODY_SECONDS = 30.0  # the most a request's body may take to arrive
@@ -148,10 +148,17 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
     ``hosts``: the names it answers to (by default this machine's loopback names only); ``max_table_gb``: the
     biggest table it builds."""
+    store = SolutionStore(wait_seconds, int(max_table_gb * 1e9))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        await run_in_threadpool(store.close)  # the tables still building stop with the app
+
     app = FastAPI(title="dicesolver", version="0.1.0", docs_url=None, redoc_url=None,  # /docs: our own page below
                   description="Optimal strategies for dice games: advice, play against bots, game review. Results "
-                              "are the same models as the command line's --json ('dicesolver schema').")
-    store = SolutionStore(wait_seconds, int(max_table_gb * 1e9))
+                              "are the same models as the command line's --json ('dicesolver schema').",
+                  lifespan=lifespan)
     games_folder = tables.cache_dir() / "web-games"
     sessions = SessionStore(games_folder)
     owners = Owners(shared_legacy=token is None)
@@ -165,7 +172,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
     @app.exception_handler(DicesolverError)
     async def user_error(request: Request, exc: DicesolverError):
-        status = (409 if isinstance(exc, GameBusy) else 503 if isinstance(exc, Busy)
+        status = (409 if isinstance(exc, GameBusy) else 503 if isinstance(exc, (Busy, Stopped))
                   else 429 if isinstance(exc, TooMany) else 413 if isinstance(exc, TooBig) else 400)
         return JSONResponse({"detail": without_paths(str(exc))}, status_code=status)
 

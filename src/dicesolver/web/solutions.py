@@ -22,6 +22,9 @@ from ..core.pace import Pace
 from ..core.errors import DicesolverError
 
 
+JOB_THREAD = "dicesolver-job"  # the name of each job's thread starts with this
+
+
 @dataclass
 class Job:
     id: str
@@ -33,23 +36,33 @@ class Job:
     started: float = field(default_factory=time.monotonic)
     pace: Pace = field(default_factory=Pace)
     failure: Exception | None = None
+    halt: threading.Event | None = None  # set when the server stops: the work ends at its next report
+
 
     def __post_init__(self) -> None:
         self.base = self.label  # the job's name, which each stage's label starts with
 
     def progress(self, done: int, total: int) -> None:
+        self._go_on()
         self.done, self.total = int(done), int(total or 0)
         if self.total > 0:
             self.pace.report(self.done / self.total, time.monotonic())
 
     def stage(self, what: str) -> None:
         """From now on the work is ``what`` (``core.family.tell_stage``): the bar says so and starts anew."""
+        self._go_on()
         self.label = f"{self.base}: {what}"
         self.done = self.total = 0
         self.pace.restart()
 
     def seconds(self) -> float:
         return time.monotonic() - self.started
+
+    def _go_on(self) -> None:
+        """Raises ``Stopped`` once the server stops: every build reports its progress, so it ends there (a table
+        is written whole or resumed from its last level, as after a kill)."""
+        if self.halt is not None and self.halt.is_set():
+            raise Stopped("the server stopped before this was done")
 
     def seconds_left(self) -> float | None:
         return self.pace.left(time.monotonic()) if self.state == "running" else None
@@ -63,6 +76,10 @@ class NotReady(Exception):
 
 class Busy(DicesolverError):
     """The queue of table builds is full: the request is refused (503), not kept waiting."""
+
+
+class Stopped(DicesolverError):
+    """The server is stopping: a job ends at its next progress report, and no new one starts (503)."""
 
 
 class TooBig(DicesolverError):
@@ -86,6 +103,19 @@ class SolutionStore:
         self._lock = threading.Lock()
         self._turn = threading.Condition()  # one table build at a time (each uses every core), in turn
         self._queue: list[Job] = []  # the jobs building (the first) or waiting to build
+        self._stopping = threading.Event()
+        self._threads: set[threading.Thread] = set()  # the jobs' threads, while they run
+
+    def close(self, wait: float = 3.0) -> None:
+        """Stops every job (the server is stopping): each ends at its next progress report, and this waits up to
+        ``wait`` seconds for them. A build left running would keep a core and the shared threads busy after
+        the app is gone (an app in a test, or in a process that goes on)."""
+        self._stopping.set()
+        with self._turn:
+            self._turn.notify_all()  # the jobs waiting their turn to build
+        deadline = time.monotonic() + wait
+        for thread in list(self._threads):
+            thread.join(max(0.0, deadline - time.monotonic()))
 
     def job(self, job_id: str) -> Job | None:
         return self._jobs.get(job_id)
@@ -140,15 +170,20 @@ class SolutionStore:
         with self._lock:
             job = self._job_by_game.get(key)
             if job is None or job.state == "failed":
+                if self._stopping.is_set():
+                    raise Stopped("the server is stopping")
                 if never_compiled():
                     label += " (a first run compiles the solver too, once: a minute or two)"
-                job = Job(uuid.uuid4().hex[:12], label)
+                job = Job(uuid.uuid4().hex[:12], label, halt=self._stopping)
                 if len(self._jobs) >= 500:  # finished jobs are asked about for a moment only
                     self._jobs = {i: j for i, j in self._jobs.items()
                                   if j.state == "running" or j.seconds() < 600}
                 self._jobs[job.id] = job
                 self._job_by_game[key] = job
-                threading.Thread(target=self._run, args=(key, work, job, size), daemon=True).start()
+                thread = threading.Thread(target=self._run, args=(key, work, job, size), daemon=True,
+                                          name=f"{JOB_THREAD} {key}")
+                self._threads.add(thread)
+                thread.start()
         deadline = time.time() + (self.wait_seconds if wait is None else wait)
         while job.state == "running" and time.time() < deadline:
             time.sleep(0.02)
@@ -174,6 +209,8 @@ class SolutionStore:
             job.error = str(exc) or type(exc).__name__
             job.failure = exc
             job.state = "failed"
+        finally:
+            self._threads.discard(threading.current_thread())
 
     def _keep(self, key: str, result: Any) -> Any:
         """Holds ``result`` (the lock held): the least recently used beyond MAX_KEPT are let go, and with them
@@ -206,6 +243,10 @@ class SolutionStore:
                 raise self._busy()
             self._queue.append(job)
             while self._queue[0] is not job:
+                if self._stopping.is_set():
+                    self._queue.remove(job)
+                    self._turn.notify_all()
+                    raise Stopped("the server stopped before this was done")
                 ahead = self._queue.index(job)
                 job.stage(f"waiting for {ahead} table build{'s' if ahead > 1 else ''} before it")
                 self._turn.wait()
