@@ -46,6 +46,39 @@ def test_an_edited_helper_in_another_module_is_compiled_again(tmp_path):
     assert len(list((tmp_path / "cache").glob(f"{jit.PREFIX}*"))) == 2
 
 
+def test_two_processes_that_need_a_kernel_at_once_compile_it_once(tmp_path):
+    """Two processes reach the same kernel together (two test workers, two server processes on a first run):
+    one compiles it while the other waits, then loads it from the cache instead of compiling it too."""
+    import time
+
+    from filelock import FileLock
+
+    pkg = tmp_path / "kpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent("""
+        import os
+        from pathlib import Path
+        from dicesolver.core.jit import use_kernel_cache
+        use_kernel_cache(sorted(Path(__file__).parent.glob("k_*.py")), base=Path(os.environ["KBASE"]))
+    """))
+    (pkg / "k_main.py").write_text("from dicesolver.core.jit import njit\n\n"
+                                   "@njit(cache=True)\ndef compute(x):\n    return x + 10\n")
+    cache = jit.kernel_cache_dir(sorted(pkg.glob("k_*.py")), tmp_path / "cache")
+    lock = jit.compile_lock_path("kpkg.k_main.compute", "(int64,)", cache)
+    lock.parent.mkdir(parents=True)
+    script = ("import kpkg.k_main as m; print('ready', flush=True); m.compute(1); "
+              "print(sum(m.compute.stats.cache_misses.values()), sum(m.compute.stats.cache_hits.values()))")
+    env = {"KBASE": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
+    with FileLock(lock):  # as if a third process were compiling it: both get to the lock and wait there
+        both = [subprocess.Popen([sys.executable, "-c", script], cwd=tmp_path, env=env, text=True,
+                                 stdout=subprocess.PIPE) for _ in range(2)]
+        assert [p.stdout.readline().strip() for p in both] == ["ready", "ready"]
+        time.sleep(1.0)
+        assert [p.poll() for p in both] == [None, None]  # waiting for the compile
+    outs = sorted(p.communicate(timeout=120)[0].split() for p in both)
+    assert outs == [["0", "1"], ["1", "0"]]  # one compiled it (a miss); the other loaded it (a hit)
+
+
 def test_every_module_with_kernels_keys_the_cache():
     with_kernels = {p.resolve() for p in PACKAGE.rglob("*.py") if "@njit" in p.read_text(encoding="utf-8")}
     assert with_kernels, "no kernels found"
