@@ -31,7 +31,14 @@ def test_import_contracts_are_kept():
 
 
 def test_the_package_type_checks():
-    done = subprocess.run([_tool("mypy"), "--no-incremental"], cwd=ROOT, capture_output=True, text=True, check=False)
+    """mypy over the package, with its incremental cache in the user's cache (beside the compiled kernels): a
+    later run, from this clone or another, checks again only what changed and what depends on it (about 20 s
+    of CPU from nothing, most of it the libraries' stubs; under a second after)."""
+    import platformdirs
+
+    cache = Path(platformdirs.user_cache_dir("dicesolver")) / "mypy"
+    done = subprocess.run([_tool("mypy"), "--cache-dir", str(cache)], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
