@@ -45,9 +45,12 @@ def reference_chances(game, N, tie=1.0, solver=False):
                            for c, pts, extra in game.legal_scores(boxes, dice)], axis=0)
         best = np.zeros(N + 1)
         for kept in {tuple(dice[i] for i in range(n) if mask >> i & 1) for mask in range(1 << n)}:
-            best = np.maximum(best, expected(lambda t: after_roll(boxes, tuple(sorted(kept + t)), left - 1),
-                                             n - len(kept)))
+            best = np.maximum(best, after_keep(boxes, kept, left))
         return best
+
+    @lru_cache(maxsize=None)
+    def after_keep(boxes, kept, left):  # keeping ``kept`` (sorted), the others thrown again: many throws keep it
+        return expected(lambda t: after_roll(boxes, tuple(sorted(kept + t)), left - 1), n - len(kept))
 
     value.after_roll = after_roll
     return value if solver else value((None,) * game.n_categories)
