@@ -31,12 +31,12 @@ def test_import_contracts_are_kept():
 
 
 def test_the_package_type_checks():
-    """mypy over the package, with its incremental cache in the user's cache (beside the compiled kernels): a
-    later run, from this clone or another, checks again only what changed and what depends on it (about 20 s
-    of CPU from nothing, most of it the libraries' stubs; under a second after)."""
+    """mypy over the package, with its incremental cache in a user cache folder of the tests' own (not the one
+    ``dicesolver cache`` lists): a later run, from this clone or another, checks again only what changed and
+    what depends on it (about 20 s of CPU from nothing, most of it the libraries' stubs; under 2 s after)."""
     import platformdirs
 
-    cache = Path(platformdirs.user_cache_dir("dicesolver")) / "mypy"
+    cache = Path(platformdirs.user_cache_dir("dicesolver-tests")) / "mypy"
     done = subprocess.run([_tool("mypy"), "--cache-dir", str(cache)], cwd=ROOT, capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0, done.stdout + done.stderr

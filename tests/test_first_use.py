@@ -195,6 +195,22 @@ def test_the_cache_is_listed_and_cleared_by_game(capsys, fresh_cache):
     assert code == 0 and "optimal expected score" in out
 
 
+def test_kernels_beside_the_tables_are_listed_as_kernels_only(capsys, fresh_cache, monkeypatch):
+    """By default the compiled kernels are a folder among the tables' (``~/.cache/dicesolver/kernels``): they
+    are listed, counted and cleared as kernels, never as an unfinished table besides."""
+    kernels = fresh_cache / "kernels" / "dicesolver-0123456789abcdef"
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.nbi").write_bytes(b"0")
+    monkeypatch.setenv("DICESOLVER_KERNEL_CACHE", str(fresh_cache / "kernels"))
+    assert run(capsys, "solve", "pig")[0] == 0
+    listing = json.loads(run(capsys, "cache", "--json")[1])
+    assert [(t["kind"], t["game"]) for t in listing["tables"]] == [("pushluck", "pig")]
+    assert [k["kernels"] for k in listing["kernels"]] == [1]
+    code, out, _ = run(capsys, "cache", "clear")
+    assert code == 0 and "removed 1 tables and 1 folders" in out, out
+    assert not kernels.exists()
+
+
 def test_warmup_solves_and_compiles_what_answers_a_game(capsys, fresh_cache):
     code, out, _ = run(capsys, "warmup", "yacht", "pig")
     assert code == 0 and "yacht: ready" in out and "pig: ready" in out

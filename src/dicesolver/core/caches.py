@@ -63,7 +63,9 @@ def cached_tables() -> list[CachedTable]:
     found: list[CachedTable] = []
     if not base.is_dir():
         return found
-    for kind_dir in sorted(p for p in base.iterdir() if p.is_dir() and p.name not in USER_DATA):
+    kernels = kernel_cache.cache_base().resolve()  # by default a folder beside the tables: not a kind of table
+    for kind_dir in sorted(p for p in base.iterdir()
+                           if p.is_dir() and p.name not in USER_DATA and p.resolve() != kernels):
         for table in sorted(p for p in kind_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
             manifest: dict[str, Any] = {}
             with contextlib.suppress(OSError, ValueError):
