@@ -38,7 +38,6 @@ class Job:
     failure: Exception | None = None
     halt: threading.Event | None = None  # set when the server stops: the work ends at its next report
 
-
     def __post_init__(self) -> None:
         self.base = self.label  # the job's name, which each stage's label starts with
 
