@@ -97,3 +97,39 @@ def test_a_fresh_process_answers_single_positions_in_numpy_and_batches_with_the_
     assert engine._sealed  # the suite has compiled the kernel: it answers from then on
     for a, b in zip(first.buffers, later.buffers):
         np.testing.assert_array_equal(a, b)
+
+
+def test_once_the_kernel_is_found_compiled_it_answers_every_later_situation(monkeypatch):
+    """The numpy form answers a process's first few single situations (a one-shot command never loads numba),
+    then while no compiled kernel is found, asking again every NUMPY_RECHECK; once one is found, the kernel
+    answers everything after. It used to go back to numpy for the next NUMPY_RECHECK situations each time:
+    Despirala's judged learning environment stepped four times slower for it."""
+    from dicesolver.core import answers, jit
+
+    found = []
+    monkeypatch.setattr(jit, "compiled", lambda kernel: found.append(kernel) or len(found) > 1)
+    first = answers.NumpyFirst(lambda: "the kernel")
+    taken = [first.takes(1) for _ in range(answers.NUMPY_FIRST + 2 * answers.NUMPY_RECHECK + 10)]
+    assert all(taken[:answers.NUMPY_FIRST + 1])  # the first few, then not compiled at the first look
+    assert all(taken[:answers.NUMPY_FIRST + answers.NUMPY_RECHECK])  # looked at again after NUMPY_RECHECK
+    assert not any(taken[answers.NUMPY_FIRST + answers.NUMPY_RECHECK + 1:])  # found: the kernel from then on
+    assert found == ["the kernel", "the kernel"]
+    assert not first.takes(answers.NUMPY_FEW + 1)  # a batch always goes to the kernel
+
+
+def test_a_long_running_process_answers_with_the_compiled_kernel(monkeypatch):
+    """Through the public solution: once the kernel is compiled, single situations never reach the numpy form."""
+    import dicesolver as ds
+    from dicesolver.core.answers import NUMPY_FEW, NUMPY_FIRST
+    from dicesolver.pushluck import answers_numpy
+
+    solution = ds.solve("pig(goal=30)")
+    state = solution.state("0,0,0")
+    solution.answers([state] * (NUMPY_FEW + 1))  # a batch: the kernel, compiled now if it was not
+    for _ in range(NUMPY_FIRST + 1):
+        solution.answers([state])
+    in_numpy = []
+    form = answers_numpy.answer_push
+    monkeypatch.setattr(answers_numpy, "answer_push", lambda *args: in_numpy.append(1) or form(*args))
+    values = [solution.answers([state]).value[0] for _ in range(200)]
+    assert not in_numpy and len(set(values)) == 1

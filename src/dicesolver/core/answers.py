@@ -171,10 +171,11 @@ class NumpyFirst:
         self.kernel = kernel
         self.count = 0  # situations the numpy form has answered
         self.recheck = 0  # from this count on, whether the kernel is compiled is asked again
+        self.ready = False  # the kernel was found compiled: it answers from then on
 
     def takes(self, n: int) -> bool:
         """Whether the numpy form answers these ``n`` situations."""
-        if not 0 < n <= NUMPY_FEW:
+        if self.ready or not 0 < n <= NUMPY_FEW:
             return False
         self.count += n
         if n == 1 and self.count <= NUMPY_FIRST:
@@ -183,6 +184,6 @@ class NumpyFirst:
             return True
         from .jit import compiled
 
-        ready = compiled(self.kernel())
+        self.ready = compiled(self.kernel())
         self.recheck = self.count + NUMPY_RECHECK
-        return not ready
+        return not self.ready
