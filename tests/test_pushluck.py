@@ -94,6 +94,8 @@ def test_one_states_throw_value_is_the_kernels(name):
         row = [t for t in range(1, game.goal - m + 1) if (bool(policy[m, o, t]) if m + t < game.goal else False)
                != (bool(policy[m, o, t - 1]) if t > 1 and m + t - 1 < game.goal else True)]
         assert solution.thresholds(m, o) == row
+        solution.thresholds(m, o).append(-1)  # each caller gets a list of its own
+        assert solution.thresholds(m, o) == row  # remembered, unchanged
 
 
 @pytest.mark.parametrize("name", ["skunk(goal=12)", "pig(goal=10)"])

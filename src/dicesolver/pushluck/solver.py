@@ -24,6 +24,7 @@ from .rules import PushGame
 TOLERANCE = 1e-12
 MAX_SWEEPS = 1000
 KIND = "pushluck"
+THRESHOLD_ROWS = 4096  # rows whose stop/go list a table remembers
 _NO_POLICY = np.zeros((1, 1, 1), dtype=np.int8)
 
 
@@ -139,7 +140,7 @@ class PushTable:
         for one row, in numpy and in the kernel's order of operations (the same bits), so that advice
         from a table on disk does not load numba."""
         goal = self.game.goal
-        points, probs, bust, reset = game_arrays(self.game)
+        points, probs, bust, reset = self._effects
         after = np.arange(goal - mine)[:, None] + points[None, :]
         reached = np.where(mine + after < goal, self.table[mine, theirs, np.minimum(after, goal - 1)], 1.0)
         roll = np.full(goal - mine, bust * (1.0 - self.table[theirs, mine, 0]) + reset * (1.0 - self.table[theirs, 0, 0]))
@@ -179,20 +180,33 @@ class PushTable:
         policy[np.broadcast_to(mine + turn >= goal, policy.shape)] = 0
         return policy
 
+    @cached_property
+    def _effects(self) -> tuple[np.ndarray, np.ndarray, float, float]:
+        """``game_arrays`` of this table's game, made once (each advice reads a row: 60 µs of fractions a time)."""
+        return game_arrays(self.game)
+
+    @cached_property
+    def _thresholds(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        return {}
+
     def thresholds(self, mine: int, theirs: int) -> list[int]:
         """The seed's alternating STOP/GO list: the turn totals where the best action switches (from
-        throwing at 0), the goal counting as a STOP."""
+        throwing at 0), the goal counting as a STOP. Remembered by row (each advice asks twice)."""
         self.check_state(mine, theirs)
+        known = self._thresholds.get((mine, theirs))
+        if known is None:
+            if len(self._thresholds) >= THRESHOLD_ROWS:
+                self._thresholds.clear()
+            known = self._thresholds[mine, theirs] = tuple(self._switches(mine, theirs))
+        return list(known)
+
+    def _switches(self, mine: int, theirs: int) -> list[int]:
         goal = self.game.goal
-        rolls = self._row_rolls(mine, theirs)
-        out = []
-        throwing = True
-        for t in range(1, goal - mine + 1):
-            now = mine + t < goal and rolls[t] > 1.0 - self.table[theirs, mine + t, 0]  # as policy decides
-            if now != throwing:
-                out.append(t)
-                throwing = now
-        return out
+        t = np.arange(1, goal - mine)  # the turn totals short of the goal (reaching it is a STOP)
+        throwing = self._row_rolls(mine, theirs)[t] > 1.0 - self.table[theirs, mine + t, 0]  # as policy decides
+        now = np.append(throwing, False)
+        before = np.concatenate(([True], now[:-1]))  # a turn starts throwing
+        return (np.flatnonzero(now != before) + 1).tolist()
 
 
 def _check(game: PushGame) -> Callable[[tables.LoadedTable], None]:
