@@ -4,6 +4,8 @@ pick of one that is not there goes on to complete it, as the rules say)."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from ..core.encoding import ArraySpec, Encoding
@@ -24,6 +26,10 @@ class DespiralaEncoding(Encoding[DespiralaGame, DespiralaState]):
         self.index = {(m.kind, m.combination, m.args): i for i, m in enumerate(self.moves)}
 
     def observation_spec(self) -> dict[str, ArraySpec]:
+        return dict(self._observation_spec)
+
+    @cached_property
+    def _observation_spec(self) -> dict[str, ArraySpec]:  # made once: each piece of advice asks for it
         n = self.game.players
         return {
             "free": ArraySpec((n, len(COMBINATIONS)), 0, 1, "every sheet's free combinations (the observer's first)"),
@@ -37,7 +43,11 @@ class DespiralaEncoding(Encoding[DespiralaGame, DespiralaState]):
         }
 
     def situation_spec(self) -> dict[str, ArraySpec]:
-        return self.observation_spec() | {
+        return dict(self._situation_spec)
+
+    @cached_property
+    def _situation_spec(self) -> dict[str, ArraySpec]:
+        return self._observation_spec | {
             "picked": ArraySpec((1,), 0, len(self.moves) - 1, "completing a pick: its action (the combination with "
                                                                "its arguments; 0: none)")}
 
