@@ -128,6 +128,26 @@ def per_call(fn, items, repeat: int = 3) -> float:
     return best
 
 
+def positions_met(game_name: str, n: int, seed: int = 0) -> list[str]:
+    """The texts of ``n`` distinct decisions met in random games of ``game_name`` (random legal moves)."""
+    import random
+
+    from dicesolver.core import registry
+
+    rng, game = random.Random(seed), registry.load(game_name)
+    found: dict[str, None] = {}
+    while len(found) < n:
+        state = game.start()
+        while not state.is_terminal() and len(found) < n:
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                state = state.apply(rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0])
+            else:
+                found[str(state)] = None
+                state = state.apply(rng.choice(state.legal_actions()))
+    return list(found)
+
+
 def compare(rows: list[dict], texts: list[str], solution) -> float:
     """The largest disagreement between our options' values and the peer's, each counted from the best."""
     answers = solution.answer(solution.encoding.parse_situations(texts))
@@ -236,6 +256,13 @@ def main() -> None:
           f"{peer['batch']:,.0f} | "
           f"{batch / peer['batch']:.2f} (ours / peer) |")
     print(f"| `advise_many` of {len(many):,} texts (situations/s) | {texts_per_s:,.0f} | | |")
+    print()
+    print("| `advise(game, text)`, the other families: 3,000 decisions met in random games, each once | µs |")
+    print("|---|---:|")
+    for name in ("pig", "skunk", "despirala"):
+        ds.solve(name)
+        met = positions_met(name, 3_050)
+        print(f"| {name} | {per_call(lambda t: ds.advise(name, t), met, repeat=1) * 1e6:.0f} |")
     print()
     print("| answer | measure |\n|---|---:|")
     print(f"| review of a recorded solitaire Yahtzee game | {review_seconds() * 1e3:.2f} ms |")

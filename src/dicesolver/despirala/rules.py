@@ -234,13 +234,24 @@ def six_dice_throws() -> tuple[tuple[Throw, ...], tuple[float, ...]]:
 
 # -- positions -----------------------------------------------------------------------------------------------
 
+_NOT_LETTERS = re.compile(r"[^a-z0-9]")
+
+
+@lru_cache(maxsize=1)
+def _combinations_by_key() -> dict[str, Combination]:
+    """Each combination by its name in lower case without spaces (the first of any two that would share one)."""
+    keys: dict[str, Combination] = {}
+    for c in COMBINATIONS:
+        keys.setdefault(_NOT_LETTERS.sub("", c.name.lower()), c)
+    return keys
+
+
 def combination_by_name(text: str) -> Combination:
     """``Collect 3``, ``collect3``, ``three pairs``, ``Straight`` ... (case and spaces ignored)."""
-    key = re.sub(r"[^a-z0-9]", "", str(text).lower())
-    for c in COMBINATIONS:
-        if re.sub(r"[^a-z0-9]", "", c.name.lower()) == key:
-            return c
-    raise InputError(f"unknown combination {text!r} (e.g. Collect 3, Three pairs, Four of a kind, Kamerun)")
+    found = _combinations_by_key().get(_NOT_LETTERS.sub("", str(text).lower()))
+    if found is None:
+        raise InputError(f"unknown combination {text!r} (e.g. Collect 3, Three pairs, Four of a kind, Kamerun)")
+    return found
 
 
 @dataclass(frozen=True)
