@@ -343,8 +343,8 @@ def test_an_app_that_stops_stops_its_table_builds(cache):
                 store.prepare(name, f"solving {name}", endless(name))
             jobs.append(pending.value.job)
         deadline = time.monotonic() + 10
-        while not reports and time.monotonic() < deadline:
-            time.sleep(0.01)
+        while not (reports and jobs[1].label.endswith("before it")) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the first building, the second queued (its thread may not be there yet)
         assert jobs[1].label.endswith("before it")  # waiting its turn
     assert not [t for t in threading.enumerate() if t.name.startswith(JOB_THREAD)]  # stopped and joined
     assert [j.state for j in jobs] == ["failed", "failed"] and all(isinstance(j.failure, Stopped) for j in jobs)
