@@ -50,7 +50,7 @@ def read_one(text, lo, hi, k, names, name_lengths, possible, upper_face, players
     for j in range(players):
         for c in range(n_cats):
             cards[k, j, c] = -1
-    j = 0
+    j = np.int64(0)  # typed, not literal: read_card would be compiled for a literal 0 too (core.jit)
     filled_first = -1
     filled_last = -1
     p = lo
