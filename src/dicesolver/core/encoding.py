@@ -76,6 +76,12 @@ class Encoding(ABC, Generic[G, S]):
         (a family adds keys where its observation leaves some of it out)."""
         return self.observation_spec()
 
+    @cached_property
+    def _situation_shapes(self) -> dict[str, tuple[int, ...]]:
+        """``situation_spec``'s keys and shapes, made once: a family builds its spec anew at each call, which
+        was a tenth of a push-your-luck game's single piece of advice."""
+        return {k: v.shape for k, v in self.situation_spec().items()}
+
     def situation(self, state: S) -> dict[str, np.ndarray]:
         """One state as the player on turn (or, at the end, seat 0) sees it, in ``situation_spec``'s arrays."""
         seat = state.player
@@ -84,12 +90,12 @@ class Encoding(ABC, Generic[G, S]):
     def situations(self, states: Sequence[S]) -> dict[str, np.ndarray]:
         """Many states stacked: each array gets a leading dimension, one row per state."""
         rows = [self.situation(s) for s in states]
-        spec = self.situation_spec()
+        shapes = self._situation_shapes
         if not rows:
-            return {k: np.zeros((0, *v.shape), dtype=np.int64) for k, v in spec.items()}
+            return {k: np.zeros((0, *shape), dtype=np.int64) for k, shape in shapes.items()}
         if len(rows) == 1:  # one piece of advice: its own fresh arrays as views (np.stack copies, 5 µs an array)
-            return {k: rows[0][k][np.newaxis] for k in spec}
-        return {k: np.stack([r[k] for r in rows]) for k in spec}
+            return {k: rows[0][k][np.newaxis] for k in shapes}
+        return {k: np.stack([r[k] for r in rows]) for k in shapes}
 
     def parse_situations(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         """Position texts as situations (InputError naming the first that is not a position of the game)."""
@@ -105,8 +111,8 @@ class Encoding(ABC, Generic[G, S]):
         """A batch of observations (as the vectorised environments give them, at decisions) as situations:
         the arrays a situation adds are zero (nothing held or picked: the moment the player decides)."""
         n = next(iter(observations.values())).shape[0]
-        return {k: observations[k] if k in observations else np.zeros((n, *spec.shape), dtype=np.int64)
-                for k, spec in self.situation_spec().items()}
+        return {k: observations[k] if k in observations else np.zeros((n, *shape), dtype=np.int64)
+                for k, shape in self._situation_shapes.items()}
 
     def is_legal(self, state: S, action: int) -> bool:
         """The mask's flag of one action: here, whether some legal step is it, looked for up to the first
