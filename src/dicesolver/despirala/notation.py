@@ -19,6 +19,7 @@ players ``Straight;7;-;points 50 | Kamerun;5;points 45``.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..core.errors import InputError
@@ -43,6 +44,9 @@ SEPARATOR = " | "
 _COLLECTING = re.compile(r"^collecting\s+([1-6])s?\s*:\s*([0-9])\s*(,\s*rethrowing)?$")
 
 
+# a position's text is read and written once per piece of advice, and its list of used combinations was
+# half of that: the lists a process meets are remembered (a few thousand of the 16,384)
+@lru_cache(maxsize=4096)
 def used_text(free: int) -> str:
     if free == 0:
         return "all"
@@ -50,6 +54,7 @@ def used_text(free: int) -> str:
     return ",".join(used) or "none"
 
 
+@lru_cache(maxsize=4096)
 def parse_used(text: str) -> int:
     """The free combinations from the used ones (``none``, ``all``, or comma-separated names)."""
     t = text.strip()
