@@ -45,7 +45,7 @@ _COLLECTING = re.compile(r"^collecting\s+([1-6])s?\s*:\s*([0-9])\s*(,\s*rethrowi
 
 
 # a position's text is read and written once per piece of advice, and its list of used combinations was
-# half of that: the lists a process meets are remembered (a few thousand of the 16,384)
+# a third of that: the lists a process meets are remembered (a few thousand of the 16,384)
 @lru_cache(maxsize=4096)
 def used_text(free: int) -> str:
     if free == 0:
