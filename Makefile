@@ -10,8 +10,8 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet uv  # uv installs and byte-compiles the rest in half of pip's time
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e '.[dev]'
 	$(BIN)/python -m compileall -q src  # bytecode now, as a regular pip install would (PYTHONDONTWRITEBYTECODE may be set)
 	touch $(STAMP)
 
@@ -49,7 +49,7 @@ fuzz: $(STAMP)
 		--hypothesis-show-statistics tests/test_fuzz.py
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[bench]'
 	$(BIN)/python benchmarks/publish.py bench_solve.py bench_answers.py bench_label.py bench_simulate.py \
 		bench_play.py bench_first_use.py bench_startup.py bench_mindful.py bench_target.py bench_explain.py \
 		bench_pushluck.py bench_despirala.py bench_farkle.py bench_rl.py bench_size.py load_web.py
