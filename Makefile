@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install run test test-essay test-big test-floors compile-report fuzz bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile  # the install recipe is here: a venv made by an older one is redone
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv  # uv installs and byte-compiles the rest in half of pip's time
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e '.[dev]'
