@@ -57,7 +57,7 @@ def mangled(situation, rng, game):
 def test_the_numpy_form_answers_as_the_kernel_does(name):
     make, _ = CASES[name]
     solution, _ = make()
-    engine = solution.engine
+    engine = solution  # the judge is its answer engine
     form = engine._numpy
     kernel = lambda situations: engine.answer(situations, memo=engine.memo_for(1))  # noqa: E731  (the kernel)
     states = [solution.game.parse_state(text) for text, _, _ in RECORDED[name]]
@@ -88,7 +88,7 @@ def test_a_fresh_process_answers_single_positions_in_numpy_and_batches_with_the_
     from dicesolver.scorecard.solitaire.answers import SolitaireEngine
 
     solution = ds.solve("yacht")
-    engine = SolitaireEngine(solution.engine.model, solution.engine.pair[0], solution.tie, solution.judge)
+    engine = SolitaireEngine(solution.model, solution.pair[0], solution.tie, solution.judge)
     situations = solution.encoding.parse_situations(["/12345/2"])
     first = engine.answer(situations)
     assert "_numpy" in engine.__dict__ and not engine._sealed

@@ -61,3 +61,31 @@ def test_front_ends_never_ask_for_a_family():
                     if families & set(names):
                         offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not offenders, offenders
+
+
+def test_each_judge_is_one_object_its_answer_engine_and_its_solved_game():
+    """Every judge's class derives from its family's answer engine, then from ``SolvedGame``: one object answers
+    (the engine's ``answer``, not a forward) and values, advises, reviews and explains. The engine alone is a
+    class of its own, for the places that answer without a solved game."""
+    import importlib
+    import pkgutil
+
+    import dicesolver
+    from dicesolver.core.solved import SolvedGame
+
+    for module in pkgutil.walk_packages(dicesolver.__path__, "dicesolver."):
+        if module.name.rsplit(".", 1)[-1] in {"solution", "solutions"}:
+            importlib.import_module(module.name)
+
+    def concrete(cls: type) -> list[type]:
+        below = [c for sub in cls.__subclasses__() for c in concrete(sub)]
+        return below + ([cls] if not getattr(cls, "__abstractmethods__", None) else [])
+
+    judges = {cls.__name__: cls for cls in concrete(SolvedGame) if cls.__module__.startswith("dicesolver.")}
+    assert set(judges) == {"ExpectedScore", "ScorecardTargetChance", "DuelEquity", "MindfulModel", "ExpectedFinalScore",
+                           "DespiralaTargetChance", "WinProbability", "FarkleWinProbability"}
+    for name, judge in judges.items():
+        engine = next(c for c in judge.__mro__ if "answer" in vars(c))
+        assert not issubclass(engine, SolvedGame), f"{name} answers through {engine.__name__}, not an engine"
+        assert judge.__mro__.index(engine) < judge.__mro__.index(SolvedGame), name
+        assert "engine" not in vars(judge) and "engine" not in getattr(judge, "__annotations__", {}), name

@@ -321,7 +321,7 @@ def test_the_python_form_answers_as_the_kernel_does_to_the_bit(mode):
     assert [getattr(answers_numpy, n) for n in names] == [getattr(kernel, n) for n in names]
     spec = "despirala" if mode == "normal" else "despirala(misere)"
     solution = registry.solve(spec)
-    engine = solution.engine
+    engine = solution  # the judge is its answer engine
     states = [s for seed in range(24) for s in playthrough(spec, seed, max_steps=120)[0] if not s.is_chance()]
     situations = solution.encoding.situations(states)
     rng = random.Random(3)

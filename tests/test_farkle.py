@@ -176,7 +176,7 @@ def test_answers_are_the_same_alone_in_a_batch_and_carried_through_a_turn(small)
     in_step = small.answer_in_step(1)
     for text in ("0,0,350,3", "0,0,100,3", "0,0,0,=115236"):
         situations = encoding.situations([game.parse_state(text)])
-        fresh = small.engine.answer(situations, memo=small.engine.memo_for(1))
+        fresh = small.answer(situations, memo=small.memo_for(1))
         for answers in (in_step(situations), small.answer(situations)):
             assert all(np.array_equal(x, y, equal_nan=True) for x, y in zip(answers.buffers, fresh.buffers)), text
 

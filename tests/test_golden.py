@@ -133,8 +133,7 @@ def test_the_best_option_is_the_first_of_cost_zero(rows):
 
 def memo_free(solution):
     """The solution's answers worked out afresh every time: no turn stages carried between calls."""
-    engine = solution.engine
-    return lambda situations: engine.answer(situations, memo=engine.memo_for(0))
+    return lambda situations: solution.answer(situations, memo=solution.memo_for(0))
 
 
 def test_a_single_situation_after_its_turns_first_decision_is_answered_bit_for_bit():
@@ -286,8 +285,8 @@ def test_a_situations_arrays_are_checked_whichever_path_they_take():
     solution = ds.solve("yahtzee")
     situations = solution.encoding.parse_situations(["aces=3,full_house=25/11345/2"])
     wanted = solution.answer(situations)
-    assert solution.engine._sealed
-    compiled = len(solution.engine._serial.signatures)
+    assert solution._sealed
+    compiled = len(solution._serial.signatures)
 
     def same(other):
         for a, b in zip(other.buffers, wanted.buffers):
@@ -309,4 +308,4 @@ def test_a_situations_arrays_are_checked_whichever_path_they_take():
         with pytest.raises(InputError, match=words):
             solution.answer(bad)
     same(solution.answer(situations))
-    assert len(solution.engine._serial.signatures) == compiled  # no compilation for any of them
+    assert len(solution._serial.signatures) == compiled  # no compilation for any of them

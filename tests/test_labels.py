@@ -302,10 +302,10 @@ def test_a_small_dataset_is_played_through_the_protocol_with_the_same_columns(tm
     solution = ds.solve("yacht")
     chunks = list(labels.sample(solution, labels.FEW_ROWS, "perturbed", 0.3, 5))
     assert sum(len(c) for c in chunks) == labels.FEW_ROWS and all(c.positions is None for c in chunks)
-    numpy_form = solution.engine.numpy_form
+    numpy_form = solution.numpy_form
     for chunk in chunks:
         situation = {k: v.copy() for k, v in chunk.situations.items()}
-        kernel = solution.engine.answer(situation, memo=solution.engine.memo_for(1))  # a memo: the kernel
+        kernel = solution.answer(situation, memo=solution.memo_for(1))  # a memo: the kernel
         for again in (numpy_form.answer(situation), kernel):
             assert np.array_equal(again.codes, chunk.answers.codes)
             assert np.array_equal(again.values, chunk.answers.values, equal_nan=True)

@@ -142,7 +142,7 @@ def test_a_yacht_kept_with_a_throw_left_is_worth_scoring_it_now(definition, choi
     from dicesolver.scorecard.game.state import ScorecardState
 
     if isinstance(definition, str):
-        engine = ds.solve(definition).engine
+        engine = ds.solve(definition)  # the judge is its answer engine
         game = engine.game
     else:
         game = tiny(definition, **choices)

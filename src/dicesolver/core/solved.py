@@ -1,15 +1,21 @@
-"""A solved game: the base class every family's solutions share.
+"""A solved game: the base class every family's judges share.
 
-A family answers through one path, its batch answer engine (``answer``: situations as arrays in, every
-legal option's value out, ``core.answers``), and describes its table (``info``); the value of a state,
-the values of its actions, advice and review come from here, written once over the protocol, each a
-batch (of one, for one position).
+A judge (a way of valuing positions: the expected score, the exact two-person equity, a target's chance...)
+is one object. Its class derives from its family's batch answer engine, which gives ``answer`` (situations
+as arrays in, every legal option's value out, ``core.answers``), and from ``SolvedGame``, which gives the
+value of a state, the values of its actions, advice, review and explanation, written once over the
+protocol, each a batch (of one, for one position)::
+
+    class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]): ...
+
+The engine comes first, so that its ``answer`` is the judge's. An engine is also used alone, where no
+solved game is at hand (a two-person table answering its own solver's questions, tests' references).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar, cast
 
 import numpy as np
 
@@ -29,12 +35,6 @@ Progress = Callable[[int, int], None]  # done, total: a long build's report
 S = TypeVar("S", bound=State)
 
 
-class AnswerEngine(Protocol):
-    """A judge's batch answer engine: situations as arrays in, every legal option's value out."""
-
-    def answer(self, situations: Situations, parallel: bool | None = None) -> Answers: ...
-
-
 class SolvedGame(ABC, Generic[G, S]):
     """What a solved (or modelled) game answers, for any state of it (``S``, a state of a ``G``)."""
 
@@ -45,22 +45,21 @@ class SolvedGame(ABC, Generic[G, S]):
     exact: bool = True  # False for a model (the values are not those of optimal play by everyone)
     judge: str = "exact"  # the name of what answers (the family's judges: exact, points, mindful, target...)
     encoding: Encoding  # the game's states as arrays: the engine's situations
-    engine: AnswerEngine  # the judge's batch answer engine over its table
 
     def __init__(self, game: G, info: SolveInfo):
         self.game = game
         self.info = info if info is None or info.judge == self.judge else info.model_copy(update={"judge": self.judge})
 
-    # -- the one path: the batch answer engine ---------------------------------------------------------
+    # -- the one path: the batch answer engine (the judge's other base class) --------------------------
+    @abstractmethod
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         """Every legal option of every situation (the arrays of ``encoding.situations``), valued for the
         player deciding, and each situation's value for the player on turn. ``parallel``: on all threads
         (default: for big batches; servers whose threads answer at once say False)."""
-        return self.engine.answer(situations, parallel)
 
     def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
         """``answer`` for ``size`` games played in step, row j of every call being game j's situation (a
-        vectorised environment's batch). A family may carry work from one call to the next: the scorecard
+        vectorised environment's batch). An engine may carry work from one call to the next: the scorecard
         solitaire engine keeps each game's turn stages for its next decision."""
         return self.answer
 
@@ -217,7 +216,7 @@ class SolvedGame(ABC, Generic[G, S]):
 class TargetChance(SolvedGame[G, S]):
     """The best chance that a player's own final score reaches ``score`` (``beat``: passes it, a tie counting
     half), whatever the others do: a family's target table behind the protocol. A family says its goal in
-    words (``goal``), a state's score so far (``score_so_far``), and sets ``engine``."""
+    words (``goal``), a state's score so far (``score_so_far``), and derives from its answer engine."""
 
     unit: Unit = "p_target"
     tie = 1e-6  # the tables are float32
@@ -252,7 +251,7 @@ class TargetChance(SolvedGame[G, S]):
 
 class WinChance(SolvedGame[G, S]):
     """The probability that the player to move wins a two-player race under optimal play by both (a family's
-    exact table behind the protocol, its answer engine set as ``engine``)."""
+    exact table behind the protocol, the family's answer engine its other base class)."""
 
     unit: Unit = "p_win"
 

@@ -14,6 +14,7 @@ from ..core.answers import Answers, NumpyFirst, Situations, as_situations
 from ..core.arrays import frozen
 from ..core.dice import dice_space
 from ..core.errors import InputError
+from ..core.protocol import Unit
 from . import answers_numpy
 from .encoding import PICKS
 from .rules import ALL_FREE, COMBINATIONS
@@ -58,7 +59,7 @@ class DespiralaEngine:
         self.normal = mode == "normal"
         self.tie = tie
         self.judge = "target" if target else "points"
-        self.unit = "p_target" if target else "points"
+        self.unit: Unit = "p_target" if target else "points"
         self.higher_is_better = bool(target) or self.normal
         self.W = frozen(W if W is not None else np.zeros((1, H)))
         self.V = frozen(V if V is not None else np.zeros(1, dtype=np.float32))

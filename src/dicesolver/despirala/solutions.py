@@ -7,7 +7,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..core.answers import Answers, Situations
 from ..core.family import TableSize
 from ..core.results import Explanation, SolveInfo
 from ..core.solved import SolvedGame, TargetChance
@@ -19,7 +18,7 @@ from .state import DespiralaState
 from .target import TargetTable, layout
 
 
-class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
+class ExpectedFinalScore(DespiralaEngine, SolvedGame[DespiralaGame, DespiralaState]):
     """Expected final score (points + goods left) with expected-score play from here, for any seat."""
 
     unit = "points"
@@ -28,11 +27,10 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
     judge = "points"
 
     def __init__(self, game: DespiralaGame, table: DespiralaTable, info: SolveInfo):
-        super().__init__(game, info)
+        DespiralaEngine.__init__(self, table.mode, self.tie, W=np.asarray(table.W))  # higher is better: in normal play
+        SolvedGame.__init__(self, game, info)
         self.table = table
-        self.higher_is_better = table.mode == "normal"
         self.encoding = DespiralaEncoding(game)
-        self.engine = DespiralaEngine(table.mode, self.tie, W=np.asarray(table.W))
         self._breakdown: Any = None  # the breakdown table, when first asked why
 
     def headline(self) -> str:
@@ -71,16 +69,16 @@ class ExpectedFinalScore(SolvedGame[DespiralaGame, DespiralaState]):
         return float(me.final) if state.over else me.points + self.table.end_value(me.free, me.goods)
 
 
-class DespiralaTargetChance(TargetChance[DespiralaGame, DespiralaState]):
+class DespiralaTargetChance(DespiralaEngine, TargetChance[DespiralaGame, DespiralaState]):
     """The best chance that a player's own final score reaches ``score`` (at least it; at most it in
     misere play), or with ``beat`` passes it (a tie counting half), whatever the others do."""
 
     def __init__(self, game: DespiralaGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
-        super().__init__(game, table, score, beat, info)
-        self.encoding = DespiralaEncoding(game)
         offset, rows, _ = layout(table.N, table.within)
-        self.engine = DespiralaEngine(table.mode, self.tie, V=np.asarray(table.V), offset=offset, rows=rows,
-                                      target=(score, table.N, table.tie, table.within))
+        DespiralaEngine.__init__(self, table.mode, self.tie, V=np.asarray(table.V), offset=offset, rows=rows,
+                                 target=(score, table.N, table.tie, table.within))
+        TargetChance.__init__(self, game, table, score, beat, info)
+        self.encoding = DespiralaEncoding(game)
 
     def goal(self) -> str:
         if self.beat:

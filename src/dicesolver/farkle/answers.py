@@ -2,17 +2,19 @@
 option's probability of winning out. Each situation's turn is solved backwards from the table of turn
 starts (``kernels.turn``, from the goal down to its turn total: a fraction of a millisecond), once for all
 the situations of a batch that share a turn start, and, for games played in step
-(``SolvedGame.answer_in_step``), once for all the decisions of a game's turn."""
+(``answer_in_step``), once for all the decisions of a game's turn."""
 
 from __future__ import annotations
 
 import threading
-from functools import cached_property
+from functools import cached_property, partial
+from typing import Callable
 
 import numpy as np
 
 from ..core.answers import Answers, Situations, as_situations
 from ..core.errors import InputError
+from ..core.protocol import Unit
 from .encoding import BANK, THROW, take_codes
 from .rules import DICE, FACES, UNIT
 from .solver import FarkleTable
@@ -21,7 +23,7 @@ KEYS = ("scores", "farkles", "turn_total", "left", "table", "on_turn", "throwing
 
 
 class FarkleEngine:
-    unit = "p_win"
+    unit: Unit = "p_win"
     judge = "exact"
 
     def __init__(self, solution: FarkleTable, tie: float):
@@ -72,6 +74,10 @@ class FarkleEngine:
     def memo_for(self, size: int) -> TurnMemo:
         """A memo for ``size`` games played in step (row j of every call: game j's situation)."""
         return TurnMemo(size, self.size + 1)
+
+    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
+        """``answer`` for ``size`` games played in step: each game's turn solved once, in ``memo_for(size)``."""
+        return partial(self.answer, memo=self.memo_for(size))
 
     @cached_property
     def _single(self) -> TurnMemo:

@@ -10,6 +10,7 @@ from functools import cached_property
 from ..core.answers import Answers, NumpyFirst, Situations, as_situations
 from ..core.arrays import frozen
 from ..core.errors import InputError
+from ..core.protocol import Unit
 from . import answers_numpy
 from .solver import PushTable, game_arrays
 
@@ -24,12 +25,12 @@ REASONS = {
 
 class PushEngine:
     width = 2
-    unit = "p_win"
+    unit: Unit = "p_win"
     judge = "exact"
 
     def __init__(self, solution: PushTable, tie: float):
         self.solution, self.tie = solution, tie
-        self.table = frozen(solution.table)
+        self.chances = frozen(solution.table)  # the exact table's array
         points, probs, bust, reset = game_arrays(solution.game)
         self.points, self.probs, self.bust, self.reset = frozen(points), frozen(probs), bust, reset
         self.most = solution.game.goal - 1 + max(int(points.max(initial=0)), 0)
@@ -43,7 +44,7 @@ class PushEngine:
         out = Answers.empty(scores.shape[0], self.width, self.judge, self.unit)
         f, i = out.buffers
         form = answers_numpy.answer_push if self._numpy_first.takes(scores.shape[0]) else self._kernel
-        refused = form(scores, turn_total, on_turn, throwing, self.table, self.points, self.probs, self.bust,
+        refused = form(scores, turn_total, on_turn, throwing, self.chances, self.points, self.probs, self.bust,
                        self.reset, self.most, self.tie, f, i)
         return out.check(REASONS) if refused else out
 

@@ -13,16 +13,16 @@ from .solver import PushTable
 from .state import PushState
 
 
-class WinProbability(WinChance[PushGame, PushState]):
+class WinProbability(PushEngine, WinChance[PushGame, PushState]):
     """The probability that a player wins under optimal play by both (the exact table)."""
 
     tie = 1e-12
 
     def __init__(self, game: PushGame, table: PushTable, info: SolveInfo):
-        super().__init__(game, info)
+        PushEngine.__init__(self, table, self.tie)
+        WinChance.__init__(self, game, info)
         self.table = table
         self.encoding = PushEncoding(game)
-        self.engine = PushEngine(table, self.tie)
 
     def headline(self) -> str:
         return f"the first player wins with probability {self.root_value:.7f} under optimal play by both"

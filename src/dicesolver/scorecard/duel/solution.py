@@ -16,7 +16,7 @@ from .answers import DuelEngine
 from .table import DuelTable
 
 
-class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
+class DuelEquity(DuelEngine, SolvedGame[ScorecardGame, ScorecardState]):
     """The exact equity of the player to move in a two-player game without bonuses (+1 win, 0 draw, -1
     loss), from the full table or a sub-game's (every position reachable from some position)."""
 
@@ -25,12 +25,11 @@ class DuelEquity(SolvedGame[ScorecardGame, ScorecardState]):
     judge = "exact"
 
     def __init__(self, game: ScorecardGame, table: DuelTable, info: SolveInfo):
-        super().__init__(game.with_players(2), info)
-        self.table = table
         if table.values.dtype == np.float64:
             self.tie = 1e-9
+        DuelEngine.__init__(self, table, self.tie)
+        SolvedGame.__init__(self, game.with_players(2), info)
         self.encoding = ScorecardEncoding(self.game)
-        self.engine = DuelEngine(table, self.tie)
 
     def headline(self) -> str:
         return (f"the first player's equity under optimal play by both is {self.root_value:+.6f} "

@@ -17,7 +17,7 @@ def _at_turn_start(state: ScorecardState) -> bool:
     return state.dice is None and not state.held and state.rolls_left == state.game.rolls
 
 
-class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
+class MindfulModel(MindfulEngine, SolvedGame[ScorecardGame, ScorecardState]):
     """Any number of players: each option's expected result when every player plays Maximus from then on."""
 
     unit = "equity"
@@ -28,10 +28,10 @@ class MindfulModel(SolvedGame[ScorecardGame, ScorecardState]):
     unit_words = "expected result in the mindful model (win n - 1, tie shared, loss -1; everyone playing Maximus after)"
 
     def __init__(self, game: ScorecardGame, player: MindfulPlayer, info: SolveInfo):
-        super().__init__(game, info)
+        MindfulEngine.__init__(self, player.table, self.tie)
+        SolvedGame.__init__(self, game, info)
         self.model = player
         self.encoding = ScorecardEncoding(game)
-        self.engine = MindfulEngine(player.table, self.tie)
 
     def headline(self) -> str:
         return f"the first player's expected result in the mindful model: {self.root_value:+.6f}"

@@ -4,20 +4,22 @@ in, every legal option's value out (``core.answers``), from a solved table.
 ``CardEngine`` is what every judge's engine shares; ``SolitaireEngine`` answers for one player's card and
 the expected-score table (``kernels/answers.py``). The other judges' engines subclass ``CardEngine`` beside
 their tables: ``duel/answers.py`` (the exact two-person equity), ``mindful/answers.py`` (Mindful Maximus).
-Each is the one path behind its solution's values, advice and reviews, the labelled datasets and the web.
+Each judge's class derives from its engine (``solution.py``), which is the one path behind its values,
+advice and reviews, the labelled datasets and the web.
 """
 
 from __future__ import annotations
 
 import sys
-from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable
+from functools import cached_property, partial
+from typing import Any, Callable
 
 import numpy as np
 
 from ...core.answers import Answers, NumpyFirst, Situations, as_situations, empty_buffers
 from ...core.arrays import frozen, pack
 from ...core.errors import InputError
+from ...core.protocol import Unit
 from ..game.rules import ScorecardGame
 from .table import SolitaireModel
 from ..turn.widget import keep_steps
@@ -41,7 +43,7 @@ class CardEngine:
     one thread or all, refusals worded."""
 
     judge: str
-    unit: str
+    unit: Unit
     reasons: dict[int, str]
     players: int  # the cards a situation must have at least
 
@@ -99,6 +101,10 @@ class CardEngine:
         games (None: this engine carries none)."""
         return None
 
+    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
+        """``answer`` for ``size`` games played in step, carrying each game's work in ``memo_for(size)``."""
+        return partial(self.answer, memo=self.memo_for(size))
+
     def _carried(self, memo: np.ndarray | None, n: int) -> tuple[Any, ...]:
         """The kernels' arguments after the tables: what they carry between calls of ``n`` situations (none
         here)."""
@@ -113,7 +119,7 @@ class CardEngine:
 class SolitaireEngine(CardEngine):
     """Answers situations of one player's card from the solitaire table ``values`` (expected final score)."""
 
-    unit = "points"
+    unit: Unit = "points"
     reasons = SOLITAIRE_REASONS
     players = 1
 

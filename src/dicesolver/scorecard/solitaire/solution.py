@@ -1,15 +1,13 @@
-"""The expected-score judge behind the protocol (``core.solved.SolvedGame``): the solitaire table's expected
-final score with best play. With several players it judges each player by their own card alone (a review
-"in points")."""
+"""The expected-score judge: the solitaire table's expected final score with best play, answered by its
+engine (``answers.SolitaireEngine``) and valued, advised and explained by the protocol (``core.solved``).
+With several players it judges each player by their own card alone (a review "in points")."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
-from ...core.answers import Answers, Situations
 from ...core.family import TableSize
 from ...core.results import Explanation, SolveInfo
 from ...core.solved import SolvedGame
@@ -25,27 +23,23 @@ def _turn_state(game: ScorecardGame, card: Position) -> TurnState:
     return TurnState(card.used, card.upper_total(game), card.yacht_flag(game))
 
 
-class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
+class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
     """Expected final score under optimal play of the player's own card (the solitaire table)."""
 
     unit = "points"
     tie = 1e-9
     judge = "points"
     explains = True
-    engine: SolitaireEngine
 
     def __init__(self, game: ScorecardGame, table: SolitaireTable, info: SolveInfo):
-        super().__init__(game, info)
+        SolitaireEngine.__init__(self, table.model, table.values, self.tie, self.judge)
+        SolvedGame.__init__(self, game, info)
         self.table = table
         self.encoding = ScorecardEncoding(game)
-        self.engine = SolitaireEngine(table.model, table.values, self.tie, self.judge)
         self._turn_why: Any = None  # the breakdown table and its widget, when first asked why
 
     def headline(self) -> str:
         return f"optimal expected score {self.root_value:.6f}"
-
-    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
-        return partial(self.engine.answer, memo=self.engine.memo_for(size))
 
     def warm_up(self) -> None:
         """The answer kernels, and the solve's parallel kernel (a first solve compiles only its serial part)."""
@@ -90,13 +84,14 @@ class ExpectedScore(SolvedGame[ScorecardGame, ScorecardState]):
         if self._turn_why is None:
             from .breakdown import TurnWhy, load_or_build
 
-            self._turn_why = TurnWhy(load_or_build(self.game, lambda: self.table, progress), self.engine.numpy_form)
+            self._turn_why = TurnWhy(load_or_build(self.game, lambda: self.table, progress), self.numpy_form)
         return self._turn_why
 
     def seat_value(self, state: ScorecardState, seat: int) -> float:
         """Another seat's card, judged alone: its points and what its own turns to come are worth."""
         card = state.cards[seat]
-        return float(card.total(self.game)) + (0.0 if card.is_over() else self.table.value(_turn_state(self.game, card)))
+        to_come = 0.0 if card.is_over() else self.table.value(_turn_state(self.game, card))
+        return float(card.total(self.game)) + to_come
 
     def details(self, state: ScorecardState) -> dict[str, Any]:
         if state.player is None:

@@ -4,10 +4,6 @@ half), from the target tables."""
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Callable
-
-from ...core.answers import Answers, Situations
 from ...core.results import SolveInfo
 from ...core.solved import TargetChance
 from ..game.encoding import ScorecardEncoding
@@ -17,26 +13,22 @@ from ..solitaire.answers import SolitaireEngine
 from .table import TargetTable
 
 
-class ScorecardTargetChance(TargetChance[ScorecardGame, ScorecardState]):
+class ScorecardTargetChance(SolitaireEngine, TargetChance[ScorecardGame, ScorecardState]):
     """The best chance that the player's own final score reaches ``score`` (``beat``: exceeds it, a tie
-    counting half), whatever the other cards hold."""
+    counting half), whatever the other cards hold: the solitaire engine on the target table."""
 
     encoding: ScorecardEncoding
-    engine: SolitaireEngine
 
     def __init__(self, game: ScorecardGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
-        super().__init__(game, table, score, beat, info)
+        SolitaireEngine.__init__(self, table.model, table.V, self.tie, self.judge, aim=(score, table.N, table.tie))
+        TargetChance.__init__(self, game, table, score, beat, info)
         self.encoding = ScorecardEncoding(game)
-        self.engine = SolitaireEngine(table.model, table.V, self.tie, self.judge, aim=(score, table.N, table.tie))
 
     def goal(self) -> str:
         return f"beating {self.score} (a tie counts half)" if self.beat else f"reaching {self.score} points"
 
     def score_so_far(self, state: ScorecardState) -> int:
         return state.cards[0 if state.player is None else state.player].total(self.game)
-
-    def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
-        return partial(self.engine.answer, memo=self.engine.memo_for(size))
 
     def seat_value(self, state: ScorecardState, seat: int) -> float:
         """Another seat's chance: its own card at the start of its turn."""
