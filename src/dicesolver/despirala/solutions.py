@@ -27,7 +27,7 @@ class ExpectedFinalScore(DespiralaEngine, SolvedGame[DespiralaGame, DespiralaSta
     judge = "points"
 
     def __init__(self, game: DespiralaGame, table: DespiralaTable, info: SolveInfo):
-        DespiralaEngine.__init__(self, table.mode, self.tie, W=np.asarray(table.W))  # higher is better: in normal play
+        DespiralaEngine.__init__(self, table.mode, self.tie, W=np.asarray(table.W))  # higher_is_better: in normal play
         SolvedGame.__init__(self, game, info)
         self.table = table
         self.encoding = DespiralaEncoding(game)

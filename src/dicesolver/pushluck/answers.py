@@ -28,12 +28,12 @@ class PushEngine:
     unit: Unit = "p_win"
     judge = "exact"
 
-    def __init__(self, solution: PushTable, tie: float):
-        self.solution, self.tie = solution, tie
-        self.chances = frozen(solution.table)  # the exact table's array
-        points, probs, bust, reset = game_arrays(solution.game)
+    def __init__(self, table: PushTable, tie: float):
+        self.table, self.tie = table, tie
+        self.chances = frozen(table.table)  # the table's array: the mover's chance at each turn's state
+        points, probs, bust, reset = game_arrays(table.game)
         self.points, self.probs, self.bust, self.reset = frozen(points), frozen(probs), bust, reset
-        self.most = solution.game.goal - 1 + max(int(points.max(initial=0)), 0)
+        self.most = table.game.goal - 1 + max(int(points.max(initial=0)), 0)
         self._numpy_first = NumpyFirst(lambda: self._kernel)  # a few situations in Python until numba is loaded
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:

@@ -21,7 +21,6 @@ class WinProbability(PushEngine, WinChance[PushGame, PushState]):
     def __init__(self, game: PushGame, table: PushTable, info: SolveInfo):
         PushEngine.__init__(self, table, self.tie)
         WinChance.__init__(self, game, info)
-        self.table = table
         self.encoding = PushEncoding(game)
 
     def headline(self) -> str:
