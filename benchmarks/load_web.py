@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 
-import httpx
+import httpx2
 import numpy as np
 
 
@@ -93,9 +93,9 @@ def main() -> None:
     try:
         for _ in range(300):
             try:
-                httpx.get(f"{base}/api/games", timeout=1)
+                httpx2.get(f"{base}/api/games", timeout=1)
                 break
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         work = positions(256)
         # tables loaded (solved the first time) before measuring, in every process: each request on a new
@@ -104,7 +104,7 @@ def main() -> None:
                      {"game": "despirala", "position": "none;5;123456"}):
             ready = 0
             while ready < 10 * args.workers:
-                ready = ready + 1 if httpx.post(f"{base}/api/advice", json=body, timeout=120).status_code == 200 else 0
+                ready = ready + 1 if httpx2.post(f"{base}/api/advice", json=body, timeout=120).status_code == 200 else 0
                 if not ready:
                     time.sleep(0.5)
         latencies: list[float] = []
