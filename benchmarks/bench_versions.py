@@ -39,13 +39,14 @@ COMMANDS: list[list[str]] = [
 
 
 def make_record(folder: Path) -> Path:
-    """A greedy solitaire game of yahtzee (records are the same format in both versions)."""
+    """A greedy solitaire game of yahtzee, in the record format that every version reads (format 1)."""
     path = folder / "greedy-yahtzee.jsonl"
-    code = ("import sys; from dicesolver.scorecard.game.presets import "
+    code = ("import json, sys; from dicesolver.scorecard.game.presets import "
             "load_scorecard_game as L; from dicesolver.scorecard.bots.players import make_player; "
-            "from dicesolver.scorecard.bots.selfplay import play_game; "
-            "from dicesolver.scorecard.game.records import write_record; g = L('yahtzee', {}); "
-            "write_record(sys.argv[1], play_game(g, make_player('greedy', g), seed=3))")
+            "from dicesolver.scorecard.bots.selfplay import play_game; g = L('yahtzee', {}); "
+            "r = play_game(g, make_player('greedy', g), seed=3); "
+            "open(sys.argv[1], 'w').write(''.join(json.dumps(x) + chr(10) for x in "
+            "[r.header()] + [e.to_json(g) for e in r.events]))")
     env = {**os.environ, "PYTHONPATH": str(HERE / "src")}
     subprocess.run([sys.executable, "-c", code, str(path)], check=True, env=env)
     return path

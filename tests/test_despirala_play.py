@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pexpect
 import pytest
+from records_v1 import write_v1
 
 from dicesolver.analysis.match import summarize
 from dicesolver.cli.app import main
@@ -19,7 +20,7 @@ from dicesolver.core.registry import read_record
 from dicesolver.despirala.family import FAMILY, playthrough_of
 from dicesolver.despirala.match import despirala_match, play_bots
 from dicesolver.despirala.players import ExpectedScorePlayer, make_despirala_player
-from dicesolver.despirala.records import DespiralaRecord, DespiralaRecordWriter, despirala_record_from_lines
+from dicesolver.despirala.records import DespiralaRecord, despirala_record_from_lines
 from dicesolver.despirala.rules import DespiralaGame, Move, parse_move
 from dicesolver.despirala.solver import load_or_solve
 from dicesolver.despirala.state import (
@@ -179,10 +180,7 @@ def test_manual_entries():
 def test_record_round_trip_and_damage(tmp_path, solutions):
     record, _ = record_of(NORMAL, [RandomPlayer(1), RandomPlayer(2)], 5)
     path = tmp_path / "game.jsonl"
-    copy = DespiralaRecord(NORMAL, record.players, record.strategies, 5)
-    writer = DespiralaRecordWriter(path, copy)
-    for event in record.events:
-        writer.append(event)
+    write_v1(path, record)
     back = read_any_record(path)
     assert back.events == record.events and back.is_over()
     lines = path.read_text().splitlines()

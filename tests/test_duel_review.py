@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from records_v1 import write_v1
 from test_cli import run
 from test_play import TINY_RULES
 from tinygames import PAIRS_GAME, tiny
@@ -11,7 +12,6 @@ from dicesolver.scorecard.duel.table import DuelModel, DuelTable
 from dicesolver.scorecard.bots.joe import JoePlayer
 from dicesolver.scorecard.duel.malina import MalinaPlayer
 from dicesolver.scorecard.bots.selfplay import play_match_game
-from dicesolver.scorecard.game.records import write_record
 from dicesolver.scorecard.duel.solution import DuelEquity
 
 
@@ -56,7 +56,7 @@ def test_cli_analyze_two_player_record(capsys, tmp_path, fresh_cache):
     model = DuelModel(game)
     record = play_match_game(game, [JoePlayer(game), MalinaPlayer(DuelTable(model, model.solve()))], 4)
     path = tmp_path / "duel.jsonl"
-    write_record(path, record)
+    write_v1(path, record)
     code, out, _ = run(capsys, "analyze", str(path), "--json")
     data = json.loads(out)
     assert code == 0 and data["summary"]["players"] == ["joe", "malina"] and data["summary"]["others_loss"] == 0

@@ -226,13 +226,13 @@ def test_cli_analyze_multiplayer_record(capsys, tmp_path):
 
     from dicesolver.scorecard.bots.joe import JoePlayer
     from dicesolver.scorecard.bots.selfplay import play_match_game
-    from dicesolver.scorecard.game.records import write_record
+    from records_v1 import write_v1
 
     game = load_game("yacht")
     record = play_match_game(game, [JoePlayer(game), make_player("greedy", game), make_player("optimal", game)],
                              seed=8)
     path = tmp_path / "three.jsonl"
-    write_record(path, record)
+    write_v1(path, record)
     code, out, _ = run(capsys, "analyze", str(path), "--player", "1", "--json")
     data = json.loads(out)
     s = data["summary"]

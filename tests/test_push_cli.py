@@ -7,13 +7,13 @@ import sys
 
 import pexpect
 import pytest
+from records_v1 import write_v1
 from test_pushluck import play_out
 
 from dicesolver.cli.app import main
 from dicesolver.core.registry import load as load_any_game
 from dicesolver.core.registry import read_record
 from dicesolver.pushluck.players import hold_at
-from dicesolver.pushluck.records import PushRecordWriter
 
 
 def run(capsys, *argv):
@@ -68,7 +68,7 @@ def test_analyze_record(capsys, tmp_path):
     game = load_any_game("skunk(goal=30)")
     path = tmp_path / "game.jsonl"
     record = play_out(game, [hold_at(30, 6), hold_at(30, 12)], seed=4)
-    PushRecordWriter(path, record)
+    write_v1(path, record)
     code, out, _ = run(capsys, "analyze", str(path), "--json", "--player", "1", "--plot", str(tmp_path / "t.png"))
     assert code == 0
     data = json.loads(out)

@@ -2,6 +2,7 @@ import json
 
 import numpy as np
 import pytest
+from records_v1 import write_v1
 from test_cli import run
 
 from dicesolver import load_game
@@ -11,7 +12,7 @@ from dicesolver.core.review import LABELS, label
 from dicesolver.scorecard.bots.players import make_player
 from dicesolver.scorecard.bots.selfplay import play_game
 from dicesolver.scorecard.game.position import parse_position
-from dicesolver.scorecard.game.records import Event, GameRecord, RecordWriter, read_record, write_record
+from dicesolver.scorecard.game.records import read_record
 from dicesolver.scorecard.game.state import Keep
 
 
@@ -69,18 +70,18 @@ def test_record_round_trip(tmp_path, yahtzee):
     game, _ = yahtzee
     record = play_game(game, make_player("greedy", game), 3)
     path = tmp_path / "g.jsonl"
-    write_record(path, record)
+    write_v1(path, record)
     again = read_record(path)
     assert again.game.canonical == "yahtzee" and again.seed == 3 and again.players == ["greedy"]
     assert again.events == record.events
-    write_record(tmp_path / "h.jsonl", again)
+    write_v1(tmp_path / "h.jsonl", again)
     assert (tmp_path / "h.jsonl").read_text() == path.read_text()
 
 
 def test_half_written_last_line_is_ignored(tmp_path, yahtzee):
     game, _ = yahtzee
     path = tmp_path / "g.jsonl"
-    write_record(path, play_game(game, make_player("greedy", game), 3))
+    write_v1(path, play_game(game, make_player("greedy", game), 3))
     text = path.read_text()
     path.write_text(text + '{"type": "roll", "pla')
     warnings = []
@@ -129,20 +130,23 @@ def test_bad_record_files(tmp_path):
         read_record(tmp_path / "missing.jsonl")
 
 
-def test_writer_appends_and_survives(tmp_path):
-    game = load_game("yacht")
-    record = GameRecord(game, ["me"], 1)
-    writer = RecordWriter(tmp_path / "w.jsonl", record)
-    writer.append(Event("roll", 0, 1, dice=(1, 2, 3, 4, 5)))
-    assert len(read_record(tmp_path / "w.jsonl").events) == 1
-    with pytest.raises(FileExistsError):
-        RecordWriter(tmp_path / "w.jsonl", GameRecord(game, ["me"], 1))  # never overwrites a game
+def test_a_game_is_saved_step_by_step_and_never_overwrites_another(tmp_path):
+    from dicesolver.play.session import Session
+
+    path = tmp_path / "w.jsonl"
+    session = Session.new(registry.load("yacht"), ["greedy"], seed=1, path=path)
+    session.play(session.draw())
+    assert registry.read_record(path).steps == session.playthrough.steps and len(session.playthrough.steps) == 1
+    saved = path.read_text()
+    with pytest.raises(InputError, match="exists already"):
+        Session.new(registry.load("yacht"), ["greedy"], seed=2, path=path)
+    assert path.read_text() == saved
 
 
 def test_cli_analyze(capsys, tmp_path, yahtzee):
     game, _ = yahtzee
     path = tmp_path / "g.jsonl"
-    write_record(path, play_game(game, make_player("greedy", game), 5))
+    write_v1(path, play_game(game, make_player("greedy", game), 5))
     code, out, _ = run(capsys, "analyze", str(path), "--json", "--plot", str(tmp_path / "t.png"))
     data = json.loads(out)
     assert code == 0 and data["summary"]["loss"] > 0 and len(data["luck"]) >= 13

@@ -109,33 +109,3 @@ def write_lines(path: str | Path, objs: Iterable[dict[str, Any]]) -> None:
         os.fsync(fh.fileno())
     os.replace(tmp, path)
 
-
-class RecordWriter:
-    """Writes a game record (a ``header()`` and ``events``) line by line, synced after each line, so a
-    kill loses nothing; ``resume`` rewrites the checked record first (dropping a half-written line)."""
-
-    def __init__(self, path: str | Path, record, resume: bool = False):
-        self.path = Path(path)
-        self.record = record
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if resume:
-            self.rewrite()
-        else:
-            lines = self.lines()
-            append_line(self.path, lines[0], mode="x")
-            for line in lines[1:]:
-                append_line(self.path, line)
-
-    def event_json(self, event) -> dict[str, Any]:
-        return event.to_json()
-
-    def lines(self) -> list[dict[str, Any]]:
-        return [self.record.header()] + [self.event_json(e) for e in self.record.events]
-
-    def append(self, event) -> None:
-        self.record.events.append(event)
-        append_line(self.path, self.event_json(event))
-
-    def rewrite(self) -> None:
-        """Write the whole record again (after an undo), atomically."""
-        write_lines(self.path, self.lines())

@@ -1,4 +1,5 @@
-"""Records of Despirala games (JSON Lines, appended event by event as the game goes).
+"""Records of Despirala games of format 1, as they were saved until 2026-11-28 (games are now
+saved one step a line, ``core.records``); read, not written.
 
 Line 1, the header::
 
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.jsonl import RECORD_FORMAT, RecordWriter, read_header
+from ..core.jsonl import RECORD_FORMAT, read_header
 from .rules import DespiralaGame, parse_move, parse_throw
 from .state import DespiralaState, Event, apply_event, start_state
 
@@ -124,6 +125,3 @@ def despirala_record_from_lines(path: Path, lines: list[tuple[int, Any]], game: 
         raise InputError(f"{path}: {exc}") from None
     return record
 
-
-class DespiralaRecordWriter(RecordWriter):
-    """Appends a Despirala record event by event (see ``jsonl.RecordWriter``)."""

@@ -1,4 +1,5 @@
-"""Records of Farkle games (JSON Lines, appended as the game goes).
+"""Records of Farkle games of format 1, as they were saved until 2026-11-28 (games are now
+saved one step a line, ``core.records``); read, not written.
 
 Line 1, the header::
 

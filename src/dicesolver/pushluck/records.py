@@ -1,4 +1,5 @@
-"""Records of push-your-luck games (JSON Lines, appended as the game goes).
+"""Records of push-your-luck games of format 1, as they were saved until 2026-11-28 (games are now
+saved one step a line, ``core.records``); read, not written.
 
 Line 1, the header::
 
@@ -22,14 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import InputError
-from ..core.jsonl import RECORD_FORMAT, RecordWriter, read_header
+from ..core.jsonl import RECORD_FORMAT, read_header
 from ..core.playthrough import Playthrough
 from .rules import PushGame, format_throw, parse_throw
 from ..core.steps import DiceRoll, Throw
 from .state import Hold
 
 FORMAT = RECORD_FORMAT
-MAX_RECORD_BYTES = 5 * 2**20
 
 
 @dataclass
@@ -114,6 +114,3 @@ def push_record_from_lines(path: Path, lines: list[tuple[int, Any]], game: PushG
         raise InputError(f"{path}: {exc}") from None
     return record
 
-
-class PushRecordWriter(RecordWriter):
-    """Appends a push-game record event by event (see ``jsonl.RecordWriter``)."""

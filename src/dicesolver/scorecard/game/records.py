@@ -1,4 +1,5 @@
-"""Game records: one JSON object per line (JSON Lines), appended as the game goes.
+"""Records of scorecard games of format 1, as they were saved until 2026-11-28 (games are now
+saved one step a line, ``core.records``); read, not written.
 
 Line 1, the header::
 
@@ -21,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ...core import jsonl
 from ...core.dice import Dice, format_dice, is_sub_multiset, parse_dice
 from ...core.errors import InputError
 from ...core.gamestring import parse_game_string
@@ -231,13 +231,3 @@ def record_from_lines(path: Path, records: list[tuple[int, Any]]) -> GameRecord:
         raise InputError(f"{path}: {exc}") from None
     return record
 
-
-class RecordWriter(jsonl.RecordWriter):
-    """Appends a scorecard game's record line by line (see ``jsonl.RecordWriter``)."""
-
-    def event_json(self, event: Event) -> dict[str, Any]:
-        return event.to_json(self.record.game)
-
-
-def write_record(path: str | Path, record: GameRecord) -> None:
-    RecordWriter(path, record, resume=True)
