@@ -16,7 +16,8 @@ import pytest
 from webclient import TestClient, free_port, served
 
 from dicesolver.web import connections
-from dicesolver.web.app import MAX_BODY_BYTES, create_app
+from dicesolver.web.app import create_app
+from dicesolver.web.bodies import MAX_BODY_BYTES
 from test_web_api import settle
 
 
@@ -207,9 +208,9 @@ def test_past_the_cap_of_busy_connections_a_new_one_gets_503_told_once(server, c
 
 
 def test_a_body_that_does_not_come_in_time_is_refused(server, monkeypatch):
-    from dicesolver.web import app as web_app
+    from dicesolver.web import bodies
 
-    monkeypatch.setattr(web_app, "BODY_SECONDS", 1.0)
+    monkeypatch.setattr(bodies, "BODY_SECONDS", 1.0)
     with slow_body(server) as conn:
         start = time.monotonic()
         reply = conn.recv(1024)

@@ -362,7 +362,7 @@ def serve(
     QR code) once, and the browser keeps proof of it."""
     need("web", "fastapi", "uvicorn", "segno", "matplotlib")
     from ..web import access
-    from ..web.app import serve as run_server
+    from ..web.serving import serve as run_server
 
     if lan and host is not None and access.is_loopback(host):
         raise InputError(f"--lan serves the network; --host {host} is this machine only")

@@ -1,4 +1,4 @@
-"""``dicesolver serve``: the local web app (advisor, play, review, explore) and its JSON API under /api.
+"""The local web app (advisor, play, review, explore) and its JSON API under /api (served by ``web.serving``).
 
 Every game is served the same way: the registry finds it, its family answers through the protocol, and
 results are the ``core.results`` models (the command line's ``--json``). Every user mistake (an unknown
@@ -9,7 +9,6 @@ directory (web games in ``<cache>/web-games``).
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import io
@@ -23,7 +22,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -34,13 +33,12 @@ from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, Explanation, OddsRow
 from . import models
-from .access import TOKEN_ENV, Guard, Hosts, Owners, browser_of
+from .access import Guard, Hosts, Owners, browser_of
+from .bodies import BodyLimit
 from .records import Shelf, TooMany
 from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of, position_board
 from .solutions import Busy, NotReady, SolutionStore, Stopped, TooBig
 
-MAX_BODY_BYTES = 2 * 2**20
-BODY_SECONDS = 30.0  # the most a request's body may take to arrive
 ADVICE_CACHE = 20_000
 RECORD_NAME = re.compile(r"^[A-Za-z0-9_.()=,-]{1,120}\.jsonl$")
 
@@ -166,7 +164,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     app.state.solutions = store
     app.state.sessions = sessions
 
-    app.add_middleware(_BodyLimit)
+    app.add_middleware(BodyLimit)
     app.add_middleware(Guard, token=token, hosts=hosts)  # added last, so it runs first: nothing before it checks
     _clean_uploads()
 
@@ -562,60 +560,6 @@ class _NotFound(Exception):
     pass
 
 
-class _BodyLimit:
-    """ASGI middleware: a body longer than MAX_BODY_BYTES is refused with 413: at once when its length is
-    announced, else (chunked) as soon as the bytes counted while it streams in pass the limit, so memory
-    stays flat whatever a client sends; and one still coming BODY_SECONDS after the request began gets 408."""
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
-            await _too_large()(scope, receive, send)
-            return
-        received, started = 0, False
-        deadline = asyncio.get_running_loop().time() + BODY_SECONDS
-
-        async def counted() -> dict:
-            nonlocal received
-            try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - asyncio.get_running_loop().time()))
-            except asyncio.TimeoutError:
-                raise HTTPException(408, f"a request's body must come within {BODY_SECONDS:.0f} s") from None
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > MAX_BODY_BYTES:
-                    raise _TooLarge()
-            return message
-
-        async def watched(message: dict) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except _TooLarge:
-            if not started:
-                await _too_large()(scope, receive, send)
-
-
-class _TooLarge(HTTPException):
-    """Raised while a body is read (FastAPI passes an HTTPException through as it is): it is too long."""
-
-    def __init__(self) -> None:
-        super().__init__(413, f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB")
-
-
-def _too_large() -> Response:
-    return JSONResponse({"detail": f"requests are limited to {MAX_BODY_BYTES // 2**20} MiB"}, status_code=413)
-
-
 def _clean_uploads() -> None:
     """Uploaded records are read from a temporary file, deleted after; one a crash left behind goes now."""
     for stale in (tables.cache_dir() / "uploads").glob("*.jsonl"):
@@ -666,60 +610,3 @@ def _figure(game: Game, what: str, progress=None, width: int | None = None) -> b
 
         fig = plots.simulation_figure(game, simulate(game, ["optimal"], n=100_000, seed=1, progress=progress))
     return _png(fig, width)
-
-
-def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1,
-          hosts: Hosts | None = None, max_table_gb: float = MAX_TABLE_GB) -> None:
-    """Serve until interrupted: one process, or ``workers`` processes sharing the port, the tables on disk and
-    the games (``web.sessions``); each builds its app with ``app_from_environment``. ``hosts``: the names
-    the server answers to (``web.access.Hosts``)."""
-    import json
-    import os
-
-    import uvicorn
-
-    from .connections import GuardedH11
-
-    hosts = hosts or Hosts()
-    if workers > 1:
-        from .processes import serve_processes
-
-        os.environ[TOKEN_ENV] = token or ""  # the worker processes inherit it
-        os.environ[HOSTS_ENV] = json.dumps({"network": hosts.network, "names": sorted(hosts.names),
-                                            "max_table_gb": max_table_gb})
-        serve_processes(host, port, workers)
-        return
-    app = create_app(token=token, hosts=hosts, max_table_gb=max_table_gb)
-    _settle_process()
-    uvicorn.run(app, host=host, port=port, log_level="warning", http=GuardedH11)
-
-
-HOSTS_ENV = "DICESOLVER_WEB_HOSTS"  # how ``serve --workers N`` hands its names and limits to every process
-
-
-def app_from_environment() -> FastAPI:
-    """A worker process's app (``serve --workers N``): the token and names from the environment its parent set."""
-    import json
-    import os
-
-    given = json.loads(os.environ.get(HOSTS_ENV) or "{}")
-    hosts = Hosts(bool(given.get("network")), given.get("names", ()))
-    app = create_app(token=os.environ.get(TOKEN_ENV) or None, hosts=hosts,
-                     max_table_gb=float(given.get("max_table_gb", MAX_TABLE_GB)))
-    _settle_process()
-    return app
-
-
-def _settle_process() -> None:
-    """The libraries' long-lived objects (imported now rather than by the first requests) are frozen out of
-    the cycle collector, whose full passes over them would otherwise pause requests now and then; the young
-    generation is collected less often for the same reason."""
-    import gc
-    import importlib
-
-    registry.families()
-    for module in ("core.advice", "core.review", "analysis.plots"):
-        importlib.import_module(f"dicesolver.{module}")
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 50)

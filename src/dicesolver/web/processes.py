@@ -4,7 +4,7 @@ The socket is made here, as TCP explicitly, and handed to each process (the kern
 connection to one of them). uvicorn's own ``workers=`` makes it without naming the protocol, so asyncio
 does not turn Nagle's algorithm off on its connections, and every response that leaves in two writes
 waits for the client's delayed ACK: 40 ms a request. A process that dies is replaced; Ctrl-C or SIGTERM
-stops them all. Each builds its app with ``web.app.app_from_environment`` (the token from the environment).
+stops them all. Each builds its app with ``web.serving.app_from_environment`` (the token from the environment).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def _worker(sock: socket.socket) -> None:
     from .connections import GuardedH11, watch_parent
 
     watch_parent()  # a killed server takes its workers with it, and its port is free for the next one
-    config = uvicorn.Config("dicesolver.web.app:app_from_environment", factory=True, log_level="warning",
+    config = uvicorn.Config("dicesolver.web.serving:app_from_environment", factory=True, log_level="warning",
                             http=GuardedH11)
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import io
 import operator
-import os
 import re
 import threading
 import time
