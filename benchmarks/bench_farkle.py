@@ -58,7 +58,7 @@ def main() -> None:
     print(f"| farkle (goal 10,000, floor -2,500) | {state_count(game):,} states (Busche {BUSCHE_STATES:,}) | "
           f"P(first wins) {solution.root_value:.7f} (Busche {BUSCHE_FIRST:.5f}) | {solution.info.details['sweeps']} "
           f"sweeps | {seconds:.0f} s | peak RSS {peak:.2f} GB | "
-          f"table {solution.solution.starts.nbytes / 2**20:.1f} MiB | "
+          f"table {solution.table.starts.nbytes / 2**20:.1f} MiB | "
           f"one situation {best * 1e6:.0f} µs |")
 
 

@@ -88,7 +88,7 @@ def test_a_fresh_process_answers_single_positions_in_numpy_and_batches_with_the_
     from dicesolver.scorecard.solitaire.answers import SolitaireEngine
 
     solution = ds.solve("yacht")
-    engine = SolitaireEngine(solution.model, solution.pair[0], solution.tie, solution.judge)
+    engine = SolitaireEngine(solution.table.model, solution.table.values, solution.tie, solution.judge)
     situations = solution.encoding.parse_situations(["/12345/2"])
     first = engine.answer(situations)
     assert "_numpy" in engine.__dict__ and not engine._sealed

@@ -89,3 +89,7 @@ def test_each_judge_is_one_object_its_answer_engine_and_its_solved_game():
         assert not issubclass(engine, SolvedGame), f"{name} answers through {engine.__name__}, not an engine"
         assert judge.__mro__.index(engine) < judge.__mro__.index(SolvedGame), name
         assert "engine" not in vars(judge) and "engine" not in getattr(judge, "__annotations__", {}), name
+        protocol = set().union(*(vars(c) for c in judge.__mro__ if issubclass(c, SolvedGame)))
+        called = {"memo_for", "numpy_form", "answer_positions"}  # the engine's parts that others call
+        engines = {n for n in dir(judge) if not n.startswith("_")} - protocol - called
+        assert not engines, f"{name} shows its engine's {sorted(engines)}: they are the engine's own (private)"

@@ -181,11 +181,26 @@ def sampled(states: list[State], rng: np.random.Generator, chance: int, decision
     return pick(c, chance) + pick(d, decisions)
 
 
+# what a judge shows beyond its classes on the protocol's side: its table, and the parts of its engine that others call
+SHOWN_BY_A_JUDGE = {"game", "info", "encoding", "table", "score", "beat", "model", "memo_for", "numpy_form",
+                    "answer_positions"}
+
+
+def shows_only_the_protocol(solution) -> None:
+    """A judge is its answer engine too (``core.solved``): the engine's own parts stay private."""
+    from dicesolver.core.solved import SolvedGame
+
+    allowed = SHOWN_BY_A_JUDGE.union(*(vars(c) for c in type(solution).__mro__ if issubclass(c, SolvedGame)))
+    shown = {name for name in dir(solution) if not name.startswith("_")}
+    assert shown <= allowed, f"{type(solution).__name__} shows its engine's {sorted(shown - allowed)}"
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_the_solution_satisfies_the_bellman_equations(spec):
     rng = np.random.default_rng(11)
     game = registry.load(spec)
     solution = registry.solve(game)
+    shows_only_the_protocol(solution)
     assert solution.info.game == game.canonical and solution.unit in ("points", "equity", "p_win")
     tol = 1e-5 if solution.tie > 1e-9 else 1e-9
     states = playout(game, rng)
@@ -216,6 +231,7 @@ def test_two_player_solutions_satisfy_the_bellman_equations_in_endgames(spec):
     late = [s for s in states[len(states) * 3 // 4:] if not s.is_terminal()]
     for state in [late[i] for i in rng.choice(len(late), size=min(4, len(late)), replace=False)]:
         solution = registry.solution_for(state)
+        shows_only_the_protocol(solution)
         assert solution.unit in ("equity", "p_win") and solution.exact
         check_bellman(solution, state, 1e-5 if solution.tie > 1e-9 else 1e-9)
 

@@ -335,13 +335,14 @@ def test_the_python_form_answers_as_the_kernel_does_to_the_bit(mode):
         n = len(args[0])
         outs = []
         for python in (False, True):
-            f, i = np.zeros((n, 3 * engine.width)), np.zeros((n, engine.width + 1), dtype=np.int16)  # the engine's types
+            width = engine._width
+            f, i = np.zeros((n, 3 * width)), np.zeros((n, width + 1), dtype=np.int16)  # the engine's types
             if python:
-                refused = answers_numpy.answer_despirala(*args, engine.W, engine.normal, *engine._tables, engine.tie,
+                refused = answers_numpy.answer_despirala(*args, engine._W, engine._normal, *engine._tables, engine.tie,
                                                          f, i)
             else:
-                refused = kernel.answer_despirala(*args, engine.W, engine.V, engine.offset, engine.rows, engine.aim,
-                                                  engine.normal, *engine._tables, engine.tie, f, i)
+                refused = kernel.answer_despirala(*args, engine._W, engine._V, engine._offset, engine._rows, engine._aim,
+                                                  engine._normal, *engine._tables, engine.tie, f, i)
             outs.append((refused, f, i))
         (r1, f1, i1), (r2, f2, i2) = outs
         assert r1 == r2 and n > 400

@@ -122,7 +122,7 @@ def small():
 
 
 def test_every_turn_start_satisfies_its_bellman_equation_by_the_protocol(small):
-    game, starts = small.game, small.solution.starts
+    game, starts = small.game, small.table.starts
     rng = np.random.default_rng(1)
     size = starts.shape[0]
     for _ in range(4):
@@ -133,7 +133,7 @@ def test_every_turn_start_satisfies_its_bellman_equation_by_the_protocol(small):
 
 
 def test_the_engine_values_every_option_as_the_protocol_does(small):
-    game, starts = small.game, small.solution.starts
+    game, starts = small.game, small.table.starts
     for text in ("0,0,350,=115236", "300x,200xx,350,3", "-500xx,900,100,=5", "850,900,50,=1223"):
         state = game.parse_state(text)
         memo: dict[str, float] = {}
@@ -209,7 +209,7 @@ def test_the_reference_recursion_agrees_with_the_kernel_on_any_table(min_bank, n
 
 def test_the_first_player_is_favoured_and_the_table_is_a_probability(small):
     assert 0.5 < small.root_value < 0.7
-    assert (small.solution.starts >= 0).all() and (small.solution.starts <= 1).all()
+    assert (small.table.starts >= 0).all() and (small.table.starts <= 1).all()
 
 
 def test_busches_state_count_is_ours_with_turn_totals_past_the_goal_below_300():
@@ -438,7 +438,7 @@ def test_the_chart_says_where_banking_is_best(small):
         rows = family.chart(game, mine=me, theirs=them)
         i, j = (me - game.floor) // UNIT, (them - game.floor) // UNIT
         assert [r.dice for r in rows] == [1, 2, 3, 4, 5, 6]
-        assert all(r.win == small.solution.starts[i, j, 0, 0] and (r.mine, r.theirs) == (me, them) for r in rows)
+        assert all(r.win == small.table.starts[i, j, 0, 0] and (r.mine, r.theirs) == (me, them) for r in rows)
         for r in rows:
             assert r.thresholds == sorted(set(r.thresholds)) and all(t % UNIT == 0 for t in r.thresholds)
             for total in range(UNIT, game.goal - me, UNIT):

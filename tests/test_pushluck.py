@@ -350,14 +350,14 @@ def test_the_python_form_answers_as_the_kernel_does_to_the_bit(spec):
     assert (answers_numpy.BAD_SCORES, answers_numpy.NOT_ON_TURN, answers_numpy.BAD_TOTAL, answers_numpy.NO_CHOICE) \
         == (kernels.BAD_SCORES, kernels.NOT_ON_TURN, kernels.BAD_TOTAL, kernels.NO_CHOICE)
     engine = registry.solve(spec)  # the judge is its answer engine
-    goal = engine.chances.shape[0]
+    goal = engine._chances.shape[0]
     rng = np.random.default_rng(5)
     n = 6000
     scores = rng.integers(-2, goal + 3, size=(n, 2))
     turn_total = rng.integers(-1, goal + 2, size=(n, 1))
     on_turn = rng.integers(0, 2, size=(n, 1))
     throwing = rng.integers(0, 2, size=(n, 1))
-    args = (engine.chances, engine.points, engine.probs, engine.bust, engine.reset, engine.most, engine.tie)
+    args = (engine._chances, engine._points, engine._probs, engine._bust, engine._reset, engine._most, engine.tie)
     outs = []
     for form in (kernels.answer_push, answers_numpy.answer_push):
         f, i = np.zeros((n, 5)), np.zeros((n, 3), dtype=np.int16)  # the engine's types: no other compile

@@ -51,21 +51,21 @@ class DespiralaEngine:
     """Answers Despirala situations from the expected-score table ``W``, or with ``target`` = (T, the
     table's largest need N, a tie's worth, the sets it holds) from the target table ``V``."""
 
-    width = 1 + len(PICKS)
+    _width = 1 + len(PICKS)
 
     def __init__(self, mode: str, tie: float, W: np.ndarray | None = None, V: np.ndarray | None = None,
                  offset: np.ndarray | None = None, rows: np.ndarray | None = None,
                  target: tuple[int, int, float, int] | None = None):
-        self.normal = mode == "normal"
+        self._normal = mode == "normal"
         self.tie = tie
         self.judge = "target" if target else "points"
         self.unit: Unit = "p_target" if target else "points"
-        self.higher_is_better = bool(target) or self.normal
-        self.W = frozen(W if W is not None else np.zeros((1, H)))
-        self.V = frozen(V if V is not None else np.zeros(1, dtype=np.float32))
-        self.offset = frozen(offset if offset is not None else np.zeros(1, dtype=np.int64))
-        self.rows = frozen(rows if rows is not None else np.zeros(1, dtype=np.int64))
-        self.aim = frozen(np.array(target if target else (-1, 0, 0.0, ALL_FREE), dtype=np.float64))
+        self.higher_is_better = bool(target) or self._normal
+        self._W = frozen(W if W is not None else np.zeros((1, H)))
+        self._V = frozen(V if V is not None else np.zeros(1, dtype=np.float32))
+        self._offset = frozen(offset if offset is not None else np.zeros(1, dtype=np.int64))
+        self._rows = frozen(rows if rows is not None else np.zeros(1, dtype=np.int64))
+        self._aim = frozen(np.array(target if target else (-1, 0, 0.0, ALL_FREE), dtype=np.float64))
         self._numpy_first = NumpyFirst(lambda: self._kernel)  # expected scores: a few situations in Python
 
     @cached_property
@@ -85,14 +85,14 @@ class DespiralaEngine:
                 or any(a.ndim != 2 or a.shape[1] != 1 for a in (phase, combination, have, picked))):
             raise InputError("situations of Despirala are free (n, players, 14), goods and points (n, players), dice "
                              "(n, 6), phase, combination, have and picked (n, 1)")
-        out = Answers.empty(free.shape[0], self.width, self.judge, self.unit, self.higher_is_better)
+        out = Answers.empty(free.shape[0], self._width, self.judge, self.unit, self.higher_is_better)
         f, i = out.buffers
         if self.judge == "points" and self._numpy_first.takes(free.shape[0]):
             refused = answers_numpy.answer_despirala(free, goods, points, dice, phase, combination, have, picked,
-                                                     self.W, self.normal, *self._tables, self.tie, f, i)
+                                                     self._W, self._normal, *self._tables, self.tie, f, i)
         else:
-            refused = self._kernel(free, goods, points, dice, phase, combination, have, picked, self.W, self.V,
-                                   self.offset, self.rows, self.aim, self.normal, *self._tables, self.tie, f, i)
+            refused = self._kernel(free, goods, points, dice, phase, combination, have, picked, self._W, self._V,
+                                   self._offset, self._rows, self._aim, self._normal, *self._tables, self.tie, f, i)
         return out.check(REASONS) if refused else out
 
     @cached_property

@@ -26,13 +26,13 @@ class FarkleEngine:
     unit: Unit = "p_win"
     judge = "exact"
 
-    def __init__(self, solution: FarkleTable, tie: float):
-        self.solution, self.tie = solution, tie
-        g = solution.game
+    def __init__(self, table: FarkleTable, tie: float):
+        self.table, self.tie = table, tie
+        g = table.game
         self.game = g
-        self.goal, self.floor = g.goal // UNIT, g.floor // UNIT
-        self.size = self.goal - self.floor
-        self.width = widest(g)
+        self._goal, self._floor = g.goal // UNIT, g.floor // UNIT
+        self._size = self._goal - self._floor
+        self._width = widest(g)
         self._single_lock = threading.Lock()
 
     def answer(self, situations: Situations, parallel: bool | None = None, memo: TurnMemo | None = None
@@ -46,15 +46,15 @@ class FarkleEngine:
         if any(a.ndim != 2 or a.shape[1] != k for a, k in shapes):
             raise InputError("situations of this game are scores, farkles (n, 2), turn_total, left, on_turn, "
                              f"throwing (n, 1) and table (n, {FACES})")
-        out = Answers.empty(n, self.width, self.judge, self.unit)
+        out = Answers.empty(n, self._width, self.judge, self.unit)
         f, codes = out.buffers
         f[:] = np.nan
         codes[:] = -1
         keys: dict[int, tuple[int, int, int, int, int]] = {}
         for row in range(n):
             if on_turn[row, 0] == 0 and max(scores[row]) >= self.game.goal:  # a won game, seen from seat 0
-                codes[row, self.width] = 0
-                f[row, 2 * self.width] = 1.0 if scores[row, 0] >= self.game.goal else 0.0
+                codes[row, self._width] = 0
+                f[row, 2 * self._width] = 1.0 if scores[row, 0] >= self.game.goal else 0.0
                 continue
             keys[row] = self._check(row, scores[row], farkles[row], int(turn_total[row, 0]), int(left[row, 0]),
                                     table[row], int(on_turn[row, 0]), int(throwing[row, 0]))
@@ -73,7 +73,7 @@ class FarkleEngine:
 
     def memo_for(self, size: int) -> TurnMemo:
         """A memo for ``size`` games played in step (row j of every call: game j's situation)."""
-        return TurnMemo(size, self.size + 1)
+        return TurnMemo(size, self._size + 1)
 
     def answer_in_step(self, size: int) -> Callable[[Situations], Answers]:
         """``answer`` for ``size`` games played in step: each game's turn solved once, in ``memo_for(size)``."""
@@ -94,10 +94,10 @@ class FarkleEngine:
             i, j, fm, fo, t = key
             if not memo.holds(slot, key):
                 memo.keys[slot] = (i, j, fm, fo, t + 1)
-                memo.farkle[slot] = self._farkle_value(i, j, fm, fo, self.solution.starts, self.floor,
+                memo.farkle[slot] = self._farkle_value(i, j, fm, fo, self.table.starts, self._floor,
                                                        self.game.farkle_limit, self.game.penalty // UNIT)
-                memo.first[slot] = self._turn_kernel(i, j, fo, memo.farkle[slot], self.solution.starts, self.goal,
-                                                     self.floor, self.game.min_bank // UNIT, memo.pre[slot],
+                memo.first[slot] = self._turn_kernel(i, j, fo, memo.farkle[slot], self.table.starts, self._goal,
+                                                     self._floor, self.game.min_bank // UNIT, memo.pre[slot],
                                                      *self.game.classes.arrays(), t + 1)
             self._fill(row, f, codes, memo.pre[slot], float(memo.first[slot]), float(memo.farkle[slot]), key,
                        int(left[row, 0]), table[row], int(throwing[row, 0]))
@@ -126,7 +126,7 @@ class FarkleEngine:
 
     def _fill(self, row, f, codes, pre, first, farkle, key, left, table, throwing) -> None:
         i, j, fm, fo, t = key
-        w = self.width
+        w = self._width
         wins_from = self.game.wins_from(self.game.floor + i * UNIT) // UNIT
         if throwing:
             value = first if t == 0 else self._roll(t, left, wins_from, farkle, pre)
@@ -145,7 +145,7 @@ class FarkleEngine:
         else:
             options = [(THROW, self._roll(t, left, wins_from, farkle, pre))]
             if t >= self.game.min_bank // UNIT:
-                options.append((BANK, 1.0 - float(self.solution.starts[j, i + t, fo, 0])))
+                options.append((BANK, 1.0 - float(self.table.starts[j, i + t, fo, 0])))
         best = max(v for _, v in options)
         for col, (code, v) in enumerate(options):
             codes[row, col] = code

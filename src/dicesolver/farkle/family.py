@@ -147,13 +147,13 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
     def chart_figure(self, game: FarkleGame):
         from .chart import chart_figure
 
-        return chart_figure(game, self.solve(game).solution)
+        return chart_figure(game, self.solve(game).table)
 
     def chart(self, game: FarkleGame, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:
         from .chart import chart_rows
 
         return [ChartRow(mine=r.mine, theirs=r.theirs, win=r.win, thresholds=r.thresholds, dice=r.dice)
-                for r in chart_rows(game, self.solve(game).solution, mine, theirs)]
+                for r in chart_rows(game, self.solve(game).table, mine, theirs)]
 
     def odds(self, game: FarkleGame, exact: bool = False) -> list[OddsRow]:
         """One throw of 1 to 6 dice: the expected points of its best set-aside, the most it can score and

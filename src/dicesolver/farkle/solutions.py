@@ -18,8 +18,8 @@ class FarkleWinProbability(FarkleEngine, WinChance[FarkleGame, FarkleState]):
 
     tie = 1e-9  # the table converges to 1e-10
 
-    def __init__(self, game: FarkleGame, solution: FarkleTable, info: SolveInfo):
-        FarkleEngine.__init__(self, solution, self.tie)
+    def __init__(self, game: FarkleGame, table: FarkleTable, info: SolveInfo):
+        FarkleEngine.__init__(self, table, self.tie)
         WinChance.__init__(self, game, info)
         self.encoding = FarkleEncoding(game)
 

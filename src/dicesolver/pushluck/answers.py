@@ -24,16 +24,16 @@ REASONS = {
 
 
 class PushEngine:
-    width = 2
+    _width = 2
     unit: Unit = "p_win"
     judge = "exact"
 
     def __init__(self, table: PushTable, tie: float):
         self.table, self.tie = table, tie
-        self.chances = frozen(table.table)  # the table's array: the mover's chance at each turn's state
+        self._chances = frozen(table.table)  # the table's array: the mover's chance at each turn's state
         points, probs, bust, reset = game_arrays(table.game)
-        self.points, self.probs, self.bust, self.reset = frozen(points), frozen(probs), bust, reset
-        self.most = table.game.goal - 1 + max(int(points.max(initial=0)), 0)
+        self._points, self._probs, self._bust, self._reset = frozen(points), frozen(probs), bust, reset
+        self._most = table.game.goal - 1 + max(int(points.max(initial=0)), 0)
         self._numpy_first = NumpyFirst(lambda: self._kernel)  # a few situations in Python until numba is loaded
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
@@ -41,11 +41,11 @@ class PushEngine:
         if (scores.ndim != 2 or scores.shape[1] != 2 or any(a.ndim != 2 or a.shape[1] != 1
                                                              for a in (turn_total, on_turn, throwing))):
             raise InputError("situations of this game are scores (n, 2), turn_total, on_turn and throwing (n, 1)")
-        out = Answers.empty(scores.shape[0], self.width, self.judge, self.unit)
+        out = Answers.empty(scores.shape[0], self._width, self.judge, self.unit)
         f, i = out.buffers
         form = answers_numpy.answer_push if self._numpy_first.takes(scores.shape[0]) else self._kernel
-        refused = form(scores, turn_total, on_turn, throwing, self.chances, self.points, self.probs, self.bust,
-                       self.reset, self.most, self.tie, f, i)
+        refused = form(scores, turn_total, on_turn, throwing, self._chances, self._points, self._probs, self._bust,
+                       self._reset, self._most, self.tie, f, i)
         return out.check(REASONS) if refused else out
 
     @cached_property

@@ -31,18 +31,18 @@ class DuelEngine(CardEngine):
     """Answers two-player situations from the exact equity table (the mover's equity)."""
 
     unit = "equity"
-    reasons = DUEL_REASONS
-    players = 2
+    _reasons = DUEL_REASONS
+    _players = 2
     judge = "exact"
 
     def __init__(self, table: DuelTable, tie: float):
         super().__init__(table.game, tie)
         self.table = table
-        self.pair = table_pair(table.values)
-        self.pair_offset = frozen(table.model.pair_offset)
+        self._pair = table_pair(table.values)
+        self._pair_offset = frozen(table.model.pair_offset)
 
     @cached_property
-    def blob(self) -> np.ndarray:
+    def _blob(self) -> np.ndarray:
         """The layout's and the dice's integer arrays in one (the order of ``kernels.duel_answers``)."""
         game = self.game
         dice = game.dice
@@ -57,19 +57,19 @@ class DuelEngine(CardEngine):
 
     @cached_property
     def _tables(self) -> tuple[Any, ...]:
-        return (*self.pair, self.pair_offset, self.blob)
+        return (*self._pair, self._pair_offset, self._blob)
 
     def answer_positions(self, mover: int, other: int, diff: int, dice: np.ndarray, rolls_left: int) -> Answers:
         """The same answers for one table position given as (mover's used boxes, other's, score difference)
         with the sorted ``dice`` (1, n_dice) showing: the two-player solver's own questions."""
         from .kernels.answers import answer_positions
 
-        out = Answers.empty(1, self.width, self.judge, self.unit)
+        out = Answers.empty(1, self._width, self.judge, self.unit)
         f, i = out.buffers
         one = np.array([mover], dtype=np.int64), np.array([other], dtype=np.int64), np.array([diff], dtype=np.int64)
         refused = answer_positions(*one, dice, np.zeros_like(dice), np.array([[rolls_left]], dtype=np.int64),
                                    *self._tables, self.tie, f, i)
-        return out.check(self.reasons) if refused else out
+        return out.check(self._reasons) if refused else out
 
     @cached_property
     def _kernels(self):

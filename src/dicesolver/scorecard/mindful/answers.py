@@ -19,22 +19,22 @@ class MindfulEngine(CardEngine):
     distribution tables): each option's expected result when everyone plays Maximus from then on."""
 
     unit = "equity"
-    reasons = SOLITAIRE_REASONS
-    players = 1
+    _reasons = SOLITAIRE_REASONS
+    _players = 1
     judge = "mindful"
 
     def __init__(self, table: FutureTable, tie: float = 1e-9):
         super().__init__(table.game, tie)
         self.table = table
-        self.future = tuple(frozen(x) for x in (table.data, table.offset, table.start, table.length))
+        self._future = tuple(frozen(x) for x in (table.data, table.offset, table.start, table.length))
 
     @cached_property
-    def blob(self) -> np.ndarray:
+    def _blob(self) -> np.ndarray:
         return solitaire_blob(self.table.model)
 
     @cached_property
     def _tables(self) -> tuple[Any, ...]:
-        return (*self.future, self.blob)
+        return (*self._future, self._blob)
 
     @cached_property
     def _kernels(self):

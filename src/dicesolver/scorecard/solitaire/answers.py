@@ -44,16 +44,16 @@ class CardEngine:
 
     judge: str
     unit: Unit
-    reasons: dict[int, str]
-    players: int  # the cards a situation must have at least
+    _reasons: dict[int, str]
+    _players: int  # the cards a situation must have at least
 
     def __init__(self, game: ScorecardGame, tie: float):
         self.game, self.tie = game, tie
         dice = game.dice
         ptr, _ = dice.roll_sub_keeps
-        self.width = int(np.diff(ptr).max()) + game.n_categories
+        self._width = int(np.diff(ptr).max()) + game.n_categories
         # the arrays' shapes after the batch's length (a single situation is a batch of one: checked cheaply)
-        self.boxes_shape, self.dice_shape = (game.n_categories,), (game.n_dice,)
+        self._boxes_shape, self._dice_shape = (game.n_categories,), (game.n_dice,)
 
     def answer(self, situations: Situations, parallel: bool | None = None, memo: np.ndarray | None = None
                ) -> Answers:
@@ -65,13 +65,13 @@ class CardEngine:
         cards, totals, dice, held, rolls_left = arrays
         n = cards.shape[0]
         card_shape, totals_shape = cards.shape, totals.shape
-        if (card_shape[2:] != self.boxes_shape or card_shape[1] < self.players or len(totals_shape) != 2
-                or totals_shape[1] < self.players or dice.shape[1:] != self.dice_shape
-                or held.shape[1:] != self.dice_shape or rolls_left.shape[1:] != (1,)):
-            g = self.game
-            raise InputError(f"situations of this game are cards (n, {self.players}+ players, {g.n_categories} boxes), "
+        if (card_shape[2:] != self._boxes_shape or card_shape[1] < self._players or len(totals_shape) != 2
+                or totals_shape[1] < self._players or dice.shape[1:] != self._dice_shape
+                or held.shape[1:] != self._dice_shape or rolls_left.shape[1:] != (1,)):
+            g, players = self.game, self._players
+            raise InputError(f"situations of this game are cards (n, {players}+ players, {g.n_categories} boxes), "
                              f"totals (n, players), dice and held (n, {g.n_dice}), rolls_left (n, 1)")
-        out = Answers.empty(n, self.width, self.judge, self.unit)
+        out = Answers.empty(n, self._width, self.judge, self.unit)
         f, i = out.buffers
         if not n:
             return out
@@ -86,7 +86,7 @@ class CardEngine:
             refused = int(refused_parts.sum())
         else:
             refused = self._call_serial(serial, *args, self.tie, f, i)
-        return out.check(self.reasons) if refused else out
+        return out.check(self._reasons) if refused else out
 
     @cached_property
     def _tables(self) -> tuple[Any, ...]:
@@ -120,29 +120,29 @@ class SolitaireEngine(CardEngine):
     """Answers situations of one player's card from the solitaire table ``values`` (expected final score)."""
 
     unit: Unit = "points"
-    reasons = SOLITAIRE_REASONS
-    players = 1
+    _reasons = SOLITAIRE_REASONS
+    _players = 1
 
     def __init__(self, model: SolitaireModel, values: np.ndarray, tie: float = 1e-9, judge: str = "points",
                  aim: tuple[int, int, float] | None = None):
         """``aim``: answer from a target table ``values`` instead, as (the target T, the table's largest need N,
         what a tie is worth): every value the best chance of more than T - total further points."""
         super().__init__(model.game, tie)
-        self.model, self.judge = model, judge
-        self.pair = table_pair(values)
-        self.aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
+        self._model, self.judge = model, judge
+        self._pair = table_pair(values)
+        self._aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
         self._sealed = False  # the fast path is open once the checked path has answered
         self._numpy_first = NumpyFirst(lambda: self._kernels[0])
         if aim is not None:
             self.unit = "p_target"
 
     @cached_property
-    def blob(self) -> np.ndarray:
-        return solitaire_blob(self.model)
+    def _blob(self) -> np.ndarray:
+        return solitaire_blob(self._model)
 
     @cached_property
     def _tables(self) -> tuple[Any, ...]:
-        return (*self.pair, self.blob, self.aim)
+        return (*self._pair, self._blob, self._aim)
 
     def answer(self, situations: Situations, parallel: bool | None = None, memo: np.ndarray | None = None
                ) -> Answers:
@@ -192,7 +192,7 @@ class SolitaireEngine(CardEngine):
         references and its own argument). Fresh buffers, made and wrapped, cost 0.6-0.9 µs of a 5 µs
         situation: their making, and the kernel's first writes to memory the cache does not hold."""
         serial, (values, narrow, blob, aim), tie = self._serial, self._tables, self.tie
-        width, judge, unit, reasons = self.width, self.judge, self.unit, self.reasons
+        width, judge, unit, reasons = self._width, self.judge, self.unit, self._reasons
         own_memo, no_memo = self._own_memo, self._no_memo
         lent: list[Answers] = []  # the last single situation's answers (one a thread, at most)
         refcount = sys.getrefcount

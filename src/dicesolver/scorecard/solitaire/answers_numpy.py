@@ -37,14 +37,14 @@ class SolitaireNumpy:
         hold actions, each keep's one-die-smaller keeps (padded), and the scores each box can hold."""
         from ..turn.widget import keep_steps
 
-        m = engine.model
+        m = engine._model
         game = m.game
         dice = game.dice
         self.engine = engine
-        wide, narrow = engine.pair
+        wide, narrow = engine._pair
         self.table = wide if wide.shape[0] else narrow
-        self.aim = tuple(float(x) for x in engine.aim)
-        self.tie, self.width = engine.tie, engine.width
+        self.aim = tuple(float(x) for x in engine._aim)
+        self.tie, self.width = engine.tie, engine._width
         self.n_cats, self.n_dice, self.faces, self.rolls = game.n_categories, game.n_dice, game.faces, game.rolls
         self.n_rolls, self.n_keeps, self.roll_offset = dice.n_rolls, dice.n_keeps, dice.roll_offset
         self.threshold, self.upper_points = int(m.threshold), int(m.upper_points)
@@ -96,7 +96,7 @@ class SolitaireNumpy:
                 ints[i, self.width] = -reason
                 refused += 1
         out = Answers(floats, ints, e.judge, e.unit)
-        return out.check(e.reasons) if refused else out
+        return out.check(e._reasons) if refused else out
 
     # -- one situation -------------------------------------------------------------------------------------
     def answer_one(self, card: list[int], total: int, dice: list[int], held: list[int], m: int,
