@@ -102,6 +102,44 @@ class ExplainRequest(_Request):
                                   "against, as typed to play it (default: the second best)")
 
 
+class PlayAction(BaseModel):
+    action: str = Field(..., description="the line that plays it (what the terminal accepts)")
+    label: str
+    kind: str = Field(..., description="keep, score, throw, hold, pick, reroll, continue or stop")
+    points: Optional[int] = Field(None, description="what a box would score now, for a scoring action")
+
+
+class ThrowRequest(BaseModel):
+    """The person's own throw, asked for on the board, drawn from the throw's outcomes: how many dice and how
+    many faces (the line sent is the faces, e.g. "35"), or, where an outcome is not a set of dice, the outcomes
+    to pick one of."""
+
+    prompt: str = Field(..., description="the question, as the terminal asks it")
+    dice: int = Field(0, description="how many dice were thrown (0 when the outcome is picked from ``choices``)")
+    faces: int = Field(0, description="the faces a die can show: 1 to ``faces``")
+    choices: list[PlayAction] = Field([], description="the outcomes that are not dice (Despirala's completions)")
+
+
+class PlayBoard(BaseModel):
+    """The game as the drawn board shows it, taken each time the game waits for the person."""
+
+    position: str = Field(..., description="the state in the position language (POST /api/advice takes it)")
+    family: str = Field(..., description="scorecard, pushluck, despirala or farkle: which board draws ``view``")
+    names: list[str]
+    you: int = Field(..., description="the person's seat")
+    mover: Optional[int] = Field(None, description="the seat on turn (None once the game is over)")
+    view: dict[str, Any] = Field(..., description="the family's board fields (Family.view)")
+    actions: list[PlayAction] = Field([], description="the person's legal actions, when it is theirs to decide")
+    throw: bool = Field(False, description="the person's dice are to be thrown (Enter)")
+    request: Optional[ThrowRequest] = Field(None, description="with their own dice: the throw the person enters")
+    last_dice: list[int] = Field([], description="the dice of the last throw")
+    totals: list[int] = []
+    said: list[str] = Field([], description="what the table says at this state (Family.scene): the last words "
+                                            "once the game is over")
+    moves: int = Field(0, description="steps played so far (throws included): send it with a line so that a game "
+                                      "that has moved since refuses the line")
+
+
 class TrainRequest(_Request):
     game: str = GameName
     questions: int = Field(10, ge=1, le=30, description="positions to answer")
@@ -184,44 +222,6 @@ class SendRequest(_Request):
     line: str = Field(..., max_length=200, description="what you would type at the terminal prompt")
     moves: int | None = Field(None, ge=0, description="the board's 'moves' the line answers: a game that has moved "
                                                       "since (another tab, another device) refuses it with 409")
-
-
-class PlayAction(BaseModel):
-    action: str = Field(..., description="the line that plays it (what the terminal accepts)")
-    label: str
-    kind: str = Field(..., description="keep, score, throw, hold, pick, reroll, continue or stop")
-    points: Optional[int] = Field(None, description="what a box would score now, for a scoring action")
-
-
-class ThrowRequest(BaseModel):
-    """The person's own throw, asked for on the board, drawn from the throw's outcomes: how many dice and how
-    many faces (the line sent is the faces, e.g. "35"), or, where an outcome is not a set of dice, the outcomes
-    to pick one of."""
-
-    prompt: str = Field(..., description="the question, as the terminal asks it")
-    dice: int = Field(0, description="how many dice were thrown (0 when the outcome is picked from ``choices``)")
-    faces: int = Field(0, description="the faces a die can show: 1 to ``faces``")
-    choices: list[PlayAction] = Field([], description="the outcomes that are not dice (Despirala's completions)")
-
-
-class PlayBoard(BaseModel):
-    """The game as the drawn board shows it, taken each time the game waits for the person."""
-
-    position: str = Field(..., description="the state in the position language (POST /api/advice takes it)")
-    family: str = Field(..., description="scorecard, pushluck, despirala or farkle: which board draws ``view``")
-    names: list[str]
-    you: int = Field(..., description="the person's seat")
-    mover: Optional[int] = Field(None, description="the seat on turn (None once the game is over)")
-    view: dict[str, Any] = Field(..., description="the family's board fields (Family.view)")
-    actions: list[PlayAction] = Field([], description="the person's legal actions, when it is theirs to decide")
-    throw: bool = Field(False, description="the person's dice are to be thrown (Enter)")
-    request: Optional[ThrowRequest] = Field(None, description="with their own dice: the throw the person enters")
-    last_dice: list[int] = Field([], description="the dice of the last throw")
-    totals: list[int] = []
-    said: list[str] = Field([], description="what the table says at this state (Family.scene): the last words "
-                                            "once the game is over")
-    moves: int = Field(0, description="steps played so far (throws included): send it with a line so that a game "
-                                      "that has moved since refuses the line")
 
 
 class SessionResponse(BaseModel):
