@@ -367,6 +367,55 @@ def test_the_play_board_is_the_engines_state(client, game, bots):
             break
 
 
+@pytest.mark.parametrize("game,bots", [("yacht", ["optimal"]), ("pig", ["hold-at-20"]), ("despirala", []),
+                                       ("farkle(goal=1000,floor=-500)", ["bank-at-300"])])
+def test_a_move_sent_twice_is_played_once(client, game, bots):
+    """Every move sent twice with the board it was made on, at once (two threads) or one after the other: one
+    is played, the other answered with the game as it stands (200, 'stale'), and the record gains one move."""
+    import threading
+
+    from dicesolver.core import registry, tables
+
+    view = settle(client, "POST", "/api/play", json={"game": game, "opponents": bots, "seed": 3, "first": "you"}).json()
+    record = tables.cache_dir() / "web-games" / view["record"]
+    for turn in range(8):
+        while view["busy"]:
+            view = client.get(f"/api/play/{view['id']}?wait=2").json()
+        if view["over"]:
+            break
+        board = view["board"]
+        line = board["actions"][0]["action"] if board["actions"] else ""
+        body = {"line": line, "moves": board["moves"]}
+        before = len(registry.read_record(record).steps)
+        answers: list = []
+        if turn % 2:  # at the same moment
+            barrier = threading.Barrier(2)
+
+            def send() -> None:
+                barrier.wait()
+                answers.append(client.post(f"/api/play/{view['id']}/send", json=body))
+
+            sends = [threading.Thread(target=send) for _ in range(2)]
+            for t in sends:
+                t.start()
+            for t in sends:
+                t.join(30)
+        else:  # the second once the first is answered (the old board still on the screen)
+            answers = [client.post(f"/api/play/{view['id']}/send", json=body) for _ in range(2)]
+        assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
+        assert sorted(a.json()["stale"] for a in answers) == [False, True]
+        view = next(a.json() for a in answers if not a.json()["stale"])
+        while view["busy"]:
+            view = client.get(f"/api/play/{view['id']}?wait=2").json()
+        # one move: the person's one decision (or throw), then whatever the dice and the bot did after it
+        played = registry.read_record(record)
+        decisions = [i for i in range(before, len(played.steps))
+                     if played.states[i].player == board["you"] and not played.states[i].is_chance()]
+        assert len(played.steps) > before and len(decisions) == (1 if line else 0), (line, decisions)
+        stale = next(a.json() for a in answers if a.json()["stale"])
+        assert stale["board"]["moves"] >= board["moves"] + 1
+
+
 def test_an_unfinished_game_continues_after_a_server_restart(tmp_path, monkeypatch):
     """A game played half-way, the server gone (a new app on the same cache), the game listed as unfinished
     and continued from its record: it ends with the same record as the same game never interrupted."""

@@ -212,6 +212,7 @@ def settled(page) -> dict:
     session = page.evaluate("state.session")
     page.wait_for_function("(p) => document.getElementById('board').dataset.position === p",
                            arg=session["board"]["position"])
+    page.wait_for_function("performance.now() - state.tappedAt > SETTLE_MS")  # a tap now is no double tap
     return session
 
 
@@ -230,6 +231,73 @@ def play_by_clicking(page, game: str, bots: list[str], seed: int) -> None:
         assert board["actions"] or board["throw"], session["prompt"]
         click_a_move(page, board, rng)
     raise AssertionError(f"{game}: the game did not end")
+
+
+def a_move_button(page, board: dict, rng) -> str:
+    """A selector for one control on the board that sends a move (each kind in turn, by chance)."""
+    view = board["view"]
+    if board["throw"]:
+        return "#board button[data-line='']"
+    if board["family"] == "scorecard":
+        choices = ["#board button.score"]
+        if view["rolls_left"] > 0:
+            choices += ["#board [data-roll]"] * 3 + ["#board .board-hint button[data-line]"]
+        return rng.choice(choices)
+    if board["family"] == "farkle" and view["phase"] == "take":
+        return "#board .moves button[data-line]"
+    enough = 300 if board["family"] == "farkle" else 20
+    keep_going = [a for a in board["actions"] if a["kind"] not in ("hold", "bank") or view.get("turn_total", 0) >= enough]
+    return f"#board button[data-line='{rng.choice(keep_going or board['actions'])['action']}']"
+
+
+@pytest.mark.parametrize("game,bots", [("yacht", ["optimal"]), ("pig", ["hold-at-20"]), ("despirala", []),
+                                       ("farkle(goal=1000,floor=-500)", ["bank-at-300"])])
+def test_a_double_tap_plays_one_move(page, server, monkeypatch, game, bots):
+    """At a table a finger lands twice: every control that sends a move, tapped twice on the same spot 50 to
+    250 ms apart on a touch phone, plays one move (the second tap hits the board already answered, or the next
+    one a moment after it appeared: neither plays)."""
+    import random
+
+    from dicesolver.web import sessions
+
+    applied: list[str] = []
+    drive = sessions.PlaySession._drive
+    monkeypatch.setattr(sessions.PlaySession, "_drive",
+                        lambda self, line: (line is not None and applied.append(line), drive(self, line))[-1])
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True, has_touch=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    base, _, rules = game.partition("(")
+    open_setup(phone)
+    phone.select_option("#play-game", base)
+    for rule in filter(None, rules.rstrip(")").split(",")):
+        key, value = rule.split("=")
+        phone.fill(f"#play-game-variants [data-key='{key}']", value)
+    phone.select_option("#play-bots", bots)
+    phone.select_option("#play-first", "you")
+    phone.fill("#play-seed", "21")
+    phone.set_checked("#play-manual", False)
+    press_start(phone)
+    rng = random.Random(game)
+    taps = 0
+    while taps < 12:
+        session = settled(phone)
+        if session["over"]:
+            break
+        button = phone.locator(a_move_button(phone, session["board"], rng)).first
+        button.scroll_into_view_if_needed()
+        box = button.bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        before = len(applied)
+        phone.touchscreen.tap(x, y)
+        phone.wait_for_timeout(rng.randint(50, 250))
+        phone.touchscreen.tap(x, y)
+        settled(phone)
+        assert len(applied) == before + 1, (game, applied[before:])
+        taps += 1
+    assert taps >= 6, f"{game}: the game ended after {taps} moves"
+    phone.close()
 
 
 def test_play_a_whole_game_against_a_bot_then_review_it(page, tmp_path):

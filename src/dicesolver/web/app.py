@@ -36,7 +36,7 @@ from . import models
 from .access import Guard, Hosts, Owners, browser_of
 from .bodies import BodyLimit
 from .records import Shelf, TooMany
-from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, board_of, position_board
+from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, StaleMove, board_of, position_board
 from .solutions import Busy, NotReady, SolutionStore, Stopped, TooBig
 
 ADVICE_CACHE = 20_000
@@ -430,13 +430,16 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     @app.post("/api/play/{session_id}/send", response_model=models.SessionResponse)
     def send(session_id: str, request: models.SendRequest, http: Request):
         line = request.line.replace("\n", " ").replace("\r", " ")
+        session = session_or_404(session_id, http)
         try:
-            session = session_or_404(session_id, http)
-            session.send(line, moves=request.moves)
-        except StaleGame:  # another process moved it meanwhile: once more, from its record
-            sessions.drop(session)
-            session = session_or_404(session_id, http)
-            session.send(line, moves=request.moves)
+            try:
+                session.send(line, moves=request.moves)
+            except StaleGame:  # another process moved it meanwhile: once more, from its record
+                sessions.drop(session)
+                session = session_or_404(session_id, http)
+                session.send(line, moves=request.moves)
+        except StaleMove:  # made on a board already answered (a double tap): the game as it stands, unmoved
+            return view(session).model_copy(update={"stale": True})
         return view(session)
 
     @app.get("/api/play/{session_id}/review", response_model=models.ReviewResponse)

@@ -220,8 +220,9 @@ class PlayRequest(_Request):
 
 class SendRequest(_Request):
     line: str = Field(..., max_length=200, description="what you would type at the terminal prompt")
-    moves: int | None = Field(None, ge=0, description="the board's 'moves' the line answers: a game that has moved "
-                                                      "since (another tab, another device) refuses it with 409")
+    moves: int | None = Field(None, ge=0, description="the board's 'moves' the line answers: a move made on a "
+                              "board already answered (a double tap, another tab or device) is not applied, and "
+                              "the answer is the game as it stands, with 'stale' set")
 
 
 class SessionResponse(BaseModel):
@@ -235,6 +236,8 @@ class SessionResponse(BaseModel):
     error: str
     record: str
     board: Optional[PlayBoard] = None
+    stale: bool = Field(False, description="the line sent was not applied: it named a board already answered "
+                                           "(a double tap, another tab); this is the game as it stands")
 
 
 class ReviewRequest(_Request):

@@ -16,8 +16,10 @@ Several server processes (``serve --workers N``) share the games folder. A game'
 (``game_id``), so any process finds the record of any game; the record is the game's state. A process
 moves a game only while it holds the record's lock (``RecordLock``: one writer at a time, across
 processes), and a game held in memory whose record changed since (another process moved it) is continued
-afresh from the record. A line sent while another is being applied, or one meant for a position the game
-has left, is refused (``GameBusy``, 409): never a lost or doubled move.
+afresh from the record. A line sent while another is being applied is refused (``GameBusy``, 409); a move
+that names the board it was made on (``moves``) and arrives after that board has been answered (a second
+tap, a second tab) is not applied (``StaleMove``): its sender gets the game as it now stands. Never a lost
+or doubled move.
 """
 
 from __future__ import annotations
@@ -57,6 +59,10 @@ class _Waiting(Exception):
 class GameBusy(DicesolverError):
     """A line that cannot be applied now: another is being applied, or the game has left the position the
     line was meant for (answered 409)."""
+
+
+class StaleMove(Exception):
+    """A move made on a board that has already been answered (a double tap, another tab): not applied."""
 
 
 class StaleGame(Exception):
@@ -259,14 +265,21 @@ class PlaySession:
 
     def send(self, line: str, seconds: float = 5.0, moves: int | None = None) -> None:
         """Apply ``line`` at the prompt (``moves``: the steps played on the board it answers, when the sender
-        knows them)."""
+        knows them). A move whose board has been answered already (a line is being applied to it, or the game
+        has moved on) raises StaleMove once the game waits again (at most ``seconds``): it is never applied."""
+        if moves is not None and (not self.waiting() or self.board is None or moves != self.board.moves):
+            self._idle.wait(seconds)
+            raise StaleMove
         if self.over or self.stopped or self.error:
             raise DicesolverError("this game has ended")
         with self._starting:
             if not self._idle.is_set() or not self.prompt:
+                if moves is not None:  # another request took this board a moment ago: this one is its double
+                    self._idle.wait(seconds)
+                    raise StaleMove
                 raise GameBusy("the game is busy with another move; ask again in a moment")
-            if moves is not None and self.board is not None and moves != self.board.moves:
-                raise GameBusy("the game has moved on since (another tab or device?): look again before moving")
+            if moves is not None and (self.board is None or moves != self.board.moves):
+                raise StaleMove
             if not self._record_lock.acquire():
                 raise GameBusy("another request is moving this game; ask again in a moment")
             if _mark(self.record_path) != self._record_mark:

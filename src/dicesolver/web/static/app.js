@@ -2,7 +2,7 @@
 // dicesolver's page: four tabs over the JSON API (/api, schema at /docs).
 
 const $ = (id) => document.getElementById(id);
-const state = { games: {}, card: [], dice: [], kept: 0, ddice: [], session: null };
+const state = { games: {}, card: [], dice: [], kept: 0, ddice: [], session: null, tappedAt: -Infinity };
 
 // One message at a time; "the server is not reachable" comes with a button that tries the same thing again.
 function showMessage(text, retry) {
@@ -518,16 +518,17 @@ async function startGame() {
   await pollSession();
 }
 
-async function sendLine(line) {
+// A move names the board it was made on (`moves`): the server applies it only to that board, so a second tap
+// on a board already answered (still on the screen while the next one loads) plays nothing.
+async function sendLine(line, moves = state.session && state.session.board ? state.session.board.moves : undefined) {
   if (!state.session || !state.session.prompt || state.sending) return;
   $("line").value = "";
   state.sending = true;  // one move at a time: the board and the prompt wait for the answer
   $("game-area").classList.add("sending");
   $("line").disabled = $("send").disabled = true;
-  const moves = state.session.board ? state.session.board.moves : undefined;  // the game the line answers
   try {
     renderSession(await api("POST", `/api/play/${state.session.id}/send`, { line, moves }));
-  } catch (err) {  // refused (the game moved on in another tab, say): show the game as it now stands
+  } catch (err) {  // refused (the game ended meanwhile, say): show the game as it now stands
     await api("GET", `/api/play/${state.session.id}`).then(renderSession).catch(() => null);
     throw err;
   } finally {
@@ -535,6 +536,16 @@ async function sendLine(line) {
     $("game-area").classList.remove("sending");
   }
   await pollSession();
+}
+
+// A tap on a move within SETTLE_MS of the last tap that sent one is the second half of a double tap (nobody
+// reads the next throw that fast): it is dropped rather than played on a board the player has not seen.
+const SETTLE_MS = 350;
+function doubleTap() {
+  const now = performance.now();
+  if (now - state.tappedAt < SETTLE_MS) return true;
+  state.tappedAt = now;
+  return false;
 }
 
 // A game's record, downloaded as the file `dicesolver analyze` and the Review tab's upload read.
@@ -593,7 +604,7 @@ $("quick").addEventListener("click", (e) => {
     return;
   }
   const line = e.target.dataset.line;
-  if (line !== undefined) guarded(() => sendLine(line));
+  if (line !== undefined && !doubleTap()) guarded(() => sendLine(line));
 });
 
 // -- review ---------------------------------------------------------------------------------------------------------

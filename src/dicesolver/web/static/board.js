@@ -280,6 +280,8 @@ async function renderBoard(session) {
   if (state.session !== session) return;  // a newer answer came meanwhile: it draws the board
   const focused = area.contains(document.activeElement);
   area.dataset.position = b.position;
+  area.dataset.moment = momentOf(b);  // the board on the screen: its controls play on it, and on no later one
+  area.dataset.moves = b.moves;
   const words = chanceInWords(advice);
   const why = explains(advice) ? ` <button type="button" class="all-options" data-why="1">why is the best the best?</button><div class="why-area"></div>` : "";
   const more = advice && board.hint && b.actions.length > 1 ? `<div class="more">${allOptions(advice)}${why}</div>` : "";
@@ -293,14 +295,18 @@ async function renderBoard(session) {
   }
 }
 
+// Whether the board on the screen is the game's board as it stands (a newer one may be waiting for its advice).
+function drawnNow(s) { return $("board").dataset.moment === momentOf(s.board); }
+
 function boardKey(e) {
   const s = state.session;
   if (!s || !s.board || !s.prompt || e.target.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (!drawnNow(s)) { e.preventDefault(); return; }  // a key for the board on the screen, not for one not yet drawn
   // only on the Play page, and Enter or space on a focused button, list or field is that control's own
   if (!$("play").classList.contains("active")) return;
   if (["BUTTON", "SELECT", "TEXTAREA"].includes(e.target.tagName) && (e.key === "Enter" || e.key === " ")) return;
   const b = s.board;
-  const send = (line) => { e.preventDefault(); guarded(() => sendLine(line)); };
+  const send = (line) => { e.preventDefault(); guarded(() => sendLine(line, b.moves)); };
   if (e.key === "?") { e.preventDefault(); toggleHint(); return; }
   if (b.throw && (e.key === "Enter" || e.key === "r")) return send("");
   if (enteringDice(b) && b.request.dice) {  // my own dice: their faces typed, Enter when all are in
@@ -363,10 +369,15 @@ $("board").addEventListener("click", (e) => {
   if (target.dataset.die !== undefined) { toggleDie(+target.dataset.die); return; }
   if (target.dataset.enter !== undefined) { board.entered.push(+target.dataset.enter); renderBoard(state.session); return; }
   if (target.dataset.unenter !== undefined) { board.entered.splice(+target.dataset.unenter, 1); renderBoard(state.session); return; }
-  if (target.dataset.enterDone !== undefined) { guarded(() => sendLine(board.entered.join(""))); return; }
-  if (target.dataset.roll !== undefined) { guarded(() => sendLine(rollLine(state.session.board))); return; }
-  if (target.dataset.take !== undefined) { guarded(() => sendLine(takeLine(state.session.board))); return; }
-  if (target.dataset.line !== undefined) guarded(() => sendLine(target.dataset.line));
+  // a move is made on the board on the screen, which the game may have left (a double tap): the server then
+  // plays nothing; the second tap of a double tap on the next board is dropped here (see SETTLE_MS)
+  const area = $("board");
+  if (!drawnNow(state.session) || doubleTap()) return;
+  const moves = +area.dataset.moves;
+  if (target.dataset.enterDone !== undefined) { guarded(() => sendLine(board.entered.join(""), moves)); return; }
+  if (target.dataset.roll !== undefined) { guarded(() => sendLine(rollLine(state.session.board), moves)); return; }
+  if (target.dataset.take !== undefined) { guarded(() => sendLine(takeLine(state.session.board), moves)); return; }
+  if (target.dataset.line !== undefined) guarded(() => sendLine(target.dataset.line, moves));
 });
 $("board").addEventListener("change", (e) => {
   if (e.target.classList.contains("why-versus") && state.session && state.session.board) {
