@@ -801,9 +801,15 @@ function showQuestion() {
 
 async function answerQuestion(action) {
   if (training.answered) return;
+  training.answered = true;  // at once: a second tap while the verdict loads answers nothing
   const q = training.questions[training.at];
-  const v = await api("POST", "/api/train/answer", { game: training.game, position: q.position, action });
-  training.answered = true;
+  let v;
+  try {
+    v = await api("POST", "/api/train/answer", { game: training.game, position: q.position, action });
+  } catch (err) {
+    training.answered = false;  // not answered: the question stays open
+    throw err;
+  }
   training.answers.push({ game: training.game, position: q.position, action });
   $("train-out").querySelectorAll("[data-answer]").forEach((b) => {
     b.disabled = true;
