@@ -6,7 +6,7 @@ from dicesolver import load_game
 from dicesolver.core.errors import GameDefinitionError, InputError
 from dicesolver.scorecard.game.presets import preset_names
 
-PRESETS = ["crag", "generala", "yacht", "yacht-dice", "yahtzee", "yatzy", "yazy"]
+PRESETS = ["crag", "generala", "maxi-yatzy", "yacht", "yacht-dice", "yahtzee", "yatzy", "yazy"]
 
 
 def score(game, dice, category):
@@ -17,7 +17,7 @@ def score(game, dice, category):
 
 def test_presets_are_all_there():
     assert preset_names() == PRESETS
-    assert [load_game(n).n_categories for n in PRESETS] == [13, 10, 12, 12, 13, 15, 11]
+    assert [load_game(n).n_categories for n in PRESETS] == [13, 10, 20, 12, 12, 13, 15, 11]
 
 
 @pytest.mark.parametrize(
@@ -78,6 +78,31 @@ def test_presets_are_all_there():
         ("crag", "166", "thirteen", 26),
         ("crag", "166", "crag", 50),
         ("crag", "256", "crag", 0),
+        # maxi-yatzy: the printed examples of the rules it follows (docs/RULES.md), and the groups' edges
+        ("maxi-yatzy", "311614", "ones", 3),
+        ("maxi-yatzy", "463166", "sixes", 18),
+        ("maxi-yatzy", "642651", "one_pair", 12),
+        ("maxi-yatzy", "213355", "two_pairs", 16),
+        ("maxi-yatzy", "225566", "three_pairs", 26),
+        ("maxi-yatzy", "453554", "three_of_a_kind", 15),
+        ("maxi-yatzy", "242252", "four_of_a_kind", 8),
+        ("maxi-yatzy", "332333", "five_of_a_kind", 15),
+        ("maxi-yatzy", "123453", "small_straight", 15),
+        ("maxi-yatzy", "234566", "large_straight", 20),
+        ("maxi-yatzy", "123456", "full_straight", 21),
+        ("maxi-yatzy", "344666", "full_house", 26),
+        ("maxi-yatzy", "222555", "villa", 21),
+        ("maxi-yatzy", "336666", "tower", 30),
+        ("maxi-yatzy", "342654", "chance", 24),
+        ("maxi-yatzy", "555555", "maxi_yatzy", 100),
+        ("maxi-yatzy", "555555", "villa", 0),  # one face is one group
+        ("maxi-yatzy", "555555", "tower", 0),
+        ("maxi-yatzy", "444466", "three_pairs", 0),
+        ("maxi-yatzy", "444466", "two_pairs", 20),  # the best two pairs of different faces
+        ("maxi-yatzy", "444466", "full_house", 24),  # 444 and 66
+        ("maxi-yatzy", "555566", "full_house", 27),
+        ("maxi-yatzy", "112233", "full_house", 0),
+        ("maxi-yatzy", "123456", "small_straight", 15),
     ],
 )
 def test_scoring_follows_rules(game, dice, category, points):
@@ -150,6 +175,54 @@ def test_user_rules_file(tmp_path):
     game = load_game(str(path))
     assert game.n_dice == 2 and game.n_categories == 2
     assert game.canonical == str(path)
+
+
+def test_a_rules_file_extends_a_preset(tmp_path):
+    """``extends``: the base's rules with the file's keys over them; tables merged key by key; a card given
+    box by box, a box named alone being the base's."""
+    house = tmp_path / "house.toml"
+    house.write_text('extends = "yahtzee"\nname = "house"\n[upper_bonus]\npoints = 50\n')
+    game, yahtzee = load_game(str(house)), load_game("yahtzee")
+    assert (game.name, game.upper_points, game.upper_threshold) == ("house", 50, 63)
+    assert game.category_names == yahtzee.category_names and (game.score_table == yahtzee.score_table).all()
+    assert [v.key for v in game.variant_specs] == [v.key for v in yahtzee.variant_specs]
+    short = tmp_path / "short.toml"  # a file extending a file: its own card, in its own order
+    short.write_text('extends = "house.toml"\nname = "short"\nvariants = {}\nyahtzee_bonus = { enabled = false }\n'
+                     '[[categories]]\nname = "chance"\n[[categories]]\nname = "sixes"\n'
+                     '[[categories]]\nname = "pairs"\nkind = "groups"\nsizes = [2, 2]\n')
+    small = load_game(str(short))
+    assert small.category_names == ("chance", "sixes", "pairs") and small.upper_points == 50
+    assert small.categories[0].aliases == yahtzee.categories[yahtzee.category_index("chance")].aliases
+    assert small.variant_specs == ()
+
+
+def test_maxi_yatzy_is_built_on_yatzy():
+    maxi, yatzy = load_game("maxi-yatzy"), load_game("yatzy")
+    shared = [n for n in maxi.category_names if n in yatzy.category_names]
+    assert len(shared) == 14 and maxi.n_dice == 6 and (maxi.upper_threshold, maxi.upper_points) == (84, 100)
+    for name in ("ones", "one_pair", "small_straight", "chance"):
+        mine, theirs = maxi.categories[maxi.category_index(name)], yatzy.categories[yatzy.category_index(name)]
+        assert (mine.kind, mine.params, mine.aliases) == (theirs.kind, theirs.params, theirs.aliases)
+    assert load_game("maxi-yatzy(bonus=50)").upper_points == 50
+
+
+@pytest.mark.parametrize(
+    "files,message",
+    [
+        ({"a.toml": 'extends = "b.toml"', "b.toml": 'extends = "a.toml"'}, "extends makes a cycle"),
+        ({"a.toml": 'extends = "a.toml"'}, "extends makes a cycle"),
+        ({"a.toml": 'extends = "nosuch"'}, "extends 'nosuch', which is no preset"),
+        ({"a.toml": 'extends = "missing.toml"'}, "no rules file"),
+        ({"a.toml": "extends = 3"}, "extends must name a game"),
+        ({"a.toml": 'extends = "yatzy"\n[[categories]]\nname = "sevens"'}, "'sevens' names no box"),
+        ({"a.toml": 'extends = "yatzy"\n[upper_bonus]\npoints = -1'}, "upper_bonus.points"),
+    ],
+)
+def test_bad_extends_is_one_clear_error(tmp_path, files, message):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with pytest.raises(GameDefinitionError, match=message):
+        load_game(str(tmp_path / "a.toml"))
 
 
 @pytest.mark.parametrize(

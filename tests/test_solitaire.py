@@ -4,7 +4,7 @@ import random
 import numpy as np
 import pytest
 from reference import final_score_bonus, solve_reference
-from tinygames import BONUS_GAME, ESSAY_TOY, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, ESSAY_TOY, MAXI_LIKE, PAIRS_GAME, tiny
 
 import dicesolver as ds
 from dicesolver import load_game
@@ -17,6 +17,7 @@ TINY_CASES = [
     (BONUS_GAME, {"joker": "free"}),
     (BONUS_GAME, {"joker": "none"}),
     (BONUS_GAME, {"order": "forced"}),
+    (MAXI_LIKE, {}),
 ]
 
 

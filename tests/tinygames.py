@@ -49,6 +49,22 @@ PAIRS_GAME = {  # the pattern kinds on 3 dice with 3 rolls
     ],
 }
 
+MAXI_LIKE = {  # Maxi Yatzy's shape made small: more dice than boxes need, groups of different faces, a bonus
+    "name": "maxilike",
+    "dice": 4,
+    "faces": 3,
+    "rolls": 2,
+    "upper_bonus": {"threshold": 9, "points": 20},
+    "categories": [
+        {"name": "ones", "kind": "upper", "face": 1},
+        {"name": "twos", "kind": "upper", "face": 2},
+        {"name": "threes", "kind": "upper", "face": 3},
+        {"name": "two_pairs", "kind": "groups", "sizes": [2, 2]},
+        {"name": "tower", "kind": "groups", "sizes": [3, 1], "points": 12},
+        {"name": "maxi", "kind": "yacht", "points": 30},
+    ],
+}
+
 
 def tiny(definition, **choices):
     return build_game(definition, {k: str(v) for k, v in choices.items()}, definition["name"])

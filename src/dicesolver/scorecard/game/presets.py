@@ -1,7 +1,15 @@
-"""Scorecard games by name: the presets shipped in ``presets/`` and rules files given by path."""
+"""Scorecard games by name: the presets shipped in ``presets/`` and rules files given by path.
+
+A rules file may build on another (``extends = "yahtzee"``, a preset's name or a rules file's path,
+relative to the file): its keys replace the base's, its tables (``upper_bonus``, ``yahtzee_bonus``) are
+merged key by key, its ``variants``, when given, are all its variants (a base's variant may patch a box
+the new card lacks), and its ``categories``, when given, are its whole card in order, where a box given by
+its name alone is the base's box of that name (with any other key given replacing the base's).
+"""
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from functools import lru_cache
 from importlib import resources
@@ -13,6 +21,7 @@ from .rules import ScorecardGame, build_game
 from .rules_file import check_toml_text
 
 MAX_RULES_FILE_BYTES = 256 * 1024
+MAX_EXTENDS = 8  # bases above a rules file: a chain longer than any real family of house rules
 
 
 def preset_names() -> list[str]:
@@ -22,11 +31,81 @@ def preset_names() -> list[str]:
 
 @lru_cache(maxsize=None)
 def preset_definition(name: str) -> dict[str, Any]:
+    """A preset's rules, its base's (``extends``) merged in."""
+    return resolve_extends(_preset_text(name), name, ())
+
+
+def _preset_text(name: str) -> dict[str, Any]:
     text = (resources.files(__package__) / "presets" / f"{name}.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 
+def resolve_extends(definition: dict[str, Any], where: str, below: tuple[str, ...]) -> dict[str, Any]:
+    """``definition`` with the base it extends merged in (recursively); ``where`` names it (a preset's name
+    or a file's path), ``below`` the files that extend it (to refuse a cycle)."""
+    base = definition.get("extends")
+    if base is None:
+        return definition
+    if not isinstance(base, str) or not base:
+        raise GameDefinitionError(f"{where}: extends must name a game (a preset or a rules file), not {base!r}")
+    chain = (*below, where)
+    if len(chain) > MAX_EXTENDS:
+        raise GameDefinitionError(f"{where}: extends goes more than {MAX_EXTENDS} games deep ({' -> '.join(chain)})")
+    if looks_like_path(base):
+        folder = Path(where).parent if looks_like_path(where) else Path.cwd()
+        path = (folder / Path(base).expanduser()).resolve()
+        key = str(path)
+        if key in chain:
+            raise GameDefinitionError(f"{where}: extends makes a cycle ({' -> '.join((*chain, key))})")
+        parent = resolve_extends(_read_file(path), key, chain)
+    else:
+        key = base.strip().lower()
+        if key in chain:
+            raise GameDefinitionError(f"{where}: extends makes a cycle ({' -> '.join((*chain, key))})")
+        if key not in preset_names():
+            raise GameDefinitionError(f"{where}: extends {base!r}, which is no preset "
+                                      f"({', '.join(preset_names())}) and no .toml rules file")
+        parent = resolve_extends(_preset_text(key), key, chain)
+    return _merged(parent, {k: v for k, v in definition.items() if k != "extends"}, where)
+
+
+def _merged(base: dict[str, Any], child: dict[str, Any], where: str) -> dict[str, Any]:
+    merged = copy.deepcopy(base)
+    for key, value in child.items():
+        if key == "categories":
+            merged[key] = _card(base.get("categories", []), value, where)
+        elif key == "variants":
+            merged[key] = copy.deepcopy(value)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **copy.deepcopy(value)}
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def _card(base: list[Any], child: Any, where: str) -> Any:
+    """The child's card: each box its own, or the base's box of its name with the child's keys over it."""
+    if not isinstance(child, list):
+        return child  # the schema says what is wrong with it
+    boxes = {c.get("name"): c for c in base if isinstance(c, dict)}
+    card = []
+    for box in child:
+        if isinstance(box, dict) and "kind" not in box and box.get("name") in boxes:
+            card.append({**copy.deepcopy(boxes[box["name"]]), **copy.deepcopy(box)})
+        elif isinstance(box, dict) and "kind" not in box and set(box) == {"name"}:
+            raise GameDefinitionError(f"{where}: categories: {box['name']!r} names no box of the game it extends "
+                                      f"({', '.join(map(str, boxes))})")
+        else:
+            card.append(copy.deepcopy(box))
+    return card
+
+
 def read_rules_file(path: Path) -> dict[str, Any]:
+    """A rules file's rules, its base's (``extends``) merged in."""
+    return resolve_extends(_read_file(path), str(path), ())
+
+
+def _read_file(path: Path) -> dict[str, Any]:
     try:
         if not path.is_file():
             raise GameDefinitionError(f"no rules file at {str(path)!r}")

@@ -437,6 +437,8 @@ def _extra_yacht_rule(
     bonus: YahtzeeBonus, categories: tuple[Category, ...], n_dice: int, where: str
 ) -> ExtraYachtRule | None:
     where = f"{where}: yahtzee_bonus"
+    if not bonus.enabled:  # switched off (by a variant, or by a game built on one that has it): nothing to check
+        return None
     index = {c.name: i for i, c in enumerate(categories)}
     if bonus.category not in index:
         raise GameDefinitionError(f"{where}.category: {bonus.category!r} is not one of the game's categories")

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from ...core.errors import GameDefinitionError
 
-MAX_CATEGORIES = 16
+MAX_CATEGORIES = 20  # Maxi Yatzy's card; the solitaire table indexes used boxes by a bitmask
 MAX_ROLLS = 6
 MAX_POINTS = 10_000  # far above any real game, far below what the kernels' integers hold
 MAX_DOTS_PER_LINE = 64  # a dotted key of thousands of parts costs the TOML parser quadratic time
@@ -87,6 +87,12 @@ class TwoPairs(_Category):
     four_of_a_kind: bool = False
 
 
+class Groups(_Category):
+    kind: Literal["groups"]
+    sizes: Annotated[list[Annotated[int, Field(ge=1, le=8)]], Field(min_length=1, max_length=8)]
+    points: Literal["sum"] | Points = "sum"
+
+
 class Chance(_Category):
     kind: Literal["chance"]
 
@@ -99,7 +105,7 @@ class SumEquals(_Category):
 
 
 Category = Annotated[
-    Union[Upper, NOfAKind, Yacht, FullHouse, Straight, Pair, TwoPairs, Chance, SumEquals],
+    Union[Upper, NOfAKind, Yacht, FullHouse, Straight, Pair, TwoPairs, Groups, Chance, SumEquals],
     Field(discriminator="kind"),
 ]
 
@@ -124,7 +130,7 @@ PATCHABLE = {
     *(f"yahtzee_bonus.{key}" for key in YahtzeeBonus.model_fields),
 }
 PATCHABLE_CATEGORY_FIELDS = {"title", "aliases", "face", "n", "points", "five_of_a_kind", "length", "faces",
-                             "four_of_a_kind", "total", "needs_pair"}
+                             "four_of_a_kind", "total", "needs_pair", "sizes"}
 
 
 class Variant(_Table):

@@ -183,6 +183,42 @@ def _kind_two_pairs(
     return score, f"the sum of two different pairs{extra}", None
 
 
+def _kind_groups(name: str, n_dice: int, faces: int, sizes: Any, points: Any = "sum") -> tuple[Callable, str, int | None]:
+    """Groups of dice of different faces, at least ``sizes`` of each: [2, 2, 2] three pairs, [3, 2] a full
+    house of the grouped dice alone, [3, 3] two triples, [4, 2] four and a pair (Maxi Yatzy's boxes). "sum"
+    scores the dice in the groups, the faces chosen for the most points."""
+    _check_points(name, points, ("sum",))
+    if (not isinstance(sizes, list) or not sizes or len(sizes) > faces
+            or not all(isinstance(k, int) and not isinstance(k, bool) and k >= 1 for k in sizes)
+            or sum(sizes) > n_dice):
+        raise GameDefinitionError(f"category {name!r}: sizes must be a list of group sizes (each 1 or more) "
+                                  f"that {n_dice} dice of {faces} faces can hold, not {sizes!r}")
+    wanted = tuple(sorted(sizes, reverse=True))
+
+    def best(c: Counts, k: int, taken: frozenset) -> int:
+        """The most points of groups wanted[k:] from faces not taken (-1: they cannot be made)."""
+        if k == len(wanted):
+            return 0
+        top = -1
+        for f, have in enumerate(c):
+            if have >= wanted[k] and f not in taken:
+                rest = best(c, k + 1, taken | {f})
+                if rest >= 0:
+                    top = max(top, wanted[k] * (f + 1) + rest)
+        return top
+
+    def score(c: Counts) -> int:
+        found = best(c, 0, frozenset())
+        if found < 0:
+            return 0
+        return found if points == "sum" else points
+
+    shape = "+".join(map(str, wanted))
+    paid = "the sum of those dice" if points == "sum" else f"{points} points"
+    text = f"{paid} for groups of {shape} dice, each group of a different face"
+    return score, text, (points if isinstance(points, int) else None)
+
+
 def _kind_chance(name: str, n_dice: int, faces: int) -> tuple[Callable, str, int | None]:
     return _total, "the sum of all dice", None
 
@@ -211,6 +247,7 @@ KINDS: dict[str, Callable[..., tuple[Callable, str, int | None]]] = {
     "straight": _kind_straight,
     "pair": _kind_pair,
     "two_pairs": _kind_two_pairs,
+    "groups": _kind_groups,
     "chance": _kind_chance,
     "sum_equals": _kind_sum_equals,
 }
@@ -223,6 +260,7 @@ _PARAMS = {
     "straight": {"points", "length", "faces"},
     "pair": set(),
     "two_pairs": {"four_of_a_kind"},
+    "groups": {"sizes", "points"},
     "chance": set(),
     "sum_equals": {"total", "points", "needs_pair"},
 }

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core.errors import InputError
+from ...core.family import TableSize
 from ...core.numbers import duration_text, size_text
 from .rules import ScorecardGame
 
@@ -26,6 +27,9 @@ DICE_SECONDS = 6e-7  # a keep linked to its neighbours while the dice are compil
 SCORE_SECONDS = 1.5e-6  # a roll scored in a category while the score table is compiled (Python)
 EXACT_SECONDS = 1e-5  # a (keep, outcome) pair summed in exact fractions (oneturn.exact_turn_value)
 LIMIT_SECONDS = 3600.0  # refuse a solve estimated to take longer than this, unless allowed
+# a table derived from the solve (each box's share for --explain, ...) is refused beyond this: Maxi Yatzy's
+# 61.6 million turn starts would need 10.8 GB for --explain, while its solve itself stays under 1 GB
+TABLE_LIMIT_BYTES = 4 * 2**30
 ALLOW_ENV = "DICESOLVER_ALLOW_BIG"  # set to 1 to solve beyond the limits anyway
 
 
@@ -80,6 +84,17 @@ def check_odds(game: ScorecardGame, exact: bool) -> float:
     _check(game, "exact fractions" if exact else "the odds", seconds, cost.working_bytes,
            f"about {duration_text(seconds)}")
     return seconds
+
+
+def check_table(game: ScorecardGame, what: str, size: TableSize) -> None:
+    """An InputError, before anything is built, when a table derived from the solve (``what`` it is for) is
+    over TABLE_LIMIT_BYTES or LIMIT_SECONDS, and not allowed."""
+    if os.environ.get(ALLOW_ENV, "").strip().lower() in ("1", "yes", "true", "on"):
+        return
+    if size.bytes > TABLE_LIMIT_BYTES or (size.seconds or 0.0) > LIMIT_SECONDS:
+        raise InputError(f"{game.canonical}: {what} needs a table of {size.describe().removeprefix('about ')}, "
+                         f"over this machine's limit for one table ({size_text(TABLE_LIMIT_BYTES)}"
+                         f" and {duration_text(LIMIT_SECONDS)}); set {ALLOW_ENV}=1 to build it anyway")
 
 
 def _check(game: ScorecardGame, what: str, seconds: float, memory_needed: int, figures: str) -> None:

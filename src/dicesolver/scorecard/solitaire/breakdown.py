@@ -102,6 +102,10 @@ def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireTable],
     key = tables.TableKey(BREAKDOWN_KIND, game.canonical, game.fingerprint)
 
     def build():
+        from ..game.size import check_table
+
+        check_table(game, f"explaining its {model.size:,} turn starts (each box's share and the spread)",
+                    breakdown_size(game, model.size))
         tell_stage(progress, f"explaining every one of its {model.size:,} turn starts, once")
         aspects, variance = sweep(table, progress)
         return {"aspects": aspects, "variance": variance}, float(aspects[model.offset[0]].sum()), {}

@@ -96,6 +96,12 @@ def score_distribution(solution: SolitaireTable, progress: Callable[[int, int], 
     # pages in inside the parallel kernel, one thread at a time); a histogram is placed when play first reaches
     # its state, after the last one placed (offset -1 until then): the 70% never reached take no memory
     largest = max(int(length.sum()) for _, length in shapes)
+    from ...core.family import TableSize
+    from ..game.size import check_table
+
+    # two levels' histograms at most (Yatzy's 1.1 GB; Maxi Yatzy's would be 65 GB): refused in one line
+    check_table(game, "the exact score distribution (each state's histogram of scores, two turns at a time)",
+                TableSize(2 * largest * 8))
     spare, other = np.empty(largest), np.empty(largest)
     # level 0: the start state, score 0 with certainty
     idx, length = shapes[0]

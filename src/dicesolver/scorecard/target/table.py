@@ -76,6 +76,12 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     if game.n_players != 1:
         raise InputError("a target is one player's own score: solve the game for one player")
     model = SolitaireModel(game)
+    from ...core.family import TableSize
+    from ..game.size import check_table
+
+    # one float32 chance for every turn start and points still needed (Yahtzee to 300: 0.7 GB)
+    check_table(game, f"the chance of reaching {N} from each of its {model.size:,} turn starts",
+                TableSize(model.size * (N + 1) * 4))
     V = empty_table(model, N, tie)
     levels = model.levels()
     n = len(levels) - 1
