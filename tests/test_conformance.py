@@ -7,21 +7,17 @@ refused with the one documented error."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from tinygames import REDUCED
 
 from dicesolver.core import registry
 from dicesolver.core.errors import InputError
 from dicesolver.core.protocol import Game, Solution, State
 
 MAX_STEPS = 5_000
-
-
-# Built-in games whose solve takes minutes, and the reduced rules file tested in their place (the same code, the
-# game's own kinds of box and variants, a table solved in a moment)
-REDUCED = {"maxi-yatzy": str(Path(__file__).parent / "data" / "maxi-reduced.toml")}
 
 
 def registered_specs() -> list[str]:

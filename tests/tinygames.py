@@ -1,6 +1,12 @@
 """Tiny scorecard games for kernel-vs-reference tests (2-3 dice, 3 faces)."""
 
+from pathlib import Path
+
 from dicesolver.scorecard.game.rules import build_game
+
+# Built-in games whose solve takes minutes, and the reduced rules file tested in their place (the same code, the
+# game's own kinds of box and variants, a table solved in a moment)
+REDUCED = {"maxi-yatzy": str(Path(__file__).parent / "data" / "maxi-reduced.toml")}
 
 ESSAY_TOY = {  # the Generala essay's toy: 2 three-sided dice, 2 rolls, Ones and Twos
     "name": "toy",

@@ -97,7 +97,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         out = {}
         if game.players == 2 and _duel_capable(game):
             out["exact"] = "exact equity of the two-player table"
-        out["mindful"] = "expected result when everyone plays Maximus from then on (Mindful Maximus)"
+        if _mindful_fits(game.with_players(1)):
+            out["mindful"] = "expected result when everyone plays Maximus from then on (Mindful Maximus)"
         out["points"] = "each player's expected final score, ignoring the others"
         return out
 
@@ -422,6 +423,21 @@ def check_duel_game(game: ScorecardGame) -> None:
     from .duel.table import check_duel_game as check
 
     check(game)
+
+
+_MINDFUL_BYTES: dict[str, int] = {}  # Mindful Maximus's table bound, by the rules' fingerprint
+
+
+def _mindful_fits(game: ScorecardGame) -> bool:
+    """Whether Mindful Maximus's table is within the limit for one table (Maxi Yatzy's would be about 90 GB:
+    its games with others are judged by each player's points), or allowed beyond it."""
+    from .game.size import TABLE_LIMIT_BYTES, big_allowed
+    from .mindful.future import future_size
+    from .solitaire.table import SolitaireModel
+
+    if game.fingerprint not in _MINDFUL_BYTES:
+        _MINDFUL_BYTES[game.fingerprint] = future_size(SolitaireModel(game)).bytes
+    return _MINDFUL_BYTES[game.fingerprint] <= TABLE_LIMIT_BYTES or big_allowed()
 
 
 def _default_judge(game: ScorecardGame, judges: dict[str, str]) -> str:

@@ -89,7 +89,7 @@ def check_odds(game: ScorecardGame, exact: bool) -> float:
 def check_table(game: ScorecardGame, what: str, size: TableSize) -> None:
     """An InputError, before anything is built, when a table derived from the solve (``what`` it is for) is
     over TABLE_LIMIT_BYTES or LIMIT_SECONDS, and not allowed."""
-    if os.environ.get(ALLOW_ENV, "").strip().lower() in ("1", "yes", "true", "on"):
+    if big_allowed():
         return
     if size.bytes > TABLE_LIMIT_BYTES or (size.seconds or 0.0) > LIMIT_SECONDS:
         raise InputError(f"{game.canonical}: {what} needs a table of {size.describe().removeprefix('about ')}, "
@@ -97,8 +97,13 @@ def check_table(game: ScorecardGame, what: str, size: TableSize) -> None:
                          f" and {duration_text(LIMIT_SECONDS)}); set {ALLOW_ENV}=1 to build it anyway")
 
 
+def big_allowed() -> bool:
+    """Whether the user lifted the limits (DICESOLVER_ALLOW_BIG=1)."""
+    return os.environ.get(ALLOW_ENV, "").strip().lower() in ("1", "yes", "true", "on")
+
+
 def _check(game: ScorecardGame, what: str, seconds: float, memory_needed: int, figures: str) -> None:
-    if os.environ.get(ALLOW_ENV, "").strip().lower() in ("1", "yes", "true", "on"):
+    if big_allowed():
         return
     memory = _memory_bytes()
     too_big = memory is not None and memory_needed > memory // 2

@@ -20,6 +20,7 @@ import numpy as np
 
 from ...core import tables
 from ...core.errors import TableError
+from ...core.family import TableSize
 from ...core.jit import Stripes
 from ..solitaire.distribution import turn_outcome_batch
 from .kernels.future import copy_segments, future_bounds, future_convolve
@@ -137,6 +138,17 @@ def table_key(game: ScorecardGame) -> tables.TableKey:
     return tables.TableKey(TABLE_KIND, game.canonical, game.fingerprint)
 
 
+def future_size(model: SolitaireModel) -> TableSize:
+    """At most the table's bytes: every state's distribution over all the points its open boxes and the
+    upper bonus could still hold (the cut tails make the real table smaller: Yatzy's bound is 1.2 GiB)."""
+    game = model.game
+    us = np.arange(1 << game.n_categories, dtype=np.int64)
+    reach = np.full(us.size, 1 + model.upper_points, dtype=np.int64)
+    for c, most in enumerate(game.max_scores.tolist()):
+        reach += (((us >> c) & 1) == 0) * most
+    return TableSize(int((reach * model.n_upper_lanes * model.n_groups).sum()) * 4)
+
+
 def load_or_build(
     game: ScorecardGame,
     progress: ProgressCallback | None = None,
@@ -153,6 +165,10 @@ def load_or_build(
     t0 = time.perf_counter()
 
     def make():
+        from ..game.size import check_table
+
+        check_table(game, "playing to win against others (Mindful Maximus: every turn start's distribution of "
+                    "points to come)", future_size(model))
         arrays = build(solution, progress)
         o, ln = int(arrays["offset"][root]), int(arrays["length"][root])
         p = arrays["data"][o:o + ln].astype(np.float64)
