@@ -435,6 +435,20 @@ def small_controls(page) -> list:
         .filter(([, r]) => Math.round(r.width) < 44 || Math.round(r.height) < 44)""")
 
 
+def test_two_cards_with_the_upper_bonus_fit_a_phone(page, server):
+    """Yahtzee against the optimal bot at 390 px: both players' columns, with their upper-bonus bars and
+    notes, within the phone's width (they made the page 470 px wide)."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    start_game(phone, "yahtzee", ["optimal"], 8)
+    phone.wait_for_selector("#board .hint-cost")
+    assert phone.locator("#board .upper-note").count() == 2
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.close()
+
+
 def test_a_game_in_play_has_the_phone_screen_to_itself(page, server):
     """At 390x844: once a game starts its setup folds to one line, the dice and the whole 13-box card are on
     one screen, and New game asks before it leaves the game in play (which stays saved)."""
