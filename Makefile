@@ -52,7 +52,7 @@ bench: $(STAMP)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[bench]'
 	$(BIN)/python benchmarks/publish.py bench_solve.py bench_answers.py bench_label.py bench_simulate.py \
 		bench_play.py bench_first_use.py bench_startup.py bench_mindful.py bench_target.py bench_explain.py \
-		bench_pushluck.py bench_despirala.py bench_farkle.py bench_rl.py bench_size.py load_web.py
+		bench_pushluck.py bench_despirala.py bench_farkle.py bench_rl.py bench_size.py bench_maxi.py load_web.py
 
 clean:
 	rm -rf $(VENV) .numba_cache .pytest_cache .hypothesis  # compiled kernels stay in the user cache (see README)

@@ -106,7 +106,15 @@ def dice_stream(game: ScorecardGame, seed: int, first_game: int, n: int) -> tupl
 
 
 def has_policy_table(game: ScorecardGame) -> bool:
-    return word_layout(game) is not None
+    """Whether the game's decisions fit a word and its table, while it builds, the limit for one table (Yatzy's
+    779 MB; Maxi Yatzy's would be 106 GiB: its optimal player decides as it goes)."""
+    from ..game.size import TABLE_LIMIT_BYTES, turn_lanes
+
+    layout = word_layout(game)
+    if layout is None:
+        return False
+    lanes, groups = turn_lanes(game)
+    return int((lanes * groups).sum()) * game.dice.n_rolls * layout[1].itemsize <= TABLE_LIMIT_BYTES
 
 
 def policy_ready(game: ScorecardGame) -> bool:
@@ -129,7 +137,11 @@ def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],
     key = tables.TableKey(POLICY_KIND, game.canonical, game.fingerprint)
 
     def build():
+        from ...core.family import TableSize
+        from ..game.size import check_table
+
         working = model.size * game.dice.n_rolls * np.dtype(dtype).itemsize
+        check_table(game, "the optimal player's table of decisions", TableSize(working))
         tell_stage(progress, f"building its policy table, once ({model.size:,} states, {working / 2**20:,.0f} MiB "
                              "while it builds)")
         table = np.ascontiguousarray(values())
