@@ -32,8 +32,14 @@ def test_what_is_too_big_for_maxi_yatzy_is_refused_in_one_line(capsys, monkeypat
 
     from dicesolver.scorecard.game import size
 
+    from dicesolver.scorecard.solitaire.breakdown import explainable
+    from dicesolver.scorecard.solitaire.table import SolitaireModel
+
+    game = ds.load_game(REDUCED["maxi-yatzy"])
+    assert explainable(game, SolitaireModel(game).size)
     monkeypatch.setattr(size, "TABLE_LIMIT_BYTES", 1000)
     monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    assert not explainable(game, SolitaireModel(game).size)  # advice says so: the trainer and the page ask no why
     for argv in (["advise", REDUCED["maxi-yatzy"], "/112233/2", "--explain"], ["distribution", REDUCED["maxi-yatzy"]],
                  ["solve", REDUCED["maxi-yatzy"], "--target", "60"]):
         code, out, err = run(capsys, *argv)

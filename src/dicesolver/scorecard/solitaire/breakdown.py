@@ -93,6 +93,16 @@ def breakdown_size(game: ScorecardGame, states: int) -> TableSize:
     return TableSize(states * (game.n_categories + 3) * 8, states / STATES_PER_SECOND)
 
 
+def explainable(game: ScorecardGame, states: int) -> bool:
+    """Whether the breakdown table is cached, or may be built here (within the limit for one table)."""
+    from ..game.size import LIMIT_SECONDS, TABLE_LIMIT_BYTES, big_allowed
+
+    size = breakdown_size(game, states)
+    if size.bytes <= TABLE_LIMIT_BYTES and (size.seconds or 0.0) <= LIMIT_SECONDS or big_allowed():
+        return True
+    return (tables.TableKey(BREAKDOWN_KIND, game.canonical, game.fingerprint).directory / "manifest.json").exists()
+
+
 def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireTable],
                   progress: Callable[[int, int], None] | None = None) -> BreakdownTable:
     """The breakdown table of a one-player game: from the cache, or built now from ``solution()`` (with

@@ -29,7 +29,6 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
     unit = "points"
     tie = 1e-9
     judge = "points"
-    explains = True
 
     def __init__(self, game: ScorecardGame, table: SolitaireTable, info: SolveInfo):
         SolitaireEngine.__init__(self, table.model, table.values, self.tie, self.judge)
@@ -37,6 +36,10 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
         self.table = table
         self.encoding = ScorecardEncoding(game)
         self._turn_why: Any = None  # the breakdown table and its widget, when first asked why
+        from .breakdown import explainable
+
+        # whether explain says why: its table on disk or within the limit for one table (not Maxi Yatzy's 11 GB)
+        self.explains = explainable(game, table.model.size)
 
     def headline(self) -> str:
         return f"optimal expected score {self.root_value:.6f}"
