@@ -44,11 +44,9 @@ class ScorecardBatch(Batch):
         g, m, dice = self.game, self.model, self.game.dice
         batch_step(actions, restart, self.judge, self.used, self.group, self.capped, self.upper, self.total, self.boxes,
                    self.dice, self.roll, self.rolls_left, self.done, self.rng, self.stages, self.reward, self.regret,
-                   self.value, self.error, g.rolls, g.faces, NO_HAND_VALUES, self.values, m.offset, m.n_upper_lanes,
-                   m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps)
-        batch_masks(self.used, self.group, self.roll, self.rolls_left, self.done, self.mask, m.scores, m.upper_face,
-                    m.yacht_cat, m.xbonus, m.joker_mode, m.joker_pts, m.roll_yacht_face, m.upper_cat_of_face,
-                    m.forced_order)
+                   self.value, self.error, g.rolls, g.faces, NO_HAND_VALUES, self.values, m.rules, dice.keep_add,
+                   *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps)
+        batch_masks(self.used, self.group, self.roll, self.rolls_left, self.done, self.mask, m.rules)
 
     def observations(self) -> dict[str, np.ndarray]:
         return {"cards": self.boxes[:, None, :].copy(), "dice": self.dice.copy(),

@@ -74,7 +74,7 @@ class KernelPlayer:
 
     def kernel_args(self) -> tuple:
         m = self.model
-        return (self.values, m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args())
+        return (self.values, m.rules)
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
         u, g, t, r = self._state(position)

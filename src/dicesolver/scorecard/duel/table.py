@@ -94,8 +94,8 @@ def _set_sums(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
 
 def bonus_table_cells(game: ScorecardGame) -> float:
     """The positions of an exact two-player table that also knew both players' upper totals and yacht flags:
-    the sum over pairs (a, b) of score differences x a's turn lanes x b's (size.turn_lanes), by popcount."""
-    from ..game.size import turn_lanes
+    the sum over pairs (a, b) of score differences x a's turn lanes x b's (kernel_rules.turn_lanes), by popcount."""
+    from ..game.kernel_rules import turn_lanes
 
     lanes, groups = turn_lanes(game)
     state = (lanes * groups).astype(np.float64)

@@ -134,15 +134,15 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
         starts = ends - lengths
         out = {k: np.zeros((n, *spec.shape), dtype=np.int64) for k, spec in self.situation_spec().items()}
         read = np.zeros(n, dtype=np.uint8)
-        names, name_lengths, possible, upper_face = self._kernel_reader
-        read_positions(np.frombuffer(data, dtype=np.uint8), starts, ends, names, name_lengths, possible, upper_face,
-                       g.players, g.n_dice, g.faces, g.rolls, bool(g.forced_order),
-                       g.upper_threshold if g.has_upper_bonus else 0, g.upper_points if g.has_upper_bonus else 0,
-                       out["cards"], out["totals"], out["upper"], out["dice"], out["held"], out["rolls_left"], read)
+        names, name_lengths, possible, rules = self._kernel_reader
+        read_positions(np.frombuffer(data, dtype=np.uint8), starts, ends, names, name_lengths, possible, rules,
+                       g.players, g.n_dice, g.faces, g.rolls, out["cards"], out["totals"], out["upper"], out["dice"],
+                       out["held"], out["rolls_left"], read)
         return out, read
 
     @cached_property
     def _kernel_reader(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        from .kernel_rules import packed
         from .kernels.positions import name_table
 
         g = self.game
@@ -150,8 +150,7 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
         possible = np.zeros((g.n_categories, int(g.max_scores.max()) + 1), dtype=np.uint8)
         for c in range(g.n_categories):
             possible[c, g.possible_scores(c)] = 1
-        upper_face = np.array([c.face if c.is_upper else 0 for c in g.categories], dtype=np.int64)
-        return names, lengths, possible, upper_face
+        return names, lengths, possible, packed(g.kernel_rules)
 
     @cached_property
     def _reader(self) -> tuple[dict, list, dict, dict]:

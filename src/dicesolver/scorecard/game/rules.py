@@ -82,7 +82,7 @@ class ScorecardGame(ShownGame):
         if n == self.players:
             return self
         game = replace(self, players=n)
-        for name in ("score_table", "max_scores", "fingerprint"):  # the same rules: share what was computed
+        for name in ("score_table", "max_scores", "fingerprint", "kernel_rules"):  # the same rules: share them
             if name in self.__dict__:
                 game.__dict__[name] = self.__dict__[name]
         return game
@@ -133,6 +133,13 @@ class ScorecardGame(ShownGame):
     @cached_property
     def max_scores(self) -> np.ndarray:
         return self.score_table.max(axis=0)
+
+    @cached_property
+    def kernel_rules(self):  # -> KernelRules (kernel_rules.py, imported when first asked)
+        """The rules and the table layout as every kernel takes them: one argument, built once per game."""
+        from .kernel_rules import kernel_rules
+
+        return kernel_rules(self)
 
     @cached_property
     def fingerprint(self) -> str:

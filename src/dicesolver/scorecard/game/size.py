@@ -17,6 +17,7 @@ import numpy as np
 from ...core.errors import InputError
 from ...core.family import TableSize
 from ...core.numbers import duration_text, size_text
+from .kernel_rules import turn_lanes
 from .rules import ScorecardGame
 
 # Seconds per unit of work on one core, fitted on the 2-core reference machine (benchmarks/bench_size.py
@@ -118,27 +119,6 @@ def _turn_states(game: ScorecardGame) -> tuple[int, int]:
     the number of (used set, yacht flag) widgets the solve runs."""
     lanes, groups = turn_lanes(game)
     return int((lanes * groups).sum()), int(groups.sum())
-
-
-def turn_lanes(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
-    """For every used set: the upper totals a turn start can hold (1 when the bonus is settled or absent),
-    and the yacht-flag groups (2 once the yacht box is used in games with an extra-yacht bonus)."""
-    masks = np.arange(1 << game.n_categories, dtype=np.int64)
-    lanes = np.ones(masks.size, dtype=np.int64)
-    if game.has_upper_bonus:
-        reach = np.zeros(masks.size, dtype=np.int64)
-        all_upper = np.ones(masks.size, dtype=bool)
-        for i, cat in enumerate(game.categories):
-            if cat.is_upper:
-                used = (masks >> i) & 1
-                reach += used * cat.face * game.n_dice
-                all_upper &= used.astype(bool)
-        lanes = np.minimum(reach, game.upper_threshold) + 1
-        lanes[all_upper] = 1
-    groups = np.ones(masks.size, dtype=np.int64)
-    if game.tracks_yacht_flag and game.extra_yacht is not None:
-        groups += (masks >> game.extra_yacht.category) & 1
-    return lanes, groups
 
 
 def _cores() -> int:

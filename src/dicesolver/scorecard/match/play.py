@@ -148,8 +148,8 @@ class MatchSetup:
         results = np.zeros((n_games, len(self.names)))
         ptr, idx = dice.roll_sub_keeps
         with Stripes() as stripes:
-            stripes.each(simulate_match, self.kinds, self.hand_values, perms, throws, rand, self.values, m.offset,
-                         m.n_upper_lanes, m.n_groups, *m.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset,
+            stripes.each(simulate_match, self.kinds, self.hand_values, perms, throws, rand, self.values, m.rules,
+                         dice.keep_add, *dice.keep_sub, dice.roll_offset,
                          ptr, idx, dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims,
                          *self.policy, totals, results)
         return totals, results

@@ -76,7 +76,7 @@ class MindfulPlayer:
         keeps = np.full(dice.n_keeps, NEG)
         cats = np.empty((dice.n_rolls, game.n_categories))
         mindful_values(state.used, lane // lu, lane % lu, position.total(game), glo, curve, len(opponents) + 1,
-                            *self._fut, model.offset, model.n_upper_lanes, model.n_groups, *model.rule_args(),
+                            *self._fut, model.rules,
                             dice.keep_add, *dice.keep_sub, dice.roll_offset, position.rolls_left - 1, keeps, cats)
         return MindfulEquities(keeps, cats)
 

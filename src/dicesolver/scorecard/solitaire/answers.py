@@ -278,14 +278,16 @@ def solitaire_blob(m: SolitaireModel) -> np.ndarray:
     dice = game.dice
     ptr, idx = dice.roll_sub_keeps
     sub_pad = padded_subs(game)
-    scores_t = np.ascontiguousarray(m.scores.T, dtype=np.float64).view(np.int64)  # read as floats
+    rules = m.rules  # packed here for the answer kernel's quick calls; kernels.answers.rules_of reads them back
+    scores_t = np.ascontiguousarray(rules.scores.T, dtype=np.float64).view(np.int64)  # read as floats
     possible = possible_scores(game)
     scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
-               dice.roll_offset, m.threshold, m.upper_points, m.yacht_cat, m.xbonus, m.joker_mode,
-               int(m.forced_order), possible.shape[1] - 1, sub_pad.shape[1]]
-    arrays: list[np.ndarray] = [m.offset, m.n_upper_lanes, m.n_groups, m.scores, scores_t, m.upper_face, m.joker_pts,
-              m.roll_yacht_face, m.upper_cat_of_face, m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx,
-              hold_masks(game), dice.counts.T, possible, sub_pad]
+               dice.roll_offset, rules.threshold, rules.upper_points, rules.yacht_cat, rules.xbonus, rules.joker_mode,
+               int(rules.forced_order), possible.shape[1] - 1, sub_pad.shape[1]]
+    arrays: list[np.ndarray] = [rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores, scores_t,
+                                rules.upper_face, rules.joker_pts, rules.roll_yacht_face, rules.upper_cat_of_face,
+                                m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx, hold_masks(game), dice.counts.T, possible,
+                                sub_pad]
     return pack(scalars, arrays)
 
 

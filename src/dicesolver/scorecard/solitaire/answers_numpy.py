@@ -47,17 +47,19 @@ class SolitaireNumpy:
         self.tie, self.width = engine.tie, engine._width
         self.n_cats, self.n_dice, self.faces, self.rolls = game.n_categories, game.n_dice, game.faces, game.rolls
         self.n_rolls, self.n_keeps, self.roll_offset = dice.n_rolls, dice.n_keeps, dice.roll_offset
-        self.threshold, self.upper_points = int(m.threshold), int(m.upper_points)
-        self.yacht_cat, self.xbonus, self.joker_mode, self.forced = (int(m.yacht_cat), int(m.xbonus),
-                                                                     int(m.joker_mode), bool(m.forced_order))
-        self.offset, self.n_upper_lanes, self.n_groups = m.offset.tolist(), m.n_upper_lanes.tolist(), m.n_groups.tolist()
-        self.scores = m.scores
-        self.scores_t = np.ascontiguousarray(m.scores.T, dtype=np.float64)
-        self.upper_face = m.upper_face.tolist()
-        self.joker_pts = m.joker_pts.tolist()
-        self.roll_yacht_face = m.roll_yacht_face.tolist()
+        rules = m.rules  # the kernels' own rules, read as Python numbers and lists
+        self.threshold, self.upper_points = int(rules.threshold), int(rules.upper_points)
+        self.yacht_cat, self.xbonus, self.joker_mode, self.forced = (int(rules.yacht_cat), int(rules.xbonus),
+                                                                     int(rules.joker_mode), bool(rules.forced_order))
+        self.offset = rules.offset.tolist()
+        self.n_upper_lanes, self.n_groups = rules.n_upper_lanes.tolist(), rules.n_groups.tolist()
+        self.scores = rules.scores
+        self.scores_t = np.ascontiguousarray(rules.scores.T, dtype=np.float64)
+        self.upper_face = rules.upper_face.tolist()
+        self.joker_pts = rules.joker_pts.tolist()
+        self.roll_yacht_face = rules.roll_yacht_face.tolist()
         self.yacht_rolls = [r for r in range(dice.n_rolls) if self.roll_yacht_face[r]]
-        self.upper_cat_of_face = m.upper_cat_of_face.tolist()
+        self.upper_cat_of_face = rules.upper_cat_of_face.tolist()
         self.keep_add = m.keep_add.astype(np.int64)
         self.keep_add_list = self.keep_add.tolist()
         self.counts_t = np.ascontiguousarray(dice.counts.T)

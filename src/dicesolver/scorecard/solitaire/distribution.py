@@ -58,8 +58,8 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
         cols_lane = (rows - slots[which]).astype(np.int64)
         block_start = np.append(np.arange(0, len(rows), COLUMNS_PER_BLOCK), len(rows)).astype(np.int64)
         rsp, rsi = dice.roll_sub_keeps
-        args = (cols_u, cols_lane, rows.astype(np.int64), block_start, frozen(values), model.offset,
-                model.n_upper_lanes, model.n_groups, *model.rule_args(), dice.keep_add, *dice.keep_sub,
+        args = (cols_u, cols_lane, rows.astype(np.int64), block_start, frozen(values), model.rules, dice.keep_add,
+                *dice.keep_sub,
                 model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()), out_target,
                 out_points, out_prob, out_cat, out_flag, out_count)
         stripes.each(turn_outcomes, *args)
@@ -83,7 +83,8 @@ def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.nda
     return index, length
 
 
-def score_distribution(solution: SolitaireTable, progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
+def score_distribution(solution: SolitaireTable, progress: Callable[[int, int],
+                       None] | None = None) -> ScoreDistribution:
     model = solution.model
     game = solution.game
     values = np.ascontiguousarray(solution.values)

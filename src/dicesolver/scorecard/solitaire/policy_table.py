@@ -86,7 +86,7 @@ class PolicyTable:
         u, t, g, score = start
         ptr, idx = dice.roll_sub_keeps
         play_policy(self.decisions, self.rows, self.keep_bits, u, t, g, score, stream_seed(seed), first_game, throws,
-                    m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args(), dice.keep_add, dice.roll_offset, ptr, idx,
+                    m.rules, dice.keep_add, dice.roll_offset, ptr, idx,
                     dice.keep_sizes, game.faces, game.rolls, totals, boxes, bonus, extra)
         return totals, boxes, bonus.astype(bool), extra
 
@@ -108,7 +108,8 @@ def dice_stream(game: ScorecardGame, seed: int, first_game: int, n: int) -> tupl
 def has_policy_table(game: ScorecardGame) -> bool:
     """Whether the game's decisions fit a word and its table, while it builds, the limit for one table (Yatzy's
     779 MB; Maxi Yatzy's would be 106 GiB: its optimal player decides as it goes)."""
-    from ..game.size import TABLE_LIMIT_BYTES, turn_lanes
+    from ..game.kernel_rules import turn_lanes
+    from ..game.size import TABLE_LIMIT_BYTES
 
     layout = word_layout(game)
     if layout is None:
@@ -152,8 +153,7 @@ def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],
         steps = np.array_split(sets, min(BUILD_STEPS, max(1, len(sets))))
         with Stripes() as stripes:  # one pool of threads for every step and level
             for i, chunk in enumerate(steps):
-                stripes.each(build_policy, chunk, table, model.offset, model.n_upper_lanes, model.n_groups,
-                             *model.rule_args(), dice.keep_add, *dice.keep_sub, dice.roll_offset,
+                stripes.each(build_policy, chunk, table, model.rules, dice.keep_add, *dice.keep_sub, dice.roll_offset,
                              *dice.roll_sub_keeps, game.rolls, keep_bits, words)
                 if progress:
                     progress(i + 1, len(steps) + 1)
@@ -185,8 +185,7 @@ def _reached(model: SolitaireModel, levels: list[np.ndarray], words: np.ndarray,
     if levels:
         reached[model.offset[0]] = True  # the empty card (no upper total, no flag): lane 0 of set 0
     for sets in levels:
-        stripes.each(mark_reached, sets, words, cat_shift, model.offset, model.n_upper_lanes, model.n_groups,
-                     *model.rule_args(), reached)
+        stripes.each(mark_reached, sets, words, cat_shift, model.rules, reached)
     return reached
 
 

@@ -43,62 +43,20 @@ class SolitaireModel:
 
     def __init__(self, game: ScorecardGame):
         self.game = game
-        n = game.n_categories
-        self.n_sets = 1 << n
+        self.n_sets = 1 << game.n_categories
         self.full = self.n_sets - 1
-        masks = np.arange(self.n_sets, dtype=np.int64)
-        max_scores = game.max_scores.astype(np.int64)
-        upper_bits = [c for c, cat in enumerate(game.categories) if cat.is_upper]
-        if game.has_upper_bonus:
-            reach = np.zeros(self.n_sets, dtype=np.int64)
-            all_upper = np.ones(self.n_sets, dtype=bool)
-            for c in upper_bits:
-                has = (masks >> c) & 1
-                reach += has * max_scores[c]
-                all_upper &= has.astype(bool)
-            lanes = np.minimum(reach, game.upper_threshold) + 1
-            lanes[all_upper] = 1
-        else:
-            lanes = np.ones(self.n_sets, dtype=np.int64)
-        groups = np.ones(self.n_sets, dtype=np.int64)
-        if game.tracks_yacht_flag and game.extra_yacht is not None:
-            groups[((masks >> game.extra_yacht.category) & 1).astype(bool)] = 2
-        self.n_upper_lanes = lanes.astype(np.int32)
-        self.n_groups = groups.astype(np.int32)
-        sizes = lanes * groups
-        self.offset = np.zeros(self.n_sets + 1, dtype=np.int64)
-        np.cumsum(sizes, out=self.offset[1:])
+        self.rules = rules = game.kernel_rules  # what every kernel is given: the rules and the table's layout
+        self.offset, self.n_upper_lanes, self.n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
         self.size = int(self.offset[-1])
-
+        self.threshold, self.upper_points, self.xbonus = rules.threshold, rules.upper_points, rules.xbonus
+        self.forced_order = rules.forced_order
         dice = game.dice
-        self.scores = np.ascontiguousarray(game.score_table.astype(np.int64))
-        self.upper_face = np.array([cat.face if cat.is_upper else 0 for cat in game.categories], dtype=np.int64)
-        self.threshold = game.upper_threshold if game.has_upper_bonus else 0
-        self.upper_points = game.upper_points if game.has_upper_bonus else 0
-        x = game.extra_yacht
-        self.yacht_cat = x.category if x else -1
-        self.xbonus = x.points if x else 0
-        self.joker_mode = {"none": 0, "forced": 1, "free": 2}[x.joker] if x else 0
-        self.joker_pts = np.full(n, -1, dtype=np.int64)
-        if x:
-            for c in x.joker_categories:
-                self.joker_pts[c] = game.categories[c].fixed_points or 0
-        counts = dice.counts
-        self.roll_yacht_face = np.zeros(dice.n_rolls, dtype=np.int64)
-        for r in range(dice.n_rolls):
-            full = np.nonzero(counts[r] == game.n_dice)[0]
-            if len(full):
-                self.roll_yacht_face[r] = full[0] + 1
-        self.upper_cat_of_face = np.full(game.faces + 1, -1, dtype=np.int64)
-        for c in upper_bits:
-            self.upper_cat_of_face[game.categories[c].face] = c
-        self.forced_order = bool(game.forced_order)
         self.keep_add = dice.keep_add
         self.sub_ptr, self.sub_idx = dice.keep_sub
         self.roll_offset = dice.roll_offset
         self.roll_prob = dice.roll_probabilities
         self.n_keeps = dice.n_keeps
-        self.max_lanes = int(sizes.max())
+        self.max_lanes = int((self.n_upper_lanes * self.n_groups).max())
 
     # -- states and lanes ------------------------------------------------------------------------
     def lane(self, state: TurnState) -> int:
@@ -120,10 +78,6 @@ class SolitaireModel:
         pop = np.array([bin(m).count("1") for m in range(self.n_sets)])
         return [masks[pop == k] for k in range(n + 1)]
 
-    def rule_args(self) -> tuple:
-        return (self.scores, self.upper_face, self.threshold, self.upper_points, self.yacht_cat, self.xbonus,
-                self.joker_mode, self.joker_pts, self.roll_yacht_face, self.upper_cat_of_face, self.forced_order)
-
     # -- solving ----------------------------------------------------------------------------------
     def compile_parallel_solve(self) -> None:
         """Compile (or load) the parallel solve kernel, on a level of no sets: the next solves use it."""
@@ -131,7 +85,7 @@ class SolitaireModel:
         from .kernels.solve import solve_level
 
         values = np.zeros(self.size, dtype=np.float64)
-        solve_level(self.levels()[0][:0], values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(),
+        solve_level(self.levels()[0][:0], values, self.rules,
                     self.keep_add, self.sub_ptr, self.sub_idx, self.roll_prob, self.roll_offset, self.game.rolls - 1,
                     thread_count())
 
@@ -148,7 +102,7 @@ class SolitaireModel:
         work = [float((self.n_upper_lanes[lv] * self.n_groups[lv]).sum()) for lv in levels]
         total = sum(work[:n])
         done = 0.0
-        args = (values, self.offset, self.n_upper_lanes, self.n_groups, *self.rule_args(), self.keep_add,
+        args = (values, self.rules, self.keep_add,
                 self.sub_ptr, self.sub_idx, self.roll_prob, self.roll_offset, self.game.rolls - 1)
         if parallel is None:  # else the stripes on Python's threads: compiled in half the time
             parallel = compiled(solve_level)
@@ -224,7 +178,8 @@ def load_or_solve(
 
     def check(table: tables.LoadedTable) -> None:
         values = table.arrays["values"]
-        if values.shape != (model.size,) or not np.isclose(values[root_index], table.manifest["root_value"], rtol=0, atol=1e-9):
+        if values.shape != (model.size,) or not np.isclose(values[root_index], table.manifest["root_value"], rtol=0,
+                            atol=1e-9):
             raise TableError(f"table in {table.directory} fails its root-value check")
 
     table, built = tables.load_or_build(table_key(game), build, check, rebuild=rebuild, on_problem=on_problem)

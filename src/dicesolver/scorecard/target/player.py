@@ -41,7 +41,7 @@ class TargetPlayer:
 
     def _rules(self) -> tuple:
         m = self.table.model
-        return (self.table.V, self.table.N + 1, m.offset, m.n_upper_lanes, m.n_groups, *m.rule_args())
+        return (self.table.V, self.table.N + 1, m.rules)
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
         u, g, t, need = self._state(position)

@@ -89,8 +89,8 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     total, done = sum(work[:n]), 0.0
     with Stripes() as stripes:  # one pool of threads for every level
         for k in range(n - 1, -1, -1):
-            stripes.each(target_level, levels[k], V, N, model.offset, model.n_upper_lanes, model.n_groups,
-                         *model.rule_args(), model.keep_add, model.sub_ptr, model.sub_idx, model.roll_prob,
+            stripes.each(target_level, levels[k], V, N, model.rules, model.keep_add, model.sub_ptr, model.sub_idx,
+                         model.roll_prob,
                          model.roll_offset, game.rolls - 1)
             done += work[k]
             if progress:

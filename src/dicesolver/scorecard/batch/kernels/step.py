@@ -12,7 +12,7 @@ stages computed at every turn start (``strategies.policy_stages``).
 import numpy as np
 
 from ....core.jit import borrowed, njit, prange
-from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
 from ...bots.kernels.strategies import OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
 from ...turn.kernels.stream import GOLDEN, mix64
 from ...turn.kernels.widget import NEG
@@ -58,13 +58,13 @@ def best_keep_value(stages, i, m, r, roll_sub_ptr, roll_sub_idx):
 
 @njit(cache=True, parallel=True)
 def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done,
-               rng, stages, reward, regret, value, error, rolls, faces, H, values, offset, n_upper_lanes, n_groups,
-               scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-               roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+               rng, stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr, sub_idx,
+               roll_offset,
                roll_sub_ptr, roll_sub_idx):
     """One step of every environment (``restart``: start every game afresh instead). ``error[i]``: 1 where
     the action was not legal (nothing changes there). ``H``: the static hand values ``policy_stages`` takes,
     unused by the optimal player (a read-only stand-in, as the other callers pass it)."""
+    rules = lend(rules)
     n = actions.shape[0]
     for b in prange((n + ENVS_PER_CALL - 1) // ENVS_PER_CALL):
         # a call per block of environments: a parallel loop's body is compiled through numba's parfor passes,
@@ -73,31 +73,30 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
         lo = np.int64(b * ENVS_PER_CALL)
         step_envs(lo, min(n, lo + ENVS_PER_CALL), actions, restart, judge, used, group, capped, upper, total, boxes,
                   dice, roll, rolls_left, done, rng, stages, reward, regret, value, error, rolls, faces, H, values,
-                  offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                  joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                  rules, keep_add, sub_ptr, sub_idx,
                   roll_offset, roll_sub_ptr, roll_sub_idx)
 
 
 @njit(cache=True)
 def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left,
-              done, rng, stages, reward, regret, value, error, rolls, faces, H, values, offset, n_upper_lanes,
-              n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-              roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+              done, rng, stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr,
+              sub_idx, roll_offset,
               roll_sub_ptr, roll_sub_idx):
     """Environments lo..hi-1's step (``batch_step``)."""
+    rules = lend(rules)
+    n_groups = rules.n_groups
+    upper_face = rules.upper_face
     # borrowed: counted, every thread's atomic adds and subtracts on the shared arrays' counts cost 4x
-    actions, used, group, capped, upper, total = borrowed(actions), borrowed(used), borrowed(group), \
-        borrowed(capped), borrowed(upper), borrowed(total)
-    boxes, dice, roll, rolls_left, done, rng = borrowed(boxes), borrowed(dice), borrowed(roll), borrowed(rolls_left), \
-        borrowed(done), borrowed(rng)
-    stages, reward, regret, value, error, H, values = borrowed(stages), borrowed(reward), borrowed(regret), \
-        borrowed(value), borrowed(error), borrowed(H), borrowed(values)
-    offset, n_upper_lanes, n_groups, scores, upper_face = borrowed(offset), borrowed(n_upper_lanes), \
-        borrowed(n_groups), borrowed(scores), borrowed(upper_face)
-    joker_pts, roll_yacht_face, upper_cat_of_face, keep_add = borrowed(joker_pts), borrowed(roll_yacht_face), \
-        borrowed(upper_cat_of_face), borrowed(keep_add)
-    sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx = borrowed(sub_ptr), borrowed(sub_idx), borrowed(roll_sub_ptr), \
-        borrowed(roll_sub_idx)
+    actions, used, group = borrowed(actions), borrowed(used), borrowed(group)
+    capped, upper, total = borrowed(capped), borrowed(upper), borrowed(total)
+    boxes, dice, roll = borrowed(boxes), borrowed(dice), borrowed(roll)
+    rolls_left, done, rng = borrowed(rolls_left), borrowed(done), borrowed(rng)
+    stages, reward, regret = borrowed(stages), borrowed(reward), borrowed(regret)
+    value, error, H = borrowed(value), borrowed(error), borrowed(H)
+    values = borrowed(values)
+    keep_add = borrowed(keep_add)
+    sub_ptr, sub_idx = borrowed(sub_ptr), borrowed(sub_idx)
+    roll_sub_ptr, roll_sub_idx = borrowed(roll_sub_ptr), borrowed(roll_sub_idx)
     n_cats = boxes.shape[1]
     n_dice = dice.shape[1]
     holds = 1 << n_dice
@@ -139,17 +138,12 @@ def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total
                     error[i] = 1
                     continue
                 ok, v, now, pts, gain, extra = choice_value(
-                    OPTIMAL if judge else RANDOM, u, group[i], capped[i], roll[i], c, H, values, offset, n_upper_lanes,
-                    n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                    roll_yacht_face, upper_cat_of_face, forced_order)
+                    OPTIMAL if judge else RANDOM, u, group[i], capped[i], roll[i], c, H, values, rules)
                 if not ok:
                     error[i] = 1
                     continue
                 if judge:
-                    b, best = best_category(OPTIMAL, u, group[i], capped[i], roll[i], H, values, offset,
-                                            n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                                            yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                                            upper_cat_of_face, forced_order, 0)
+                    b, best = best_category(OPTIMAL, u, group[i], capped[i], roll[i], H, values, rules, 0)
                     if rolls_left[i] > 0:  # scoring with throws left: the best keep counts too
                         best = max(best, best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,
                                                          roll_sub_idx))
@@ -159,8 +153,8 @@ def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total
                 boxes[i, c] = pts
                 if upper_face[c] > 0:
                     upper[i] += pts
-                capped[i] = upper_step(capped[i], pts, c, upper_face, threshold, upper_points)[0]
-                group[i] = next_group(u, group[i], c, pts, yacht_cat, n_groups[u | (1 << c)])
+                capped[i] = upper_step(capped[i], pts, c, rules)[0]
+                group[i] = next_group(u, group[i], c, pts, rules, n_groups[u | (1 << c)])
                 used[i] = u | (1 << c)
                 if used[i] == full:  # shown as the protocol's end: no dice, a turn's throws
                     done[i] = 1
@@ -176,9 +170,7 @@ def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total
             if judge and rolls > 1:
                 buf = np.empty((keep_add.shape[0], 1))
                 # inlined, so the literal mode costs no compilation of its own and prunes the other strategies
-                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, offset, n_upper_lanes,
-                                      n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                                      joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add,
+                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, rules, keep_add,
                                       sub_ptr, sub_idx, roll_offset, buf, stages[i])
         if judge:
             if rolls_left[i] > 0:
@@ -186,17 +178,15 @@ def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total
                                                       roll_sub_idx)
             else:
                 value[i] = total[i] + best_category(
-                    OPTIMAL, used[i], group[i], capped[i], roll[i], H, values, offset, n_upper_lanes, n_groups,
-                    scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                    roll_yacht_face, upper_cat_of_face, forced_order, 0)[1]
+                    OPTIMAL, used[i], group[i], capped[i], roll[i], H, values, rules, 0)[1]
 
 
 @njit(cache=True, parallel=True)
-def batch_masks(used, group, roll, rolls_left, done, mask, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                joker_pts, roll_yacht_face, upper_cat_of_face, forced_order):
+def batch_masks(used, group, roll, rolls_left, done, mask, rules):
     """mask[i, a] = 1 where action a is legal in environment i (a finished game: none)."""
+    rules = lend(rules)
     n_envs, n_actions = mask.shape
-    n_cats = scores.shape[1]
+    n_cats = rules.scores.shape[1]
     holds = n_actions - n_cats
     for i in prange(n_envs):
         for a in range(n_actions):
@@ -208,8 +198,6 @@ def batch_masks(used, group, roll, rolls_left, done, mask, scores, upper_face, y
                 mask[i, a] = 1
         for c in range(n_cats):
             if not (used[i] >> c) & 1:
-                ok, pts, extra = score_choice(used[i], group[i], roll[i], c, scores, upper_face, yacht_cat, xbonus,
-                                              joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                                              forced_order)
+                ok, pts, extra = score_choice(used[i], group[i], roll[i], c, rules)
                 if ok:
                     mask[i, holds + c] = 1

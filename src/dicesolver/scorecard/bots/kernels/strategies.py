@@ -4,7 +4,7 @@
 import numpy as np
 
 from ....core.jit import borrowed, njit, prange
-from ...game.kernels.scoring import fill_box, next_group, score_choice, upper_step
+from ...game.kernels.scoring import lend, fill_box, next_group, score_choice, upper_step
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 #
@@ -18,22 +18,20 @@ MEMO_TURNS = 4  # a simulation's turns whose stages are kept (many games meet th
 
 
 @njit(cache=True, inline="always")
-def choice_value(mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                 forced_order):
+def choice_value(mode, u, g, t, r, c, H, values, rules):
     """(allowed, value for the strategy, points now incl. bonuses, box points, upper bonus gained, extra)."""
-    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
-                                       roll_yacht_face, upper_cat_of_face, forced_order)
+    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
+    allowed, pts, extra = score_choice(u, g, r, c, rules)
     if not allowed:
         return False, NEG, 0, 0, 0, 0
-    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+    t2, gain = upper_step(t, pts, c, rules)
     now = pts + gain + extra
     if mode == OPTIMAL:
         nu = u | (1 << c)
         ln = n_upper_lanes[nu]
         if t2 > ln - 1:
             t2 = ln - 1
-        ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+        ng = next_group(u, g, c, pts, rules, n_groups[nu])
         return True, now + values[offset[nu] + ng * ln + t2], now, pts, gain, extra
     if mode == STATIC:
         return True, H[r, c] + (pts - scores[r, c]) + extra, now, pts, gain, extra
@@ -41,15 +39,12 @@ def choice_value(mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups
 
 
 @njit(cache=True, inline="always")
-def best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                  upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                  forced_order, rnum):
+def best_category(mode, u, g, t, r, H, values, rules, rnum):
     """The category the strategy scores roll r in: (category, value)."""
+    scores = rules.scores
     if mode == RANDOM:
         # int64 each: a caller's literal 0 would compile it once more
-        return random_category(np.int64(u), np.int64(g), np.int64(t), np.int64(r), H, values, offset,
-                               n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
-                               xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+        return random_category(np.int64(u), np.int64(g), np.int64(t), np.int64(r), H, values, rules,
                                np.int64(rnum))
     best_c = -1
     best_v = NEG
@@ -57,8 +52,7 @@ def best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, 
         if (u >> c) & 1:
             continue
         ok, v, now, pts, gain, extra = choice_value(
-            mode, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-            upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            mode, u, g, t, r, c, H, values, rules)
         if ok and v > best_v:
             best_v = v
             best_c = c
@@ -69,23 +63,20 @@ def best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, 
 # cost seconds of compilation there (policy_stages compiled in 5.2 s with the random strategy inlined, 2.1 s
 # without); the random strategy is never the one timed
 @njit(cache=True)
-def random_category(u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                    upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                    forced_order, rnum):
+def random_category(u, g, t, r, H, values, rules, rnum):
     """The random strategy's category: the (rnum mod count)-th of the ``count`` boxes it may fill."""
+    rules = lend(rules)
+    scores = rules.scores
     n_cats = scores.shape[1]
     count = 0
     for c in range(n_cats):
-        if not (u >> c) & 1 and score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                             joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)[0]:
+        if not (u >> c) & 1 and score_choice(u, g, r, c, rules)[0]:
             count += 1
     pick = rnum % count
     for c in range(n_cats):
         if not (u >> c) & 1:
             ok, v, now, pts, gain, extra = choice_value(
-                RANDOM, u, g, t, r, c, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                forced_order)
+                RANDOM, u, g, t, r, c, H, values, rules)
             if ok:
                 if pick == 0:
                     return c, v
@@ -94,23 +85,19 @@ def random_category(u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scor
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                  upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                  forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
+def policy_stages(mode, u, g, t, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
     """stages[m, k] = the strategy's value of keeping k when m more throws follow the next one."""
+    rules = lend(rules)
+    scores = rules.scores
     # borrowed: in a function of its own, every array handed to the inlined helpers had its reference count
     # changed for every roll and box, which made a turn six times slower (21 -> 129 µs for Yahtzee)
-    H, values, offset, n_upper_lanes, n_groups, scores = borrowed(H), borrowed(values), borrowed(offset), \
-        borrowed(n_upper_lanes), borrowed(n_groups), borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
-    keep_add, sub_ptr, sub_idx, buf, stages = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
-        borrowed(buf), borrowed(stages)
+    H, values = borrowed(H), borrowed(values)
+    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, buf = borrowed(sub_idx), borrowed(buf)
+    stages = borrowed(stages)
     n_rolls = scores.shape[0]
     for r in range(n_rolls):
-        c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                             upper_cat_of_face, forced_order, 0)
+        c, v = best_category(mode, u, g, t, r, H, values, rules, 0)
         buf[roll_offset + r, 0] = v
     for m in range(stages.shape[0]):
         if m > 0:
@@ -160,36 +147,31 @@ def throw(k, faces, count, keep_add, roll_offset):
 
 
 @njit(cache=True)
-def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, offset, n_upper_lanes, n_groups, scores,
-                upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, rules, keep_add, sub_ptr, sub_idx, roll_offset,
+                roll_sub_ptr,
                 roll_sub_idx, roll_faces, rolls):
     """One keep decision of a built-in strategy (called from Python by the players)."""
+    rules = lend(rules)
     stages = np.empty((max(rolls - 1, 1), keep_add.shape[0]))
     if mode == OPTIMAL or mode == STATIC:
         buf = np.empty((keep_add.shape[0], 1))
-        policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                      forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages[:rolls_left])
+        policy_stages(mode, u, g, t, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf,
+                      stages[:rolls_left])
     return choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset,
                              rbits, keep_add)
 
 
 @njit(cache=True)
-def decide_category(mode, H, u, g, t, r, rnum, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                    upper_cat_of_face, forced_order):
+def decide_category(mode, H, u, g, t, r, rnum, values, rules):
     """One category decision of a built-in strategy (called from Python by the players)."""
-    c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                         threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                         upper_cat_of_face, forced_order, rnum)
+    rules = lend(rules)
+    c, v = best_category(mode, u, g, t, r, H, values, rules, rnum)
     return c
 
 
 @njit(cache=True, nogil=True)
 def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_score, throws, rand,
-                   values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat,
-                   xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                   values, rules, keep_add, sub_ptr,
                    sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys,
                    memo_stages, out_total, out_boxes, out_bonus, out_extra):
     """Play part ``stripe`` of ``n_stripes`` of the throws.shape[0] games from one start state with the pre-drawn
@@ -199,36 +181,33 @@ def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_
     every used set and flag group (``static_stage_table``), read instead of computed at every turn; empty
     (its first dimension 0) to compute them. ``memo_keys[stripe]`` and ``memo_stages[stripe]``: the stripe's
     own memo of early turns' stages (``play_game_alone``)."""
+    rules = lend(rules)
     keys, memo = memo_keys[stripe], memo_stages[stripe]
     n = throws.shape[0]
     for i in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
-        play_game_alone(np.int64(i), mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
-                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+        play_game_alone(np.int64(i), mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules,
+                        keep_add, sub_ptr,
                         sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table,
                         keys, memo, out_total, out_boxes, out_bonus, out_extra)
 
 
 @njit(cache=True)
-def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, offset,
-                    n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                    joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules, keep_add,
+                    sub_ptr, sub_idx,
                     roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys, memo_stages,
                     out_total, out_boxes, out_bonus, out_extra):
     """Game i of ``simulate_games``. The stages of a turn depend on its state alone (used set, flag group, upper
     total): those of the first MEMO_TURNS turns, which many games share, are kept in a memo of
     ``memo_keys.shape[0]`` slots (``memo_keys[slot]`` the state's key, -1 for none; ``memo_stages[slot]`` its
     stages) and read again rather than worked out (21 µs a Yahtzee turn)."""
+    rules = lend(rules)
+    scores, threshold = rules.scores, rules.threshold
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
     H, throws, rand, values = borrowed(H), borrowed(throws), borrowed(rand), borrowed(values)
-    offset, n_upper_lanes, n_groups, scores = borrowed(offset), borrowed(n_upper_lanes), borrowed(n_groups), \
-        borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
-    keep_add, sub_ptr, sub_idx, roll_sub_ptr = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
-        borrowed(roll_sub_ptr)
-    roll_sub_idx, roll_faces, keep_size, out_total = borrowed(roll_sub_idx), borrowed(roll_faces), \
-        borrowed(keep_size), borrowed(out_total)
+    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, roll_sub_ptr = borrowed(sub_idx), borrowed(roll_sub_ptr)
+    roll_sub_idx, roll_faces = borrowed(roll_sub_idx), borrowed(roll_faces)
+    keep_size, out_total = borrowed(keep_size), borrowed(out_total)
     out_boxes, out_bonus, out_extra = borrowed(out_boxes), borrowed(out_bonus), borrowed(out_extra)
     stage_table, memo_keys, memo_stages = borrowed(stage_table), borrowed(memo_keys), borrowed(memo_stages)
     n_games, n_turns, rolls, n_dice = throws.shape
@@ -260,9 +239,7 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
                     for k in range(n_keeps):
                         stages[m, k] = memo_stages[slot, m, k]
             else:
-                policy_stages(mode, u, g, t, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                              threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                              upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
+                policy_stages(mode, u, g, t, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf,
                               stages[:rolls - 1])
                 if slot >= 0:
                     memo_keys[slot] = key
@@ -275,52 +252,43 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
                                   roll_offset, rand[i, turn, s - 1], keep_add)
             kept = keep_size[k]
             r = throw(k, throws[i, turn, s], n_dice - kept, keep_add, roll_offset)
-        c, v = best_category(mode, u, g, t, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                             upper_cat_of_face, forced_order, rand[i, turn, rolls - 1])
-        ok, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
-                                      roll_yacht_face, upper_cat_of_face, forced_order)
-        gain = upper_step(t, pts, c, upper_face, threshold, upper_points)[1]
+        c, v = best_category(mode, u, g, t, r, H, values, rules, rand[i, turn, rolls - 1])
+        ok, pts, extra = score_choice(u, g, r, c, rules)
+        gain = upper_step(t, pts, c, rules)[1]
         total += pts + gain + extra
         if gain > 0:
             bonus = 1
         if extra > 0:
             extras += 1
-        u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, upper_face, threshold, upper_points, yacht_cat,
-                           n_groups)
+        u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, rules)
     out_total[i] = total
     out_bonus[i] = bonus
     out_extra[i] = extras
 
 
 @njit(cache=True, nogil=True)
-def static_stage_table(stripe, n_stripes, mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                       threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                       upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
+def static_stage_table(stripe, n_stripes, mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
     """out[u, g] = a static strategy's stages (``policy_stages``) for used set u and flag group g, for the used
     sets stripe, stripe + n_stripes, ... (every n-th set: their work varies with the boxes left; Python's threads
     run the stripes, as ``simulate_games``'): they
     depend on nothing else (not the upper total), so a simulation of many games reads them instead of
     computing them at every turn (21 µs a Yahtzee turn)."""
+    rules = lend(rules)
     for a in range(stripe, out.shape[0] - 1, n_stripes):
-        static_stages_of_set(np.int64(a), mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                             upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out)
+        static_stages_of_set(np.int64(a), mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out)
 
 
 @njit(cache=True)
-def static_stages_of_set(a, mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                         upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                         forced_order, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
+def static_stages_of_set(a, mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
     """Used set a of ``static_stage_table``."""
+    rules = lend(rules)
+    n_groups = rules.n_groups
     n_keeps = keep_add.shape[0]
     buf = np.empty((n_keeps, 1))
     stages = np.empty((max(rolls - 1, 1), n_keeps))
     zero = np.int64(0)  # typed, not literal: policy_stages compiled once
     for g in range(n_groups[a]):
-        policy_stages(mode, a, np.int64(g), zero, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                      threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                      upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf,
+        policy_stages(mode, a, np.int64(g), zero, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf,
                       stages[:rolls - 1])
         for m in range(rolls - 1):
             for k in range(n_keeps):
@@ -328,34 +296,30 @@ def static_stages_of_set(a, mode, H, values, offset, n_upper_lanes, n_groups, sc
 
 
 @njit(cache=True, parallel=True)
-def set_policy_tables(mode, H, values, offset, n_upper_lanes, n_groups, scores,
-                      upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                      upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+def set_policy_tables(mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
                       roll_sub_idx, roll_faces, rolls, out_keep, out_cat):
     """Decisions of a solitaire strategy (optimal = Maximus, static, whatever) for every used set:
     out_keep[a, throws left - 1, roll] and out_cat[a, roll] (games without bonuses: no lanes)."""
+    rules = lend(rules)
     for a in prange(out_cat.shape[0] - 1):
         # a call per used set: numba's parfor passes over the whole body inlined in the loop took 14 s more
-        policy_of_set(np.int64(a), mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                      forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces,
+        policy_of_set(np.int64(a), mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+                      roll_sub_idx, roll_faces,
                       rolls, out_keep, out_cat)
 
 
 @njit(cache=True)
-def policy_of_set(a, mode, H, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                  upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                  forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, rolls,
+def policy_of_set(a, mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
+                  roll_faces, rolls,
                   out_keep, out_cat):
     """Iteration a of ``set_policy_tables``'s parallel loop."""
+    rules = lend(rules)
+    scores = rules.scores
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
-    H, values, offset, n_upper_lanes = borrowed(H), borrowed(values), borrowed(offset), borrowed(n_upper_lanes)
-    n_groups, scores, upper_face, joker_pts = borrowed(n_groups), borrowed(scores), borrowed(upper_face), \
-        borrowed(joker_pts)
-    roll_yacht_face, upper_cat_of_face, keep_add, sub_ptr = borrowed(roll_yacht_face), borrowed(upper_cat_of_face), \
-        borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, roll_sub_ptr, roll_sub_idx, roll_faces = borrowed(sub_idx), borrowed(roll_sub_ptr), \
-        borrowed(roll_sub_idx), borrowed(roll_faces)
+    H, values = borrowed(H), borrowed(values)
+    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, roll_sub_ptr = borrowed(sub_idx), borrowed(roll_sub_ptr)
+    roll_sub_idx, roll_faces = borrowed(roll_sub_idx), borrowed(roll_faces)
     out_keep, out_cat = borrowed(out_keep), borrowed(out_cat)
     n_rolls = scores.shape[0]
     n_keeps = keep_add.shape[0]
@@ -363,14 +327,10 @@ def policy_of_set(a, mode, H, values, offset, n_upper_lanes, n_groups, scores, u
     stages = np.empty((max(rolls - 1, 1), n_keeps))
     if mode == OPTIMAL or mode == STATIC:
         zero = np.int64(0)  # typed, not literal: policy_stages compiled once
-        policy_stages(mode, a, zero, zero, H, values, offset, n_upper_lanes, n_groups, scores,
-                      upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                      roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+        policy_stages(mode, a, zero, zero, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset,
                       buf, stages[:rolls - 1])
     for r in range(n_rolls):
-        c, v = best_category(mode, a, 0, 0, r, H, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                             threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                             upper_cat_of_face, forced_order, 0)
+        c, v = best_category(mode, a, 0, 0, r, H, values, rules, 0)
         out_cat[a, r] = c
         for left in range(1, rolls):
             out_keep[a, left - 1, r] = choose_keep_index(mode, r, left, stages, roll_sub_ptr, roll_sub_idx,

@@ -9,26 +9,30 @@ it with ``parse_state``, which says what is wrong.
 import numpy as np
 
 from ....core.jit import njit
+from .scoring import unpacked
 
 SEMI, COMMA, EQUALS, SLASH, PLUS, MINUS, ZERO, NINE = 59, 44, 61, 47, 43, 45, 48, 57
 MAX_DIGITS = 9  # a number of more digits is no box's points nor a count of throws: read by parse_state
 
 
 @njit(cache=True)
-def read_positions(text, starts, ends, names, name_lengths, possible, upper_face, players, n_dice, faces, rolls,
-                   forced_order, threshold, upper_points, cards, totals, upper, dice, held, rolls_left, read):
+def read_positions(text, starts, ends, names, name_lengths, possible, packed_rules, players, n_dice, faces, rolls,
+                   cards,
+                   totals, upper, dice, held, rolls_left, read):
     """Read texts k (bytes ``text[starts[k]:ends[k]]``) into row k of the situations' arrays; ``read[k]``:
-    1 where the text was read, 0 where ``parse_state`` must read it."""
+    1 where the text was read, 0 where ``parse_state`` must read it. The rules come packed
+    (``kernel_rules.packed``): one array's type to check on each call, where the tuple's cost 0.1 ms."""
+    rules = unpacked(packed_rules)
     n_cats = names.shape[0]
     for k in range(starts.shape[0]):
-        read[k] = read_one(text, starts[k], ends[k], k, names, name_lengths, possible, upper_face, players, n_dice,
-                           faces, rolls, forced_order, threshold, upper_points, n_cats, cards, totals, upper, dice,
-                           held, rolls_left)
+        read[k] = read_one(text, starts[k], ends[k], k, names, name_lengths, possible, rules, players, n_dice, faces,
+                           rolls, n_cats, cards, totals, upper, dice, held, rolls_left)
 
 
-@njit(cache=True)
-def read_one(text, lo, hi, k, names, name_lengths, possible, upper_face, players, n_dice, faces, rolls, forced_order,
-             threshold, upper_points, n_cats, cards, totals, upper, dice, held, rolls_left):
+@njit(cache=True, inline="always")  # inlined: a call passed the rules' fourteen fields for every text
+def read_one(text, lo, hi, k, names, name_lengths, possible, rules, players, n_dice, faces, rolls, n_cats, cards,
+             totals,
+             upper, dice, held, rolls_left):
     """One text (see read_positions): 1 when read, 0 when not in the canonical form or not a position."""
     # the two slashes: CARDS/DICE/ROLLS
     first = -1
@@ -60,7 +64,7 @@ def read_one(text, lo, hi, k, names, name_lengths, possible, upper_face, players
             end += 1
         if j >= players:
             return 0
-        count = read_card(text, p, end, k, j, names, name_lengths, possible, upper_face, n_cats, cards)
+        count = read_card(text, p, end, k, j, names, name_lengths, possible, rules.upper_face, n_cats, cards)
         if count < 0:
             return 0
         box_sum = 0
@@ -69,11 +73,11 @@ def read_one(text, lo, hi, k, names, name_lengths, possible, upper_face, players
             v = cards[k, j, c]
             if v >= 0:
                 box_sum += v
-                if upper_face[c] > 0:
+                if rules.upper_face[c] > 0:
                     up += v
-            elif forced_order and c + 1 < n_cats and cards[k, j, c + 1] != -1:
+            elif rules.forced_order and c + 1 < n_cats and cards[k, j, c + 1] != -1:
                 return 0
-        totals[k, j] = box_sum + (upper_points if threshold > 0 and up >= threshold else 0)
+        totals[k, j] = box_sum + (rules.upper_points if rules.threshold > 0 and up >= rules.threshold else 0)
         upper[k, j] = up
         if j == 0:
             filled_first = count

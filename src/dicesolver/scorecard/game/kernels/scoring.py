@@ -1,11 +1,39 @@
 """Scoring a final roll on arrays: the rules of docs/RULES.md (jokers, forced order, the upper bonus, the
-extra-yacht flag) as the kernels apply them; ``ScorecardGame.legal_scores`` states the same rules in
-Python and the tests compare the two.
+extra-yacht flag) as the kernels apply them, the one place that does, from the game's ``KernelRules``
+(``game/kernel_rules.py``); ``ScorecardGame.legal_scores`` states the same rules in Python and the tests
+compare the two.
 """
 
 import numpy as np
 
-from ....core.jit import njit
+from ....core.jit import borrowed, njit
+from ..kernel_rules import KernelRules
+
+
+@njit(cache=True, inline="always")
+def lend(rules):
+    """The rules with their arrays borrowed (``core.jit.borrowed``): a kernel lends itself its rules once,
+    so that the scoring below, inlined in its loops, reads arrays that cost no reference counts (read from
+    the owned tuple, they made the solve a third slower and a greedy player's games four times slower). Only
+    for the length of the call that holds ``rules``."""
+    return KernelRules(borrowed(rules.offset), borrowed(rules.n_upper_lanes), borrowed(rules.n_groups),
+                       borrowed(rules.scores), borrowed(rules.upper_face), rules.threshold, rules.upper_points,
+                       rules.yacht_cat, rules.xbonus, rules.joker_mode, borrowed(rules.joker_pts),
+                       borrowed(rules.roll_yacht_face), borrowed(rules.upper_cat_of_face), rules.forced_order)
+
+
+@njit(cache=True, inline="always")
+def unpacked(blob):
+    """``kernel_rules.packed``'s array read back as KernelRules (int64 arrays, borrowed from the blob)."""
+    n_scalars = 7
+    n_cats = blob[6]
+
+    def part(i):
+        return borrowed(blob[blob[n_scalars + i]: blob[n_scalars + i + 1]])
+
+    scores = part(3)
+    return KernelRules(part(0), part(1), part(2), scores.reshape((scores.shape[0] // n_cats, n_cats)), part(4),
+                       blob[0], blob[1], blob[2], blob[3], blob[4], part(5), part(6), part(7), blob[5] != 0)
 
 
 @njit(cache=True, inline="always")
@@ -17,13 +45,23 @@ def first_open(u, n_cats):
 
 
 @njit(cache=True, inline="always")
-def score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
-                 roll_yacht_face, upper_cat_of_face, forced_order):
+def score_choice(u, g, r, c, rules):
     """Scoring roll r in open category c from used set u, flag group g.
 
     Returns (allowed, points, extra): points go to the box (and the upper total when c is upper);
     extra is the extra-yacht bonus earned. ``allowed`` is False where a forced rule forbids c.
     """
+    return score_with(u, g, r, c, rules.scores, rules.upper_face, rules.yacht_cat, rules.xbonus, rules.joker_mode,
+                      rules.joker_pts, rules.roll_yacht_face, rules.upper_cat_of_face, rules.forced_order)
+
+
+@njit(cache=True, inline="always")
+def score_with(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
+               upper_cat_of_face, forced_order):
+    """``score_choice`` on the rules' values one by one: for the answer kernel, which reads them once from
+    its packed model (``solitaire/kernels/answers.py``) and passes ``forced_order`` as a constant 0 where its
+    callers offer only the boxes the order allows (the check then folds away: run for every option of a
+    batch, it cost a tenth of its time). The rules handed down in one tuple cost it 12% of a batch."""
     n_cats = scores.shape[1]
     if forced_order and c != first_open(u, n_cats):
         return False, 0, 0
@@ -68,9 +106,15 @@ def yacht_again(u, g, c, s, f, upper_face, xbonus, joker_mode, joker_pts, upper_
 
 
 @njit(cache=True, inline="always")
-def upper_step(t, pts, c, upper_face, threshold, upper_points):
+def upper_step(t, pts, c, rules):
     """The upper total after scoring pts in category c from total t (capped at the threshold), and the
     upper bonus this earns (paid the moment the threshold is reached)."""
+    return upper_step_with(t, pts, c, rules.upper_face, rules.threshold, rules.upper_points)
+
+
+@njit(cache=True, inline="always")
+def upper_step_with(t, pts, c, upper_face, threshold, upper_points):
+    """``upper_step`` on the rules' values one by one (the answer kernel's, as ``score_with``)."""
     if upper_face[c] == 0 or threshold == 0:
         return t, 0
     t2 = t + pts
@@ -80,8 +124,15 @@ def upper_step(t, pts, c, upper_face, threshold, upper_points):
 
 
 @njit(cache=True, inline="always")
-def next_group(u, g, c, pts, yacht_cat, groups_next):
-    """Flag group after scoring: set when the yacht box is filled with points."""
+def next_group(u, g, c, pts, rules, groups_next):
+    """Flag group after scoring: set when the yacht box is filled with points (``groups_next``: the flag
+    groups of the set after it, looked up once by the callers that score many rolls)."""
+    return next_group_with(u, g, c, pts, rules.yacht_cat, groups_next)
+
+
+@njit(cache=True, inline="always")
+def next_group_with(u, g, c, pts, yacht_cat, groups_next):
+    """``next_group`` on the rules' values one by one (the answer kernel's, as ``score_with``)."""
     if groups_next == 1:
         return 0
     if c == yacht_cat and not (u >> yacht_cat) & 1:
@@ -90,10 +141,10 @@ def next_group(u, g, c, pts, yacht_cat, groups_next):
 
 
 @njit(cache=True, inline="always")
-def fill_box(u, g, t, c, pts, boxes, i, upper_face, threshold, upper_points, yacht_cat, n_groups):
+def fill_box(u, g, t, c, pts, boxes, i, rules):
     """Simulated game i's box c filled with pts (written into ``boxes[i]``): its card's used boxes, flag
     group and upper total after it."""
     boxes[i, c] = pts
-    t = upper_step(t, pts, c, upper_face, threshold, upper_points)[0]
-    g = next_group(u, g, c, pts, yacht_cat, n_groups[u | (1 << c)])
+    t = upper_step(t, pts, c, rules)[0]
+    g = next_group(u, g, c, pts, rules, rules.n_groups[u | (1 << c)])
     return u | (1 << c), g, t

@@ -5,7 +5,7 @@ import numpy as np
 
 from ....core.jit import njit
 from ...mindful.kernels.mindful import mindful_roll_values, result_curve
-from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
 from ...bots.kernels.strategies import OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
 from ...target.kernels.target import target_box, target_keep, target_stages
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
@@ -45,14 +45,15 @@ def game_results(totals, out):
 
 
 @njit(cache=True)
-def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
-              n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-              roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, rules, keep_add, sub_ptr,
+              sub_idx, roll_offset,
               roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
               pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
               out_result):
     """Game i of simulate_match (a function of its own, which numba compiles once for every kernel that plays
     a match's games)."""
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
     n_seats, n_turns, rolls, n_dice = throws.shape[1:]
     n_rot = perms.shape[0]
     n_keeps = keep_add.shape[0]
@@ -83,14 +84,10 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                 lu = n_upper_lanes[a]
                 prow = policy_rows[offset[a] + g[seat] * lu + min(t[seat], lu - 1)]
             elif kind == MATCH_TARGET:
-                target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, offset, n_upper_lanes, n_groups,
-                              scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                              joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr,
+                target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, rules, keep_add, sub_ptr,
                               sub_idx, roll_offset, buf, stages[:rolls - 1])
             elif kind == OPTIMAL or kind == STATIC:
-                policy_stages(kind, a, g[seat], t[seat], H[p], values, offset, n_upper_lanes, n_groups, scores,
-                              upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                              roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+                policy_stages(kind, a, g[seat], t[seat], H[p], values, rules, keep_add, sub_ptr, sub_idx,
                               roll_offset, buf, stages[:rolls - 1])
             elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                 if kind == MATCH_MINDFUL:
@@ -125,9 +122,7 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                     curve = np.empty(top - lo_max + 1)
                     glo = result_curve(n_seats, opp_lo, opp_len, opp_off, opp_p, curve)
                     mindful_roll_values(a, g[seat], t[seat], total[seat], glo, curve, n_seats,
-                                        fut_data, fut_off, fut_start, fut_len, offset, n_upper_lanes, n_groups,
-                                        scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                                        fut_data, fut_off, fut_start, fut_len, rules,
                                         memo, buf, choice, roll_offset)
                 else:
                     # the most dangerous opponent, then the two-player policy against her
@@ -181,9 +176,7 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                     break
                 r = throw(k, throws[deal, seat, turn, s], n_dice - kept, keep_add, roll_offset)
             if kind == MATCH_TARGET:
-                c = target_box(a, g[seat], t[seat], r, aims[p] - total[seat], V, W, offset, n_upper_lanes,
-                               n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                               joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)[0]
+                c = target_box(a, g[seat], t[seat], r, aims[p] - total[seat], V, W, rules)[0]
             elif kind == MATCH_TABLE:
                 c = cat_table[a, r]
             elif kind == MATCH_POLICY:
@@ -191,16 +184,12 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
             elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                 c = choice[r]
             else:
-                c, v = best_category(kind, a, g[seat], t[seat], r, H[p], values, offset, n_upper_lanes, n_groups,
-                                     scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                                     joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+                c, v = best_category(kind, a, g[seat], t[seat], r, H[p], values, rules,
                                      rand[deal, seat, turn, rolls - 1])
-            allowed, pts, extra = score_choice(a, g[seat], r, c, scores, upper_face, yacht_cat, xbonus,
-                                               joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                                               forced_order)
-            t2, gain = upper_step(t[seat], pts, c, upper_face, threshold, upper_points)
+            allowed, pts, extra = score_choice(a, g[seat], r, c, rules)
+            t2, gain = upper_step(t[seat], pts, c, rules)
             total[seat] += pts + gain + extra
-            g[seat] = next_group(a, g[seat], c, pts, yacht_cat, n_groups[a | (1 << c)])
+            g[seat] = next_group(a, g[seat], c, pts, rules, n_groups[a | (1 << c)])
             t[seat] = t2
             u[seat] = a | (1 << c)
     res = np.empty(n_seats)
@@ -211,23 +200,23 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
 
 
 @njit(cache=True, nogil=True)
-def simulate_match(stripe, stripes, kinds, H, perms, throws, rand, values, offset, n_upper_lanes, n_groups, scores,
-                   upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                   upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
+def simulate_match(stripe, stripes, kinds, H, perms, throws, rand, values, rules, keep_add, sub_ptr, sub_idx,
+                   roll_offset, roll_sub_ptr, roll_sub_idx,
                    roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset, maxsum,
                    keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total, out_result):
     """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
     throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
     out_total[i, player], out_result[i, player]. Games stripe, stripe + stripes, ... on the calling thread,
     without the GIL (Python's threads run one stripe each)."""
+    rules = lend(rules)
+    scores, upper_points, xbonus = rules.scores, rules.upper_points, rules.xbonus
     max_points = scores.max() + xbonus + upper_points
     max_len = fut_len.max()
     keep_mask = (1 << keep_bits) - 1
     for i in range(stripe, throws.shape[0] * perms.shape[0], stripes):
         game = np.int64(i)  # one compiled play_game for every caller
-        play_game(game, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, offset, n_upper_lanes,
-                  n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                  roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+        play_game(game, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, rules, keep_add,
+                  sub_ptr, sub_idx, roll_offset,
                   roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
                   pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
                   out_result)

@@ -15,10 +15,11 @@ import numpy as np
 from ....core.jit import njit
 from ...solitaire.kernels.answers import (
     DECISION, N_CATS, N_KEEPS, N_ROLLS, RETHROW, ROLL_OFFSET, ROLLS, TERMINAL, TURN_START, UPPER_POINTS, XBONUS,
-    N_DICE, FORCED, JOKER_MODE, THRESHOLD, YACHT_CAT, read_card, read_moment, unpack,
+    FORCED, JOKER_MODE, N_DICE, THRESHOLD, YACHT_CAT, read_card, read_moment, unpack,
 )
 from ...turn.kernels.answer_rows import empty_row, finish_row
 from .mindful import curve_at, mindful_roll_values, result_curve
+from ...game.kernel_rules import KernelRules
 from ...game.kernels.scoring import score_choice
 from ...turn.kernels.widget import best_keeps, expect_keeps
 
@@ -42,6 +43,9 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
     model = unpack(blob)
     (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
+    rules = KernelRules(offset, n_upper_lanes, n_groups, scores, upper_face, blob[THRESHOLD], blob[UPPER_POINTS],
+                        blob[YACHT_CAT], blob[XBONUS], blob[JOKER_MODE], joker_pts, roll_yacht_face, upper_cat_of_face,
+                        blob[FORCED] != 0)
     n, players = cards.shape[0], cards.shape[1]
     n_cats, n_rolls, rolls, roll_offset = blob[N_CATS], blob[N_ROLLS], blob[ROLLS], blob[ROLL_OFFSET]
     full = (1 << n_cats) - 1
@@ -116,9 +120,7 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
         if u != full:
             # typed, not literal: read_card's early returns would have it compiled for a literal 0 too
             mindful_roll_values(np.int64(u), g, t, total, glo, curve, players, fut_data, fut_off, fut_start, fut_len,
-                                offset, n_upper_lanes, n_groups, scores, upper_face, blob[THRESHOLD], blob[UPPER_POINTS],
-                                blob[YACHT_CAT], blob[XBONUS], blob[JOKER_MODE], joker_pts, roll_yacht_face,
-                                upper_cat_of_face, blob[FORCED], memo, stages[0], choice, roll_offset)
+                                rules, memo, stages[0], choice, roll_offset)
             for m in range(1, top + 1):
                 # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
                 for copy_row in range(stages.shape[1]):
@@ -151,9 +153,7 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
             for c in range(n_cats):
                 if (u >> c) & 1:
                     continue
-                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, blob[YACHT_CAT], blob[XBONUS],
-                                                   blob[JOKER_MODE], joker_pts, roll_yacht_face, upper_cat_of_face,
-                                                   blob[FORCED])
+                allowed, pts, extra = score_choice(u, g, r, c, rules)
                 if allowed:
                     out_i[k, count] = holds + c
                     out_f[k, count] = memo[(c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)]

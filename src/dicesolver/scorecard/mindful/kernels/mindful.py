@@ -4,7 +4,7 @@
 import numpy as np
 
 from ....core.jit import borrowed, njit
-from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 #
@@ -79,19 +79,18 @@ def mindful_option(s, p, cur, glo, curve, n_players, fut_data, fut_off, fut_star
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, offset,
-                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, memo, buf, choice,
+def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, memo, buf,
+                        choice,
                         roll_offset):
     """buf[roll row, 0] = the best option's value for each final roll; choice[r] = its category."""
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    scores = rules.scores
     # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
     # made a turn several times slower
-    curve, fut_data, fut_off, fut_start, fut_len = borrowed(curve), borrowed(fut_data), borrowed(fut_off), \
-        borrowed(fut_start), borrowed(fut_len)
-    offset, n_upper_lanes, n_groups, scores = borrowed(offset), borrowed(n_upper_lanes), borrowed(n_groups), \
-        borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
+    curve, fut_data = borrowed(curve), borrowed(fut_data)
+    fut_off, fut_start = borrowed(fut_off), borrowed(fut_start)
+    fut_len = borrowed(fut_len)
     memo, buf, choice = borrowed(memo), borrowed(buf), borrowed(choice)
     n_rolls, n_cats = scores.shape
     full = (1 << n_cats) - 1
@@ -104,21 +103,20 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, 
         for c in range(n_cats):
             if (u >> c) & 1:
                 continue
-            allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                               joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            allowed, pts, extra = score_choice(u, g, r, c, rules)
             if not allowed:
                 continue
             key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
             v = memo[key]
             if np.isnan(v):
                 nu = u | (1 << c)
-                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                t2, gain = upper_step(t, pts, c, rules)
                 s = -1
                 if nu != full:
                     ln = n_upper_lanes[nu]
                     if t2 > ln - 1:
                         t2 = ln - 1
-                    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                    ng = next_group(u, g, c, pts, rules, n_groups[nu])
                     s = offset[nu] + ng * ln + t2
                 v = mindful_option(s, pts + gain + extra, cur, glo, curve, n_players, fut_data, fut_off, fut_start,
                                    fut_len)
@@ -131,13 +129,14 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, 
 
 
 @njit(cache=True)
-def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, offset,
-                   n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, keep_add,
+                   sub_ptr, sub_idx,
                    roll_offset, rerolls_left, out_keep, out_cat):
     """Mindful equities within one turn: out_keep[k] = the value of keeping k when ``rerolls_left``
     throws follow the next one (-1: unused), out_cat[r, c] = scoring final roll r in c (NEG: not
     allowed)."""
+    rules = lend(rules)
+    scores, upper_points, xbonus = rules.scores, rules.upper_points, rules.xbonus
     n_rolls, n_cats = scores.shape
     max_points = 0
     for r in range(n_rolls):
@@ -148,17 +147,15 @@ def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_s
     memo = np.empty(2 * n_cats * (max_points + 1))
     choice = np.empty(n_rolls, dtype=np.int64)
     buf = np.empty((keep_add.shape[0], 1))
-    mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, offset,
-                        n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus,
-                        joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, memo, buf, choice,
+    mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, memo, buf,
+                        choice,
                         roll_offset)
     for r in range(n_rolls):
         for c in range(n_cats):
             out_cat[r, c] = NEG
             if (u >> c) & 1:
                 continue
-            allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                               joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            allowed, pts, extra = score_choice(u, g, r, c, rules)
             if allowed:
                 out_cat[r, c] = memo[(c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)]
     if rerolls_left >= 0:

@@ -27,7 +27,8 @@ unpacked once per call: numba's dispatch costs about 0.1 µs per argument, a fai
 import numpy as np
 
 from ....core.jit import borrowed, njit
-from ...game.kernels.scoring import first_open, next_group, score_choice, upper_step
+# the rules' values one by one, read once from the packed model (see score_with)
+from ...game.kernels.scoring import first_open, next_group_with, score_with, upper_step_with
 from ...turn.kernels.answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from ...turn.kernels.widget import NEG, best_keeps_wide, expect_keeps_wide
 
@@ -170,16 +171,16 @@ def score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, jok
     open box): the scoring rules' own order check, passed a constant, folds away; run for every option, it
     cost a tenth of a batch's time. The rules and the model's arrays come one by one, read once by the
     caller: read from the blob and the model here, once per option, they cost another 8%."""
-    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+    allowed, pts, extra = score_with(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
                                        roll_yacht_face, upper_cat_of_face, 0)
     if not allowed:
         return False, NEG, 0
-    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+    t2, gain = upper_step_with(t, pts, c, upper_face, threshold, upper_points)
     nu = u | (1 << c)
     ln = n_upper_lanes[nu]
     if t2 > ln - 1:
         t2 = ln - 1
-    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+    ng = next_group_with(u, g, c, pts, yacht_cat, n_groups[nu])
     now = pts + gain + extra
     if aim[0] < 0:
         return True, float(now) + entry(values, narrow, offset[nu] + ng * ln + t2), now
@@ -229,10 +230,10 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
             by_count = conts[n_cats]
             for k in range(n_dice + 1):
                 pts = k * face
-                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                t2, gain = upper_step_with(t, pts, c, upper_face, threshold, upper_points)
                 if t2 > ln - 1:
                     t2 = ln - 1
-                ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                ng = next_group_with(u, g, c, pts, yacht_cat, n_groups[nu])
                 after[k] = entry(values, narrow, base + ng * ln + t2)
                 by_count[k] = float(pts + gain) + after[k]
             count = counts_t[face - 1]
@@ -240,8 +241,8 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
                 row[r] = max(row[r], by_count[count[r]])
         else:
             t2 = min(t, ln - 1)
-            if_zero = entry(values, narrow, base + next_group(u, g, c, 0, yacht_cat, n_groups[nu]) * ln + t2)
-            if_points = entry(values, narrow, base + next_group(u, g, c, 1, yacht_cat, n_groups[nu]) * ln + t2)
+            if_zero = entry(values, narrow, base + next_group_with(u, g, c, 0, yacht_cat, n_groups[nu]) * ln + t2)
+            if_points = entry(values, narrow, base + next_group_with(u, g, c, 1, yacht_cat, n_groups[nu]) * ln + t2)
             after[0], after[1] = if_zero, if_points
             pts = scores_t[c]
             if if_zero == if_points:
@@ -260,7 +261,7 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
             for c in range(n_cats):
                 if (u >> c) & 1 or (only >= 0 and c != only):
                     continue
-                ok, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
+                ok, pts, extra = score_with(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
                                               roll_yacht_face, upper_cat_of_face, 0)
                 if not ok:
                     continue
@@ -271,7 +272,7 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
                                         threshold, upper_points, offset, n_upper_lanes, n_groups, scores, upper_face,
                                         joker_pts, roll_yacht_face, upper_cat_of_face)[1]
                     else:
-                        gain = upper_step(t, pts, c, upper_face, threshold, upper_points)[1]
+                        gain = upper_step_with(t, pts, c, upper_face, threshold, upper_points)[1]
                         v = float(pts + gain + extra) + conts[c, k]
                 else:
                     v = float(pts + extra) + conts[c, 1 if pts > 0 else 0]

@@ -9,7 +9,7 @@ from ....core.jit import njit
 
 @njit(cache=True, nogil=True)
 def pull_breakdown(stripe, n_stripes, rows, out_target, out_points, out_prob, out_cat, out_flag, out_count, values,
-                   upper_points, xbonus, aspects, variance):
+                   rules, aspects, variance):
     """For each state rows[i] (the outcomes of row i of the out_ arrays, as ``turn_outcomes`` writes them):
     aspects[state] = the expectation over its outcomes of the points the outcome scores, by aspect, plus
     the aspects of the state it leads to; variance[state] = the variance of its future points (the law of
@@ -19,6 +19,7 @@ def pull_breakdown(stripe, n_stripes, rows, out_target, out_points, out_prob, ou
     threads an OpenMP ``prange`` here would have kept busy spinning)."""
     n_cats = aspects.shape[1] - 2
     n_aspects = aspects.shape[1]
+    upper_points, xbonus = rules.upper_points, rules.xbonus
     n_rows = rows.shape[0]
     for i in range(stripe * n_rows // n_stripes, (stripe + 1) * n_rows // n_stripes):
         s = rows[i]

@@ -6,18 +6,17 @@ import numpy as np
 
 from ....core.jit import borrowed, njit
 from .policy import keep_stages
-from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
 from ...turn.kernels.widget import NEG, spread_keeps
 
 
 @njit(cache=True, inline="always")
-def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, offset, n_upper_lanes,
-                         n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                         joker_pts, roll_yacht_face, upper_cat_of_face, forced_order):
+def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, rules):
     """policy.final_choice for m columns, column q being the state (group col_g[q], upper total col_t[q]) of
     set cols_u[lo + q]. Columns of one set and group come together (a run): for each box, a run's rolls
     score a few distinct (points, bonus, next group) outcomes, each worth the same to a column whatever the
     roll, so each is valued once per column (``cont``) and the rolls only look it up."""
+    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
     n_rolls, n_cats = scores.shape
     for r in range(n_rolls):
         for q in range(m):
@@ -43,19 +42,18 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
             base = offset[nu]
             n_slots = 0
             for r in range(n_rolls):
-                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                allowed, pts, extra = score_choice(u, g, r, c, rules)
                 slot_of[r] = -1
                 if not allowed:
                     continue
-                ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                ng = next_group(u, g, c, pts, rules, n_groups[nu])
                 k = 0
                 while k < n_slots and not (slot_pts[k] == pts and slot_extra[k] == extra and slot_ng[k] == ng):
                     k += 1
                 if k == n_slots:
                     slot_pts[k], slot_extra[k], slot_ng[k] = pts, extra, ng
                     for q in range(run, end):
-                        t2, gain = upper_step(col_t[q], pts, c, upper_face, threshold, upper_points)
+                        t2, gain = upper_step(col_t[q], pts, c, rules)
                         if t2 > ln - 1:
                             t2 = ln - 1
                         cont[k, q] = pts + gain + extra + values[base + ng * ln + t2]
@@ -76,9 +74,8 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
 
 
 @njit(cache=True, nogil=True)
-def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes,
-                  n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                  roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_prob,
+def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr,
+                  sub_idx, roll_prob,
                   roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target, out_points, out_prob,
                   out_cat, out_flag, out_count):
     """The distinct outcomes of one turn under optimal play, for the states given as columns (lane
@@ -91,31 +88,32 @@ def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, v
     bonuses), the category (out_cat), whether the upper bonus was reached (out_flag bit 0), an extra-yacht
     bonus earned (bit 1) or the box scored more than 0 (bit 2), and its probability (out_prob).
     """
+    rules = lend(rules)
     for b in range(stripe, block_start.shape[0] - 1, n_stripes):  # every n-th block: their work varies
-        block_outcomes(np.int64(b), cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes,
-                       n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                       joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx,
+        block_outcomes(np.int64(b), cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr, sub_idx,
                        roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target,
                        out_points, out_prob, out_cat, out_flag, out_count)
 
 
 @njit(cache=True)
-def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, offset, n_upper_lanes, n_groups, scores,
-                   upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                   upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, roll_sub_ptr,
+def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr, sub_idx, roll_prob,
+                   roll_offset, roll_sub_ptr,
                    roll_sub_idx, rolls, max_points, out_target, out_points, out_prob, out_cat, out_flag, out_count):
     """Block b of ``turn_outcomes``."""
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    scores = rules.scores
     # borrowed: the caller owns them for the call (counted, the threads' atomic counts on shared arrays cost)
-    cols_u, cols_lane, cols_row, block_start, values = borrowed(cols_u), borrowed(cols_lane), borrowed(cols_row), \
-        borrowed(block_start), borrowed(values)
-    offset, n_upper_lanes, n_groups, scores, upper_face = borrowed(offset), borrowed(n_upper_lanes), \
-        borrowed(n_groups), borrowed(scores), borrowed(upper_face)
-    joker_pts, roll_yacht_face, upper_cat_of_face, keep_add, sub_ptr = borrowed(joker_pts), borrowed(roll_yacht_face), \
-        borrowed(upper_cat_of_face), borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, roll_prob, roll_sub_ptr, roll_sub_idx, out_target = borrowed(sub_idx), borrowed(roll_prob), \
-        borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(out_target)
-    out_points, out_prob, out_cat, out_flag, out_count = borrowed(out_points), borrowed(out_prob), borrowed(out_cat), \
-        borrowed(out_flag), borrowed(out_count)
+    cols_u, cols_lane = borrowed(cols_u), borrowed(cols_lane)
+    cols_row, block_start = borrowed(cols_row), borrowed(block_start)
+    values = borrowed(values)
+    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, roll_prob = borrowed(sub_idx), borrowed(roll_prob)
+    roll_sub_ptr, roll_sub_idx = borrowed(roll_sub_ptr), borrowed(roll_sub_idx)
+    out_target = borrowed(out_target)
+    out_points, out_prob = borrowed(out_points), borrowed(out_prob)
+    out_cat, out_flag = borrowed(out_cat), borrowed(out_flag)
+    out_count = borrowed(out_count)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_keys = n_cats * (max_points + 1) * 2
@@ -130,9 +128,7 @@ def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, offset, 
         col_t[q] = cols_lane[lo + q] % lu
     buf = np.empty((n_keeps, m))
     choice = np.empty((n_rolls, m), dtype=np.int64)
-    columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, offset, n_upper_lanes,
-                         n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                         joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+    columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, rules)
     stages = keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, m)
     # forward: mass on rolls after the opening throw, then each re-throw under the best keep
     mass = np.empty((n_keeps, m))
@@ -176,8 +172,7 @@ def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, offset, 
             if w == 0.0:
                 continue
             c = choice[r, q]
-            allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                               joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            allowed, pts, extra = score_choice(u, g, r, c, rules)
             key = (c * (max_points + 1) + pts) * 2 + (1 if extra > 0 else 0)
             o = where[key]
             if o < 0:
@@ -187,10 +182,10 @@ def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, offset, 
                 where[key] = o
                 nu = u | (1 << c)
                 ln = n_upper_lanes[nu]
-                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                t2, gain = upper_step(t, pts, c, rules)
                 if t2 > ln - 1:
                     t2 = ln - 1
-                ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+                ng = next_group(u, g, c, pts, rules, n_groups[nu])
                 out_target[s, o] = offset[nu] + ng * ln + t2
                 out_points[s, o] = pts + gain + extra
                 out_cat[s, o] = c

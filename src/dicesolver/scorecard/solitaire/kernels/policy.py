@@ -10,10 +10,9 @@ from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 
 @njit(cache=True, inline="always")
-def final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                 forced_order):
+def final_choice(u, buf, choice, roll_offset, values, rules):
     """Like final_stage, also recording the chosen category (the first best, as best_category does)."""
+    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
     n_rolls, n_cats = scores.shape
     lu = n_upper_lanes[u]
     gu = n_groups[u]
@@ -30,13 +29,12 @@ def final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_g
         base = offset[nu]
         for g in range(gu):
             for r in range(n_rolls):
-                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+                allowed, pts, extra = score_choice(u, g, r, c, rules)
                 if not allowed:
                     continue
-                ng = next_group(u, g, c, pts, yacht_cat, gn)
+                ng = next_group(u, g, c, pts, rules, gn)
                 for t in range(lu):
-                    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                    t2, gain = upper_step(t, pts, c, rules)
                     if t2 > ln - 1:
                         t2 = ln - 1
                     v = pts + gain + extra + values[base + ng * ln + t2]
@@ -47,18 +45,15 @@ def final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_g
 
 
 @njit(cache=True, inline="always")
-def optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                   upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                   forced_order, keep_add, sub_ptr, sub_idx, roll_offset):
+def optimal_policy(u, lanes, rolls, values, rules, keep_add, sub_ptr, sub_idx, roll_offset):
     """The optimal policy of every lane of used set u: choice[r, lane] = the category for final roll r;
     stages[m][k, lane] = the value of keeping k when m more throws follow the next one."""
+    scores = rules.scores
     n_keeps = keep_add.shape[0]
     n_rolls = scores.shape[0]
     buf = np.empty((n_keeps, lanes))
     choice = np.empty((n_rolls, lanes), dtype=np.int64)
-    final_choice(u, buf, choice, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                 upper_cat_of_face, forced_order)
+    final_choice(u, buf, choice, roll_offset, values, rules)
     return choice, keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes)
 
 

@@ -13,33 +13,30 @@ import numpy as np
 
 from ....core.jit import borrowed, njit, prange
 from .policy import optimal_policy
-from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
 from ...turn.kernels.stream import DICE_PER_WORD, DICE_STREAM, next_face, stream_key, throw_word
 
 BLOCK = 32  # games played side by side in one thread
 
 
 @njit(cache=True, nogil=True)
-def build_policy(stripe, stripes, sets, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                 forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, keep_bits,
+def build_policy(stripe, stripes, sets, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+                 roll_sub_idx, rolls, keep_bits,
                  out):
     """out[offset[u] + lane, roll] for every used set u of ``sets``: the decisions simulate_games makes in
     mode OPTIMAL (the same values compared in the same order: the first best keep, the first best box).
     Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
-    values, offset, n_upper_lanes, n_groups, scores = borrowed(values), borrowed(offset), borrowed(n_upper_lanes), \
-        borrowed(n_groups), borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
-    keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, out = borrowed(keep_add), borrowed(sub_ptr), \
-        borrowed(sub_idx), borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(out)
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    scores = rules.scores
+    values = borrowed(values)
+    keep_add, sub_ptr, sub_idx = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx)
+    roll_sub_ptr, roll_sub_idx, out = borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(out)
     n_rolls = scores.shape[0]
     for b in range(stripe, sets.shape[0], stripes):
         u = sets[b]
         lanes = n_upper_lanes[u] * n_groups[u]
-        choice, stages = optimal_policy(u, lanes, rolls, values, offset, n_upper_lanes, n_groups, scores,
-                                        upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                                        joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add,
+        choice, stages = optimal_policy(u, lanes, rolls, values, rules, keep_add,
                                         sub_ptr, sub_idx, roll_offset)
         for j in range(lanes):
             row = offset[u] + j
@@ -60,18 +57,17 @@ def build_policy(stripe, stripes, sets, values, offset, n_upper_lanes, n_groups,
 
 
 @njit(cache=True, nogil=True)
-def mark_reached(stripe, stripes, sets, words, cat_shift, offset, n_upper_lanes, n_groups, scores, upper_face,
-                 threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                 forced_order, reached):
+def mark_reached(stripe, stripes, sets, words, cat_shift, rules, reached):
     """reached[next state] for every turn start after a reached one of ``sets`` (one level), ``words`` the
     decisions of every state: the box the optimal player scores each final roll in. Any final roll may
     come, so this is a superset of the states play reaches (every state reached, a few never), closed
     under the player's own moves. The last level (every box filled) has no decisions and is not marked.
     Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
-    words, offset, n_upper_lanes, n_groups, scores = borrowed(words), borrowed(offset), borrowed(n_upper_lanes), \
-        borrowed(n_groups), borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face, reached = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face), borrowed(reached)
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    scores = rules.scores
+    words = borrowed(words)
+    reached = borrowed(reached)
     n_rolls = words.shape[1]
     full_set = (1 << scores.shape[1]) - 1
     for b in range(stripe, sets.shape[0], stripes):
@@ -88,18 +84,16 @@ def mark_reached(stripe, stripes, sets, words, cat_shift, offset, n_upper_lanes,
                 u2 = u | (1 << c)
                 if u2 == full_set:
                     continue
-                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode,
-                                                   joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
-                t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
-                g2 = next_group(u, g, c, pts, yacht_cat, n_groups[u2])
+                allowed, pts, extra = score_choice(u, g, r, c, rules)
+                t2, gain = upper_step(t, pts, c, rules)
+                g2 = next_group(u, g, c, pts, rules, n_groups[u2])
                 lu2 = n_upper_lanes[u2]
                 reached[offset[u2] + g2 * lu2 + min(t2, lu2 - 1)] = True  # threads may race to write True
 
 
 @njit(cache=True, parallel=True)
-def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, offset,
-                n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                joker_pts, roll_yacht_face, upper_cat_of_face, forced_order, keep_add, roll_offset, roll_sub_ptr,
+def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, rules,
+                keep_add, roll_offset, roll_sub_ptr,
                 roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
     """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy`` (the
     row ``rows[state]`` of a turn-start state: the start must be one the table covers).
@@ -109,6 +103,8 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
 
     Games go in blocks of BLOCK, throw by throw: a block's look-ups into the table (mostly cache misses)
     are independent of each other, so the processor waits for them together, not one after another."""
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
     n_games = out_total.shape[0]
     n_cats = scores.shape[1]
     n_dice = throws.shape[3]  # an empty throws array (no games) still says how many dice are thrown
@@ -163,15 +159,13 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
                         k[b] = roll_sub_idx[roll_sub_ptr[r[b]] + ((word[b] >> shift) & mask)]
             for b in range(nb):
                 c = word[b] >> cat_shift
-                allowed, pts, extra = score_choice(u[b], g[b], r[b], c, scores, upper_face, yacht_cat, xbonus,
-                                                   joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                                                   forced_order)
-                t[b], gain = upper_step(t[b], pts, c, upper_face, threshold, upper_points)
+                allowed, pts, extra = score_choice(u[b], g[b], r[b], c, rules)
+                t[b], gain = upper_step(t[b], pts, c, rules)
                 out_total[lo + b] += pts + gain + extra
                 out_boxes[lo + b, c] = pts
                 if gain > 0:
                     out_bonus[lo + b] = 1
                 if extra > 0:
                     out_extra[lo + b] += 1
-                g[b] = next_group(u[b], g[b], c, pts, yacht_cat, n_groups[u[b] | (1 << c)])
+                g[b] = next_group(u[b], g[b], c, pts, rules, n_groups[u[b] | (1 << c)])
                 u[b] = u[b] | (1 << c)

@@ -8,15 +8,16 @@ yacht-bonus flag group. All lanes of one set of used categories go through the w
 import numpy as np
 
 from ....core.jit import njit, prange
-from ...game.kernels.scoring import next_group, score_choice
+from ...game.kernels.scoring import lend, next_group, score_choice
 from ...turn.kernels.widget import NEG, run_widget
 
 
 @njit(cache=True, fastmath=True, inline="always")
-def upper_choice(row, nxt, lu, ln, pts, extra, threshold, upper_points):
+def upper_choice(row, nxt, lu, ln, pts, extra, rules):
     """row[t] = max(row[t], value of scoring pts in an upper box from upper total t), branch-free
     in three contiguous ranges: below the threshold after scoring, crossing it (bonus paid now), and
     already capped at it. ``ln == 1`` means every upper box is then used: one next value for all t."""
+    threshold, upper_points = rules.threshold, rules.upper_points
     base = float(pts + extra)
     cross = min(max(threshold - pts, 0), lu)  # first t that reaches the threshold
     if ln == 1:
@@ -40,15 +41,15 @@ def upper_choice(row, nxt, lu, ln, pts, extra, threshold, upper_points):
 
 
 @njit(cache=True, fastmath=True, inline="always")
-def final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                upper_cat_of_face, forced_order):
+def final_stage(u, buf, roll_offset, values, rules):
     """Fill the roll rows of ``buf`` with the best value of scoring each final roll, for all lanes.
 
     Roll by roll, every open box in turn: the roll's row stays in the first-level cache while the boxes'
     next values (a few kilobytes) are read again for each roll; box by box, every roll in turn (as
     before) streamed the whole roll block through the cache once per box and took a third longer. What
     the boxes lead to is looked up once per set."""
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    scores, upper_face, threshold = rules.scores, rules.upper_face, rules.threshold
     n_rolls, n_cats = scores.shape
     lu = n_upper_lanes[u]
     gu = n_groups[u]
@@ -76,16 +77,14 @@ def final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, sc
                 row[t] = NEG
             for k in range(n_open):
                 c = open_cats[k]
-                allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus,
-                                                   joker_mode, joker_pts, roll_yacht_face,
-                                                   upper_cat_of_face, forced_order)
+                allowed, pts, extra = score_choice(u, g, r, c, rules)
                 if not allowed:
                     continue
                 ln = lns[k]
-                base = bases[k] + next_group(u, g, c, pts, yacht_cat, groups[k]) * ln
+                base = bases[k] + next_group(u, g, c, pts, rules, groups[k]) * ln
                 nxt = values[base: base + ln]
                 if uppers[k]:
-                    upper_choice(row, nxt, lu, ln, pts, extra, threshold, upper_points)
+                    upper_choice(row, nxt, lu, ln, pts, extra, rules)
                 else:
                     add = float(pts + extra)
                     for t in range(lu):
@@ -93,8 +92,7 @@ def final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, sc
 
 
 @njit(cache=True, parallel=True)
-def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+def solve_level(us, values, rules,
                 keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls, threads):
     """Turn-start values of every used-category set in ``us`` (all one level), from the level above, on
     ``threads`` threads.
@@ -102,6 +100,8 @@ def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face,
     The loop's body is ``solve_stripe``'s, written out rather than called: called, the solve took 5% longer
     (0.76 s against 0.72 for Yahtzee, 2.30 against 2.17 for Yatzy); this kernel compiles in 12 s, the
     stripe alone in 5 (a first solve uses it, on Python's threads, until this one is compiled)."""
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
     n_keeps = keep_add.shape[0]
     max_lanes = 0
     for i in range(us.shape[0]):
@@ -116,9 +116,7 @@ def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face,
         for i in range(s, us.shape[0], stripes):
             u = us[i]
             lanes = n_upper_lanes[u] * n_groups[u]
-            final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                        threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                        upper_cat_of_face, forced_order)
+            final_stage(u, buf, roll_offset, values, rules)
             run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
             o = offset[u]
             for j in range(lanes):
@@ -126,13 +124,13 @@ def solve_level(us, values, offset, n_upper_lanes, n_groups, scores, upper_face,
 
 
 @njit(cache=True, nogil=True)
-def solve_stripe(s, stripes, us, values, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                 forced_order, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
+def solve_stripe(s, stripes, us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
     """The sets us[s], us[s + stripes], ... of one level (``solve_level``'s loop body) on the calling
     thread, without the GIL: a first solve on a machine where ``solve_level`` was never compiled runs one a
     thread from Python's (``SolitaireModel.solve``). It compiles in 4-5 s where ``solve_level`` takes 12,
     for a solve 10-25% slower; the table is the same to the bit."""
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
     max_lanes = 1
     for i in range(us.shape[0]):
         max_lanes = max(max_lanes, n_upper_lanes[us[i]] * n_groups[us[i]])
@@ -140,9 +138,7 @@ def solve_stripe(s, stripes, us, values, offset, n_upper_lanes, n_groups, scores
     for i in range(s, us.shape[0], stripes):
         u = us[i]
         lanes = n_upper_lanes[u] * n_groups[u]
-        final_stage(u, buf, roll_offset, values, offset, n_upper_lanes, n_groups, scores, upper_face,
-                    threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                    upper_cat_of_face, forced_order)
+        final_stage(u, buf, roll_offset, values, rules)
         run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
         o = offset[u]
         for j in range(lanes):

@@ -13,7 +13,7 @@ are solved backwards as in the expected-score solve.
 import numpy as np
 
 from ....core.jit import borrowed, njit
-from ...game.kernels.scoring import fill_box, next_group, score_choice, upper_step
+from ...game.kernels.scoring import lend, fill_box, next_group, score_choice, upper_step
 from ...turn.kernels.widget import best_keeps, expect_keeps, run_widget
 
 
@@ -30,18 +30,16 @@ def take_best(row, V, src, W, total):
 
 
 @njit(cache=True, nogil=True)
-def target_level(stripe, stripes, us, V, N, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                 upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                 forced_order, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
+def target_level(stripe, stripes, us, V, N, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
     """Every state of the used sets us[stripe], us[stripe + stripes], ... (one level), from the level above
     (already in V), on the calling thread without the GIL (Python's threads run one stripe each)."""
+    rules = lend(rules)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    scores, upper_face, threshold = rules.scores, rules.upper_face, rules.threshold
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    us, V, offset, n_upper_lanes, n_groups, scores = borrowed(us), borrowed(V), borrowed(offset), \
-        borrowed(n_upper_lanes), borrowed(n_groups), borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
-    keep_add, sub_ptr, sub_idx, roll_prob = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
-        borrowed(roll_prob)
+    us, V = borrowed(us), borrowed(V)
+    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, roll_prob = borrowed(sub_idx), borrowed(roll_prob)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     W = N + 1
@@ -61,16 +59,14 @@ def target_level(stripe, stripes, us, V, N, offset, n_upper_lanes, n_groups, sco
                     ln = n_upper_lanes[nu]
                     gn = n_groups[nu]
                     for r in range(n_rolls):
-                        allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus,
-                                                           joker_mode, joker_pts, roll_yacht_face,
-                                                           upper_cat_of_face, forced_order)
+                        allowed, pts, extra = score_choice(u, g, r, c, rules)
                         if not allowed:
                             continue
-                        ng = next_group(u, g, c, pts, yacht_cat, gn)
+                        ng = next_group(u, g, c, pts, rules, gn)
                         tn = t
                         bonus = 0
                         if upper_face[c] > 0 and threshold > 0:
-                            tn, bonus = upper_step(t, pts, c, upper_face, threshold, upper_points)
+                            tn, bonus = upper_step(t, pts, c, rules)
                         if ln == 1:
                             tn = 0
                         take_best(buf[roll_offset + r], V, offset[nu] + ng * ln + tn, W, pts + extra + bonus)
@@ -84,15 +80,13 @@ def target_level(stripe, stripes, us, V, N, offset, n_upper_lanes, n_groups, sco
 
 
 @njit(cache=True, inline="always")
-def box_chance(u, g, t, r, c, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-               upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-               forced_order):
+def box_chance(u, g, t, r, c, need, V, W, rules):
     """(allowed, chance for ``need`` after scoring roll r in box c, box points, bonus gained, extra)."""
-    allowed, pts, extra = score_choice(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
-                                       roll_yacht_face, upper_cat_of_face, forced_order)
+    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    allowed, pts, extra = score_choice(u, g, r, c, rules)
     if not allowed:
         return False, -1.0, 0, 0, 0
-    t2, gain = upper_step(t, pts, c, upper_face, threshold, upper_points)
+    t2, gain = upper_step(t, pts, c, rules)
     rest = need - (pts + gain + extra)
     if rest < 0:
         return True, 1.0, pts, gain, extra
@@ -100,23 +94,20 @@ def box_chance(u, g, t, r, c, need, V, W, offset, n_upper_lanes, n_groups, score
     ln = n_upper_lanes[nu]
     if t2 > ln - 1:
         t2 = ln - 1
-    ng = next_group(u, g, c, pts, yacht_cat, n_groups[nu])
+    ng = next_group(u, g, c, pts, rules, n_groups[nu])
     return True, float(V[(offset[nu] + ng * ln + t2) * W + rest]), pts, gain, extra
 
 
 @njit(cache=True, inline="always")
-def target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-               upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-               forced_order):
+def target_box(u, g, t, r, need, V, W, rules):
     """The box to score roll r in for the best chance of ``need`` more points: (box, chance); between equal
     chances (past the need, or out of reach) the most points now, then the first box."""
+    scores = rules.scores
     best_c, best_v, best_now = -1, -2.0, -1
     for c in range(scores.shape[1]):
         if (u >> c) & 1:
             continue
-        ok, v, pts, gain, extra = box_chance(u, g, t, r, c, need, V, W, offset, n_upper_lanes, n_groups, scores,
-                                             upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                                             joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+        ok, v, pts, gain, extra = box_chance(u, g, t, r, c, need, V, W, rules)
         now = pts + gain + extra
         if ok and (v > best_v or (v == best_v and now > best_now)):
             best_c, best_v, best_now = c, v, now
@@ -124,22 +115,19 @@ def target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, 
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def target_stages(u, g, t, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                  yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+def target_stages(u, g, t, need, V, W, rules,
                   keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
     """stages[m, k] = the best chance of ``need`` after keeping k when m more throws follow the next one."""
+    rules = lend(rules)
+    scores = rules.scores
     # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
     # made a turn several times slower
-    V, offset, n_upper_lanes, n_groups, scores = borrowed(V), borrowed(offset), borrowed(n_upper_lanes), \
-        borrowed(n_groups), borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
-    keep_add, sub_ptr, sub_idx, buf, stages = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
-        borrowed(buf), borrowed(stages)
+    V = borrowed(V)
+    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
+    sub_idx, buf = borrowed(sub_idx), borrowed(buf)
+    stages = borrowed(stages)
     for r in range(scores.shape[0]):
-        c, v = target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                          upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                          upper_cat_of_face, forced_order)
+        c, v = target_box(u, g, t, r, need, V, W, rules)
         buf[roll_offset + r, 0] = v
     for m in range(stages.shape[0]):
         if m > 0:
@@ -162,46 +150,39 @@ def target_keep(r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_offset):
 
 
 @njit(cache=True)
-def decide_target_keep(u, g, t, r, rolls_left, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face,
-                       threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                       upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
+def decide_target_keep(u, g, t, r, rolls_left, need, V, W, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
                        roll_sub_idx):
     """One keep decision of the target strategy (called from Python by its player)."""
+    rules = lend(rules)
     buf = np.empty((keep_add.shape[0], 1))
     stages = np.empty((rolls_left, keep_add.shape[0]))
-    target_stages(u, g, t, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold, upper_points,
-                  yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face, forced_order,
+    target_stages(u, g, t, need, V, W, rules,
                   keep_add, sub_ptr, sub_idx, roll_offset, buf, stages)
     return target_keep(r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
 
 
 @njit(cache=True)
-def decide_target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                      forced_order):
+def decide_target_box(u, g, t, r, need, V, W, rules):
     """One box decision of the target strategy (called from Python by its player)."""
-    return target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                      upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                      forced_order)[0]
+    rules = lend(rules)
+    return target_box(u, g, t, r, need, V, W, rules)[0]
 
 
 @njit(cache=True, nogil=True)
-def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, throws, V, W, offset, n_upper_lanes,
-                 n_groups, scores, upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts,
-                 roll_yacht_face, upper_cat_of_face, forced_order, keep_add, sub_ptr, sub_idx, roll_offset,
+def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, throws, V, W, rules, keep_add, sub_ptr,
+                 sub_idx, roll_offset,
                  roll_sub_ptr, roll_sub_idx, keep_size, out_total, out_boxes, out_bonus, out_extra):
     """Play throws.shape[0] games for a final score of ``aim`` from one start, with the pre-drawn dice
     ``throws[game, turn, throw, die]`` (the same arrays as the other strategies' simulation): games stripe,
     stripe + stripes, ... on the calling thread, without the GIL."""
+    rules = lend(rules)
+    scores = rules.scores
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    throws, V, offset, n_upper_lanes, n_groups, scores = borrowed(throws), borrowed(V), borrowed(offset), \
-        borrowed(n_upper_lanes), borrowed(n_groups), borrowed(scores)
-    upper_face, joker_pts, roll_yacht_face, upper_cat_of_face = borrowed(upper_face), borrowed(joker_pts), \
-        borrowed(roll_yacht_face), borrowed(upper_cat_of_face)
-    keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, keep_size = borrowed(keep_add), borrowed(sub_ptr), \
-        borrowed(sub_idx), borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(keep_size)
-    out_total, out_boxes, out_bonus, out_extra = borrowed(out_total), borrowed(out_boxes), borrowed(out_bonus), \
-        borrowed(out_extra)
+    throws, V = borrowed(throws), borrowed(V)
+    keep_add, sub_ptr, sub_idx = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx)
+    roll_sub_ptr, roll_sub_idx, keep_size = borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(keep_size)
+    out_total, out_boxes = borrowed(out_total), borrowed(out_boxes)
+    out_bonus, out_extra = borrowed(out_bonus), borrowed(out_extra)
     n_games, n_turns, rolls, n_dice = throws.shape
     n_keeps = keep_add.shape[0]
     n_cats = scores.shape[1]
@@ -215,9 +196,7 @@ def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, t
             if u == (1 << n_cats) - 1:
                 break
             need = aim - total
-            target_stages(u, g, t, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face, threshold,
-                          upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face, upper_cat_of_face,
-                          forced_order, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages[:rolls - 1])
+            target_stages(u, g, t, need, V, W, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages[:rolls - 1])
             r = 0
             for d in range(n_dice):
                 r = keep_add[r, throws[i, turn, 0, d] - 1]
@@ -227,19 +206,14 @@ def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, t
                 for d in range(n_dice - keep_size[k]):
                     k = keep_add[k, throws[i, turn, s, d] - 1]
                 r = k - roll_offset
-            c, v = target_box(u, g, t, r, need, V, W, offset, n_upper_lanes, n_groups, scores, upper_face,
-                              threshold, upper_points, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-                              upper_cat_of_face, forced_order)
-            ok, v, pts, gain, extra = box_chance(u, g, t, r, c, need, V, W, offset, n_upper_lanes, n_groups, scores,
-                                                 upper_face, threshold, upper_points, yacht_cat, xbonus, joker_mode,
-                                                 joker_pts, roll_yacht_face, upper_cat_of_face, forced_order)
+            c, v = target_box(u, g, t, r, need, V, W, rules)
+            ok, v, pts, gain, extra = box_chance(u, g, t, r, c, need, V, W, rules)
             total += pts + gain + extra
             if gain > 0:
                 bonus = 1
             if extra > 0:
                 extras += 1
-            u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, upper_face, threshold, upper_points, yacht_cat,
-                               n_groups)
+            u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, rules)
         out_total[i] = total
         out_bonus[i] = bonus
         out_extra[i] = extras
