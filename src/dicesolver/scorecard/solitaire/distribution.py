@@ -83,8 +83,8 @@ def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.nda
     return index, length
 
 
-def score_distribution(solution: SolitaireTable, progress: Callable[[int, int],
-                       None] | None = None) -> ScoreDistribution:
+def score_distribution(solution: SolitaireTable,
+                       progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
     model = solution.model
     game = solution.game
     values = np.ascontiguousarray(solution.values)

@@ -57,14 +57,12 @@ def best_keep_value(stages, i, m, r, roll_sub_ptr, roll_sub_idx):
 
 
 @njit(cache=True, parallel=True)
-def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done,
-               rng, stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr, sub_idx,
-               roll_offset,
-               roll_sub_ptr, roll_sub_idx):
+def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done, rng,
+               stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr, sub_idx,
+               roll_offset, roll_sub_ptr, roll_sub_idx):
     """One step of every environment (``restart``: start every game afresh instead). ``error[i]``: 1 where
     the action was not legal (nothing changes there). ``H``: the static hand values ``policy_stages`` takes,
     unused by the optimal player (a read-only stand-in, as the other callers pass it)."""
-    rules = lend(rules)
     n = actions.shape[0]
     for b in prange((n + ENVS_PER_CALL - 1) // ENVS_PER_CALL):
         # a call per block of environments: a parallel loop's body is compiled through numba's parfor passes,
@@ -73,15 +71,13 @@ def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes
         lo = np.int64(b * ENVS_PER_CALL)
         step_envs(lo, min(n, lo + ENVS_PER_CALL), actions, restart, judge, used, group, capped, upper, total, boxes,
                   dice, roll, rolls_left, done, rng, stages, reward, regret, value, error, rolls, faces, H, values,
-                  rules, keep_add, sub_ptr, sub_idx,
-                  roll_offset, roll_sub_ptr, roll_sub_idx)
+                  rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx)
 
 
 @njit(cache=True)
-def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left,
-              done, rng, stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr,
-              sub_idx, roll_offset,
-              roll_sub_ptr, roll_sub_idx):
+def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done,
+              rng, stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr, sub_idx,
+              roll_offset, roll_sub_ptr, roll_sub_idx):
     """Environments lo..hi-1's step (``batch_step``)."""
     rules = lend(rules)
     n_groups = rules.n_groups
@@ -184,11 +180,11 @@ def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total
 @njit(cache=True, parallel=True)
 def batch_masks(used, group, roll, rolls_left, done, mask, rules):
     """mask[i, a] = 1 where action a is legal in environment i (a finished game: none)."""
-    rules = lend(rules)
     n_envs, n_actions = mask.shape
     n_cats = rules.scores.shape[1]
     holds = n_actions - n_cats
     for i in prange(n_envs):
+        lent = lend(rules)  # in each environment's body: a parallel kernel's threads lend themselves their rules
         for a in range(n_actions):
             mask[i, a] = 0
         if done[i]:
@@ -198,6 +194,6 @@ def batch_masks(used, group, roll, rolls_left, done, mask, rules):
                 mask[i, a] = 1
         for c in range(n_cats):
             if not (used[i] >> c) & 1:
-                ok, pts, extra = score_choice(used[i], group[i], roll[i], c, rules)
+                ok, pts, extra = score_choice(used[i], group[i], roll[i], c, lent)
                 if ok:
                     mask[i, holds + c] = 1

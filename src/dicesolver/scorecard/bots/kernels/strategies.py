@@ -114,8 +114,7 @@ policy_stages_inlined = njit(cache=True, inline="always")(policy_stages.py_func)
 
 
 @njit(cache=True, inline="always")
-def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset, rbits,
-                      keep_add):
+def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset, rbits, keep_add):
     """The keep (index) the strategy holds from roll r with ``rolls_left`` throws still allowed."""
     full = roll_offset + r
     if mode == WHATEVER:
@@ -148,8 +147,7 @@ def throw(k, faces, count, keep_add, roll_offset):
 
 @njit(cache=True)
 def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, rules, keep_add, sub_ptr, sub_idx, roll_offset,
-                roll_sub_ptr,
-                roll_sub_idx, roll_faces, rolls):
+                roll_sub_ptr, roll_sub_idx, roll_faces, rolls):
     """One keep decision of a built-in strategy (called from Python by the players)."""
     rules = lend(rules)
     stages = np.empty((max(rolls - 1, 1), keep_add.shape[0]))
@@ -170,10 +168,9 @@ def decide_category(mode, H, u, g, t, r, rnum, values, rules):
 
 
 @njit(cache=True, nogil=True)
-def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_score, throws, rand,
-                   values, rules, keep_add, sub_ptr,
-                   sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys,
-                   memo_stages, out_total, out_boxes, out_bonus, out_extra):
+def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules,
+                   keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size,
+                   stage_table, memo_keys, memo_stages, out_total, out_boxes, out_bonus, out_extra):
     """Play part ``stripe`` of ``n_stripes`` of the throws.shape[0] games from one start state with the pre-drawn
     dice ``throws[game, turn, throw, die]`` and random numbers ``rand[game, turn, throw]`` (common random
     numbers across strategies); Python's threads run the stripes (``core.jit.Stripes``: a ``prange`` here
@@ -192,10 +189,9 @@ def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_
 
 
 @njit(cache=True)
-def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules, keep_add,
-                    sub_ptr, sub_idx,
-                    roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys, memo_stages,
-                    out_total, out_boxes, out_bonus, out_extra):
+def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules, keep_add, sub_ptr,
+                    sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys,
+                    memo_stages, out_total, out_boxes, out_bonus, out_extra):
     """Game i of ``simulate_games``. The stages of a turn depend on its state alone (used set, flag group, upper
     total): those of the first MEMO_TURNS turns, which many games share, are kept in a memo of
     ``memo_keys.shape[0]`` slots (``memo_keys[slot]`` the state's key, -1 for none; ``memo_stages[slot]`` its
@@ -296,11 +292,10 @@ def static_stages_of_set(a, mode, H, values, rules, keep_add, sub_ptr, sub_idx, 
 
 
 @njit(cache=True, parallel=True)
-def set_policy_tables(mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
-                      roll_sub_idx, roll_faces, rolls, out_keep, out_cat):
+def set_policy_tables(mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
+                      roll_faces, rolls, out_keep, out_cat):
     """Decisions of a solitaire strategy (optimal = Maximus, static, whatever) for every used set:
     out_keep[a, throws left - 1, roll] and out_cat[a, roll] (games without bonuses: no lanes)."""
-    rules = lend(rules)
     for a in prange(out_cat.shape[0] - 1):
         # a call per used set: numba's parfor passes over the whole body inlined in the loop took 14 s more
         policy_of_set(np.int64(a), mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
@@ -310,8 +305,7 @@ def set_policy_tables(mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_o
 
 @njit(cache=True)
 def policy_of_set(a, mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
-                  roll_faces, rolls,
-                  out_keep, out_cat):
+                  roll_faces, rolls, out_keep, out_cat):
     """Iteration a of ``set_policy_tables``'s parallel loop."""
     rules = lend(rules)
     scores = rules.scores

@@ -17,8 +17,7 @@ MAX_DIGITS = 9  # a number of more digits is no box's points nor a count of thro
 
 @njit(cache=True)
 def read_positions(text, starts, ends, names, name_lengths, possible, packed_rules, players, n_dice, faces, rolls,
-                   cards,
-                   totals, upper, dice, held, rolls_left, read):
+                   cards, totals, upper, dice, held, rolls_left, read):
     """Read texts k (bytes ``text[starts[k]:ends[k]]``) into row k of the situations' arrays; ``read[k]``:
     1 where the text was read, 0 where ``parse_state`` must read it. The rules come packed
     (``kernel_rules.packed``): one array's type to check on each call, where the tuple's cost 0.1 ms."""
@@ -31,8 +30,7 @@ def read_positions(text, starts, ends, names, name_lengths, possible, packed_rul
 
 @njit(cache=True, inline="always")  # inlined: a call passed the rules' fourteen fields for every text
 def read_one(text, lo, hi, k, names, name_lengths, possible, rules, players, n_dice, faces, rolls, n_cats, cards,
-             totals,
-             upper, dice, held, rolls_left):
+             totals, upper, dice, held, rolls_left):
     """One text (see read_positions): 1 when read, 0 when not in the canonical form or not a position."""
     # the two slashes: CARDS/DICE/ROLLS
     first = -1

@@ -46,10 +46,9 @@ def game_results(totals, out):
 
 @njit(cache=True)
 def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, rules, keep_add, sub_ptr,
-              sub_idx, roll_offset,
-              roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
-              pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
-              out_result):
+              sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start,
+              fut_len, dvalues, pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits,
+              out_total, out_result):
     """Game i of simulate_match (a function of its own, which numba compiles once for every kernel that plays
     a match's games)."""
     rules = lend(rules)
@@ -201,9 +200,9 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
 
 @njit(cache=True, nogil=True)
 def simulate_match(stripe, stripes, kinds, H, perms, throws, rand, values, rules, keep_add, sub_ptr, sub_idx,
-                   roll_offset, roll_sub_ptr, roll_sub_idx,
-                   roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues, pair_offset, maxsum,
-                   keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total, out_result):
+                   roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start,
+                   fut_len, dvalues, pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows,
+                   keep_bits, out_total, out_result):
     """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
     throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
     out_total[i, player], out_result[i, player]. Games stripe, stripe + stripes, ... on the calling thread,

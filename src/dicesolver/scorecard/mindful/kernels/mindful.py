@@ -80,8 +80,7 @@ def mindful_option(s, p, cur, glo, curve, n_players, fut_data, fut_off, fut_star
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
 def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, memo, buf,
-                        choice,
-                        roll_offset):
+                        choice, roll_offset):
     """buf[roll row, 0] = the best option's value for each final roll; choice[r] = its category."""
     rules = lend(rules)
     offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
@@ -129,9 +128,8 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, 
 
 
 @njit(cache=True)
-def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, keep_add,
-                   sub_ptr, sub_idx,
-                   roll_offset, rerolls_left, out_keep, out_cat):
+def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, keep_add, sub_ptr,
+                   sub_idx, roll_offset, rerolls_left, out_keep, out_cat):
     """Mindful equities within one turn: out_keep[k] = the value of keeping k when ``rerolls_left``
     throws follow the next one (-1: unused), out_cat[r, c] = scoring final roll r in c (NEG: not
     allowed)."""
@@ -148,8 +146,7 @@ def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_s
     choice = np.empty(n_rolls, dtype=np.int64)
     buf = np.empty((keep_add.shape[0], 1))
     mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, memo, buf,
-                        choice,
-                        roll_offset)
+                        choice, roll_offset)
     for r in range(n_rolls):
         for c in range(n_cats):
             out_cat[r, c] = NEG

@@ -75,9 +75,8 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
 
 @njit(cache=True, nogil=True)
 def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr,
-                  sub_idx, roll_prob,
-                  roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target, out_points, out_prob,
-                  out_cat, out_flag, out_count):
+                  sub_idx, roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target,
+                  out_points, out_prob, out_cat, out_flag, out_count):
     """The distinct outcomes of one turn under optimal play, for the states given as columns (lane
     cols_lane[q] of set cols_u[q], written to row cols_row[q]), a block of columns at a time
     (block_start): the turn's stages run over a block's columns side by side, whatever their sets. This
@@ -97,8 +96,8 @@ def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, v
 
 @njit(cache=True)
 def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr, sub_idx, roll_prob,
-                   roll_offset, roll_sub_ptr,
-                   roll_sub_idx, rolls, max_points, out_target, out_points, out_prob, out_cat, out_flag, out_count):
+                   roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target, out_points, out_prob,
+                   out_cat, out_flag, out_count):
     """Block b of ``turn_outcomes``."""
     rules = lend(rules)
     offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups

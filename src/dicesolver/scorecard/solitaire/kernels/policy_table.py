@@ -21,8 +21,7 @@ BLOCK = 32  # games played side by side in one thread
 
 @njit(cache=True, nogil=True)
 def build_policy(stripe, stripes, sets, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
-                 roll_sub_idx, rolls, keep_bits,
-                 out):
+                 roll_sub_idx, rolls, keep_bits, out):
     """out[offset[u] + lane, roll] for every used set u of ``sets``: the decisions simulate_games makes in
     mode OPTIMAL (the same values compared in the same order: the first best keep, the first best box).
     Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
@@ -93,8 +92,8 @@ def mark_reached(stripe, stripes, sets, words, cat_shift, rules, reached):
 
 @njit(cache=True, parallel=True)
 def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, rules,
-                keep_add, roll_offset, roll_sub_ptr,
-                roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes, out_bonus, out_extra):
+                keep_add, roll_offset, roll_sub_ptr, roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes,
+                out_bonus, out_extra):
     """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy`` (the
     row ``rows[state]`` of a turn-start state: the start must be one the table covers).
 
@@ -103,10 +102,8 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
 
     Games go in blocks of BLOCK, throw by throw: a block's look-ups into the table (mostly cache misses)
     are independent of each other, so the processor waits for them together, not one after another."""
-    rules = lend(rules)
-    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
     n_games = out_total.shape[0]
-    n_cats = scores.shape[1]
+    n_cats = rules.scores.shape[1]
     n_dice = throws.shape[3]  # an empty throws array (no games) still says how many dice are thrown
     groups = (n_dice + DICE_PER_WORD - 1) // DICE_PER_WORD
     from_stream = throws.shape[0] == 0
@@ -115,6 +112,8 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
     cat_shift = (rolls - 1) * keep_bits
     full_set = (1 << n_cats) - 1
     for blk in prange((n_games + BLOCK - 1) // BLOCK):
+        lent = lend(rules)  # in each block's body: a parallel kernel's threads lend themselves their rules
+        offset, n_upper_lanes = lent.offset, lent.n_upper_lanes
         lo = blk * BLOCK
         nb = min(BLOCK, n_games - lo)
         u = np.full(nb, start_u, dtype=np.int64)
@@ -159,13 +158,13 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
                         k[b] = roll_sub_idx[roll_sub_ptr[r[b]] + ((word[b] >> shift) & mask)]
             for b in range(nb):
                 c = word[b] >> cat_shift
-                allowed, pts, extra = score_choice(u[b], g[b], r[b], c, rules)
-                t[b], gain = upper_step(t[b], pts, c, rules)
+                allowed, pts, extra = score_choice(u[b], g[b], r[b], c, lent)
+                t[b], gain = upper_step(t[b], pts, c, lent)
                 out_total[lo + b] += pts + gain + extra
                 out_boxes[lo + b, c] = pts
                 if gain > 0:
                     out_bonus[lo + b] = 1
                 if extra > 0:
                     out_extra[lo + b] += 1
-                g[b] = next_group(u[b], g[b], c, pts, rules, n_groups[u[b] | (1 << c)])
+                g[b] = next_group(u[b], g[b], c, pts, lent, lent.n_groups[u[b] | (1 << c)])
                 u[b] = u[b] | (1 << c)

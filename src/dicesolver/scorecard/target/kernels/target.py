@@ -115,8 +115,7 @@ def target_box(u, g, t, r, need, V, W, rules):
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def target_stages(u, g, t, need, V, W, rules,
-                  keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
+def target_stages(u, g, t, need, V, W, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
     """stages[m, k] = the best chance of ``need`` after keeping k when m more throws follow the next one."""
     rules = lend(rules)
     scores = rules.scores
@@ -170,8 +169,7 @@ def decide_target_box(u, g, t, r, need, V, W, rules):
 
 @njit(cache=True, nogil=True)
 def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, throws, V, W, rules, keep_add, sub_ptr,
-                 sub_idx, roll_offset,
-                 roll_sub_ptr, roll_sub_idx, keep_size, out_total, out_boxes, out_bonus, out_extra):
+                 sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, keep_size, out_total, out_boxes, out_bonus, out_extra):
     """Play throws.shape[0] games for a final score of ``aim`` from one start, with the pre-drawn dice
     ``throws[game, turn, throw, die]`` (the same arrays as the other strategies' simulation): games stripe,
     stripe + stripes, ... on the calling thread, without the GIL."""
