@@ -278,7 +278,7 @@ def solitaire_blob(m: SolitaireModel) -> np.ndarray:
     dice = game.dice
     ptr, idx = dice.roll_sub_keeps
     sub_pad = padded_subs(game)
-    rules = m.rules  # packed here for the answer kernel's quick calls; kernels.answers.rules_of reads them back
+    rules = m.rules  # packed here for the answer kernel, which reads them once a call (kernels.answers.unpack)
     scores_t = np.ascontiguousarray(rules.scores.T, dtype=np.float64).view(np.int64)  # read as floats
     possible = possible_scores(game)
     scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
