@@ -120,14 +120,15 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
 
     Until the first callback the bar pulses (work of unknown length, such as compiling kernels or a big
     game's dice); then it shows the share done, the time taken and the time left. On a first run, when no
-    solver kernel was ever compiled on this machine, the label says that they are compiled first (once)."""
+    solver kernel was ever compiled on this machine, the label says that they compile as it goes (once): a
+    first solve works on while its faster kernel compiles, so "first" misread the whole wait."""
     from ..core.kernel_cache import never_compiled
 
     if quiet or Settings.quiet:
         yield Reporter(lambda done, total: None, lambda what: None)
         return
     if never_compiled():
-        label += " - compiling the solver's kernels first (once per install)"
+        label += " - compiling the solver's kernels as it goes (once per install)"
     if not err.is_terminal:
         with LineProgress(label) as lines:
             yield Reporter(lines.update, lines.stage)
