@@ -37,8 +37,8 @@ def _refine(game: ScorecardGame, games_per_start: int, rounds: int, seed: int) -
         new_h = np.empty_like(h)
         for c, cat in enumerate(game.categories):
             for s in np.unique(scores[:, c]):
-                upper = min(int(s), model.threshold) if (cat.is_upper and model.threshold) else 0
-                gained = model.upper_points if (cat.is_upper and model.threshold and s >= model.threshold) else 0
+                upper = min(int(s), model.rules.threshold) if (cat.is_upper and model.rules.threshold) else 0
+                gained = model.rules.upper_points if (cat.is_upper and model.rules.threshold and s >= model.rules.threshold) else 0
                 flag = 1 if (game.tracks_yacht_flag and c == model.rules.yacht_cat and s > 0) else 0
                 totals, _, _, _ = player.play_many(throws, rand, start=(1 << c, upper, flag, 0))
                 new_h[scores[:, c] == s, c] = s + gained + totals.mean()

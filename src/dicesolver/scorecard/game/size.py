@@ -12,7 +12,6 @@ import math
 import os
 from dataclasses import dataclass
 
-import numpy as np
 
 from ...core.errors import InputError
 from ...core.family import TableSize

@@ -143,7 +143,7 @@ def future_size(model: SolitaireModel) -> TableSize:
     upper bonus could still hold (the cut tails make the real table smaller: Yatzy's bound is 1.2 GiB)."""
     game = model.game
     us = np.arange(1 << game.n_categories, dtype=np.int64)
-    reach = np.full(us.size, 1 + model.upper_points, dtype=np.int64)
+    reach = np.full(us.size, 1 + model.rules.upper_points, dtype=np.int64)
     for c, most in enumerate(game.max_scores.tolist()):
         reach += (((us >> c) & 1) == 0) * most
     return TableSize(int((reach * model.n_upper_lanes * model.n_groups).sum()) * 4)

@@ -72,10 +72,10 @@ def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.nda
     game = model.game
     maxs = game.max_scores.astype(np.int64)
     bits = (us[:, None] >> np.arange(game.n_categories)) & 1
-    base = bits @ maxs + model.upper_points
+    base = bits @ maxs + model.rules.upper_points
     lu = model.n_upper_lanes[us].astype(np.int64)
     gu = model.n_groups[us].astype(np.int64)
-    extra_bonus = model.xbonus * max(level - 1, 0)
+    extra_bonus = model.rules.xbonus * max(level - 1, 0)
     rows = np.repeat(np.arange(len(us)), lu * gu)  # the set of each state
     within = np.arange(len(rows)) - np.repeat(np.cumsum(lu * gu) - lu * gu, lu * gu)  # g * lu + t
     index = model.offset[us].astype(np.int64)[rows] + within

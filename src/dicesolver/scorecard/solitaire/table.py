@@ -48,8 +48,6 @@ class SolitaireModel:
         self.rules = rules = game.kernel_rules  # what every kernel is given: the rules and the table's layout
         self.offset, self.n_upper_lanes, self.n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
         self.size = int(self.offset[-1])
-        self.threshold, self.upper_points, self.xbonus = rules.threshold, rules.upper_points, rules.xbonus
-        self.forced_order = rules.forced_order
         dice = game.dice
         self.keep_add = dice.keep_add
         self.sub_ptr, self.sub_idx = dice.keep_sub
@@ -62,7 +60,7 @@ class SolitaireModel:
     def lane(self, state: TurnState) -> int:
         u = state.used
         lu = int(self.n_upper_lanes[u])
-        t = min(state.upper, self.threshold, lu - 1) if self.threshold else 0
+        t = min(state.upper, self.rules.threshold, lu - 1) if self.rules.threshold else 0
         g = 1 if (state.yacht_flag and self.n_groups[u] == 2) else 0
         return g * lu + t
 
@@ -72,7 +70,7 @@ class SolitaireModel:
     def levels(self) -> list[np.ndarray]:
         """The used-category sets to solve, grouped by how many boxes are used (reachable ones only)."""
         n = self.game.n_categories
-        if self.forced_order:
+        if self.rules.forced_order:
             return [np.array([(1 << k) - 1], dtype=np.int64) for k in range(n + 1)]
         masks = np.arange(self.n_sets, dtype=np.int64)
         pop = np.array([bin(m).count("1") for m in range(self.n_sets)])
