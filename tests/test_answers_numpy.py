@@ -133,3 +133,35 @@ def test_a_long_running_process_answers_with_the_compiled_kernel(monkeypatch):
     monkeypatch.setattr(answers_numpy, "answer_push", lambda *args: in_numpy.append(1) or form(*args))
     values = [solution.answers([state]).value[0] for _ in range(200)]
     assert not in_numpy and len(set(values)) == 1
+
+
+@pytest.mark.parametrize("choices", [{}, {"times": "2", "joker": "free"}, {"upper": "off", "times": "every"}])
+def test_the_numpy_form_answers_games_with_set_bonuses_as_the_kernel_does(choices):
+    """Rules only a rules file has (a lower-section bonus beside the upper one, an extra-yacht bonus paid a
+    limited number of times) take both forms' general path: states met in random games, cards holding paid
+    bonuses among them, answered alike, and mangled ones refused alike."""
+    import random
+
+    import dicesolver as ds
+    from tinygames import SET_BONUS_GAME, tiny
+
+    game = tiny(SET_BONUS_GAME, **choices)
+    solution = ds.solve(game)
+    form = solution._numpy
+    kernel = lambda situations: solution.answer(situations, memo=solution.memo_for(1))  # noqa: E731
+    rng, states = random.Random(3), []
+    for _ in range(30):
+        state = game.start()
+        while not state.is_terminal():
+            steps = state.chance_outcomes() if state.is_chance() else [(a, 1.0) for a in state.legal_actions()]
+            state = state.apply(rng.choice(steps)[0])
+            if not state.is_chance():
+                states.append(state)
+    assert any(s.cards[0].extra_bonus for s in states)  # a paid bonus was met
+    situations = solution.encoding.situations(states)
+    mangle = np.random.default_rng(4)
+    for i in range(len(states)):
+        one = {k: v[i: i + 1] for k, v in situations.items()}
+        same(answered(form.answer, one), answered(kernel, one), str(states[i]))
+        bad = mangled(one, mangle, game)
+        same(answered(form.answer, bad), answered(kernel, bad), f"{states[i]} mangled")

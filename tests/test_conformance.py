@@ -7,6 +7,7 @@ refused with the one documented error."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,7 +34,10 @@ def registered_specs() -> list[str]:
     return specs
 
 
-SPECS = registered_specs()
+# Rules files with rules no built-in game has, and their variants: the same checks reach the code paths only they take
+RULES_FILES = {str(Path(__file__).parent / "data" / "set-bonus.toml"): ["times=2", "times=every", "upper=off"]}
+SPECS = registered_specs() + [f"{path}({v})" if v else path for path, values in RULES_FILES.items()
+                              for v in ["", *values]]
 
 
 def test_the_registry_knows_every_family_and_game():

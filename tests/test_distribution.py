@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 from test_cli import run
-from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, SET_BONUS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.analysis.simulate import simulate
@@ -12,7 +12,8 @@ from dicesolver.scorecard.solitaire.table import load_or_solve
 
 
 @pytest.mark.parametrize("make", [lambda: tiny(BONUS_GAME), lambda: tiny(BONUS_GAME, joker="free"),
-                                  lambda: tiny(PAIRS_GAME), lambda: load_game("yacht-dice")])
+                                  lambda: tiny(PAIRS_GAME), lambda: load_game("yacht-dice"),
+                                  lambda: tiny(SET_BONUS_GAME), lambda: tiny(SET_BONUS_GAME, times="2", upper="off")])
 def test_distribution_sums_to_one_and_has_the_solved_mean(make):
     solution, _ = load_or_solve(make())
     dist = score_distribution(solution)

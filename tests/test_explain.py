@@ -9,7 +9,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 from test_cli import run
-from tinygames import BONUS_GAME, PAIRS_GAME, rules_file, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, SET_BONUS_GAME, rules_file, tiny
 
 import dicesolver as ds
 from dicesolver.core.errors import InputError
@@ -17,15 +17,15 @@ from dicesolver.scorecard.solitaire.breakdown import aspect_names
 from dicesolver.scorecard.solitaire.distribution import score_distribution
 
 TINY = {"bonus": lambda: tiny(BONUS_GAME), "bonus-free": lambda: tiny(BONUS_GAME, joker="free"),
-        "bonus-forced-order": lambda: tiny(BONUS_GAME, order="forced"), "pairs": lambda: tiny(PAIRS_GAME)}
+        "bonus-forced-order": lambda: tiny(BONUS_GAME, order="forced"), "pairs": lambda: tiny(PAIRS_GAME),
+        "set-bonus": lambda: tiny(SET_BONUS_GAME)}
 
 
 def final_aspects(game, card) -> np.ndarray:
-    """A finished card's points by aspect: its boxes, the upper bonus, the extra bonuses."""
+    """A finished card's points by aspect: its boxes, the set bonuses, the extra bonuses."""
     out = np.zeros(game.n_categories + 2)
     out[:game.n_categories] = card.boxes
-    if game.has_upper_bonus and card.upper_total(game) >= game.upper_threshold:
-        out[-2] = game.upper_points
+    out[-2] = game.bonuses_earned(card.boxes)
     out[-1] = card.extra_bonus
     return out
 

@@ -5,7 +5,7 @@ import json
 
 import numpy as np
 import pytest
-from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, SET_BONUS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.core import registry
@@ -23,7 +23,7 @@ from dicesolver.scorecard.solitaire.table import load_or_solve
 
 
 TINY = [tiny(BONUS_GAME), tiny(BONUS_GAME, joker="free"), tiny(BONUS_GAME, joker="none"),
-        tiny(BONUS_GAME, order="forced"), tiny(PAIRS_GAME)]
+        tiny(BONUS_GAME, order="forced"), tiny(PAIRS_GAME), tiny(SET_BONUS_GAME), tiny(SET_BONUS_GAME, times="2", upper="off")]
 
 
 def check_table(game, table, solution, tol):
@@ -42,7 +42,7 @@ def check_table(game, table, solution, tol):
     values = np.asarray(solution.values, dtype=np.float64)[states]
     assert np.abs(sums - 1.0).max() <= tol
     assert np.all(np.abs(means - values) <= np.maximum(tol * 100, tol * np.abs(values)))  # as pytest.approx
-    reachable = sum(int(model.n_upper_lanes[u] * model.n_groups[u]) for level in model.levels() for u in level)
+    reachable = sum(int(model.n_bonus_lanes[u] * model.n_groups[u]) for level in model.levels() for u in level)
     assert len(states) == reachable
 
 

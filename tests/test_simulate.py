@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 from test_cli import run
-from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, SET_BONUS_GAME, tiny
 
 from dicesolver import load_game
 from dicesolver.analysis.simulate import simulate
@@ -25,8 +25,10 @@ def test_simulated_mean_agrees_with_exact_value(game_name, n):
     assert abs(s.mean - exact) < Z_999 * s.stderr, (s.mean, exact, s.stderr)
 
 
-def test_tiny_game_with_joker_agrees_with_exact_value():
-    game = tiny(BONUS_GAME)
+@pytest.mark.parametrize("definition,choices", [(BONUS_GAME, {}), (SET_BONUS_GAME, {}),
+                                                (SET_BONUS_GAME, {"times": "2", "upper": "off"})])
+def test_tiny_game_with_joker_agrees_with_exact_value(definition, choices):
+    game = tiny(definition, **choices)
     exact = load_or_solve(game)[0].root_value
     (run_,) = simulate(game, ["optimal"], n=200_000, seed=3)
     assert abs(run_.summary.mean - exact) < Z_999 * run_.summary.stderr
@@ -152,7 +154,7 @@ def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
     n = 2_000
     monkeypatch.setattr(scorecard, "POLICY_MIN_GAMES", n)  # the table plays batches this large
     monkeypatch.setattr(scorecard, "POLICY_BUILD_GAMES", n)  # and is built for them
-    for game in (load_game("yahtzee"), tiny(BONUS_GAME)):
+    for game in (load_game("yahtzee"), tiny(BONUS_GAME), tiny(SET_BONUS_GAME)):
         player = make_player("optimal", game)
         throws, rand = dice_stream(game, 8, 0, n)
         from_table = player.play_many(throws, rand)
@@ -166,7 +168,7 @@ def test_the_policy_table_plays_the_games_of_the_deciding_player(monkeypatch):
 
 
 @pytest.mark.parametrize("name,game", [("greedy", "yahtzee"), ("greedy", "tiny-bonus-free"), ("ev", "tiny-forced"),
-                                       ("bonus", "tiny-pairs")])
+                                       ("bonus", "tiny-pairs"), ("greedy", "tiny-set-bonus")])
 def test_a_static_strategy_plays_the_same_games_from_its_stage_table(monkeypatch, name, game):
     """A static strategy (greedy, the Yacht Dice notebook's agents) reads its keep values from a table of every used set's
     in simulations of many games: the same games, on the same dice, as computing them at every turn; and no
@@ -174,7 +176,8 @@ def test_a_static_strategy_plays_the_same_games_from_its_stage_table(monkeypatch
     from dicesolver.scorecard.bots import strategies
 
     games = {"yahtzee": lambda: load_game("yahtzee"), "tiny-bonus-free": lambda: tiny(BONUS_GAME, joker="free"),
-             "tiny-forced": lambda: tiny(BONUS_GAME, order="forced"), "tiny-pairs": lambda: tiny(PAIRS_GAME)}
+             "tiny-forced": lambda: tiny(BONUS_GAME, order="forced"), "tiny-pairs": lambda: tiny(PAIRS_GAME),
+             "tiny-set-bonus": lambda: tiny(SET_BONUS_GAME)}
     g = games[game]()
     n = 400
     throws, rand = dice_stream(g, 12, 0, n)
@@ -226,7 +229,7 @@ def reached_by_hand(game, policy) -> set[int]:
         pos = todo.pop()
         if pos.is_over():
             continue
-        state = m.index(TurnState(pos.used, pos.upper_total(game), pos.yacht_flag(game)))
+        state = m.index(TurnState(pos.used, pos.progress(game), pos.group(game)))
         if state in seen:
             continue
         seen.add(state)
@@ -239,7 +242,8 @@ def reached_by_hand(game, policy) -> set[int]:
 
 
 @pytest.mark.parametrize("definition,choices", [(BONUS_GAME, {}), (BONUS_GAME, {"joker": "free"}),
-                                                (BONUS_GAME, {"order": "forced"}), (PAIRS_GAME, {})])
+                                                (BONUS_GAME, {"order": "forced"}), (PAIRS_GAME, {}),
+                                                (SET_BONUS_GAME, {}), (SET_BONUS_GAME, {"times": "2"})])
 def test_the_policy_table_holds_the_states_the_optimal_player_reaches(definition, choices):
     game = tiny(definition, **choices)
     policy = make_player("optimal", game).policy()
@@ -260,7 +264,7 @@ def test_a_start_the_policy_table_does_not_hold_is_played_by_deciding(monkeypatc
     m = policy.model
     state = int(np.flatnonzero(policy.rows < 0)[0])
     used = int(np.searchsorted(m.offset, state, side="right") - 1)
-    lanes = int(m.n_upper_lanes[used])
+    lanes = int(m.n_bonus_lanes[used])
     start = (used, (state - m.offset[used]) % lanes, (state - m.offset[used]) // lanes, 7)
     assert used != m.full and not policy.covers(start) and policy.covers((0, 0, 0, 0))
     with pytest.raises(ValueError, match="does not cover"):

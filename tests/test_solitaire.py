@@ -4,10 +4,11 @@ import random
 import numpy as np
 import pytest
 from reference import final_score_bonus, solve_reference
-from tinygames import BONUS_GAME, ESSAY_TOY, MAXI_LIKE, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, ESSAY_TOY, MAXI_LIKE, PAIRS_GAME, SET_BONUS_GAME, tiny
 
 import dicesolver as ds
 from dicesolver import load_game
+from dicesolver.scorecard.game.position import Position
 from dicesolver.scorecard.solitaire.table import SolitaireModel, TurnState, load_or_solve
 
 TINY_CASES = [
@@ -18,6 +19,9 @@ TINY_CASES = [
     (BONUS_GAME, {"joker": "none"}),
     (BONUS_GAME, {"order": "forced"}),
     (MAXI_LIKE, {}),
+    (SET_BONUS_GAME, {}),
+    (SET_BONUS_GAME, {"times": "2", "joker": "free"}),
+    (SET_BONUS_GAME, {"times": "every", "upper": "off"}),
 ]
 
 
@@ -43,14 +47,15 @@ def test_kernel_equals_slow_reference(definition, choices):
     reference = solve_reference(game)
     cards = unfinished_cards(game)
     random.Random(1).shuffle(cards)
+    x = game.extra_yacht
     for card in cards[:300] + [(None,) * game.n_categories]:
-        used = sum(1 << c for c, v in enumerate(card) if v is not None)
-        upper = sum(v for c, v in enumerate(card) if v is not None and game.categories[c].is_upper)
-        flag = bool(game.extra_yacht and card[game.extra_yacht.category])
-        ours = values[model.index(TurnState(used, upper, flag))]
-        # the reference pays the upper bonus at the end; ours when it is reached
-        already = final_score_bonus(game, tuple(v or 0 for v in card)) if game.has_upper_bonus else 0
-        assert ours + already == pytest.approx(reference(card), abs=1e-9), card
+        # the bonuses a card may already hold: more than none only where their number is limited
+        for paid in range(x.times + 1 if x and x.times and card[x.category] else 1):
+            position = Position(card, None, game.rolls, paid * (x.points if x else 0))
+            ours = values[model.index(TurnState(position.used, position.progress(game), position.group(game)))]
+            # the reference pays the set bonuses at the end; ours when they are reached
+            already = final_score_bonus(game, tuple(v or 0 for v in card))
+            assert ours + already == pytest.approx(reference(card, paid), abs=1e-9), (card, paid)
 
 
 def engine_answers(game, model, values, card, roll, rerolls):
@@ -90,7 +95,8 @@ def test_the_answer_engine_equals_slow_reference(definition, choices):
             for c, pts, extra in legal:
                 after = card[:c] + (pts,) + card[c + 1:]
                 bonus = final_score_bonus(game, after) if all(v is not None for v in after) else 0
-                assert scores[c] - total == pytest.approx(pts + extra + bonus + reference(after), abs=1e-9)
+                want = pts + extra + bonus + reference(after, 1 if extra else 0)  # the card held no bonus before
+                assert scores[c] - total == pytest.approx(want, abs=1e-9)
             for keep, value in ((a.dice, v) for a, v in options.items() if isinstance(a, Keep)):
                 throws = list(itertools.product(range(1, game.faces + 1), repeat=game.n_dice - len(keep)))
                 want = sum(reference.after_roll(card, tuple(sorted(keep + t)), rerolls - 1) for t in throws)
@@ -174,9 +180,9 @@ def test_a_yacht_kept_with_a_throw_left_is_worth_scoring_it_now(definition, choi
 def test_reachable_upper_lanes_only():
     model = SolitaireModel(load_game("yahtzee"))
     aces_only = 1 << 0
-    assert model.n_upper_lanes[0] == 1  # nothing used yet: total 0
-    assert model.n_upper_lanes[aces_only] == 6  # 0..5
-    assert model.n_upper_lanes[0b111111] == 1  # all upper boxes used: the bonus is settled
+    assert model.n_bonus_lanes[0] == 1  # nothing used yet: total 0
+    assert model.n_bonus_lanes[aces_only] == 6  # 0..5
+    assert model.n_bonus_lanes[0b111111] == 1  # all upper boxes used: the bonus is settled
     assert model.n_groups[1 << 11] == 2  # yahtzee box used: flag matters
 
 

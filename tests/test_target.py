@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 from reference import counted_throws, final_score_bonus
-from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, SET_BONUS_GAME, tiny
 
 from dicesolver.core import aims
 from dicesolver.scorecard.target import table as target
@@ -32,32 +32,33 @@ def reference_chances(game, N, tie=1.0, solver=False):
         return throws(shown)[1] @ np.array([outcome(t) for t in throws(shown)[0]])
 
     @lru_cache(maxsize=None)
-    def value(boxes):
+    def value(boxes, paid=0):  # paid: the extra-yacht bonuses earned (they matter where their number is limited)
         if all(v is not None for v in boxes):
             bonus = final_score_bonus(game, boxes)
             return np.where(needs < bonus, 1.0, np.where(needs == bonus, tie, 0.0))
-        return expected(lambda t: after_roll(boxes, t, game.rolls - 1), n)
+        return expected(lambda t: after_roll(boxes, t, game.rolls - 1, paid), n)
 
     @lru_cache(maxsize=None)
-    def after_roll(boxes, dice, left):
+    def after_roll(boxes, dice, left, paid=0):
         if left == 0:
-            return np.max([shifted(value(boxes[:c] + (pts,) + boxes[c + 1:]), pts + extra)
-                           for c, pts, extra in game.legal_scores(boxes, dice)], axis=0)
+            return np.max([shifted(value(boxes[:c] + (pts,) + boxes[c + 1:], paid + (extra > 0)), pts + extra)
+                           for c, pts, extra in game.legal_scores(boxes, dice, paid)], axis=0)
         best = np.zeros(N + 1)
         for kept in {tuple(dice[i] for i in range(n) if mask >> i & 1) for mask in range(1 << n)}:
-            best = np.maximum(best, after_keep(boxes, kept, left))
+            best = np.maximum(best, after_keep(boxes, kept, left, paid))
         return best
 
     @lru_cache(maxsize=None)
-    def after_keep(boxes, kept, left):  # keeping ``kept`` (sorted), the others thrown again: many throws keep it
-        return expected(lambda t: after_roll(boxes, tuple(sorted(kept + t)), left - 1), n - len(kept))
+    def after_keep(boxes, kept, left, paid=0):  # keeping ``kept`` (sorted), the others thrown: many throws keep it
+        return expected(lambda t: after_roll(boxes, tuple(sorted(kept + t)), left - 1, paid), n - len(kept))
 
     value.after_roll = after_roll
     return value if solver else value((None,) * game.n_categories)
 
 
 @pytest.mark.parametrize("definition,choices", [(PAIRS_GAME, {}), (BONUS_GAME, {}), (BONUS_GAME, {"joker": "free"}),
-                                                (BONUS_GAME, {"joker": "none"}), (BONUS_GAME, {"order": "forced"})])
+                                                (BONUS_GAME, {"joker": "none"}), (BONUS_GAME, {"order": "forced"}),
+                                                (SET_BONUS_GAME, {}), (SET_BONUS_GAME, {"times": "2", "upper": "off"})])
 def test_best_chances_are_the_reference(definition, choices):
     game = tiny(definition, **choices)
     N = int(game.max_scores.sum()) + 25  # past the most a game can score, bonuses included

@@ -72,6 +72,31 @@ MAXI_LIKE = {  # Maxi Yatzy's shape made small: more dice than boxes need, group
 }
 
 
+SET_BONUS_GAME = {  # a bonus on lower boxes beside the upper one, and the extra-yacht bonus paid at most once
+    "name": "setbonus",
+    "dice": 3,
+    "faces": 3,
+    "rolls": 2,
+    "upper_bonus": {"threshold": 6, "points": 10},
+    "bonuses": [{"name": "lower_bonus", "boxes": ["run", "yacht", "chance"], "threshold": 20, "points": 7}],
+    "yahtzee_bonus": {"category": "yacht", "points": 20, "times": 1, "joker": "forced", "joker_categories": ["run"]},
+    "categories": [
+        {"name": "ones", "kind": "upper", "face": 1},
+        {"name": "twos", "kind": "upper", "face": 2},
+        {"name": "threes", "kind": "upper", "face": 3},
+        {"name": "run", "kind": "straight", "faces": [1, 2, 3], "points": 15},
+        {"name": "yacht", "kind": "yacht", "points": 12},
+        {"name": "chance", "kind": "chance"},
+    ],
+    "variants": {
+        "times": {"default": "1", "values": {"1": {}, "2": {"yahtzee_bonus.times": 2},
+                                             "every": {"yahtzee_bonus.times": 0}}},
+        "upper": {"default": "on", "values": {"on": {}, "off": {"upper_bonus.points": 0}}},
+        "joker": {"default": "forced", "values": {"forced": {}, "free": {"yahtzee_bonus.joker": "free"}}},
+    },
+}
+
+
 def tiny(definition, **choices):
     return build_game(definition, {k: str(v) for k, v in choices.items()}, definition["name"])
 
@@ -87,12 +112,15 @@ def rules_file(definition, path):
         return str(v)
 
     def table(d):
-        return "".join(f"{k} = {value(v)}\n" for k, v in d.items() if not isinstance(v, dict))
+        return "".join(f"{k} = {value(v)}\n" for k, v in d.items()
+                       if not isinstance(v, dict) and not (isinstance(v, list) and v and isinstance(v[0], dict)))
 
     lines = [table({k: v for k, v in definition.items() if k != "categories"})]
     for key, sub in definition.items():
         if isinstance(sub, dict) and key != "variants":
             lines.append(f"[{key}]\n" + table(sub))
+    lines += [f"[[{key}]]\n" + table(item) for key, items in definition.items() if key != "categories"
+              and isinstance(items, list) and items and isinstance(items[0], dict) for item in items]
     lines += ["[[categories]]\n" + table(c) for c in definition["categories"]]
     path.write_text("\n".join(lines))
     return path

@@ -268,6 +268,10 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
                     cells.append(f"{up}/{g.upper_threshold} +{g.upper_points if up >= g.upper_threshold else 0}")
                 faint.append(len(rows))
                 rows.append(["upper (bonus)"] + cells)
+        for b in g.set_bonuses:
+            faint.append(len(rows))
+            sums = [sum(p.boxes[c] or 0 for c in b.boxes) for p in cards]
+            rows.append([b.title.lower()] + [f"{s}/{b.threshold} +{b.points if s >= b.threshold else 0}" for s in sums])
         if any(p.extra_bonus for p in cards):
             rows.append(["extra bonus"] + [str(p.extra_bonus) for p in cards])
         rows.append(["total"] + [str(p.total(g)) for p in cards])

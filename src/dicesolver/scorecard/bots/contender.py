@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .kernels.strategies import STATIC
+from ..game.position import Position
 from ..game.rules import ScorecardGame
 from .strategies import KernelPlayer, _model, hand_values
 
@@ -35,12 +36,12 @@ def _refine(game: ScorecardGame, games_per_start: int, rounds: int, seed: int) -
         throws = rng.integers(1, game.faces + 1, size=(games_per_start, turns, game.rolls, game.n_dice), dtype=np.int8)
         rand = rng.integers(0, 2**62, size=(games_per_start, turns, game.rolls), dtype=np.int64)
         new_h = np.empty_like(h)
-        for c, cat in enumerate(game.categories):
+        for c in range(game.n_categories):
             for s in np.unique(scores[:, c]):
-                upper = min(int(s), model.rules.threshold) if (cat.is_upper and model.rules.threshold) else 0
-                gained = model.rules.upper_points if (cat.is_upper and model.rules.threshold and s >= model.rules.threshold) else 0
-                flag = 1 if (game.tracks_yacht_flag and c == model.rules.yacht_cat and s > 0) else 0
-                totals, _, _, _ = player.play_many(throws, rand, start=(1 << c, upper, flag, 0))
+                card = Position(tuple(int(s) if k == c else None for k in range(game.n_categories)), None, game.rolls)
+                gained = game.bonuses_earned(card.boxes)
+                totals, _, _, _ = player.play_many(throws, rand,
+                                                   start=(1 << c, card.progress(game), card.group(game), 0))
                 new_h[scores[:, c] == s, c] = s + gained + totals.mean()
         h = new_h
     return h

@@ -68,8 +68,7 @@ class KernelPlayer:
 
     def _state(self, position: Position) -> tuple[int, int, int, int]:
         u = position.used
-        t = min(position.upper_total(self.game), self.model.rules.threshold) if self.model.rules.threshold else 0
-        g = 1 if (position.yacht_flag(self.game) and self.model.n_groups[u] == 2) else 0
+        t, g = position.progress(self.game), position.group(self.game)
         return u, g, t, self.game.dice.roll_index(position.showing)
 
     def kernel_args(self) -> tuple:

@@ -45,7 +45,7 @@ BLOCK_CELLS = 32_000_000  # the most cells one Dask task computes (128 MB of flo
 
 def supports(game: ScorecardGame) -> bool:
     """Whether the two-player solver takes the game (check_duel_game says why not)."""
-    return not (game.has_upper_bonus or game.extra_yacht is not None or game.forced_order
+    return not (game.bonuses or game.extra_yacht is not None or game.forced_order
                 or game.n_categories > MAX_CATEGORIES)
 
 
@@ -54,6 +54,7 @@ def check_duel_game(game: ScorecardGame) -> None:
     if supports(game):
         return
     bonuses = [what for what, has in (("an upper bonus", game.has_upper_bonus),
+                                      ("a bonus on a set of boxes", bool(game.set_bonuses)),
                                       ("an extra-yacht bonus", game.extra_yacht is not None)) if has]
     if bonuses:
         cells = bonus_table_cells(game)
@@ -97,7 +98,7 @@ def bonus_table_cells(game: ScorecardGame) -> float:
     the sum over pairs (a, b) of score differences x a's turn lanes x b's (kernel_rules.turn_lanes), by popcount."""
     from ..game.kernel_rules import turn_lanes
 
-    lanes, groups = turn_lanes(game)
+    lanes, groups, _ = turn_lanes(game)
     state = (lanes * groups).astype(np.float64)
     n = game.n_categories
     reach, pop = _set_sums(game)

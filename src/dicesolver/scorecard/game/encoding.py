@@ -29,7 +29,7 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
         maxima = game.max_scores.astype(np.int64)
         upper = sum(int(m) for c, m in enumerate(maxima) if game.categories[c].is_upper)
         extra = game.extra_yacht.points * game.n_categories if game.extra_yacht else 0
-        self.max_total = int(maxima.sum()) + (game.upper_points if game.has_upper_bonus else 0) + extra
+        self.max_total = int(maxima.sum()) + sum(b.points for b in game.bonuses) + extra
         self.max_upper = upper
 
     def observation_spec(self) -> dict[str, ArraySpec]:
@@ -199,6 +199,9 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
             if g.forced_order and any(cards[k, c] == -1 and cards[k, c + 1] != -1 for c in range(g.n_categories - 1)):
                 return None
             totals[k] = box_sum + (g.upper_points if g.has_upper_bonus and up >= g.upper_threshold else 0)
+            for b in g.set_bonuses:
+                if sum(int(cards[k, c]) for c in b.boxes if cards[k, c] >= 0) >= b.threshold:
+                    totals[k] += b.points
             upper[k] = up
             filled.append(count)
         if any(f not in (filled[0], filled[0] + 1) for f in filled) or filled != sorted(filled):
@@ -272,6 +275,6 @@ class ScorecardEncoding(Encoding[ScorecardGame, ScorecardState]):
             return flags
         if state.rolls_left > 0:
             flags[: self.holds] = 1  # every hold is some keep
-        for c, _, _ in self.game.legal_scores(state.card.boxes, state.dice):
+        for c, _, _ in self.game.legal_scores(state.card.boxes, state.dice, state.card.bonuses_paid(self.game)):
             flags[self.holds + c] = 1
         return flags

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from ...core import numbers
 from ...core.dice import Dice, format_dice, parse_dice
 from ...core.errors import InputError
+from .kernel_rules import group_of, progress_code
 from .rules import ScorecardGame
 
 BONUS_KEY = "bonus"
@@ -67,13 +68,24 @@ class Position:
     def upper_total(self, game: ScorecardGame) -> int:
         return sum(v for v, upper in zip(self.boxes, game.upper_boxes) if upper and v is not None)
 
-    def yacht_flag(self, game: ScorecardGame) -> bool:
+    def progress(self, game: ScorecardGame) -> int:
+        """Where the card stands on its way to the set bonuses: its progress code (``game/kernel_rules.py``)."""
+        return progress_code(game, self.boxes)
+
+    def group(self, game: ScorecardGame) -> int:
+        """The card's yacht-flag group (``game/kernel_rules.py``)."""
         x = game.extra_yacht
-        return bool(x and self.boxes[x.category])
+        return group_of(game.kernel_rules, self.used, bool(x and self.boxes[x.category]), self.bonuses_paid(game))
 
     def total(self, game: ScorecardGame) -> int:
-        """Points scored so far, with the upper bonus once earned and extra-yacht bonuses."""
-        return with_bonuses(game, self.points, self.upper_total(game), self.extra_bonus)
+        """Points scored so far, with the set bonuses once earned (the upper bonus among them) and the
+        extra-yacht bonuses."""
+        return self.facts(game).total
+
+    def bonuses_paid(self, game: ScorecardGame) -> int:
+        """How many extra-yacht bonuses the card holds."""
+        x = game.extra_yacht
+        return self.extra_bonus // x.points if x is not None and x.points else 0
 
     @cached_property
     def points(self) -> int:
@@ -109,13 +121,17 @@ class Position:
                 upper += v
         if self.extra_bonus:
             items.append(f"{BONUS_KEY}={self.extra_bonus}")
-        facts = CardFacts(",".join(items), row, with_bonuses(game, points, upper, self.extra_bonus), upper)
+        total = with_bonuses(game, points, upper, self.extra_bonus)
+        if game.set_bonuses:
+            total += sum(b.points for b in game.set_bonuses if b.earned(self.boxes))
+        facts = CardFacts(",".join(items), row, total, upper)
         self.__dict__["_facts"] = (game, facts)  # frozen to its fields; a memo as cached_property keeps one
         return facts
 
 
 def with_bonuses(game: ScorecardGame, points: int, upper: int, extra_bonus: int) -> int:
-    """A card's total from its boxes' points and upper sum: the upper bonus once earned, and the extra bonuses."""
+    """A card's total from its boxes' points and upper sum: the upper bonus once earned, and the extra bonuses
+    (the bonuses on other sets of boxes are the card's to add: ``Position.facts``)."""
     return points + extra_bonus + (game.upper_points if game.has_upper_bonus and upper >= game.upper_threshold else 0)
 
 
@@ -290,7 +306,7 @@ def after_score(game: ScorecardGame, position: Position, category: int) -> Posit
     """The start of the next turn after scoring the dice showing in ``category``."""
     if position.dice is None:
         raise InputError("roll the dice before scoring")
-    for c, points, extra in game.legal_scores(position.boxes, position.dice):
+    for c, points, extra in game.legal_scores(position.boxes, position.dice, position.bonuses_paid(game)):
         if c == category:
             boxes = position.boxes[:c] + (points,) + position.boxes[c + 1:]
             return Position(boxes, None, game.rolls, position.extra_bonus + extra)

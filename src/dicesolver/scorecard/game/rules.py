@@ -20,6 +20,7 @@ import numpy as np
 from ...core.display import ShownGame
 from ...core.dice import DiceSpace, dice_space, format_dice
 from ...core.errors import GameDefinitionError, InputError
+from .rules_file import SetBonus as SetBonusRules
 from .rules_file import YahtzeeBonus, check_rules, normalize_name
 from .scoring import Category, make_category
 
@@ -36,6 +37,20 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class SetBonus:
+    """A bonus paid once, the moment the points in its boxes reach its threshold together."""
+
+    name: str
+    title: str
+    boxes: tuple[int, ...]  # the boxes whose points count, in card order
+    threshold: int
+    points: int
+
+    def earned(self, boxes: tuple[int | None, ...]) -> bool:
+        return sum(boxes[c] or 0 for c in self.boxes) >= self.threshold
+
+
+@dataclass(frozen=True)
 class ExtraYachtRule:
     """Yahtzee's bonus for further yachts (when the yacht box holds its points) and its joker."""
 
@@ -43,6 +58,11 @@ class ExtraYachtRule:
     points: int  # bonus per extra yacht (0: none)
     joker: str  # "none", "forced" or "free"
     joker_categories: tuple[int, ...]  # lower boxes that score their fixed points under the joker
+    times: int = 0  # further yachts paid at most (0: every one)
+
+    def pays(self, paid: int) -> bool:
+        """Whether a further yacht earns the bonus after ``paid`` bonuses."""
+        return self.points > 0 and (self.times == 0 or paid < self.times)
 
 
 @dataclass(frozen=True, repr=False)
@@ -58,6 +78,7 @@ class ScorecardGame(ShownGame):
     upper_points: int
     extra_yacht: ExtraYachtRule | None
     forced_order: bool
+    set_bonuses: tuple[SetBonus, ...] = ()  # the bonuses on other sets of boxes than the upper section
     variant_specs: tuple[Variant, ...] = ()
     variant_values: tuple[tuple[str, str], ...] = ()
     source: str = ""  # preset name, or the path of the rules file
@@ -109,6 +130,18 @@ class ScorecardGame(ShownGame):
     @property
     def has_upper_bonus(self) -> bool:
         return self.upper_points > 0 and self.upper_threshold > 0
+
+    @cached_property
+    def bonuses(self) -> tuple[SetBonus, ...]:
+        """Every bonus paid on a set of boxes reaching a threshold: the upper bonus first, where there is one."""
+        upper = (SetBonus("upper_bonus", "Upper bonus", tuple(c for c, cat in enumerate(self.categories)
+                                                              if cat.is_upper), self.upper_threshold,
+                          self.upper_points),) if self.has_upper_bonus else ()
+        return upper + self.set_bonuses
+
+    def bonuses_earned(self, boxes: tuple[int | None, ...]) -> int:
+        """The points of every set bonus that a card's boxes have earned."""
+        return sum(b.points for b in self.bonuses if b.earned(boxes))
 
     @property
     def tracks_yacht_flag(self) -> bool:
@@ -162,7 +195,9 @@ class ScorecardGame(ShownGame):
             else [x.category, x.points, x.joker, list(x.joker_categories)],
             "joker_points": [c.fixed_points for c in self.categories],
             "forced_order": self.forced_order,
-        }
+        } | ({"extra_yacht_times": x.times} if x is not None and x.times else {}) | (
+            {"set_bonuses": [[list(b.boxes), b.threshold, b.points] for b in self.set_bonuses]}
+            if self.set_bonuses else {})  # keys only where a game has them: the other games' tables keep their names
 
     # -- categories by name ------------------------------------------------------------------------
     @cached_property
@@ -242,8 +277,9 @@ class ScorecardGame(ShownGame):
         return sorted(self._possible_scores[c])
 
     # -- scoring a final roll ------------------------------------------------------------------------
-    def legal_scores(self, boxes: tuple, dice: tuple) -> list[tuple[int, int, int]]:
-        """(category, points in the box, extra-yacht bonus) for every legal way to score ``dice``.
+    def legal_scores(self, boxes: tuple, dice: tuple, paid: int = 0) -> list[tuple[int, int, int]]:
+        """(category, points in the box, extra-yacht bonus) for every legal way to score ``dice``, after
+        ``paid`` extra-yacht bonuses.
 
         Follows docs/RULES.md directly (the kernels implement the same rules on arrays; tests compare them).
         """
@@ -257,7 +293,7 @@ class ScorecardGame(ShownGame):
         x = self.extra_yacht
         if x is None or boxes[x.category] is None or min(dice) != max(dice):  # not a five of a kind
             return [(c, natural[c], 0) for c in open_cats]
-        extra = x.points if boxes[x.category] > 0 else 0
+        extra = x.points if boxes[x.category] > 0 and x.pays(paid) else 0
         matching = [c for c, cat in enumerate(self.categories) if cat.is_upper and cat.face == dice[0]]
         matching_open = bool(matching) and boxes[matching[0]] is None
         if x.joker == "none":
@@ -295,14 +331,16 @@ class ScorecardGame(ShownGame):
                 f"Upper bonus: {self.upper_points} points when the upper categories total "
                 f"{self.upper_threshold} or more."
             )
+        for b in self.set_bonuses:
+            names = ", ".join(self.categories[c].name for c in b.boxes)
+            lines.append(f"{b.title}: {b.points} points when {names} total {b.threshold} or more.")
         x = self.extra_yacht
         if x is not None and (x.points or x.joker != "none"):
             yname = self.categories[x.category].name
             if x.points:
-                lines.append(
-                    f"Extra {yname} bonus: {x.points} points for each further {yname} "
-                    f"while the {yname} box holds its points."
-                )
+                which = (f"for each further {yname}" if not x.times else
+                         f"for a further {yname}, once" if x.times == 1 else f"for each of {x.times} further {yname}s")
+                lines.append(f"Extra {yname} bonus: {x.points} points {which} while the {yname} box holds its points.")
             jokers = ", ".join(self.categories[c].name for c in x.joker_categories)
             if x.joker == "forced":
                 lines.append(
@@ -412,6 +450,8 @@ def build_game(definition: dict[str, Any], choices: dict[str, str], source: str)
         if not any(c.is_upper for c in categories):
             raise GameDefinitionError(f"{where}: upper_bonus: an upper bonus needs upper categories")
     extra = _extra_yacht_rule(rules.yahtzee_bonus, categories, n_dice, where) if rules.yahtzee_bonus else None
+    set_bonuses = tuple(_set_bonus(b, categories, f"{where}: bonuses[{i}] {b.name!r}")
+                        for i, b in enumerate(rules.bonuses) if b.points)
 
     non_default = {k: v for k, v in sorted(assignment.items()) if v != next(s.default for s in variants if s.key == k)}
     base = source if source.endswith(".toml") else name
@@ -428,6 +468,7 @@ def build_game(definition: dict[str, Any], choices: dict[str, str], source: str)
         upper_points=points,
         extra_yacht=extra,
         forced_order=rules.order == "forced",
+        set_bonuses=set_bonuses,
         variant_specs=variants,
         variant_values=tuple(sorted(assignment.items())),
         source=source,
@@ -438,6 +479,16 @@ def build_game(definition: dict[str, Any], choices: dict[str, str], source: str)
 
 def _rebuild(definition: dict[str, Any], choices: dict[str, str], source: str, players: int) -> ScorecardGame:
     return build_game(definition, choices, source).with_players(players)
+
+
+def _set_bonus(bonus: SetBonusRules, categories: tuple[Category, ...], where: str) -> SetBonus:
+    index = {c.name: i for i, c in enumerate(categories)}
+    unknown = [name for name in bonus.boxes if name not in index]
+    if unknown:
+        raise GameDefinitionError(f"{where}.boxes: {unknown[0]!r} is not one of the game's categories")
+    boxes = tuple(sorted({index[name] for name in bonus.boxes}))
+    return SetBonus(bonus.name, bonus.title or bonus.name.replace("_", " ").capitalize(), boxes, bonus.threshold,
+                    bonus.points)
 
 
 def _extra_yacht_rule(
@@ -459,4 +510,4 @@ def _extra_yacht_rule(
         jokers.append(index[name])
     if not bonus.enabled or (bonus.points == 0 and bonus.joker == "none"):
         return None
-    return ExtraYachtRule(index[bonus.category], bonus.points, bonus.joker, tuple(jokers))
+    return ExtraYachtRule(index[bonus.category], bonus.points, bonus.joker, tuple(jokers), bonus.times)

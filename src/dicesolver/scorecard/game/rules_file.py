@@ -19,6 +19,8 @@ from ...core.errors import GameDefinitionError
 MAX_CATEGORIES = 20  # Maxi Yatzy's card; the solitaire table indexes used boxes by a bitmask
 MAX_ROLLS = 6
 MAX_POINTS = 10_000  # far above any real game, far below what the kernels' integers hold
+MAX_BONUSES = 3  # set bonuses besides the upper one: each multiplies a card's states by its threshold
+MAX_TIMES = 8  # a yacht bonus paid at most this many times: each adds a state to a card whose yacht box is used
 MAX_DOTS_PER_LINE = 64  # a dotted key of thousands of parts costs the TOML parser quadratic time
 
 Word = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=32)]
@@ -115,10 +117,22 @@ class UpperBonus(_Table):
     points: Points
 
 
+class SetBonus(_Table):
+    """A bonus paid once when the boxes named reach a threshold together (the upper bonus is one, on the
+    upper boxes; a lower-section bonus is another)."""
+
+    name: Word
+    title: Line | None = None
+    boxes: Annotated[list[Word], Field(min_length=1, max_length=MAX_CATEGORIES)]
+    threshold: Annotated[int, Field(ge=1, le=1_000)]
+    points: Points
+
+
 class YahtzeeBonus(_Table):
     category: Word
     enabled: bool = True
     points: Points = 100
+    times: Annotated[int, Field(ge=0, le=MAX_TIMES)] = 0  # further yachts paid at most (0: every one)
     joker: Literal["none", "forced", "free"] = "none"
     joker_categories: Annotated[list[Word], Field(max_length=MAX_CATEGORIES)] = []
 
@@ -164,6 +178,7 @@ class RulesFile(_Table):
     rolls: Annotated[int, Field(ge=1, le=MAX_ROLLS)] = 3
     categories: Annotated[list[Category], Field(min_length=1, max_length=MAX_CATEGORIES)]
     upper_bonus: UpperBonus | None = None
+    bonuses: Annotated[list[SetBonus], Field(max_length=MAX_BONUSES)] = []
     yahtzee_bonus: YahtzeeBonus | None = None
     order: Literal["free", "forced"] = "free"
     variants: Annotated[dict[Word, Variant], Field(max_length=16)] = {}

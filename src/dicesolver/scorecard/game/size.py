@@ -116,7 +116,7 @@ def _check(game: ScorecardGame, what: str, seconds: float, memory_needed: int, f
 def _turn_states(game: ScorecardGame) -> tuple[int, int]:
     """The solitaire table's length (solitaire.SolitaireModel's layout, counted from the rules alone) and
     the number of (used set, yacht flag) widgets the solve runs."""
-    lanes, groups = turn_lanes(game)
+    lanes, groups, _ = turn_lanes(game)
     return int((lanes * groups).sum()), int(groups.sum())
 
 

@@ -186,13 +186,20 @@ class ScorecardState:
         return [*keeps[:-1], *self._scores(), keeps[-1]]
 
     def _scores(self) -> list[Keep | Score]:
-        """Every legal box, with the points it adds now: the box's, an extra-yacht bonus, and the upper
-        bonus where this box reaches it (what ``after_score`` adds to the card's total)."""
+        """Every legal box, with the points it adds now: the box's, an extra-yacht bonus, and the set
+        bonuses (the upper one among them) this box reaches (what ``after_score`` adds to the card's total)."""
         game, card = self.game, self.card
-        upper = card.facts(game).upper
-        below = game.has_upper_bonus and upper < game.upper_threshold
         out: list[Keep | Score] = []
-        for c, points, extra in game.legal_scores(card.boxes, self.showing):
+        legal = game.legal_scores(card.boxes, self.showing, card.bonuses_paid(game))
+        if game.set_bonuses:  # any set of boxes: each bonus summed again after the box
+            earned = card.facts(game).total - card.extra_bonus - card.points
+            for c, points, extra in legal:
+                bonus = game.bonuses_earned(card.boxes[:c] + (points,) + card.boxes[c + 1:]) - earned
+                out.append(Score(c, game.categories[c].name, points + extra + bonus))
+            return out
+        upper = card.facts(game).upper  # the upper bonus alone: from the upper sum
+        below = game.has_upper_bonus and upper < game.upper_threshold
+        for c, points, extra in legal:
             category = game.categories[c]
             bonus = game.upper_points if below and category.is_upper and upper + points >= game.upper_threshold else 0
             out.append(Score(c, category.name, points + extra + bonus))

@@ -78,13 +78,13 @@ def build(solution: SolitaireTable, progress: ProgressCallback | None = None) ->
     length[rows] = 1
     offset[rows] = np.arange(len(rows))
     level_data = [np.ones(len(rows), dtype=np.float32)]
-    work = [float((model.n_upper_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
+    work = [float((model.n_bonus_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
     total, done = sum(work[:n]), 0.0
     with Stripes() as stripes:  # one pool of threads for every level's kernels
         for k in range(n - 1, -1, -1):
             src = level_data[-1]
             us = levels[k]
-            lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+            lanes = (model.n_bonus_lanes[us] * model.n_groups[us]).astype(np.int64)
             pieces = []
             base = 0
             first = 0
@@ -140,13 +140,13 @@ def table_key(game: ScorecardGame) -> tables.TableKey:
 
 def future_size(model: SolitaireModel) -> TableSize:
     """At most the table's bytes: every state's distribution over all the points its open boxes and the
-    upper bonus could still hold (the cut tails make the real table smaller: Yatzy's bound is 1.2 GiB)."""
+    set bonuses could still hold (the cut tails make the real table smaller: Yatzy's bound is 1.2 GiB)."""
     game = model.game
     us = np.arange(1 << game.n_categories, dtype=np.int64)
-    reach = np.full(us.size, 1 + model.rules.upper_points, dtype=np.int64)
+    reach = np.full(us.size, 1 + int(model.rules.bonus_points.sum()), dtype=np.int64)
     for c, most in enumerate(game.max_scores.tolist()):
         reach += (((us >> c) & 1) == 0) * most
-    return TableSize(int((reach * model.n_upper_lanes * model.n_groups).sum()) * 4)
+    return TableSize(int((reach * model.n_bonus_lanes * model.n_groups).sum()) * 4)
 
 
 def load_or_build(

@@ -24,7 +24,7 @@ from ..solitaire.table import TurnState
 
 
 def turn_state(game: ScorecardGame, position: Position) -> TurnState:
-    return TurnState(position.used, position.upper_total(game), position.yacht_flag(game))
+    return TurnState(position.used, position.progress(game), position.group(game))
 
 
 def opponent_curve(table: FutureTable, opponents: Sequence[Position]) -> tuple[int, np.ndarray]:
@@ -71,7 +71,7 @@ class MindfulPlayer:
         glo, curve = opponent_curve(self.table, opponents)
         state = turn_state(game, position)
         lane = model.lane(state)
-        lu = int(model.n_upper_lanes[state.used])
+        lu = int(model.n_bonus_lanes[state.used])
         dice = game.dice
         keeps = np.full(dice.n_keeps, NEG)
         cats = np.empty((dice.n_rolls, game.n_categories))

@@ -20,6 +20,7 @@ from ...core.answers import Answers, NumpyFirst, Situations, as_situations, empt
 from ...core.arrays import frozen, pack
 from ...core.errors import InputError
 from ...core.protocol import Unit
+from ..game.kernel_rules import packed
 from ..game.rules import ScorecardGame
 from .table import SolitaireModel
 from ..turn.widget import keep_steps
@@ -283,12 +284,15 @@ def solitaire_blob(m: SolitaireModel) -> np.ndarray:
     possible = possible_scores(game)
     scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
                dice.roll_offset, rules.threshold, rules.upper_points, rules.yacht_cat, rules.xbonus, rules.joker_mode,
-               int(rules.forced_order), possible.shape[1] - 1, sub_pad.shape[1]]
-    arrays: list[np.ndarray] = [rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores, scores_t,
+               int(rules.forced_order), possible.shape[1] - 1, sub_pad.shape[1], int(rules.general)]
+    arrays: list[np.ndarray] = [rules.offset, rules.n_bonus_lanes, rules.n_groups, rules.scores, scores_t,
                                 rules.upper_face, rules.joker_pts, rules.roll_yacht_face, rules.upper_cat_of_face,
                                 m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx, hold_masks(game), dice.counts.T, possible,
-                                sub_pad]
+                                sub_pad, packed(rules._replace(offset=NO_LAYOUT, n_bonus_lanes=NO_LAYOUT, n_groups=NO_LAYOUT))]
     return pack(scalars, arrays)
+
+
+NO_LAYOUT = np.zeros(0, dtype=np.int64)  # the packed rules' layout arrays: the model's own are read
 
 
 def table_pair(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...core.answers import Answers, Situations, as_situations, empty_buffers
+from ..game.kernel_rules import code_of, lane_of
 
 if TYPE_CHECKING:
     from .answers import SolitaireEngine
@@ -48,11 +49,12 @@ class SolitaireNumpy:
         self.n_cats, self.n_dice, self.faces, self.rolls = game.n_categories, game.n_dice, game.faces, game.rolls
         self.n_rolls, self.n_keeps, self.roll_offset = dice.n_rolls, dice.n_keeps, dice.roll_offset
         rules = m.rules  # the kernels' own rules, read as Python numbers and lists
+        self.rules, self.general, self.times = rules, bool(rules.general), int(rules.times)
         self.threshold, self.upper_points = int(rules.threshold), int(rules.upper_points)
         self.yacht_cat, self.xbonus, self.joker_mode, self.forced = (int(rules.yacht_cat), int(rules.xbonus),
                                                                      int(rules.joker_mode), bool(rules.forced_order))
         self.offset = rules.offset.tolist()
-        self.n_upper_lanes, self.n_groups = rules.n_upper_lanes.tolist(), rules.n_groups.tolist()
+        self.n_bonus_lanes, self.n_groups = rules.n_bonus_lanes.tolist(), rules.n_groups.tolist()
         self.scores = rules.scores
         self.scores_t = np.ascontiguousarray(rules.scores.T, dtype=np.float64)
         self.upper_face = rules.upper_face.tolist()
@@ -163,15 +165,36 @@ class SolitaireNumpy:
                 up += v
         if self.forced and used & (used + 1):
             return BAD_ORDER
+        if self.general:
+            return self.read_general_card(card, total, used, box_sum)
         threshold = self.threshold
         extra = total - box_sum - (self.upper_points if threshold > 0 and up >= threshold else 0)
         if extra < 0 or (extra > 0 and (self.xbonus == 0 or extra % self.xbonus != 0)):
             return BAD_TOTAL
-        lu = self.n_upper_lanes[used]
+        lu = self.n_bonus_lanes[used]
         t = min(up, threshold, lu - 1) if threshold > 0 else 0
         yc = self.yacht_cat
         g = 1 if yc >= 0 and card[yc] > 0 and self.n_groups[used] == 2 else 0
         return used, t, g, self.offset[used] + g * lu + t
+
+    def read_general_card(self, card: list[int], total: int, used: int, box_sum: int):
+        """``read_card``'s end for general bonuses (kernels.answers.read_general_card)."""
+        t = won = 0
+        for c, v in enumerate(card):
+            if v != -1:
+                t, gain = self.bonus_step(t, v, c)
+                won += gain
+        extra = total - box_sum - won
+        if extra < 0 or (extra > 0 and (self.xbonus == 0 or extra % self.xbonus != 0)):
+            return BAD_TOTAL
+        paid = extra // self.xbonus if self.xbonus else 0
+        yc, g = self.yacht_cat, 0
+        if yc >= 0 and card[yc] > 0 and self.n_groups[used] > 1:
+            if self.times and paid > self.times:
+                return BAD_TOTAL
+            g = 1 + paid if self.times else 1
+        lu = self.n_bonus_lanes[used]
+        return used, t, g, self.offset[used] + g * lu + self.lane_of(used, t)
 
     def keep_of(self, row: list[int]) -> int:
         """The keep index of the dice in a row (zeros skipped); -1: a die out of range, -2: none."""
@@ -271,7 +294,7 @@ class SolitaireNumpy:
         yc, joker = self.yacht_cat, self.joker_mode
         if f == 0 or yc < 0 or not (u >> yc) & 1 or joker == 0 and self.xbonus == 0:
             return True, s, 0
-        extra = self.xbonus if g == 1 else 0
+        extra = self.xbonus if g >= 1 and (self.times == 0 or g <= self.times) else 0
         if joker == 0:
             return True, s, extra
         uc = self.upper_cat_of_face[f]
@@ -291,6 +314,27 @@ class SolitaireNumpy:
             return True, self.joker_pts[c], extra
         return True, s, extra
 
+    def bonus_step(self, t: int, pts: int, c: int) -> tuple[int, int]:
+        """kernels.scoring.bonus_step: the progress code after box c, and the set bonuses it pays."""
+        if not self.general:
+            return self.upper_step(t, pts, c)
+        r, gain = self.rules, 0
+        for b in range(len(r.bonus_threshold)):
+            if (int(r.in_bonus[c]) >> b) & 1:
+                threshold, stride = int(r.bonus_threshold[b]), int(r.code_stride[b])
+                was = t // stride % (threshold + 1)
+                now = min(was + pts, threshold)
+                t += (now - was) * stride
+                if now == threshold and was < threshold:
+                    gain += int(r.bonus_points[b])
+        return t, gain
+
+    def lane_of(self, u: int, t: int) -> int:
+        return lane_of(self.rules, u, t)
+
+    def code_of(self, u: int, lane: int) -> int:
+        return code_of(self.rules, u, lane)
+
     def upper_step(self, t: int, pts: int, c: int) -> tuple[int, int]:
         if self.upper_face[c] == 0 or self.threshold == 0:
             return t, 0
@@ -299,11 +343,13 @@ class SolitaireNumpy:
             return self.threshold, (self.upper_points if t < self.threshold else 0)
         return t2, 0
 
-    def next_group(self, u: int, g: int, c: int, pts: int, groups_next: int) -> int:
+    def next_group(self, u: int, g: int, c: int, pts: int, groups_next: int, extra: int = 0) -> int:
         if groups_next == 1:
             return 0
         if c == self.yacht_cat and not (u >> self.yacht_cat) & 1:
             return 1 if pts > 0 else 0
+        if extra > 0 and self.times > 0:
+            return g + 1
         return g
 
     def score_value(self, u: int, g: int, t: int, r: int, c: int, need: int) -> tuple[bool, float]:
@@ -312,11 +358,11 @@ class SolitaireNumpy:
         allowed, pts, extra = self.score_choice(u, g, r, c)
         if not allowed:
             return False, NEG
-        t2, gain = self.upper_step(t, pts, c)
+        t2, gain = self.bonus_step(t, pts, c)
         nu = u | (1 << c)
-        ln = self.n_upper_lanes[nu]
-        t2 = min(t2, ln - 1)
-        ng = self.next_group(u, g, c, pts, self.n_groups[nu])
+        ln = self.n_bonus_lanes[nu]
+        t2 = self.lane_of(nu, t2)
+        ng = self.next_group(u, g, c, pts, self.n_groups[nu], extra)
         now = pts + gain + extra
         index = self.offset[nu] + ng * ln + t2
         if self.aim[0] < 0:
@@ -360,7 +406,7 @@ class SolitaireNumpy:
         row = np.full(self.n_rolls, NEG)
         only = self.first_open(u) if self.forced else -1
         opened = [c for c in range(self.n_cats) if not (u >> c) & 1 and (only < 0 or c == only)]
-        if self.aim[0] >= 0:  # chances of a need: every box of every roll priced alone
+        if self.aim[0] >= 0 or self.general:  # chances of a need, or general bonuses: every box of every roll alone
             for c in opened:
                 for r in range(self.n_rolls):
                     ok, v = self.score_value(u, g, t, r, c, need)
@@ -371,7 +417,7 @@ class SolitaireNumpy:
         conts: dict[int, list[float]] = {}
         for c in opened:
             nu = u | (1 << c)
-            ln, base, groups = self.n_upper_lanes[nu], self.offset[nu], self.n_groups[nu]
+            ln, base, groups = self.n_bonus_lanes[nu], self.offset[nu], self.n_groups[nu]
             if self.upper_face[c] > 0 and self.threshold > 0:
                 face = self.upper_face[c]
                 after, by_count = [], np.empty(n_dice + 1)

@@ -39,7 +39,8 @@ def aspect_names(game: ScorecardGame) -> list[str]:
 
 def aspect_titles(game: ScorecardGame) -> dict[str, str]:
     """Each aspect's name in words."""
-    return {c.name: c.title for c in game.categories} | {UPPER_BONUS: "upper bonus", EXTRA_BONUS: "extra bonuses"}
+    bonuses = "upper bonus" if not game.set_bonuses else "bonuses"  # the column holds every set bonus
+    return {c.name: c.title for c in game.categories} | {UPPER_BONUS: bonuses, EXTRA_BONUS: "extra bonuses"}
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None 
     buffers = OutcomeBuffers()
     with Stripes() as stripes:  # one pool of threads for every level's kernels
         for done, us in enumerate(reversed(levels)):
-            lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+            lanes = (model.n_bonus_lanes[us] * model.n_groups[us]).astype(np.int64)
             start = 0
             while start < len(us):
                 stop = start + max(1, int(np.searchsorted(np.cumsum(lanes[start:]), CHUNK_STATES, side="right")))
@@ -162,20 +163,20 @@ class TurnWhy:
         for r in range(nz.n_rolls):
             self.roll_keeps[r, :ptr[r + 1] - ptr[r]] = idx[ptr[r]:ptr[r + 1]]
 
-    def _next(self, u: int, g: int, t: int, c: int, pts: int) -> tuple[int, int]:
-        """(the table index after scoring pts in box c, the upper bonus this pays)."""
+    def _next(self, u: int, g: int, t: int, c: int, pts: int, extra: int) -> tuple[int, int]:
+        """(the table index after scoring pts in box c earning ``extra``, the set bonuses this pays)."""
         nz = self.nz
-        t2, gain = nz.upper_step(t, pts, c)
+        t2, gain = nz.bonus_step(t, pts, c)
         nu = u | (1 << c)
-        ln = nz.n_upper_lanes[nu]
-        return nz.offset[nu] + nz.next_group(u, g, c, pts, nz.n_groups[nu]) * ln + min(t2, ln - 1), gain
+        ln = nz.n_bonus_lanes[nu]
+        return nz.offset[nu] + nz.next_group(u, g, c, pts, nz.n_groups[nu], extra) * ln + nz.lane_of(nu, t2), gain
 
     def box_row(self, u: int, g: int, t: int, r: int, c: int) -> np.ndarray | None:
         """The row of scoring roll r in box c (None where the rules forbid it)."""
         allowed, pts, extra = self.nz.score_choice(u, g, r, c)
         if not allowed:
             return None
-        index, gain = self._next(u, g, t, c, pts)
+        index, gain = self._next(u, g, t, c, pts, extra)
         tb = self.table
         row = np.zeros(self.n_aspects + 2)
         if u | (1 << c) != self.full:
@@ -199,6 +200,13 @@ class TurnWhy:
         special = nz.yacht_rolls if yc >= 0 and (u >> yc) & 1 and (nz.joker_mode != 0 or nz.xbonus != 0) else []
         out = np.zeros((nz.n_rolls, n + 2))
         best = np.full(nz.n_rolls, -np.inf)
+        if nz.general:  # general bonuses: roll by roll, by the rules themselves
+            for c in opened:
+                for r in range(nz.n_rolls):
+                    row = self.box_row(u, g, t, r, c)
+                    if row is not None and row[self.mean_col] > best[r]:
+                        out[r], best[r] = row, row[self.mean_col]
+            return out
         for c in opened:
             pts = nz.scores[:, c].astype(np.int64)
             extra = np.zeros(nz.n_rolls, dtype=np.int64)
@@ -213,7 +221,7 @@ class TurnWhy:
             else:
                 t2 = np.full(nz.n_rolls, t)
                 gain = np.zeros(nz.n_rolls, dtype=np.int64)
-            ln = nz.n_upper_lanes[nu]
+            ln = nz.n_bonus_lanes[nu]
             if nz.n_groups[nu] == 1:
                 group = np.zeros(nz.n_rolls, dtype=np.int64)
             elif c == yc and not (u >> yc) & 1:
@@ -261,17 +269,15 @@ class TurnWhy:
         return out
 
     def so_far(self, card: list[int], total: int) -> np.ndarray:
-        """The card's points by aspect (the boxes filled, the upper bonus paid, the extra bonuses)."""
+        """The card's points by aspect (the boxes filled, the set bonuses paid, the extra bonuses)."""
         nz = self.nz
         out = np.zeros(self.n_aspects)
-        up = 0
+        code = 0
         for c, v in enumerate(card):
             if v >= 0:
                 out[c] = v
-                if nz.upper_face[c] > 0:
-                    up += v
-        if nz.threshold > 0 and up >= nz.threshold:
-            out[self.n_aspects - 2] = nz.upper_points
+                code, gain = nz.bonus_step(code, v, c)
+                out[self.n_aspects - 2] += gain
         out[self.n_aspects - 1] = total - out.sum()
         return out
 

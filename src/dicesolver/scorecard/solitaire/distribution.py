@@ -72,14 +72,14 @@ def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.nda
     game = model.game
     maxs = game.max_scores.astype(np.int64)
     bits = (us[:, None] >> np.arange(game.n_categories)) & 1
-    base = bits @ maxs + model.rules.upper_points
-    lu = model.n_upper_lanes[us].astype(np.int64)
+    base = bits @ maxs + int(model.rules.bonus_points.sum())  # every set bonus
+    lu = model.n_bonus_lanes[us].astype(np.int64)
     gu = model.n_groups[us].astype(np.int64)
     extra_bonus = model.rules.xbonus * max(level - 1, 0)
     rows = np.repeat(np.arange(len(us)), lu * gu)  # the set of each state
     within = np.arange(len(rows)) - np.repeat(np.cumsum(lu * gu) - lu * gu, lu * gu)  # g * lu + t
     index = model.offset[us].astype(np.int64)[rows] + within
-    length = base[rows] + 1 + np.where(within // lu[rows] == 1, extra_bonus, 0)
+    length = base[rows] + 1 + np.where(within // lu[rows] >= 1, extra_bonus, 0)  # groups past 0: the yacht box holds points
     return index, length
 
 
@@ -121,7 +121,7 @@ def score_distribution(solution: SolitaireTable,
             placed = np.int64(0)
             nhist = other[:int(nlen.sum())]
             dst_index_full[nidx] = np.arange(len(nidx))
-            lanes = (model.n_upper_lanes[us] * model.n_groups[us]).astype(np.int64)
+            lanes = (model.n_bonus_lanes[us] * model.n_groups[us]).astype(np.int64)
             slots = np.concatenate([[0], np.cumsum(lanes)[:-1]]).astype(np.int64)
             start = 0
             while start < len(us):

@@ -62,7 +62,7 @@ class PolicyTable:
         m = self.model
         if u == m.full:
             return True
-        lu = int(m.n_upper_lanes[u])
+        lu = int(m.n_bonus_lanes[u])
         return bool(self.rows[m.offset[u] + g * lu + min(t, lu - 1)] >= 0)
 
     def play(self, n: int, seed: int = 0, first_game: int = 0, throws: np.ndarray | None = None,
@@ -114,7 +114,7 @@ def has_policy_table(game: ScorecardGame) -> bool:
     layout = word_layout(game)
     if layout is None:
         return False
-    lanes, groups = turn_lanes(game)
+    lanes, groups, _ = turn_lanes(game)
     return int((lanes * groups).sum()) * game.dice.n_rolls * layout[1].itemsize <= TABLE_LIMIT_BYTES
 
 

@@ -20,7 +20,7 @@ from .table import SolitaireTable, TurnState
 
 
 def _turn_state(game: ScorecardGame, card: Position) -> TurnState:
-    return TurnState(card.used, card.upper_total(game), card.yacht_flag(game))
+    return TurnState(card.used, card.progress(game), card.group(game))
 
 
 class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):

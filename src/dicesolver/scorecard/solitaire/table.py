@@ -23,6 +23,7 @@ import numpy as np
 
 from ...core import tables
 from ...core.errors import TableError
+from ..game.kernel_rules import lane_of
 from ..game.rules import ScorecardGame
 from ..game.size import check_solvable
 
@@ -31,11 +32,12 @@ ProgressCallback = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class TurnState:
-    """The start of a turn: used categories (bit mask), upper total, and the yacht-bonus flag."""
+    """The start of a turn: used categories (bit mask), progress code toward the set bonuses (the capped upper
+    total where the upper bonus is the only one), and the yacht-flag group (``Position.progress``, ``group``)."""
 
     used: int
-    upper: int = 0
-    yacht_flag: bool = False
+    progress: int = 0
+    group: int = 0
 
 
 class SolitaireModel:
@@ -46,7 +48,7 @@ class SolitaireModel:
         self.n_sets = 1 << game.n_categories
         self.full = self.n_sets - 1
         self.rules = rules = game.kernel_rules  # what every kernel is given: the rules and the table's layout
-        self.offset, self.n_upper_lanes, self.n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+        self.offset, self.n_bonus_lanes, self.n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
         self.size = int(self.offset[-1])
         dice = game.dice
         self.keep_add = dice.keep_add
@@ -54,15 +56,14 @@ class SolitaireModel:
         self.roll_offset = dice.roll_offset
         self.roll_prob = dice.roll_probabilities
         self.n_keeps = dice.n_keeps
-        self.max_lanes = int((self.n_upper_lanes * self.n_groups).max())
+        self.max_lanes = int((self.n_bonus_lanes * self.n_groups).max())
 
     # -- states and lanes ------------------------------------------------------------------------
     def lane(self, state: TurnState) -> int:
         u = state.used
-        lu = int(self.n_upper_lanes[u])
-        t = min(state.upper, self.rules.threshold, lu - 1) if self.rules.threshold else 0
-        g = 1 if (state.yacht_flag and self.n_groups[u] == 2) else 0
-        return g * lu + t
+        lu = int(self.n_bonus_lanes[u])
+        g = min(int(state.group), int(self.n_groups[u]) - 1)
+        return g * lu + lane_of(self.rules, u, state.progress)
 
     def index(self, state: TurnState) -> int:
         return int(self.offset[state.used]) + self.lane(state)
@@ -97,7 +98,7 @@ class SolitaireModel:
         values = np.zeros(self.size, dtype=np.float64)
         levels = self.levels()
         n = len(levels) - 1
-        work = [float((self.n_upper_lanes[lv] * self.n_groups[lv]).sum()) for lv in levels]
+        work = [float((self.n_bonus_lanes[lv] * self.n_groups[lv]).sum()) for lv in levels]
         total = sum(work[:n])
         done = 0.0
         args = (values, self.rules, self.keep_add,

@@ -35,8 +35,7 @@ class TargetPlayer:
     def _state(self, position: Position) -> tuple[int, int, int, int]:
         m = self.table.model
         u = position.used
-        t = min(position.upper_total(self.game), m.rules.threshold) if m.rules.threshold else 0
-        g = 1 if (position.yacht_flag(self.game) and m.n_groups[u] == 2) else 0
+        t, g = position.progress(self.game), position.group(self.game)
         return u, g, t, self.aim - position.total(self.game)
 
     def _rules(self) -> tuple:

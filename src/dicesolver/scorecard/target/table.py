@@ -85,7 +85,7 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     V = empty_table(model, N, tie)
     levels = model.levels()
     n = len(levels) - 1
-    work = [float((model.n_upper_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
+    work = [float((model.n_bonus_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
     total, done = sum(work[:n]), 0.0
     with Stripes() as stripes:  # one pool of threads for every level
         for k in range(n - 1, -1, -1):

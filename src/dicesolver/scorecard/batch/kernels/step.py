@@ -12,7 +12,7 @@ stages computed at every turn start (``strategies.policy_stages``).
 import numpy as np
 
 from ....core.jit import borrowed, njit, prange
-from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, lend, next_group, score_choice
 from ...bots.kernels.strategies import OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
 from ...turn.kernels.stream import GOLDEN, mix64
 from ...turn.kernels.widget import NEG
@@ -149,8 +149,8 @@ def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total
                 boxes[i, c] = pts
                 if upper_face[c] > 0:
                     upper[i] += pts
-                capped[i] = upper_step(capped[i], pts, c, rules)[0]
-                group[i] = next_group(u, group[i], c, pts, rules, n_groups[u | (1 << c)])
+                capped[i] = bonus_step(capped[i], pts, c, rules)[0]
+                group[i] = next_group(u, group[i], c, pts, extra, rules, n_groups[u | (1 << c)])
                 used[i] = u | (1 << c)
                 if used[i] == full:  # shown as the protocol's end: no dice, a turn's throws
                     done[i] = 1

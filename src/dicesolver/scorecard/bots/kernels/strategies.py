@@ -4,7 +4,7 @@
 import numpy as np
 
 from ....core.jit import borrowed, njit, prange
-from ...game.kernels.scoring import lend, fill_box, next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, fill_box, lane_of, lend, next_group, score_choice, state_key
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 #
@@ -19,20 +19,18 @@ MEMO_TURNS = 4  # a simulation's turns whose stages are kept (many games meet th
 
 @njit(cache=True, inline="always")
 def choice_value(mode, u, g, t, r, c, H, values, rules):
-    """(allowed, value for the strategy, points now incl. bonuses, box points, upper bonus gained, extra)."""
-    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
+    """(allowed, value for the strategy, points now incl. bonuses, box points, set bonuses gained, extra)."""
+    offset, n_bonus_lanes, n_groups, scores = rules.offset, rules.n_bonus_lanes, rules.n_groups, rules.scores
     allowed, pts, extra = score_choice(u, g, r, c, rules)
     if not allowed:
         return False, NEG, 0, 0, 0, 0
-    t2, gain = upper_step(t, pts, c, rules)
+    t2, gain = bonus_step(t, pts, c, rules)
     now = pts + gain + extra
     if mode == OPTIMAL:
         nu = u | (1 << c)
-        ln = n_upper_lanes[nu]
-        if t2 > ln - 1:
-            t2 = ln - 1
-        ng = next_group(u, g, c, pts, rules, n_groups[nu])
-        return True, now + values[offset[nu] + ng * ln + t2], now, pts, gain, extra
+        ln = n_bonus_lanes[nu]
+        ng = next_group(u, g, c, pts, extra, rules, n_groups[nu])
+        return True, now + values[offset[nu] + ng * ln + lane_of(nu, t2, rules)], now, pts, gain, extra
     if mode == STATIC:
         return True, H[r, c] + (pts - scores[r, c]) + extra, now, pts, gain, extra
     return True, float(now), now, pts, gain, extra
@@ -197,7 +195,7 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
     ``memo_keys.shape[0]`` slots (``memo_keys[slot]`` the state's key, -1 for none; ``memo_stages[slot]`` its
     stages) and read again rather than worked out (21 µs a Yahtzee turn)."""
     rules = lend(rules)
-    scores, threshold = rules.scores, rules.threshold
+    scores = rules.scores
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
     H, throws, rand, values = borrowed(H), borrowed(throws), borrowed(rand), borrowed(values)
     keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
@@ -228,7 +226,7 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
                 for k in range(n_keeps):
                     stages[m, k] = stage_table[u, g, m, k]
         elif mode == OPTIMAL or mode == STATIC:
-            key = (u * 2 + g) * (threshold + 1) + t  # t is at most the threshold (fill_box)
+            key = state_key(u, g, t, rules)
             slot = key % n_slots if turn < MEMO_TURNS and n_slots > 0 else -1
             if slot >= 0 and memo_keys[slot] == key:
                 for m in range(rolls - 1):
@@ -250,13 +248,13 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
             r = throw(k, throws[i, turn, s], n_dice - kept, keep_add, roll_offset)
         c, v = best_category(mode, u, g, t, r, H, values, rules, rand[i, turn, rolls - 1])
         ok, pts, extra = score_choice(u, g, r, c, rules)
-        gain = upper_step(t, pts, c, rules)[1]
+        gain = bonus_step(t, pts, c, rules)[1]
         total += pts + gain + extra
         if gain > 0:
             bonus = 1
         if extra > 0:
             extras += 1
-        u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, rules)
+        u, g, t = fill_box(u, g, t, c, pts, extra, out_boxes, i, rules)
     out_total[i] = total
     out_bonus[i] = bonus
     out_extra[i] = extras

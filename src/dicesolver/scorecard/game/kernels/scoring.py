@@ -1,7 +1,12 @@
-"""Scoring a final roll on arrays: the rules of docs/RULES.md (jokers, forced order, the upper bonus, the
+"""Scoring a final roll on arrays: the rules of docs/RULES.md (jokers, forced order, the set bonuses, the
 extra-yacht flag) as the kernels apply them, the one place that does, from the game's ``KernelRules``
 (``game/kernel_rules.py``); ``ScorecardGame.legal_scores`` states the same rules in Python and the tests
 compare the two.
+
+What a kernel needs of a card's state beyond its used boxes goes through three calls here, so that a new
+rule of this kind changes this file and not the kernels: ``bonus_step`` (the progress code after a box, and
+the set bonuses it pays), ``lane_of``/``code_of`` (between a code and a set's bonus lane) and
+``next_group`` (the yacht-flag group after a box).
 """
 
 import numpy as np
@@ -16,24 +21,27 @@ def lend(rules):
     so that the scoring below, inlined in its loops, reads arrays that cost no reference counts (read from
     the owned tuple, they made the solve a third slower and a greedy player's games four times slower). Only
     for the length of the call that holds ``rules``."""
-    return KernelRules(borrowed(rules.offset), borrowed(rules.n_upper_lanes), borrowed(rules.n_groups),
+    return KernelRules(borrowed(rules.offset), borrowed(rules.n_bonus_lanes), borrowed(rules.n_groups),
                        borrowed(rules.scores), borrowed(rules.upper_face), rules.threshold, rules.upper_points,
                        rules.yacht_cat, rules.xbonus, rules.joker_mode, borrowed(rules.joker_pts),
-                       borrowed(rules.roll_yacht_face), borrowed(rules.upper_cat_of_face), rules.forced_order)
+                       borrowed(rules.roll_yacht_face), borrowed(rules.upper_cat_of_face), rules.forced_order,
+                       rules.times, rules.general, borrowed(rules.in_bonus), borrowed(rules.bonus_threshold),
+                       borrowed(rules.bonus_points), borrowed(rules.code_stride), borrowed(rules.bonus_radix))
 
 
 @njit(cache=True, inline="always")
 def unpacked(blob):
     """``kernel_rules.packed``'s array read back as KernelRules (int64 arrays, borrowed from the blob)."""
-    n_scalars = 7
-    n_cats = blob[6]
+    n_scalars = 9
+    n_cats = blob[8]
 
     def part(i):
         return borrowed(blob[blob[n_scalars + i]: blob[n_scalars + i + 1]])
 
     scores = part(3)
     return KernelRules(part(0), part(1), part(2), scores.reshape((scores.shape[0] // n_cats, n_cats)), part(4),
-                       blob[0], blob[1], blob[2], blob[3], blob[4], part(5), part(6), part(7), blob[5] != 0)
+                       blob[0], blob[1], blob[2], blob[3], blob[4], part(5), part(6), part(7), blob[5] != 0,
+                       blob[6], blob[7] != 0, part(8), part(9), part(10), part(11), part(12))
 
 
 @njit(cache=True, inline="always")
@@ -52,12 +60,12 @@ def score_choice(u, g, r, c, rules):
     extra is the extra-yacht bonus earned. ``allowed`` is False where a forced rule forbids c.
     """
     return score_with(u, g, r, c, rules.scores, rules.upper_face, rules.yacht_cat, rules.xbonus, rules.joker_mode,
-                      rules.joker_pts, rules.roll_yacht_face, rules.upper_cat_of_face, rules.forced_order)
+                      rules.joker_pts, rules.roll_yacht_face, rules.upper_cat_of_face, rules.forced_order, rules.times)
 
 
 @njit(cache=True, inline="always")
 def score_with(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts, roll_yacht_face,
-               upper_cat_of_face, forced_order):
+               upper_cat_of_face, forced_order, times):
     """``score_choice`` on the rules' values one by one: for the answer kernel, which reads them once from
     its packed model (``solitaire/kernels/answers.py``) and passes ``forced_order`` as a constant 0 where its
     callers offer only the boxes the order allows (the check then folds away: run for every option of a
@@ -70,11 +78,11 @@ def score_with(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, jo
     if f == 0 or yacht_cat < 0 or not (u >> yacht_cat) & 1 or joker_mode == 0 and xbonus == 0:
         return True, s, 0
     return yacht_again(np.int64(u), np.int64(g), np.int64(c), np.int64(s), np.int64(f), upper_face, np.int64(xbonus),
-                       np.int64(joker_mode), joker_pts, upper_cat_of_face)
+                       np.int64(joker_mode), joker_pts, upper_cat_of_face, np.int64(times))
 
 
 @njit(cache=True)
-def yacht_again(u, g, c, s, f, upper_face, xbonus, joker_mode, joker_pts, upper_cat_of_face):
+def yacht_again(u, g, c, s, f, upper_face, xbonus, joker_mode, joker_pts, upper_cat_of_face, times):
     """``score_choice`` for a yacht of face f thrown with the yacht box filled, scoring s in box c: the
     extra-yacht bonus and the joker rules.
 
@@ -82,7 +90,7 @@ def yacht_again(u, g, c, s, f, upper_face, xbonus, joker_mode, joker_pts, upper_
     kernel that scores (rl.evaluate's kernels compiled in 36.4-37.3 s against 41.0-41.6 with it inlined). The
     arguments are int64 so that it is compiled once a kind of table, whatever the callers' integer types."""
     n_cats = upper_face.shape[0]
-    extra = xbonus if g == 1 else 0
+    extra = xbonus if g >= 1 and (times == 0 or g <= times) else 0  # group 1 + the bonuses paid, where limited
     if joker_mode == 0:
         return True, s, extra
     uc = upper_cat_of_face[f]
@@ -106,15 +114,85 @@ def yacht_again(u, g, c, s, f, upper_face, xbonus, joker_mode, joker_pts, upper_
 
 
 @njit(cache=True, inline="always")
-def upper_step(t, pts, c, rules):
-    """The upper total after scoring pts in category c from total t (capped at the threshold), and the
-    upper bonus this earns (paid the moment the threshold is reached)."""
+def bonus_step(t, pts, c, rules):
+    """The progress code after scoring pts in box c from code t (each bonus's sum capped at its threshold),
+    and the set bonuses this pays (each the moment its threshold is reached)."""
+    if rules.general:
+        return general_step(np.int64(t), np.int64(pts), np.int64(c), rules.in_bonus, rules.bonus_threshold,
+                            rules.bonus_points, rules.code_stride)
     return upper_step_with(t, pts, c, rules.upper_face, rules.threshold, rules.upper_points)
+
+
+@njit(cache=True)
+def general_step(t, pts, c, in_bonus, bonus_threshold, bonus_points, code_stride):
+    """``bonus_step`` for any set bonuses (called, not inlined, as ``yacht_again``)."""
+    gain = 0
+    for b in range(bonus_threshold.shape[0]):
+        if (in_bonus[c] >> b) & 1:
+            threshold = bonus_threshold[b]
+            was = t // code_stride[b] % (threshold + 1)
+            now = min(was + pts, threshold)
+            t += (now - was) * code_stride[b]
+            if now == threshold and was < threshold:
+                gain += bonus_points[b]
+    return t, gain
+
+
+@njit(cache=True, inline="always")
+def lane_of(u, t, rules):
+    """The bonus lane of progress code t in used set u (where its table entries are, after ``offset[u]``
+    and the group)."""
+    if rules.general:
+        return general_lane(np.int64(u), np.int64(t), rules.bonus_threshold, rules.code_stride, rules.bonus_radix)
+    ln = rules.n_bonus_lanes[u]
+    return t if t < ln else ln - 1
+
+
+@njit(cache=True)
+def general_lane(u, t, bonus_threshold, code_stride, bonus_radix):
+    n = bonus_threshold.shape[0]
+    lane = 0
+    place = 1
+    for b in range(n):
+        radix = bonus_radix[u * n + b]
+        lane += min(t // code_stride[b] % (bonus_threshold[b] + 1), radix - 1) * place
+        place *= radix
+    return lane
+
+
+@njit(cache=True, inline="always")
+def code_of(u, lane, rules):
+    """The progress code of used set u's bonus lane (``lane_of`` read backwards)."""
+    if rules.general:
+        return general_code(np.int64(u), np.int64(lane), rules.bonus_threshold, rules.code_stride, rules.bonus_radix)
+    return lane
+
+
+@njit(cache=True)
+def general_code(u, lane, bonus_threshold, code_stride, bonus_radix):
+    n = bonus_threshold.shape[0]
+    t = 0
+    for b in range(n):
+        radix = bonus_radix[u * n + b]
+        t += lane % radix * code_stride[b]
+        lane //= radix
+    return t
+
+
+@njit(cache=True, inline="always")
+def state_key(u, g, t, rules):
+    """One number for a turn state (used set, flag group, progress code), different for different states."""
+    if rules.general:
+        n = rules.bonus_threshold.shape[0]
+        codes = rules.code_stride[n - 1] * (rules.bonus_threshold[n - 1] + 1) if n > 0 else 1
+        return (u * (2 + rules.times) + g) * codes + t
+    return (u * 2 + g) * (rules.threshold + 1) + t  # t is at most the threshold
 
 
 @njit(cache=True, inline="always")
 def upper_step_with(t, pts, c, upper_face, threshold, upper_points):
-    """``upper_step`` on the rules' values one by one (the answer kernel's, as ``score_with``)."""
+    """``bonus_step`` of a game whose one bonus is the upper one, on the rules' values one by one (the
+    answer kernel's fast path, as ``score_with``): the code is the capped upper total."""
     if upper_face[c] == 0 or threshold == 0:
         return t, 0
     t2 = t + pts
@@ -124,27 +202,31 @@ def upper_step_with(t, pts, c, upper_face, threshold, upper_points):
 
 
 @njit(cache=True, inline="always")
-def next_group(u, g, c, pts, rules, groups_next):
-    """Flag group after scoring: set when the yacht box is filled with points (``groups_next``: the flag
-    groups of the set after it, looked up once by the callers that score many rolls)."""
-    return next_group_with(u, g, c, pts, rules.yacht_cat, groups_next)
+def next_group(u, g, c, pts, extra, rules, groups_next):
+    """Flag group after scoring pts in box c, earning the extra-yacht bonus ``extra``: set when the yacht
+    box is filled with points, one further for each bonus paid where their number is limited
+    (``groups_next``: the flag groups of the set after it, looked up once by the callers that score many
+    rolls)."""
+    return next_group_with(u, g, c, pts, extra, rules.yacht_cat, rules.times, groups_next)
 
 
 @njit(cache=True, inline="always")
-def next_group_with(u, g, c, pts, yacht_cat, groups_next):
+def next_group_with(u, g, c, pts, extra, yacht_cat, times, groups_next):
     """``next_group`` on the rules' values one by one (the answer kernel's, as ``score_with``)."""
     if groups_next == 1:
         return 0
     if c == yacht_cat and not (u >> yacht_cat) & 1:
         return 1 if pts > 0 else 0
+    if extra > 0 and times > 0:
+        return g + 1
     return g
 
 
 @njit(cache=True, inline="always")
-def fill_box(u, g, t, c, pts, boxes, i, rules):
-    """Simulated game i's box c filled with pts (written into ``boxes[i]``): its card's used boxes, flag
-    group and upper total after it."""
+def fill_box(u, g, t, c, pts, extra, boxes, i, rules):
+    """Simulated game i's box c filled with pts, earning ``extra`` (written into ``boxes[i]``): its card's
+    used boxes, flag group and progress code after it."""
     boxes[i, c] = pts
-    t = upper_step(t, pts, c, rules)[0]
-    g = next_group(u, g, c, pts, rules, rules.n_groups[u | (1 << c)])
+    t = bonus_step(t, pts, c, rules)[0]
+    g = next_group(u, g, c, pts, extra, rules, rules.n_groups[u | (1 << c)])
     return u | (1 << c), g, t

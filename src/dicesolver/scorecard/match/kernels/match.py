@@ -5,7 +5,7 @@ import numpy as np
 
 from ....core.jit import njit
 from ...mindful.kernels.mindful import mindful_roll_values, result_curve
-from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, lane_of, lend, next_group, score_choice
 from ...bots.kernels.strategies import OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
 from ...target.kernels.target import target_box, target_keep, target_stages
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
@@ -52,7 +52,7 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
     """Game i of simulate_match (a function of its own, which numba compiles once for every kernel that plays
     a match's games)."""
     rules = lend(rules)
-    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
+    offset, n_bonus_lanes, n_groups, scores = rules.offset, rules.n_bonus_lanes, rules.n_groups, rules.scores
     n_seats, n_turns, rolls, n_dice = throws.shape[1:]
     n_rot = perms.shape[0]
     n_keeps = keep_add.shape[0]
@@ -80,8 +80,8 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
             dsel = -1
             prow = 0
             if kind == MATCH_POLICY:
-                lu = n_upper_lanes[a]
-                prow = policy_rows[offset[a] + g[seat] * lu + min(t[seat], lu - 1)]
+                lu = n_bonus_lanes[a]
+                prow = policy_rows[offset[a] + g[seat] * lu + lane_of(a, t[seat], rules)]
             elif kind == MATCH_TARGET:
                 target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, rules, keep_add, sub_ptr,
                               sub_idx, roll_offset, buf, stages[:rolls - 1])
@@ -105,9 +105,8 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                             opp_len[q] = 1
                             opp_p[used] = 1.0
                         else:
-                            ln = n_upper_lanes[b]
-                            tb = t[s2] if t[s2] < ln - 1 else ln - 1
-                            s = offset[b] + g[s2] * ln + tb
+                            ln = n_bonus_lanes[b]
+                            s = offset[b] + g[s2] * ln + lane_of(b, t[s2], rules)
                             opp_lo[q] = total[s2] + fut_start[s]
                             opp_len[q] = fut_len[s]
                             for x in range(fut_len[s]):
@@ -186,9 +185,9 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                 c, v = best_category(kind, a, g[seat], t[seat], r, H[p], values, rules,
                                      rand[deal, seat, turn, rolls - 1])
             allowed, pts, extra = score_choice(a, g[seat], r, c, rules)
-            t2, gain = upper_step(t[seat], pts, c, rules)
+            t2, gain = bonus_step(t[seat], pts, c, rules)
             total[seat] += pts + gain + extra
-            g[seat] = next_group(a, g[seat], c, pts, rules, n_groups[a | (1 << c)])
+            g[seat] = next_group(a, g[seat], c, pts, extra, rules, n_groups[a | (1 << c)])
             t[seat] = t2
             u[seat] = a | (1 << c)
     res = np.empty(n_seats)

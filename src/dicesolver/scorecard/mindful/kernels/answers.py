@@ -14,13 +14,13 @@ import numpy as np
 
 from ....core.jit import njit
 from ...solitaire.kernels.answers import (
-    DECISION, N_CATS, N_KEEPS, N_ROLLS, RETHROW, ROLL_OFFSET, ROLLS, TERMINAL, TURN_START, UPPER_POINTS, XBONUS,
-    FORCED, JOKER_MODE, N_DICE, THRESHOLD, YACHT_CAT, read_card, read_moment, unpack,
+    DECISION, N_CATS, N_KEEPS, N_ROLLS, RETHROW, ROLL_OFFSET, ROLLS, RULES, TERMINAL, TURN_START, UPPER_POINTS,
+    XBONUS, N_DICE, part, read_card, read_moment, unpack,
 )
 from ...turn.kernels.answer_rows import empty_row, finish_row
 from .mindful import curve_at, mindful_roll_values, result_curve
 from ...game.kernel_rules import KernelRules
-from ...game.kernels.scoring import score_choice
+from ...game.kernels.scoring import score_choice, unpacked
 from ...turn.kernels.widget import best_keeps, expect_keeps
 
 
@@ -41,11 +41,13 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
                    out_i):
     """Every situation's answer (on the calling thread); returns how many were refused."""
     model = unpack(blob)
-    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+    (offset, n_bonus_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
-    rules = KernelRules(offset, n_upper_lanes, n_groups, scores, upper_face, blob[THRESHOLD], blob[UPPER_POINTS],
-                        blob[YACHT_CAT], blob[XBONUS], blob[JOKER_MODE], joker_pts, roll_yacht_face, upper_cat_of_face,
-                        blob[FORCED] != 0)
+    r = unpacked(part(blob, RULES))  # with the model's layout arrays
+    rules = KernelRules(offset, n_bonus_lanes, n_groups, r.scores, r.upper_face, r.threshold, r.upper_points,
+                        r.yacht_cat, r.xbonus, r.joker_mode, r.joker_pts, r.roll_yacht_face, r.upper_cat_of_face,
+                        r.forced_order, r.times, r.general, r.in_bonus, r.bonus_threshold, r.bonus_points,
+                        r.code_stride, r.bonus_radix)
     n, players = cards.shape[0], cards.shape[1]
     n_cats, n_rolls, rolls, roll_offset = blob[N_CATS], blob[N_ROLLS], blob[ROLLS], blob[ROLL_OFFSET]
     full = (1 << n_cats) - 1

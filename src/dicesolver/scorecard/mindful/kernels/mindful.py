@@ -4,7 +4,7 @@
 import numpy as np
 
 from ....core.jit import borrowed, njit
-from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, lane_of, lend, next_group, score_choice
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 #
@@ -83,7 +83,7 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, 
                         choice, roll_offset):
     """buf[roll row, 0] = the best option's value for each final roll; choice[r] = its category."""
     rules = lend(rules)
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
     # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
     # made a turn several times slower
@@ -109,14 +109,12 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, 
             v = memo[key]
             if np.isnan(v):
                 nu = u | (1 << c)
-                t2, gain = upper_step(t, pts, c, rules)
+                t2, gain = bonus_step(t, pts, c, rules)
                 s = -1
                 if nu != full:
-                    ln = n_upper_lanes[nu]
-                    if t2 > ln - 1:
-                        t2 = ln - 1
-                    ng = next_group(u, g, c, pts, rules, n_groups[nu])
-                    s = offset[nu] + ng * ln + t2
+                    ln = n_bonus_lanes[nu]
+                    ng = next_group(u, g, c, pts, extra, rules, n_groups[nu])
+                    s = offset[nu] + ng * ln + lane_of(nu, t2, rules)
                 v = mindful_option(s, pts + gain + extra, cur, glo, curve, n_players, fut_data, fut_off, fut_start,
                                    fut_len)
                 memo[key] = v

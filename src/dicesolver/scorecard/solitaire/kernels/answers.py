@@ -28,17 +28,19 @@ import numpy as np
 
 from ....core.jit import borrowed, njit
 # the rules' values one by one, read once from the packed model (see score_with)
-from ...game.kernels.scoring import first_open, next_group_with, score_with, upper_step_with
+from ...game.kernels.scoring import (bonus_step, first_open, lane_of, next_group, next_group_with, score_choice,
+                                     score_with, unpacked, upper_step_with)
 from ...turn.kernels.answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
 from ...turn.kernels.widget import NEG, best_keeps_wide, expect_keeps_wide
 
 # scalars, in the order of scorecard/solitaire/answers.py's SolitaireEngine.blob
 N_ROLLS, N_CATS, N_DICE, FACES, ROLLS, N_KEEPS, ROLL_OFFSET, THRESHOLD, UPPER_POINTS, YACHT_CAT, XBONUS, \
-    JOKER_MODE, FORCED, MAX_POINTS, SUB_WIDTH = range(15)
-N_SCALARS = 15
-# arrays, in the same order
-OFFSET, N_UPPER_LANES, N_GROUPS, SCORES, SCORES_T, UPPER_FACE, JOKER_PTS, ROLL_YACHT_FACE, UPPER_CAT_OF_FACE, \
-    KEEP_ADD, SUB_PTR, SUB_IDX, ROLL_SUB_PTR, ROLL_SUB_IDX, ROLL_SUB_MASK, COUNTS_T, POSSIBLE, SUB_PAD = range(18)
+    JOKER_MODE, FORCED, MAX_POINTS, SUB_WIDTH, GENERAL = range(16)
+N_SCALARS = 16
+# arrays, in the same order; RULES: the game's KernelRules packed (``kernel_rules.packed``, its layout arrays
+# left out: they are the model's), read by the general path (GENERAL: bonuses the fast paths do not cover)
+OFFSET, N_BONUS_LANES, N_GROUPS, SCORES, SCORES_T, UPPER_FACE, JOKER_PTS, ROLL_YACHT_FACE, UPPER_CAT_OF_FACE, \
+    KEEP_ADD, SUB_PTR, SUB_IDX, ROLL_SUB_PTR, ROLL_SUB_IDX, ROLL_SUB_MASK, COUNTS_T, POSSIBLE, SUB_PAD, RULES = range(19)
 
 LANES = 16  # turn states through the keep stages at once
 # what a situation is (WON: past its target, every option certain)
@@ -61,7 +63,7 @@ def part(blob, i):
 def unpack(blob):
     """The model's arrays, shaped."""
     n_rolls, n_cats, n_keeps, faces = blob[N_ROLLS], blob[N_CATS], blob[N_KEEPS], blob[FACES]
-    return (part(blob, OFFSET), part(blob, N_UPPER_LANES), part(blob, N_GROUPS),
+    return (part(blob, OFFSET), part(blob, N_BONUS_LANES), part(blob, N_GROUPS),
             part(blob, SCORES).reshape((n_rolls, n_cats)),
             part(blob, SCORES_T).view(np.float64).reshape((n_cats, n_rolls)),
             part(blob, UPPER_FACE), part(blob, JOKER_PTS), part(blob, ROLL_YACHT_FACE),
@@ -75,7 +77,7 @@ def unpack(blob):
 def read_card(cards, totals, i, k, blob, model):
     """Card k of situation i, checked: (reason it is refused or 0, used boxes, upper total capped to its
     lane, flag group, total, the table index of its turn state)."""
-    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+    (offset, n_bonus_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     threshold, max_points = blob[THRESHOLD], blob[MAX_POINTS]
     used = 0
@@ -94,14 +96,67 @@ def read_card(cards, totals, i, k, blob, model):
     if blob[FORCED] and used & (used + 1):
         return BAD_ORDER, 0, 0, 0, 0, -1
     total = totals[i, k]
+    if blob[GENERAL]:
+        return read_general_card(cards, i, k, used, box_sum, total, offset, n_bonus_lanes, n_groups, blob)
     extra = total - box_sum - (blob[UPPER_POINTS] if threshold > 0 and up >= threshold else 0)
     if extra < 0 or (extra > 0 and (blob[XBONUS] == 0 or extra % blob[XBONUS] != 0)):
         return BAD_TOTAL, 0, 0, 0, 0, -1
-    lu = n_upper_lanes[used]
+    lu = n_bonus_lanes[used]
     t = min(up, threshold, lu - 1) if threshold > 0 else 0
     yc = blob[YACHT_CAT]
     g = 1 if yc >= 0 and cards[i, k, yc] > 0 and n_groups[used] == 2 else 0
     return 0, used, t, g, total, offset[used] + g * lu + t
+
+
+@njit(cache=True)
+def read_general_card(cards, i, k, used, box_sum, total, offset, n_bonus_lanes, n_groups, blob):
+    """``read_card``'s end for a game with general bonuses: the progress code from the boxes' points, the
+    extra-yacht bonuses from what the total holds beyond the boxes and set bonuses."""
+    rules = unpacked(part(blob, RULES))
+    t = 0
+    won = 0
+    for c in range(blob[N_CATS]):
+        if (used >> c) & 1:
+            t, gain = bonus_step(t, cards[i, k, c], c, rules)
+            won += gain
+    extra = total - box_sum - won
+    xbonus = blob[XBONUS]
+    if extra < 0 or (extra > 0 and (xbonus == 0 or extra % xbonus != 0)):
+        return BAD_TOTAL, 0, 0, 0, 0, -1
+    paid = extra // xbonus if xbonus > 0 else 0
+    yc = blob[YACHT_CAT]
+    g = 0
+    if yc >= 0 and cards[i, k, yc] > 0 and n_groups[used] > 1:
+        if rules.times > 0:
+            if paid > rules.times:
+                return BAD_TOTAL, 0, 0, 0, 0, -1
+            g = 1 + paid
+        else:
+            g = 1
+    lu = n_bonus_lanes[used]
+    return 0, used, t, g, total, offset[used] + g * lu + lane_of(used, t, rules)
+
+
+@njit(cache=True)
+def general_value(u, g, t, r, c, need, values, narrow, aim, blob, n_bonus_lanes, n_groups, offset):
+    """``score_value`` for a game with general bonuses: the rules from the blob, the lanes by the progress code
+    (called, not inlined: the fast path's kernels stay as they were)."""
+    rules = unpacked(part(blob, RULES))
+    allowed, pts, extra = score_choice(u, g, r, c, rules)
+    if not allowed:
+        return False, NEG, 0
+    t2, gain = bonus_step(t, pts, c, rules)
+    nu = u | (1 << c)
+    ln = n_bonus_lanes[nu]
+    ng = next_group(u, g, c, pts, extra, rules, n_groups[nu])
+    at = offset[nu] + ng * ln + lane_of(nu, t2, rules)
+    now = pts + gain + extra
+    if aim[0] < 0:
+        return True, float(now) + entry(values, narrow, at), now
+    rest = need - now
+    if rest < 0:
+        return True, 1.0, now
+    return True, entry(values, narrow, at * (int(aim[1]) + 1) + rest), now
 
 
 @njit(cache=True, inline="always")
@@ -163,7 +218,7 @@ def read_situation(i, cards, totals, dice, held, rolls_left, blob, model, aim, f
 
 @njit(cache=True, inline="always")
 def score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode, threshold, upper_points,
-                offset, n_upper_lanes, n_groups, scores, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face):
+                offset, n_bonus_lanes, n_groups, scores, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face):
     """(allowed, value of scoring roll r in box c with the rest of the game, points earned now): the
     expected points to come, or with an aim the best chance of the ``need`` left after them.
 
@@ -172,15 +227,15 @@ def score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, jok
     cost a tenth of a batch's time. The rules and the model's arrays come one by one, read once by the
     caller: read from the blob and the model here, once per option, they cost another 8%."""
     allowed, pts, extra = score_with(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
-                                       roll_yacht_face, upper_cat_of_face, 0)
+                                       roll_yacht_face, upper_cat_of_face, 0, 0)
     if not allowed:
         return False, NEG, 0
     t2, gain = upper_step_with(t, pts, c, upper_face, threshold, upper_points)
     nu = u | (1 << c)
-    ln = n_upper_lanes[nu]
+    ln = n_bonus_lanes[nu]
     if t2 > ln - 1:
         t2 = ln - 1
-    ng = next_group_with(u, g, c, pts, yacht_cat, n_groups[nu])
+    ng = next_group_with(u, g, c, pts, extra, yacht_cat, 0, n_groups[nu])
     now = pts + gain + extra
     if aim[0] < 0:
         return True, float(now) + entry(values, narrow, offset[nu] + ng * ln + t2), now
@@ -200,7 +255,7 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
     scored again box by box: their points by the rules, the game after each box from ``conts`` (scratch,
     (boxes + 1, dice + 1)), where the first pass leaves it, in the same sums as score_value's. Looked up
     in the table again, as score_value does, they took 3 µs a turn state, twice the rest of this function."""
-    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+    (offset, n_bonus_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     n_rolls, n_cats, n_dice = blob[N_ROLLS], blob[N_CATS], blob[N_DICE]
     threshold, upper_points, yacht_cat = blob[THRESHOLD], blob[UPPER_POINTS], blob[YACHT_CAT]
@@ -208,12 +263,21 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
     for r in range(n_rolls):
         row[r] = NEG
     only = first_open(u, n_cats) if blob[FORCED] else -1  # in a game played in card order, the one box
+    if blob[GENERAL]:  # general bonuses: every box of every roll priced alone, by the rules themselves
+        for c in range(n_cats):
+            if not (u >> c) & 1 and (only < 0 or c == only):
+                for r in range(n_rolls):
+                    ok, v, now = general_value(u, g, t, r, c, need, values, narrow, aim, blob, n_bonus_lanes,
+                                               n_groups, offset)
+                    if ok and v > row[r]:
+                        row[r] = v
+        return
     if aim[0] >= 0:  # chances of a need: every box of every roll priced alone
         for c in range(n_cats):
             if not (u >> c) & 1 and (only < 0 or c == only):
                 for r in range(n_rolls):
                     ok, v, now = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode,
-                                             threshold, upper_points, offset, n_upper_lanes, n_groups, scores,
+                                             threshold, upper_points, offset, n_bonus_lanes, n_groups, scores,
                                              upper_face, joker_pts, roll_yacht_face, upper_cat_of_face)
                     if ok and v > row[r]:
                         row[r] = v
@@ -222,7 +286,7 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
         if (u >> c) & 1 or (only >= 0 and c != only):
             continue
         nu = u | (1 << c)
-        ln = n_upper_lanes[nu]
+        ln = n_bonus_lanes[nu]
         base = offset[nu]
         after = conts[c]  # what the game is worth after box c: by count (upper boxes), or without / with points
         if upper_face[c] > 0 and threshold > 0:
@@ -233,7 +297,7 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
                 t2, gain = upper_step_with(t, pts, c, upper_face, threshold, upper_points)
                 if t2 > ln - 1:
                     t2 = ln - 1
-                ng = next_group_with(u, g, c, pts, yacht_cat, n_groups[nu])
+                ng = next_group_with(u, g, c, pts, 0, yacht_cat, 0, n_groups[nu])
                 after[k] = entry(values, narrow, base + ng * ln + t2)
                 by_count[k] = float(pts + gain) + after[k]
             count = counts_t[face - 1]
@@ -241,8 +305,8 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
                 row[r] = max(row[r], by_count[count[r]])
         else:
             t2 = min(t, ln - 1)
-            if_zero = entry(values, narrow, base + next_group_with(u, g, c, 0, yacht_cat, n_groups[nu]) * ln + t2)
-            if_points = entry(values, narrow, base + next_group_with(u, g, c, 1, yacht_cat, n_groups[nu]) * ln + t2)
+            if_zero = entry(values, narrow, base + next_group_with(u, g, c, 0, 0, yacht_cat, 0, n_groups[nu]) * ln + t2)
+            if_points = entry(values, narrow, base + next_group_with(u, g, c, 1, 0, yacht_cat, 0, n_groups[nu]) * ln + t2)
             after[0], after[1] = if_zero, if_points
             pts = scores_t[c]
             if if_zero == if_points:
@@ -262,14 +326,14 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
                 if (u >> c) & 1 or (only >= 0 and c != only):
                     continue
                 ok, pts, extra = score_with(u, g, r, c, scores, upper_face, yacht_cat, xbonus, joker_mode, joker_pts,
-                                              roll_yacht_face, upper_cat_of_face, 0)
+                                              roll_yacht_face, upper_cat_of_face, 0, 0)
                 if not ok:
                     continue
                 if upper_face[c] > 0 and threshold > 0:
                     k = counts_t[upper_face[c] - 1][r]
                     if pts != k * upper_face[c]:  # not counted from the dice: priced alone
                         v = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode,
-                                        threshold, upper_points, offset, n_upper_lanes, n_groups, scores, upper_face,
+                                        threshold, upper_points, offset, n_bonus_lanes, n_groups, scores, upper_face,
                                         joker_pts, roll_yacht_face, upper_cat_of_face)[1]
                     else:
                         gain = upper_step_with(t, pts, c, upper_face, threshold, upper_points)[1]
@@ -285,7 +349,7 @@ def finals(u, g, t, row, conts, values, narrow, blob, model, need, aim):
 def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, out_i):
     """Write situation i's options (codes, values, costs), their count and its value; ``stage`` is its
     turn state's stage m (its throws left; unread when m = 0)."""
-    (offset, n_upper_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
+    (offset, n_bonus_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     width = out_i.shape[1] - 1
     yacht_cat, xbonus, joker_mode, threshold, upper_points = (blob[YACHT_CAT], blob[XBONUS], blob[JOKER_MODE],
@@ -326,9 +390,13 @@ def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, o
     for c in range(blob[N_CATS]):
         if (u >> c) & 1 or (only >= 0 and c != only):
             continue
-        ok, v, now = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode, threshold,
-                                 upper_points, offset, n_upper_lanes, n_groups, scores, upper_face, joker_pts,
-                                 roll_yacht_face, upper_cat_of_face)
+        if blob[GENERAL]:
+            ok, v, now = general_value(u, g, t, r, c, need, values, narrow, aim, blob, n_bonus_lanes, n_groups,
+                                       offset)
+        else:
+            ok, v, now = score_value(u, g, t, r, c, need, values, narrow, aim, yacht_cat, xbonus, joker_mode,
+                                     threshold, upper_points, offset, n_bonus_lanes, n_groups, scores, upper_face,
+                                     joker_pts, roll_yacht_face, upper_cat_of_face)
         if ok:
             out_i[i, n] = holds + c
             out_f[i, n] = base + v

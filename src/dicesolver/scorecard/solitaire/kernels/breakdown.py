@@ -1,5 +1,5 @@
 """The breakdown table's backward step (``scorecard/solitaire/breakdown.py``): a turn-start state's expected points per
-aspect (each box, the upper bonus, the extra bonuses) and the variance of its future points, from the
+aspect (each box, the set bonuses, the extra bonuses) and the variance of its future points, from the
 distinct outcomes of its optimally played turn and the states those outcomes lead to."""
 
 import numpy as np
@@ -14,12 +14,12 @@ def pull_breakdown(stripe, n_stripes, rows, out_target, out_points, out_prob, ou
     aspects[state] = the expectation over its outcomes of the points the outcome scores, by aspect, plus
     the aspects of the state it leads to; variance[state] = the variance of its future points (the law of
     total variance over the outcomes: each outcome's mean is its points plus the next state's value).
-    Columns of ``aspects``: the boxes, then the upper bonus, then the extra bonuses. Part ``stripe`` of
+    Columns of ``aspects``: the boxes, then the set bonuses (the upper one), then the extra bonuses. Part ``stripe`` of
     ``n_stripes`` of the rows (``core.jit.Stripes``: Python's threads, as for ``turn_outcomes`` before it, whose
     threads an OpenMP ``prange`` here would have kept busy spinning)."""
     n_cats = aspects.shape[1] - 2
     n_aspects = aspects.shape[1]
-    upper_points, xbonus = rules.upper_points, rules.xbonus
+    xbonus = rules.xbonus
     n_rows = rows.shape[0]
     for i in range(stripe * n_rows // n_stripes, (stripe + 1) * n_rows // n_stripes):
         s = rows[i]
@@ -34,7 +34,7 @@ def pull_breakdown(stripe, n_stripes, rows, out_target, out_points, out_prob, ou
             p = out_prob[i, o]
             nxt = out_target[i, o]
             f = out_flag[i, o]
-            gain = upper_points if f & 1 else 0
+            gain = f >> 3  # the set bonuses the outcome pays
             extra = xbonus if f & 2 else 0
             aspects[s, out_cat[i, o]] += p * (out_points[i, o] - gain - extra)
             aspects[s, n_cats] += p * gain

@@ -6,17 +6,17 @@ import numpy as np
 
 from ....core.jit import borrowed, njit
 from .policy import keep_stages
-from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, code_of, lane_of, lend, next_group, score_choice
 from ...turn.kernels.widget import NEG, spread_keeps
 
 
 @njit(cache=True, inline="always")
 def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, rules):
-    """policy.final_choice for m columns, column q being the state (group col_g[q], upper total col_t[q]) of
+    """policy.final_choice for m columns, column q being the state (group col_g[q], progress code col_t[q]) of
     set cols_u[lo + q]. Columns of one set and group come together (a run): for each box, a run's rolls
     score a few distinct (points, bonus, next group) outcomes, each worth the same to a column whatever the
     roll, so each is valued once per column (``cont``) and the rolls only look it up."""
-    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
+    offset, n_bonus_lanes, n_groups, scores = rules.offset, rules.n_bonus_lanes, rules.n_groups, rules.scores
     n_rolls, n_cats = scores.shape
     for r in range(n_rolls):
         for q in range(m):
@@ -38,7 +38,7 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
             if (u >> c) & 1:
                 continue
             nu = u | (1 << c)
-            ln = n_upper_lanes[nu]
+            ln = n_bonus_lanes[nu]
             base = offset[nu]
             n_slots = 0
             for r in range(n_rolls):
@@ -46,17 +46,15 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
                 slot_of[r] = -1
                 if not allowed:
                     continue
-                ng = next_group(u, g, c, pts, rules, n_groups[nu])
+                ng = next_group(u, g, c, pts, extra, rules, n_groups[nu])
                 k = 0
                 while k < n_slots and not (slot_pts[k] == pts and slot_extra[k] == extra and slot_ng[k] == ng):
                     k += 1
                 if k == n_slots:
                     slot_pts[k], slot_extra[k], slot_ng[k] = pts, extra, ng
                     for q in range(run, end):
-                        t2, gain = upper_step(col_t[q], pts, c, rules)
-                        if t2 > ln - 1:
-                            t2 = ln - 1
-                        cont[k, q] = pts + gain + extra + values[base + ng * ln + t2]
+                        t2, gain = bonus_step(col_t[q], pts, c, rules)
+                        cont[k, q] = pts + gain + extra + values[base + ng * ln + lane_of(nu, t2, rules)]
                     n_slots += 1
                 slot_of[r] = k
             for r in range(n_rolls):
@@ -84,8 +82,9 @@ def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, v
     (``core.jit.Stripes``; a ``prange`` here compiled numba's parfor, 3.4 s of a first distribution).
 
     Outcome o of row s: the next state's table index (out_target), the points earned (out_points, box +
-    bonuses), the category (out_cat), whether the upper bonus was reached (out_flag bit 0), an extra-yacht
-    bonus earned (bit 1) or the box scored more than 0 (bit 2), and its probability (out_prob).
+    bonuses), the category (out_cat), whether a set bonus was reached (out_flag bit 0), an extra-yacht
+    bonus earned (bit 1) or the box scored more than 0 (bit 2), the set bonuses' points (the bits from 3 on),
+    and its probability (out_prob).
     """
     rules = lend(rules)
     for b in range(stripe, block_start.shape[0] - 1, n_stripes):  # every n-th block: their work varies
@@ -100,7 +99,7 @@ def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, rules, k
                    out_cat, out_flag, out_count):
     """Block b of ``turn_outcomes``."""
     rules = lend(rules)
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
     # borrowed: the caller owns them for the call (counted, the threads' atomic counts on shared arrays cost)
     cols_u, cols_lane = borrowed(cols_u), borrowed(cols_lane)
@@ -122,9 +121,9 @@ def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, rules, k
     col_g = np.empty(m, dtype=np.int64)
     col_t = np.empty(m, dtype=np.int64)
     for q in range(m):
-        lu = n_upper_lanes[cols_u[lo + q]]
+        lu = n_bonus_lanes[cols_u[lo + q]]
         col_g[q] = cols_lane[lo + q] // lu
-        col_t[q] = cols_lane[lo + q] % lu
+        col_t[q] = code_of(cols_u[lo + q], cols_lane[lo + q] % lu, rules)
     buf = np.empty((n_keeps, m))
     choice = np.empty((n_rolls, m), dtype=np.int64)
     columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, rules)
@@ -180,15 +179,13 @@ def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, rules, k
                 count += 1
                 where[key] = o
                 nu = u | (1 << c)
-                ln = n_upper_lanes[nu]
-                t2, gain = upper_step(t, pts, c, rules)
-                if t2 > ln - 1:
-                    t2 = ln - 1
-                ng = next_group(u, g, c, pts, rules, n_groups[nu])
-                out_target[s, o] = offset[nu] + ng * ln + t2
+                ln = n_bonus_lanes[nu]
+                t2, gain = bonus_step(t, pts, c, rules)
+                ng = next_group(u, g, c, pts, extra, rules, n_groups[nu])
+                out_target[s, o] = offset[nu] + ng * ln + lane_of(nu, t2, rules)
                 out_points[s, o] = pts + gain + extra
                 out_cat[s, o] = c
-                out_flag[s, o] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0)
+                out_flag[s, o] = (1 if gain > 0 else 0) + (2 if extra > 0 else 0) + (4 if pts > 0 else 0) + (gain << 3)
                 out_prob[s, o] = 0.0
             out_prob[s, o] += w
         out_count[s] = count

@@ -5,16 +5,16 @@ chosen for each final roll and the value of every keep at every stage of the tur
 import numpy as np
 
 from ....core.jit import njit
-from ...game.kernels.scoring import next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, code_of, lane_of, next_group, score_choice
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 
 @njit(cache=True, inline="always")
 def final_choice(u, buf, choice, roll_offset, values, rules):
     """Like final_stage, also recording the chosen category (the first best, as best_category does)."""
-    offset, n_upper_lanes, n_groups, scores = rules.offset, rules.n_upper_lanes, rules.n_groups, rules.scores
+    offset, n_bonus_lanes, n_groups, scores = rules.offset, rules.n_bonus_lanes, rules.n_groups, rules.scores
     n_rolls, n_cats = scores.shape
-    lu = n_upper_lanes[u]
+    lu = n_bonus_lanes[u]
     gu = n_groups[u]
     for r in range(n_rolls):
         for j in range(lu * gu):
@@ -24,7 +24,7 @@ def final_choice(u, buf, choice, roll_offset, values, rules):
         if (u >> c) & 1:
             continue
         nu = u | (1 << c)
-        ln = n_upper_lanes[nu]
+        ln = n_bonus_lanes[nu]
         gn = n_groups[nu]
         base = offset[nu]
         for g in range(gu):
@@ -32,12 +32,10 @@ def final_choice(u, buf, choice, roll_offset, values, rules):
                 allowed, pts, extra = score_choice(u, g, r, c, rules)
                 if not allowed:
                     continue
-                ng = next_group(u, g, c, pts, rules, gn)
+                ng = next_group(u, g, c, pts, extra, rules, gn)
                 for t in range(lu):
-                    t2, gain = upper_step(t, pts, c, rules)
-                    if t2 > ln - 1:
-                        t2 = ln - 1
-                    v = pts + gain + extra + values[base + ng * ln + t2]
+                    t2, gain = bonus_step(code_of(u, t, rules), pts, c, rules)
+                    v = pts + gain + extra + values[base + ng * ln + lane_of(nu, t2, rules)]
                     j = g * lu + t
                     if v > buf[roll_offset + r, j]:
                         buf[roll_offset + r, j] = v

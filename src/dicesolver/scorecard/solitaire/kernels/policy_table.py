@@ -13,7 +13,7 @@ import numpy as np
 
 from ....core.jit import borrowed, njit, prange
 from .policy import optimal_policy
-from ...game.kernels.scoring import lend, next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, code_of, lane_of, lend, next_group, score_choice
 from ...turn.kernels.stream import DICE_PER_WORD, DICE_STREAM, next_face, stream_key, throw_word
 
 BLOCK = 32  # games played side by side in one thread
@@ -26,7 +26,7 @@ def build_policy(stripe, stripes, sets, values, rules, keep_add, sub_ptr, sub_id
     mode OPTIMAL (the same values compared in the same order: the first best keep, the first best box).
     Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
     rules = lend(rules)
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
     values = borrowed(values)
     keep_add, sub_ptr, sub_idx = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx)
@@ -34,7 +34,7 @@ def build_policy(stripe, stripes, sets, values, rules, keep_add, sub_ptr, sub_id
     n_rolls = scores.shape[0]
     for b in range(stripe, sets.shape[0], stripes):
         u = sets[b]
-        lanes = n_upper_lanes[u] * n_groups[u]
+        lanes = n_bonus_lanes[u] * n_groups[u]
         choice, stages = optimal_policy(u, lanes, rolls, values, rules, keep_add,
                                         sub_ptr, sub_idx, roll_offset)
         for j in range(lanes):
@@ -63,7 +63,7 @@ def mark_reached(stripe, stripes, sets, words, cat_shift, rules, reached):
     under the player's own moves. The last level (every box filled) has no decisions and is not marked.
     Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
     rules = lend(rules)
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
     words = borrowed(words)
     reached = borrowed(reached)
@@ -71,23 +71,22 @@ def mark_reached(stripe, stripes, sets, words, cat_shift, rules, reached):
     full_set = (1 << scores.shape[1]) - 1
     for b in range(stripe, sets.shape[0], stripes):
         u = sets[b]
-        lu = n_upper_lanes[u]
+        lu = n_bonus_lanes[u]
         for j in range(lu * n_groups[u]):
             if not reached[offset[u] + j]:
                 continue
             g = j // lu
-            t = j % lu  # the upper total itself (no total passes the filled boxes' best; with every upper box
-            # filled, one lane: the total no longer changes)
+            t = code_of(u, j % lu, rules)
             for r in range(n_rolls):
                 c = np.int64(words[offset[u] + j, r]) >> cat_shift
                 u2 = u | (1 << c)
                 if u2 == full_set:
                     continue
                 allowed, pts, extra = score_choice(u, g, r, c, rules)
-                t2, gain = upper_step(t, pts, c, rules)
-                g2 = next_group(u, g, c, pts, rules, n_groups[u2])
-                lu2 = n_upper_lanes[u2]
-                reached[offset[u2] + g2 * lu2 + min(t2, lu2 - 1)] = True  # threads may race to write True
+                t2, gain = bonus_step(t, pts, c, rules)
+                g2 = next_group(u, g, c, pts, extra, rules, n_groups[u2])
+                lu2 = n_bonus_lanes[u2]
+                reached[offset[u2] + g2 * lu2 + lane_of(u2, t2, rules)] = True  # threads may race to write True
 
 
 @njit(cache=True, parallel=True)
@@ -113,7 +112,7 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
     full_set = (1 << n_cats) - 1
     for blk in prange((n_games + BLOCK - 1) // BLOCK):
         lent = lend(rules)  # in each block's body: a parallel kernel's threads lend themselves their rules
-        offset, n_upper_lanes = lent.offset, lent.n_upper_lanes
+        offset, n_bonus_lanes = lent.offset, lent.n_bonus_lanes
         lo = blk * BLOCK
         nb = min(BLOCK, n_games - lo)
         u = np.full(nb, start_u, dtype=np.int64)
@@ -133,8 +132,8 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
             if u[0] == full_set:  # the games of a block fill one box a turn: all end together
                 break
             for b in range(nb):
-                lu = n_upper_lanes[u[b]]
-                row[b] = rows[offset[u[b]] + g[b] * lu + min(t[b], lu - 1)]
+                lu = n_bonus_lanes[u[b]]
+                row[b] = rows[offset[u[b]] + g[b] * lu + lane_of(u[b], t[b], lent)]
                 k[b] = 0
             for s in range(rolls):
                 for b in range(nb):
@@ -159,12 +158,12 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
             for b in range(nb):
                 c = word[b] >> cat_shift
                 allowed, pts, extra = score_choice(u[b], g[b], r[b], c, lent)
-                t[b], gain = upper_step(t[b], pts, c, lent)
+                t[b], gain = bonus_step(t[b], pts, c, lent)
                 out_total[lo + b] += pts + gain + extra
                 out_boxes[lo + b, c] = pts
                 if gain > 0:
                     out_bonus[lo + b] = 1
                 if extra > 0:
                     out_extra[lo + b] += 1
-                g[b] = next_group(u[b], g[b], c, pts, lent, lent.n_groups[u[b] | (1 << c)])
+                g[b] = next_group(u[b], g[b], c, pts, extra, lent, lent.n_groups[u[b] | (1 << c)])
                 u[b] = u[b] | (1 << c)

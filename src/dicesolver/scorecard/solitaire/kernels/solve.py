@@ -1,14 +1,14 @@
 """The solitaire expected-score solve: the best value of scoring each final roll for every lane of a set of
 used boxes, and the level-by-level backward induction over those sets.
 
-A *lane* is one value of the state that does not change the dice: the capped upper total, and the
-yacht-bonus flag group. All lanes of one set of used categories go through the widget together.
+A *lane* is one value of the state that does not change the dice: the bonus lane (the capped upper
+total, where the upper bonus is the only set bonus), and the yacht-bonus flag group. All lanes of one set of used categories go through the widget together.
 """
 
 import numpy as np
 
 from ....core.jit import njit, prange
-from ...game.kernels.scoring import lend, next_group, score_choice
+from ...game.kernels.scoring import bonus_step, code_of, lane_of, lend, next_group, score_choice
 from ...turn.kernels.widget import NEG, run_widget
 
 
@@ -41,6 +41,16 @@ def upper_choice(row, nxt, lu, ln, pts, extra, rules):
 
 
 @njit(cache=True, fastmath=True, inline="always")
+def bonus_choice(row, nxt, u, lu, c, pts, extra, rules):
+    """row[t] = max(row[t], value of scoring pts in box c from bonus lane t), any set bonuses: lane by
+    lane through the progress code (``upper_choice`` is this for the upper bonus alone, by ranges)."""
+    nu = u | (1 << c)
+    for t in range(lu):
+        t2, gain = bonus_step(code_of(u, t, rules), pts, c, rules)
+        row[t] = max(row[t], float(pts + extra + gain) + nxt[lane_of(nu, t2, rules)])
+
+
+@njit(cache=True, fastmath=True, inline="always")
 def final_stage(u, buf, roll_offset, values, rules):
     """Fill the roll rows of ``buf`` with the best value of scoring each final roll, for all lanes.
 
@@ -48,10 +58,10 @@ def final_stage(u, buf, roll_offset, values, rules):
     next values (a few kilobytes) are read again for each roll; box by box, every roll in turn (as
     before) streamed the whole roll block through the cache once per box and took a third longer. What
     the boxes lead to is looked up once per set."""
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
-    scores, upper_face, threshold = rules.scores, rules.upper_face, rules.threshold
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
+    scores = rules.scores
     n_rolls, n_cats = scores.shape
-    lu = n_upper_lanes[u]
+    lu = n_bonus_lanes[u]
     gu = n_groups[u]
     open_cats = np.empty(n_cats, dtype=np.int64)
     n_open = 0
@@ -66,10 +76,10 @@ def final_stage(u, buf, roll_offset, values, rules):
     for k in range(n_open):
         c = open_cats[k]
         nu = u | (1 << c)
-        lns[k] = n_upper_lanes[nu]
+        lns[k] = n_bonus_lanes[nu]
         bases[k] = offset[nu]
         groups[k] = n_groups[nu]
-        uppers[k] = upper_face[c] > 0 and threshold > 0
+        uppers[k] = rules.in_bonus[c] != 0  # its points count toward a set bonus: the lanes move
     for g in range(gu):
         for r in range(n_rolls):
             row = buf[roll_offset + r, g * lu: (g + 1) * lu]
@@ -81,9 +91,11 @@ def final_stage(u, buf, roll_offset, values, rules):
                 if not allowed:
                     continue
                 ln = lns[k]
-                base = bases[k] + next_group(u, g, c, pts, rules, groups[k]) * ln
+                base = bases[k] + next_group(u, g, c, pts, extra, rules, groups[k]) * ln
                 nxt = values[base: base + ln]
-                if uppers[k]:
+                if uppers[k] and rules.general:
+                    bonus_choice(row, nxt, u, lu, c, pts, extra, rules)
+                elif uppers[k]:
                     upper_choice(row, nxt, lu, ln, pts, extra, rules)
                 else:
                     add = float(pts + extra)
@@ -99,11 +111,11 @@ def solve_level(us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_o
     The loop's body is ``solve_stripe``'s, written out rather than called: called, the solve took 5% longer
     (0.76 s against 0.72 for Yahtzee, 2.30 against 2.17 for Yatzy); this kernel compiles in 12 s, the
     stripe alone in 5 (a first solve uses it, on Python's threads, until this one is compiled)."""
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     n_keeps = keep_add.shape[0]
     max_lanes = 0
     for i in range(us.shape[0]):
-        lanes = n_upper_lanes[us[i]] * n_groups[us[i]]
+        lanes = n_bonus_lanes[us[i]] * n_groups[us[i]]
         if lanes > max_lanes:
             max_lanes = lanes
     # Each thread takes every n-th set rather than one contiguous block: the sets' lane counts follow the
@@ -114,7 +126,7 @@ def solve_level(us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_o
         buf = np.empty((n_keeps, max_lanes))
         for i in range(s, us.shape[0], stripes):
             u = us[i]
-            lanes = n_upper_lanes[u] * n_groups[u]
+            lanes = n_bonus_lanes[u] * n_groups[u]
             final_stage(u, buf, roll_offset, values, lent)
             run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
             o = offset[u]
@@ -129,14 +141,14 @@ def solve_stripe(s, stripes, us, values, rules, keep_add, sub_ptr, sub_idx, roll
     thread from Python's (``SolitaireModel.solve``). It compiles in 4-5 s where ``solve_level`` takes 12,
     for a solve 10-25% slower; the table is the same to the bit."""
     rules = lend(rules)
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     max_lanes = 1
     for i in range(us.shape[0]):
-        max_lanes = max(max_lanes, n_upper_lanes[us[i]] * n_groups[us[i]])
+        max_lanes = max(max_lanes, n_bonus_lanes[us[i]] * n_groups[us[i]])
     buf = np.empty((keep_add.shape[0], max_lanes))
     for i in range(s, us.shape[0], stripes):
         u = us[i]
-        lanes = n_upper_lanes[u] * n_groups[u]
+        lanes = n_bonus_lanes[u] * n_groups[u]
         final_stage(u, buf, roll_offset, values, rules)
         run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, lanes, rerolls)
         o = offset[u]

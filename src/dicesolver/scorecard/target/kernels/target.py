@@ -13,7 +13,7 @@ are solved backwards as in the expected-score solve.
 import numpy as np
 
 from ....core.jit import borrowed, njit
-from ...game.kernels.scoring import lend, fill_box, next_group, score_choice, upper_step
+from ...game.kernels.scoring import bonus_step, code_of, fill_box, lane_of, lend, next_group, score_choice
 from ...turn.kernels.widget import best_keeps, expect_keeps, run_widget
 
 
@@ -34,8 +34,8 @@ def target_level(stripe, stripes, us, V, N, rules, keep_add, sub_ptr, sub_idx, r
     """Every state of the used sets us[stripe], us[stripe + stripes], ... (one level), from the level above
     (already in V), on the calling thread without the GIL (Python's threads run one stripe each)."""
     rules = lend(rules)
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
-    scores, upper_face, threshold = rules.scores, rules.upper_face, rules.threshold
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
+    scores = rules.scores
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
     us, V = borrowed(us), borrowed(V)
     keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
@@ -46,7 +46,7 @@ def target_level(stripe, stripes, us, V, N, rules, keep_add, sub_ptr, sub_idx, r
     buf = np.empty((n_keeps, W))  # the thread's scratch, for all its sets
     for i in range(stripe, us.shape[0], stripes):
         u = us[i]
-        lu = n_upper_lanes[u]
+        lu = n_bonus_lanes[u]
         gu = n_groups[u]
         for g in range(gu):
             for t in range(lu):
@@ -56,20 +56,16 @@ def target_level(stripe, stripes, us, V, N, rules, keep_add, sub_ptr, sub_idx, r
                     if (u >> c) & 1:
                         continue
                     nu = u | (1 << c)
-                    ln = n_upper_lanes[nu]
+                    ln = n_bonus_lanes[nu]
                     gn = n_groups[nu]
                     for r in range(n_rolls):
                         allowed, pts, extra = score_choice(u, g, r, c, rules)
                         if not allowed:
                             continue
-                        ng = next_group(u, g, c, pts, rules, gn)
-                        tn = t
-                        bonus = 0
-                        if upper_face[c] > 0 and threshold > 0:
-                            tn, bonus = upper_step(t, pts, c, rules)
-                        if ln == 1:
-                            tn = 0
-                        take_best(buf[roll_offset + r], V, offset[nu] + ng * ln + tn, W, pts + extra + bonus)
+                        ng = next_group(u, g, c, pts, extra, rules, gn)
+                        tn, bonus = bonus_step(code_of(u, t, rules), pts, c, rules)
+                        take_best(buf[roll_offset + r], V, offset[nu] + ng * ln + lane_of(nu, tn, rules), W,
+                                  pts + extra + bonus)
                 run_widget(buf, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, W, rerolls)
                 o = (offset[u] + g * lu + t) * W
                 for n in range(W):
@@ -82,20 +78,18 @@ def target_level(stripe, stripes, us, V, N, rules, keep_add, sub_ptr, sub_idx, r
 @njit(cache=True, inline="always")
 def box_chance(u, g, t, r, c, need, V, W, rules):
     """(allowed, chance for ``need`` after scoring roll r in box c, box points, bonus gained, extra)."""
-    offset, n_upper_lanes, n_groups = rules.offset, rules.n_upper_lanes, rules.n_groups
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     allowed, pts, extra = score_choice(u, g, r, c, rules)
     if not allowed:
         return False, -1.0, 0, 0, 0
-    t2, gain = upper_step(t, pts, c, rules)
+    t2, gain = bonus_step(t, pts, c, rules)
     rest = need - (pts + gain + extra)
     if rest < 0:
         return True, 1.0, pts, gain, extra
     nu = u | (1 << c)
-    ln = n_upper_lanes[nu]
-    if t2 > ln - 1:
-        t2 = ln - 1
-    ng = next_group(u, g, c, pts, rules, n_groups[nu])
-    return True, float(V[(offset[nu] + ng * ln + t2) * W + rest]), pts, gain, extra
+    ln = n_bonus_lanes[nu]
+    ng = next_group(u, g, c, pts, extra, rules, n_groups[nu])
+    return True, float(V[(offset[nu] + ng * ln + lane_of(nu, t2, rules)) * W + rest]), pts, gain, extra
 
 
 @njit(cache=True, inline="always")
@@ -211,7 +205,7 @@ def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, t
                 bonus = 1
             if extra > 0:
                 extras += 1
-            u, g, t = fill_box(u, g, t, c, pts, out_boxes, i, rules)
+            u, g, t = fill_box(u, g, t, c, pts, extra, out_boxes, i, rules)
         out_total[i] = total
         out_bonus[i] = bonus
         out_extra[i] = extras
