@@ -45,7 +45,8 @@ class KernelRules(NamedTuple):
     upper_cat_of_face: np.ndarray  # [face] int64: the upper box of the face (-1: none)
     forced_order: bool  # boxes filled in card order
     times: int  # further yachts paid the extra-yacht bonus at most (0: every one)
-    general: bool  # bonuses the fast paths do not cover: more than one, one not on the upper boxes, or ``times``
+    general: bool | None  # bonuses the fast paths do not cover (more than one, one not on the upper boxes, or
+    # ``times``): True; None where they cover the game, so that its kernels are typed for the fast path alone
     in_bonus: np.ndarray  # [box] int64: the set bonuses its points count toward, as bits
     bonus_threshold: np.ndarray  # [bonus] int64
     bonus_points: np.ndarray  # [bonus] int64
@@ -64,7 +65,8 @@ def packed(rules: KernelRules) -> np.ndarray:
     tenth of a millisecond, and one array's type at once. ``kernels.scoring.unpacked`` reads it back."""
     from ...core.arrays import pack
 
-    return pack([int(getattr(rules, name)) for name in SCALARS] + [rules.scores.shape[1]],
+    return pack([int(bool(getattr(rules, name))) if name == "general" else int(getattr(rules, name))
+                 for name in SCALARS] + [rules.scores.shape[1]],
                 [getattr(rules, name) for name in ARRAYS])
 
 
@@ -110,7 +112,7 @@ def kernel_rules(game: ScorecardGame) -> KernelRules:
         upper_cat_of_face=upper_cat_of_face,
         forced_order=bool(game.forced_order),
         times=int(x.times) if x else 0,
-        general=general,
+        general=True if general else None,
         in_bonus=in_bonus,
         bonus_threshold=thresholds,
         bonus_points=np.array([b.points for b in bonuses], dtype=np.int64),

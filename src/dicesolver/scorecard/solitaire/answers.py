@@ -284,7 +284,7 @@ def solitaire_blob(m: SolitaireModel) -> np.ndarray:
     possible = possible_scores(game)
     scalars = [dice.n_rolls, game.n_categories, game.n_dice, game.faces, game.rolls, dice.n_keeps,
                dice.roll_offset, rules.threshold, rules.upper_points, rules.yacht_cat, rules.xbonus, rules.joker_mode,
-               int(rules.forced_order), possible.shape[1] - 1, sub_pad.shape[1], int(rules.general)]
+               int(rules.forced_order), possible.shape[1] - 1, sub_pad.shape[1], int(bool(rules.general))]
     arrays: list[np.ndarray] = [rules.offset, rules.n_bonus_lanes, rules.n_groups, rules.scores, scores_t,
                                 rules.upper_face, rules.joker_pts, rules.roll_yacht_face, rules.upper_cat_of_face,
                                 m.keep_add, m.sub_ptr, m.sub_idx, ptr, idx, hold_masks(game), dice.counts.T, possible,

@@ -9,7 +9,7 @@ it with ``parse_state``, which says what is wrong.
 import numpy as np
 
 from ....core.jit import njit
-from .scoring import unpacked
+from .scoring import bonus_step, unpacked
 
 SEMI, COMMA, EQUALS, SLASH, PLUS, MINUS, ZERO, NINE = 59, 44, 61, 47, 43, 45, 48, 57
 MAX_DIGITS = 9  # a number of more digits is no box's points nor a count of throws: read by parse_state
@@ -75,7 +75,15 @@ def read_one(text, lo, hi, k, names, name_lengths, possible, rules, players, n_d
                     up += v
             elif rules.forced_order and c + 1 < n_cats and cards[k, j, c + 1] != -1:
                 return 0
-        totals[k, j] = box_sum + (rules.upper_points if rules.threshold > 0 and up >= rules.threshold else 0)
+        if rules.general:  # the set bonuses the boxes have earned, through the progress code
+            code = 0
+            for c in range(n_cats):
+                if cards[k, j, c] >= 0:
+                    code, gain = bonus_step(code, cards[k, j, c], c, rules)
+                    box_sum += gain
+            totals[k, j] = box_sum
+        else:  # the upper bonus alone (reading 20,000 texts took a tenth longer through the code)
+            totals[k, j] = box_sum + (rules.upper_points if rules.threshold > 0 and up >= rules.threshold else 0)
         upper[k, j] = up
         if j == 0:
             filled_first = count

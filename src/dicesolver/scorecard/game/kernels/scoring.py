@@ -10,6 +10,8 @@ the set bonuses it pays), ``lane_of``/``code_of`` (between a code and a set's bo
 """
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from ....core.jit import borrowed, njit
 from ..kernel_rules import KernelRules
@@ -113,19 +115,42 @@ def yacht_again(u, g, c, s, f, upper_face, xbonus, joker_mode, joker_pts, upper_
     return True, s, extra
 
 
-@njit(cache=True, inline="always")
+# The calls that read a card's bonus state are chosen when a kernel is typed, by the type of ``rules.general``:
+# None where the upper bonus is the game's only set bonus (``kernel_rules``), so that the kernels of those
+# games hold the fast path alone; a bool otherwise (the packed rules read back, whose games are not known when
+# a kernel is compiled), decided when running. Typed into every kernel, the general path doubled the first
+# solve's compile (the stripe kernel 3.2 -> 7.3 s) and made a first advice 4 s slower.
+
+
+def is_general(rules) -> bool:
+    """At typing: whether ``rules`` (a KernelRules type) may be general."""
+    return not isinstance(rules.types[rules.fields.index("general")], types.NoneType)
+
+
 def bonus_step(t, pts, c, rules):
     """The progress code after scoring pts in box c from code t (each bonus's sum capped at its threshold),
-    and the set bonuses this pays (each the moment its threshold is reached)."""
-    if rules.general:
-        return general_step(np.int64(t), np.int64(pts), np.int64(c), rules.in_bonus, rules.bonus_threshold,
-                            rules.bonus_points, rules.code_stride)
-    return upper_step_with(t, pts, c, rules.upper_face, rules.threshold, rules.upper_points)
+    and the set bonuses this pays (each the moment its threshold is reached). Kernels only."""
+    raise NotImplementedError("a kernel's call (kernel_rules.py has the Python forms)")
+
+
+@overload(bonus_step)
+def _bonus_step(t, pts, c, rules):
+    if not is_general(rules):
+        return lambda t, pts, c, rules: upper_step_with(t, pts, c, rules.upper_face, rules.threshold,
+                                                        rules.upper_points)
+
+    def either(t, pts, c, rules):
+        if rules.general:
+            return general_step(np.int64(t), np.int64(pts), np.int64(c), rules.in_bonus, rules.bonus_threshold,
+                                rules.bonus_points, rules.code_stride)
+        return upper_step_with(np.int64(t), np.int64(pts), c, rules.upper_face, np.int64(rules.threshold),
+                               np.int64(rules.upper_points))
+    return either
 
 
 @njit(cache=True)
 def general_step(t, pts, c, in_bonus, bonus_threshold, bonus_points, code_stride):
-    """``bonus_step`` for any set bonuses (called, not inlined, as ``yacht_again``)."""
+    """``bonus_step`` for any set bonuses."""
     gain = 0
     for b in range(bonus_threshold.shape[0]):
         if (in_bonus[c] >> b) & 1:
@@ -138,14 +163,28 @@ def general_step(t, pts, c, in_bonus, bonus_threshold, bonus_points, code_stride
     return t, gain
 
 
-@njit(cache=True, inline="always")
 def lane_of(u, t, rules):
     """The bonus lane of progress code t in used set u (where its table entries are, after ``offset[u]``
-    and the group)."""
-    if rules.general:
-        return general_lane(np.int64(u), np.int64(t), rules.bonus_threshold, rules.code_stride, rules.bonus_radix)
-    ln = rules.n_bonus_lanes[u]
-    return t if t < ln else ln - 1
+    and the group). Kernels only."""
+    raise NotImplementedError("a kernel's call (kernel_rules.py has the Python forms)")
+
+
+@overload(lane_of)
+def _lane_of(u, t, rules):
+    def fast(u, t, rules):
+        ln = rules.n_bonus_lanes[u]
+        return t if t < ln else ln - 1
+
+    if not is_general(rules):
+        return fast
+
+    def either(u, t, rules):
+        if rules.general:
+            return general_lane(np.int64(u), np.int64(t), rules.bonus_threshold, rules.code_stride,
+                                rules.bonus_radix)
+        ln = rules.n_bonus_lanes[u]
+        return np.int64(t if t < ln else ln - 1)
+    return either
 
 
 @njit(cache=True)
@@ -160,12 +199,22 @@ def general_lane(u, t, bonus_threshold, code_stride, bonus_radix):
     return lane
 
 
-@njit(cache=True, inline="always")
 def code_of(u, lane, rules):
-    """The progress code of used set u's bonus lane (``lane_of`` read backwards)."""
-    if rules.general:
-        return general_code(np.int64(u), np.int64(lane), rules.bonus_threshold, rules.code_stride, rules.bonus_radix)
-    return lane
+    """The progress code of used set u's bonus lane (``lane_of`` read backwards). Kernels only."""
+    raise NotImplementedError("a kernel's call (kernel_rules.py has the Python forms)")
+
+
+@overload(code_of)
+def _code_of(u, lane, rules):
+    if not is_general(rules):
+        return lambda u, lane, rules: lane
+
+    def either(u, lane, rules):
+        if rules.general:
+            return general_code(np.int64(u), np.int64(lane), rules.bonus_threshold, rules.code_stride,
+                                rules.bonus_radix)
+        return np.int64(lane)
+    return either
 
 
 @njit(cache=True)
@@ -179,14 +228,33 @@ def general_code(u, lane, bonus_threshold, code_stride, bonus_radix):
     return t
 
 
-@njit(cache=True, inline="always")
 def state_key(u, g, t, rules):
-    """One number for a turn state (used set, flag group, progress code), different for different states."""
-    if rules.general:
-        n = rules.bonus_threshold.shape[0]
-        codes = rules.code_stride[n - 1] * (rules.bonus_threshold[n - 1] + 1) if n > 0 else 1
-        return (u * (2 + rules.times) + g) * codes + t
-    return (u * 2 + g) * (rules.threshold + 1) + t  # t is at most the threshold
+    """One number for a turn state (used set, flag group, progress code), different for different states.
+    Kernels only."""
+    raise NotImplementedError("a kernel's call")
+
+
+@overload(state_key)
+def _state_key(u, g, t, rules):
+    def fast(u, g, t, rules):
+        return (u * 2 + g) * (rules.threshold + 1) + t  # t is at most the threshold
+
+    if not is_general(rules):
+        return fast
+
+    def either(u, g, t, rules):
+        if rules.general:
+            n = rules.bonus_threshold.shape[0]
+            codes = rules.code_stride[n - 1] * (rules.bonus_threshold[n - 1] + 1) if n > 0 else 1
+            return (u * (2 + rules.times) + g) * codes + t
+        return (u * 2 + g) * (rules.threshold + 1) + t
+    return either
+
+
+def general_rows(u, g, lu, buf, roll_offset, values, rules, open_cats, n_open, lns, bases, groups, uppers):
+    """Whether a general game's rows of a solve's final stage were filled (``solitaire/kernels/solve.py``'s
+    ``general_stage``; nothing, False, for the fast path's games). Kernels only."""
+    raise NotImplementedError("a kernel's call")
 
 
 @njit(cache=True, inline="always")

@@ -387,10 +387,11 @@ def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, o
             n += 1
     only = first_open(u, blob[N_CATS]) if blob[FORCED] else -1  # in a game played in card order, the one box
     boxes = n  # the boxes' options from here
+    general = blob[GENERAL] != 0
     for c in range(blob[N_CATS]):
         if (u >> c) & 1 or (only >= 0 and c != only):
             continue
-        if blob[GENERAL]:
+        if general:
             ok, v, now = general_value(u, g, t, r, c, need, values, narrow, aim, blob, n_bonus_lanes, n_groups,
                                        offset)
         else:

@@ -158,7 +158,8 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
             for b in range(nb):
                 c = word[b] >> cat_shift
                 allowed, pts, extra = score_choice(u[b], g[b], r[b], c, lent)
-                t[b], gain = bonus_step(t[b], pts, c, lent)
+                t2, gain = bonus_step(t[b], pts, c, lent)
+                t[b] = t2
                 out_total[lo + b] += pts + gain + extra
                 out_boxes[lo + b, c] = pts
                 if gain > 0:

@@ -8,7 +8,10 @@ total, where the upper bonus is the only set bonus), and the yacht-bonus flag gr
 import numpy as np
 
 from ....core.jit import njit, prange
-from ...game.kernels.scoring import bonus_step, code_of, lane_of, lend, next_group, score_choice
+from numba.extending import overload
+
+from ...game.kernels.scoring import (bonus_step, code_of, general_rows, is_general, lane_of, lend, next_group,
+                                     score_choice)
 from ...turn.kernels.widget import NEG, run_widget
 
 
@@ -40,14 +43,76 @@ def upper_choice(row, nxt, lu, ln, pts, extra, rules):
         row[t] = max(row[t], capped)
 
 
-@njit(cache=True, fastmath=True, inline="always")
-def bonus_choice(row, nxt, u, lu, c, pts, extra, rules):
-    """row[t] = max(row[t], value of scoring pts in box c from bonus lane t), any set bonuses: lane by
-    lane through the progress code (``upper_choice`` is this for the upper bonus alone, by ranges)."""
-    nu = u | (1 << c)
-    for t in range(lu):
-        t2, gain = bonus_step(code_of(u, t, rules), pts, c, rules)
-        row[t] = max(row[t], float(pts + extra + gain) + nxt[lane_of(nu, t2, rules)])
+@overload(general_rows)
+def _general_rows(u, g, lu, buf, roll_offset, values, rules, open_cats, n_open, lns, bases, groups, uppers):
+    if not is_general(rules):
+        return lambda u, g, lu, buf, roll_offset, values, rules, open_cats, n_open, lns, bases, groups, uppers: False
+
+    def either(u, g, lu, buf, roll_offset, values, rules, open_cats, n_open, lns, bases, groups, uppers):
+        if rules.general:
+            general_stage(u, g, lu, buf, roll_offset, values, rules, open_cats, n_open, lns, bases, groups, uppers)
+            return True
+        return False
+    return either
+
+
+@njit(cache=True, fastmath=True)
+def general_stage(u, g, lu, buf, roll_offset, values, rules, open_cats, n_open, lns, bases, groups, uppers):
+    """``final_stage``'s rows of flag group g for any set bonuses (called, not inlined: the fast path stays as
+    it was). A box that counts toward a bonus moves each lane to a lane of the next set, and pays a bonus or
+    not, by its points alone: those moves are worked out once per box and points (through the progress
+    code), and each roll's row gathers from them (worked out lane by lane for every roll, the solve of
+    Yahtzee with a lower bonus took about 12 minutes)."""
+    scores = rules.scores
+    n_rolls = scores.shape[0]
+    top = 0
+    for r in range(n_rolls):
+        for k in range(n_open):
+            top = max(top, scores[r, open_cats[k]])
+    for k in range(rules.joker_pts.shape[0]):
+        top = max(top, rules.joker_pts[k])
+    slot = np.full((n_open, top + 1), -1, dtype=np.int64)
+    count = 0
+    for r in range(n_rolls):
+        for k in range(n_open):
+            if uppers[k]:
+                allowed, pts, extra = score_choice(u, g, r, open_cats[k], rules)
+                if allowed and slot[k, pts] < 0:
+                    slot[k, pts] = count
+                    count += 1
+    lane_map = np.empty((count, lu), dtype=np.int64)
+    gain_map = np.empty((count, lu))
+    for k in range(n_open):
+        c = open_cats[k]
+        nu = u | (1 << c)
+        for pts in range(top + 1):
+            m = slot[k, pts]
+            if m >= 0:
+                for t in range(lu):
+                    t2, gain = bonus_step(code_of(u, t, rules), pts, c, rules)
+                    lane_map[m, t] = lane_of(nu, t2, rules)
+                    gain_map[m, t] = gain
+    for r in range(n_rolls):
+        row = buf[roll_offset + r, g * lu: (g + 1) * lu]
+        for t in range(lu):
+            row[t] = NEG
+        for k in range(n_open):
+            c = open_cats[k]
+            allowed, pts, extra = score_choice(u, g, r, c, rules)
+            if not allowed:
+                continue
+            ln = lns[k]
+            base = bases[k] + next_group(u, g, c, pts, extra, rules, groups[k]) * ln
+            nxt = values[base: base + ln]
+            add = float(pts + extra)
+            if uppers[k]:
+                m = slot[k, pts]
+                lanes, gains = lane_map[m], gain_map[m]
+                for t in range(lu):
+                    row[t] = max(row[t], add + gains[t] + nxt[lanes[t]])
+            else:
+                for t in range(lu):
+                    row[t] = max(row[t], add + nxt[t])
 
 
 @njit(cache=True, fastmath=True, inline="always")
@@ -81,6 +146,8 @@ def final_stage(u, buf, roll_offset, values, rules):
         groups[k] = n_groups[nu]
         uppers[k] = rules.in_bonus[c] != 0  # its points count toward a set bonus: the lanes move
     for g in range(gu):
+        if general_rows(u, g, lu, buf, roll_offset, values, rules, open_cats, n_open, lns, bases, groups, uppers):
+            continue
         for r in range(n_rolls):
             row = buf[roll_offset + r, g * lu: (g + 1) * lu]
             for t in range(lu):
@@ -93,9 +160,7 @@ def final_stage(u, buf, roll_offset, values, rules):
                 ln = lns[k]
                 base = bases[k] + next_group(u, g, c, pts, extra, rules, groups[k]) * ln
                 nxt = values[base: base + ln]
-                if uppers[k] and rules.general:
-                    bonus_choice(row, nxt, u, lu, c, pts, extra, rules)
-                elif uppers[k]:
+                if uppers[k]:
                     upper_choice(row, nxt, lu, ln, pts, extra, rules)
                 else:
                     add = float(pts + extra)
