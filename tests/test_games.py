@@ -1,7 +1,11 @@
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import dicesolver as ds
 from dicesolver import load_game
 from dicesolver.core.errors import GameDefinitionError, InputError
 from dicesolver.scorecard.game.presets import preset_names
@@ -269,3 +273,50 @@ def test_rules_in_words_mention_every_category():
         text = "\n".join(g.describe())
         for cat in g.categories:
             assert cat.name in text
+
+
+def test_the_rules_examples_of_the_docs_read_and_solve_as_documented():
+    """docs/RULES.md's two worked examples: a lower-section bonus beside Yahtzee's upper one (its states as the
+    docs count them; its solve, minutes, is BENCHMARKS.md's), and the Yahtzee bonus paid once, worth less than
+    Yahtzee's bonus paid every time and more than none."""
+    import dicesolver as ds
+
+    docs = Path(__file__).parent.parent / "docs" / "examples"
+    lower = ds.load_game(str(docs / "yahtzee-lower-bonus.toml"))
+    assert [b.name for b in lower.bonuses] == ["upper_bonus", "lower_bonus"]
+    assert "Lower bonus: 25 points when three_of_a_kind, four_of_a_kind, full_house, small_straight, " \
+           "large_straight, yahtzee, chance total 150 or more." in lower.describe()
+    assert int(lower.kernel_rules.offset[-1]) == 67_782_939
+    def start(spec):
+        solution = ds.solve(spec)
+        return solution.value(solution.game.start())
+
+    once = start(str(docs / "yahtzee-bonus-once.toml"))
+    assert start("yahtzee(yahtzee_bonus=off)") < once < start("yahtzee")
+    assert once == pytest.approx(253.425170, abs=1e-6)
+
+
+@pytest.mark.parametrize("bonus,words", [
+    ({"name": "lower", "boxes": ["nowhere"], "threshold": 10, "points": 5}, "bonuses[0] 'lower'.boxes: 'nowhere' is not"),
+    ({"name": "lower", "boxes": [], "threshold": 10, "points": 5}, "bonuses[0].boxes: List should have at least 1"),
+    ({"name": "lower", "boxes": ["chance"], "threshold": 0, "points": 5}, "bonuses[0].threshold: should be greater"),
+])
+def test_a_bad_set_bonus_is_one_clear_error(bonus, words):
+    from tinygames import SET_BONUS_GAME, tiny
+
+    from dicesolver.core.errors import GameDefinitionError
+
+    with pytest.raises(GameDefinitionError, match=re.escape(words)):
+        tiny({**SET_BONUS_GAME, "bonuses": [bonus]})
+
+
+def test_a_yacht_bonus_paid_more_often_than_the_limit_is_refused():
+    from tinygames import SET_BONUS_GAME, tiny
+
+    from dicesolver.core.errors import GameDefinitionError, InputError
+
+    with pytest.raises(GameDefinitionError, match="yahtzee_bonus.times: should be less than or equal to 8"):
+        tiny({**SET_BONUS_GAME, "yahtzee_bonus": {**SET_BONUS_GAME["yahtzee_bonus"], "times": 9}})
+    game = tiny(SET_BONUS_GAME)  # paid at most once: a card holding two bonuses is not one of its cards
+    with pytest.raises(InputError, match=re.escape("the bonus is paid at most once in setbonus (bonus=40 holds 2)")):
+        ds.advise(game, "twos=6,threes=9,yacht=12,bonus=40/111/0")

@@ -243,6 +243,9 @@ def check_card(game: ScorecardGame, position: Position) -> Position:
             raise InputError(
                 f"a bonus needs points in the {game.categories[x.category].name} box first"
             )
+        if x.times and position.extra_bonus // x.points > x.times:
+            raise InputError(f"the bonus is paid at most {'once' if x.times == 1 else f'{x.times} times'} in "
+                             f"{game.name} (bonus={position.extra_bonus} holds {position.extra_bonus // x.points})")
         filled = sum(v is not None for v in position.boxes)
         if position.extra_bonus // x.points > filled - 1:
             raise InputError("more bonuses than turns played")
