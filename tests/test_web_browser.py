@@ -84,6 +84,7 @@ def test_advice_for_a_position_and_applying_it(page, tmp_path):
 
 
 def test_the_advisor_shows_the_best_few_and_clears_stale_advice(page):
+    page.evaluate("localStorage.removeItem('dicesolver.advisor')")  # a browser that kept no Advisor card
     page.goto(page.url.split("#")[0])  # a fresh page on the Advisor tab (a game in play would reattach)
     page.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
     page.click(".tab[data-page='advisor']")
@@ -538,6 +539,7 @@ def test_the_advisor_card_keeps_its_sums_and_bonuses(page):
     """The upper section's sum towards the bonus and the total follow the typed boxes; extra-yacht bonuses are
     typed too (the position says bonus=N); scoring a box that reaches the bonus puts the box's own points in
     it, not the bonus."""
+    page.evaluate("localStorage.removeItem('dicesolver.advisor')")  # a browser that kept no Advisor card
     page.goto(page.url.split("#")[0])  # a fresh page on the Advisor tab (a game in play would reattach)
     page.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
     page.click(".tab[data-page='advisor']")
@@ -1029,3 +1031,40 @@ def test_a_variant_is_picked_on_the_page_and_kept_after_a_reload(page, server):
     page.wait_for_selector("#advice-table tr.best")
     page.select_option("#advisor-game-variants [data-key='joker']", "forced")
     page.wait_for_function("state.advisor.name === 'yahtzee'")
+
+
+def test_the_advisor_keeps_its_card_across_a_reload_with_undo(page, server):
+    """A phone drops a tab, a player reloads: the Advisor comes back with the game, the card, the dice and the
+    throws left as they were (this browser's storage), and every applied row can be taken back."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone.select_option("#advisor-game", "yacht")
+    phone.wait_for_function("document.querySelector('#position-text').textContent.startsWith('/-/')")
+    phone.locator("#card input[data-cat]").nth(5).fill("18")  # sixes=18
+    for f in "22566":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.select_option("#rolls-left", "1")
+    before = phone.inner_text("#position-text")
+    assert before == "sixes=18/22566/1"
+    phone.click("#advise")
+    phone.wait_for_selector("#advice-table tr.best")
+    phone.click("#advice-table tr.best")  # applied: a keep, a throw fewer
+    applied = phone.inner_text("#position-text")
+    assert applied != before and phone.is_enabled("#advisor-undo")
+    phone.reload()
+    phone.wait_for_function("(t) => document.querySelector('#position-text').textContent === t", arg=applied)
+    assert phone.input_value("#advisor-game") == "yacht"
+    phone.click("#advisor-undo")  # the applied row taken back, after the reload too
+    assert phone.inner_text("#position-text") == before
+    assert not phone.is_enabled("#advisor-undo")
+    phone.click("#advisor-new")  # an empty card; Undo brings the old one back
+    assert phone.inner_text("#position-text") == "/-/3"
+    phone.click("#advisor-undo")
+    assert phone.inner_text("#position-text") == before
+    phone.select_option("#advisor-game", "yahtzee")  # each game keeps its own card
+    phone.select_option("#advisor-game", "yacht")
+    phone.wait_for_function("(t) => document.querySelector('#position-text').textContent === t", arg=before)
+    assert phone.locator("#advisor-undo").bounding_box()["height"] >= 44
+    phone.close()

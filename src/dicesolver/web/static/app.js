@@ -2,7 +2,7 @@
 // dicesolver's page: four tabs over the JSON API (/api, schema at /docs).
 
 const $ = (id) => document.getElementById(id);
-const state = { games: {}, card: [], dice: [], kept: 0, ddice: [], session: null, tappedAt: -Infinity };
+const state = { games: {}, card: [], dice: [], kept: 0, ddice: [], undo: [], session: null, tappedAt: -Infinity };
 
 // One message at a time; "the server is not reachable" comes with a button that tries the same thing again.
 function showMessage(text, retry) {
@@ -123,8 +123,10 @@ async function loadGames() {
   $("explore-game").value = "yacht";
   $("train-game").value = "yahtzee";
   document.querySelectorAll(".game-select").forEach(variantControls);
+  const last = keptCards().current;  // read before the default game is set up (and kept)
   state.advisor = state.games.yahtzee;
   setupAdvisor();
+  await restoreAdvisor(last);
   setupPlay();
 }
 
@@ -195,6 +197,20 @@ const EDITORS = {
       renderCard();
       renderTray();
     },
+    save() {
+      return { card: [...state.card], extras: state.extras, dice: [...state.dice], kept: state.kept,
+        rolls: $("rolls-left").value };
+    },
+    load(g, kept) {
+      if (!Array.isArray(kept.card) || kept.card.length !== g.categories.length) return;
+      state.card = kept.card.map((v) => (Number.isInteger(v) && v >= 0 ? v : null));
+      state.extras = Math.max(0, +kept.extras || 0);
+      state.dice = (kept.dice || []).filter((d) => Number.isInteger(d) && d >= 1 && d <= g.faces).slice(0, g.dice);
+      state.kept = Math.min(+kept.kept || 0, state.dice.length);
+      if ([...$("rolls-left").options].some((o) => o.value === kept.rolls)) $("rolls-left").value = kept.rolls;
+      renderCard();
+      renderTray();
+    },
     position(g) {
       const card = g.categories.map((c, i) => (state.card[i] === null ? null : `${c.name}=${state.card[i]}`)).filter(Boolean);
       if (state.extras > 0) card.push(`bonus=${state.extras * g.extra_bonus}`);
@@ -206,6 +222,8 @@ const EDITORS = {
     panel: "advisor-push",
     applies: false,
     setup() {},
+    save: () => fieldsOf(["push-mine", "push-theirs", "push-total"]),
+    load: (g, kept) => fillFields(kept),
     position() {
       return `${$("push-mine").value || 0},${$("push-theirs").value || 0},${$("push-total").value || 0}`;
     },
@@ -214,6 +232,8 @@ const EDITORS = {
     panel: "advisor-farkle",
     applies: false,
     setup() {},
+    save: () => fieldsOf(["farkle-mine", "farkle-theirs", "farkle-total", "farkle-dice", "farkle-left"]),
+    load: (g, kept) => fillFields(kept),
     position() {
       const mine = $("farkle-mine").value || 0, theirs = $("farkle-theirs").value || 0;
       const total = $("farkle-total").value || 0, dice = ($("farkle-dice").value || "").replace(/[^1-6]/g, "");
@@ -230,6 +250,19 @@ const EDITORS = {
       $("dfaces").innerHTML = [1, 2, 3, 4, 5, 6].map((f) => `<button type="button" class="die" data-face="${f}">${f}</button>`).join("");
       renderDespiralaTray();
     },
+    save() {
+      return { used: [...document.querySelectorAll("#combos input:checked")].map((b) => +b.dataset.combo),
+        goods: $("goods").value, dice: [...state.ddice] };
+    },
+    load(g, kept) {
+      for (const i of kept.used || []) {
+        const box = document.querySelector(`#combos input[data-combo="${+i}"]`);
+        if (box) box.checked = true;
+      }
+      if (kept.goods !== undefined) $("goods").value = kept.goods;
+      state.ddice = (kept.dice || []).filter((d) => Number.isInteger(d) && d >= 1 && d <= 6).slice(0, 6);
+      renderDespiralaTray();
+    },
     position(g) {
       const used = [...document.querySelectorAll("#combos input:checked")].map((b) => g.combinations[+b.dataset.combo]);
       return `${used.join(",") || "none"};${$("goods").value || 0};${[...state.ddice].sort().join("")}`;
@@ -239,12 +272,100 @@ const EDITORS = {
 
 function editorOf(g) { return EDITORS[g.family]; }
 
+// The plain fields of an editor, by id, and back.
+function fieldsOf(ids) { return Object.fromEntries(ids.map((id) => [id, $(id).value])); }
+function fillFields(kept) {
+  for (const [id, value] of Object.entries(kept)) if ($(id) && typeof value === "string") $(id).value = value;
+}
+
 function setupAdvisor() {
   const g = advisorGame();
   for (const editor of Object.values(EDITORS)) $(editor.panel).hidden = editor !== editorOf(g);
   $("advice").innerHTML = "";
   editorOf(g).setup(g);
+  const kept = keptCards().games[g.name];  // this game's card as it was left, in this browser
+  state.undo = [];
+  if (kept) {
+    editorOf(g).load(g, kept.editor || {});
+    state.undo = Array.isArray(kept.undo) ? kept.undo.slice(-UNDO_DEPTH) : [];
+  }
   updatePositionText();
+  showUndo();
+  keepCard();
+}
+
+// -- the Advisor keeps its card: each game's position and its undo steps in this browser's storage, across
+// reloads and closed tabs (a phone drops a tab in the background), and the game last advised ------------------
+const KEPT_CARDS = "dicesolver.advisor";
+const UNDO_DEPTH = 50;  // applied or cleared steps a game's card can go back
+const KEPT_GAMES = 20;  // games whose cards are kept (the oldest goes first)
+
+function keptCards() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEPT_CARDS));
+    if (kept && typeof kept.games === "object" && kept.games) return kept;
+  } catch { /* unreadable: start afresh */ }
+  return { current: null, games: {} };
+}
+
+function keepCard() {
+  const g = advisorGame();
+  if (!g) return;
+  const kept = keptCards();
+  delete kept.games[g.name];  // re-inserted last: the most recent game
+  kept.games[g.name] = { editor: editorOf(g).save(g), undo: state.undo };
+  for (const name of Object.keys(kept.games).slice(0, -KEPT_GAMES)) delete kept.games[name];
+  kept.current = g.name;
+  try { localStorage.setItem(KEPT_CARDS, JSON.stringify(kept)); } catch { /* full or refused: this page only */ }
+}
+
+// A step the player may take back: the card as it is now, before a change.
+function rememberStep() {
+  state.undo.push(editorOf(advisorGame()).save(advisorGame()));
+  if (state.undo.length > UNDO_DEPTH) state.undo.shift();
+}
+
+function undoStep() {
+  const g = advisorGame();
+  const before = state.undo.pop();
+  if (!before) return;
+  editorOf(g).setup(g);
+  editorOf(g).load(g, before);
+  updatePositionText();
+  $("advice").innerHTML = "<p class='hint'>Undone: the card as it was before.</p>";
+  state.advice = null;
+  showUndo();
+  keepCard();
+}
+
+function newCard() {
+  const g = advisorGame();
+  rememberStep();
+  editorOf(g).setup(g);
+  updatePositionText();
+  $("advice").innerHTML = "";
+  state.advice = null;
+  showUndo();
+  keepCard();
+}
+
+function showUndo() {
+  $("advisor-undo").disabled = !state.undo.length;
+  $("advisor-undo").textContent = state.undo.length ? `Undo (${state.undo.length})` : "Undo";
+}
+
+// The game last advised in this browser, with its variants, back in the list (after a reload).
+async function restoreAdvisor(current) {
+  if (!current || current === "yahtzee") return;
+  try {
+    showGameString($("advisor-game"), current);
+    state.advisor = await chosenGame($("advisor-game"));
+  } catch {
+    $("advisor-game").value = "yahtzee";
+    variantControls($("advisor-game"));
+    state.advisor = state.games.yahtzee;
+  }
+  setupAdvisor();
 }
 
 // The card: a field per box, the extra-yacht bonuses where the game has them, and the running sums (the upper
@@ -389,6 +510,7 @@ function boxPoints(g, c, points, dice) {
 function applyOption(index) {
   const g = advisorGame();
   const o = state.advice.options[index];
+  rememberStep();
   if (o.kind === "keep") {
     const keep = o.option === "-" ? [] : o.option.split("").map(Number);
     state.dice = keep;
@@ -404,7 +526,10 @@ function applyOption(index) {
   }
   renderTray();
   updatePositionText();
-  $("advice").innerHTML = "<p class='hint'>Applied. Throw your dice and click what they show.</p>";
+  $("advice").innerHTML = "<p class='hint'>Applied. Throw your dice and click what they show (Undo takes it back).</p>";
+  state.advice = null;
+  showUndo();
+  keepCard();
 }
 
 $("advisor-game").addEventListener("change", () => { variantControls($("advisor-game")); guarded(pickAdvisorGame); });
@@ -439,6 +564,13 @@ $("dclear").addEventListener("click", () => { state.ddice = []; renderDespiralaT
 $("rolls-left").addEventListener("change", updatePositionText);
 $("combos").addEventListener("change", updatePositionText);
 $("advise").addEventListener("click", () => guarded(advise));
+$("advisor-undo").addEventListener("click", undoStep);
+$("advisor-new").addEventListener("click", newCard);
+// every edit of the position is kept as it is made (after the field's own handler has read it)
+["input", "change", "click"].forEach((kind) => $("advisor").addEventListener(kind, (e) => {
+  if (e.target.closest("#advice") || e.target.closest(".game-select, .variants")) return;
+  setTimeout(keepCard, 0);
+}));
 $("advice").addEventListener("click", (e) => {
   if (e.target.id === "all-options") return renderAdvice(true);
   if (e.target.id === "why-button") return guarded(() => explainInto($("why-area"), advisorGame().name, state.advice.position));
