@@ -156,3 +156,20 @@ def test_cli_analyze(capsys, tmp_path, yahtzee):
     path.write_text("garbage\n")
     code, _, err = run(capsys, "analyze", str(path))
     assert code == 2 and "not valid JSON" in err
+
+
+def test_the_review_plot_is_titled_in_words():
+    """The plot's title says where the player started, what the dice and the decisions did, and the result, in
+    the unit's own words (it said 'baseline 3.32e-06, luck +3.25, loss 2.27')."""
+    from types import SimpleNamespace
+
+    from dicesolver.analysis.plots import review_title
+
+    points = SimpleNamespace(game="yahtzee", player="ann", unit="points", baseline=254.59, luck=3.25, loss=2.27,
+                             others=0.0, result=255.57)
+    assert review_title(points) == ("yahtzee, ann: 254.6 points expected at the start\n"
+                                    "the dice (luck) +3.2 points, the decisions cost 2.3 points; result 255.6 points")
+    chance = SimpleNamespace(game="yacht", player="bob", unit="p_win", baseline=0.5, luck=-0.25, loss=0.0000332,
+                             others=0.1, result=0.0)
+    assert review_title(chance) == ("yacht, bob: 50.0% to win at the start\nthe dice (luck) -25.0%, the decisions "
+                                    "cost 0.0033%; the others' turns +10.0%; result 0.0%")

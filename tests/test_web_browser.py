@@ -368,6 +368,8 @@ def test_the_board_on_a_phone_with_hints_and_no_console_errors(page, server, tmp
     start_game(phone, "yacht", [], 9)
     phone.wait_for_selector("#board .bdie[data-die]")
     phone.wait_for_selector("#board .hint-best")  # the hint is on from the start
+    assert re.fullmatch(r"best: \d+\.\d\d pts expected", phone.inner_text("#board .hint-best"))  # in words
+    assert re.fullmatch(r"costs \d+\.\d\d pts", phone.locator("#board .hint-cost").first.inner_text())
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     snapshot(phone, "board-phone", tmp_path)
     phone.keyboard.press("?")  # off, and remembered across a reload

@@ -101,6 +101,27 @@ def simulation_figure(game: Game, runs: Sequence[SimulationRun]) -> Figure:
     return fig
 
 
+def amount(x: float, unit: str, signed: bool = False) -> str:
+    """A value of a review in words of its unit: points, a chance in percent, an equity."""
+    sign = "+" if signed else ""
+    if unit == "points":
+        return f"{x:{sign}.1f} points"
+    if unit in ("p_win", "p_target"):
+        percent = 100 * x
+        return f"{percent:{sign}.2g}%" if 0 < abs(percent) < 0.1 else f"{percent:{sign}.1f}%"
+    return f"{x:{sign}.3f} equity"
+
+
+def review_title(s) -> str:
+    """The review's sum in words: where the player started, what the dice and the decisions did, the result."""
+    start = {"points": "expected at the start", "p_win": "to win at the start", "p_target": "to reach the target "
+             "at the start"}.get(s.unit, "at the start")
+    others = f"; the others' turns {amount(s.others, s.unit, True)}" if s.others else ""
+    return (f"{s.game}, {s.player}: {amount(s.baseline, s.unit)} {start}\n"
+            f"the dice (luck) {amount(s.luck, s.unit, True)}, the decisions cost {amount(s.loss, s.unit)}{others}; "
+            f"result {amount(s.result, s.unit)}")
+
+
 def review_figure(review: Review) -> Figure:
     """A reviewed game: the player's value through the game, and their cumulative luck and loss."""
     s = review.summary
@@ -109,8 +130,7 @@ def review_figure(review: Review) -> Figure:
     events = [t.event for t in review.timeline]
     top.step(events, [t.value for t in review.timeline], where="post", color=BLUE)
     top.axhline(s.baseline, color="gray", linewidth=0.8)
-    top.set(ylabel=UNIT_LABELS[s.unit], title=f"{s.game}, {s.player}: baseline {s.baseline:.3g}, luck {s.luck:+.3g}, "
-                                                f"loss {s.loss:.3g}, others {s.others:+.3g}, result {s.result:.3g}")
+    top.set(ylabel=UNIT_LABELS[s.unit], title=review_title(s))
     bottom.step(events, [t.luck for t in review.timeline], where="post", color=GREEN, label="cumulative luck")
     bottom.step(events, [-t.loss for t in review.timeline], where="post", color=VERMILION, linestyle="--",
                 label="- cumulative loss")

@@ -67,11 +67,18 @@ function costOf(advice, action) {
   return option ? option : null;
 }
 
+// A move's worth in words: the best says what it is worth (points expected, a chance, an equity), the others
+// what they cost against it, in the same unit.
 function hintText(option, unit) {
   if (!option) return "";
-  const digits = unit === "points" ? 2 : 4;
-  return option.cost === 0 ? `<span class="hint-best">best ${option.value.toFixed(digits)}</span>`
-    : `<span class="hint-cost">−${option.cost.toFixed(digits)}</span>`;
+  const percent = unit === "p_win" || unit === "p_target";
+  const worth = unit === "points" ? `${option.value.toFixed(2)} pts expected`
+    : percent ? `${(100 * option.value).toFixed(1)}% to ${unit === "p_win" ? "win" : "reach it"}`
+    : `equity ${option.value.toFixed(3)}`;
+  const cost = unit === "points" ? `${option.cost.toFixed(2)} pts` : percent ? `${(100 * option.cost).toFixed(2)}% chance`
+    : `${option.cost.toFixed(3)} equity`;
+  return option.cost === 0 ? `<span class="hint-best">best: ${worth}</span>`
+    : `<span class="hint-cost" title="what it costs against the best">costs ${cost}</span>`;
 }
 
 function gameOver(b) {
