@@ -750,7 +750,8 @@ function fmt(x, digits = 3) { return typeof x === "number" ? x.toFixed(digits) :
 
 // The players' words for an action: a box by its title ("score four_of_a_kind" is "Four of a kind").
 function plainAction(game, action) {
-  const g = state.games[game];
+  // a game with variants (a review's "yatzy(forced=on)") names its boxes as its base game does
+  const g = state.games[game] || state.games[String(game).split("(")[0]];
   if (action === "keep none" || action === "keep -") return "reroll every die";
   const box = /^score (\S+)$/.exec(action);
   const category = box && g && g.categories ? g.categories.find((c) => c.name === box[1]) : null;
