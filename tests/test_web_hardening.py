@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import re
 import threading
 import time
 from pathlib import Path
@@ -304,9 +305,9 @@ def test_table_builds_wait_in_one_queue_and_a_full_queue_is_refused(cache):
             store.prepare(f"k{i}", f"solving g{i}", work_for(f"g{i}"))
         jobs.append(pending.value.job)
     deadline = time.monotonic() + 10
-    while len(store._queue) < SolutionStore.MAX_BUILDS and time.monotonic() < deadline:
+    while len(store._lanes["long"]) < SolutionStore.MAX_BUILDS and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert len(building) == 1 and [j.label.endswith("before it") for j in store._queue] == [False, True, True, True]
+    assert len(building) == 1 and [j.label.endswith("before it") for j in store._lanes["long"]] == [False, True, True, True]
     with pytest.raises(Busy, match="one at a time"):
         store.prepare("k9", "solving g9", work_for("g9"))
     assert store.prepare("disk", "loading", work_for("disk", on_disk=True)) == "disk"  # never queued
@@ -498,3 +499,83 @@ def test_a_table_to_build_is_told_with_its_size_and_time():
     assert told("pig") == "about 8.0 MB, under a second to build"
     assert told("farkle(goal=1000)").endswith("about 28 s to build on 2 cores")  # measured: 26.8 s
     assert registry.family_of(registry.load("despirala")).table_size(registry.load("despirala")) is None
+
+
+def test_a_quick_build_never_waits_behind_a_long_one(cache):
+    """Builds go in two lanes by their estimate: a 1-second table is built while a long build runs (it used to
+    wait 10 minutes behind a Farkle build); the long build says its estimate and the command that builds it
+    ahead of time before it starts; a build waiting its turn says for about how long."""
+    from dicesolver.core import tables
+    from dicesolver.core.family import TableSize
+    from dicesolver.web.solutions import NotReady, SolutionStore
+
+    store = SolutionStore(wait_seconds=0)
+    release = threading.Event()
+
+    def work_for(name: str, hold: bool):
+        def work(progress):
+            tables.may_build(tables.TableKey("test", name, "0" * 16))  # NotBuilt while builds are refused
+            if progress:
+                progress(1, 4)
+            if hold:
+                release.wait(20)
+            return name
+        return work
+
+    long_size = lambda: TableSize(10**9, 2100.0)  # noqa: E731  (35 minutes)
+    try:
+        lanes_of_builds(store, release, work_for, long_size)
+    finally:
+        release.set()
+
+
+def lanes_of_builds(store, release, work_for, long_size):
+    from dicesolver.core.family import TableSize
+    from dicesolver.web.solutions import NotReady
+
+    with pytest.raises(NotReady) as first:
+        store.prepare("long", "solving farkle", work_for("farkle", True), size=long_size,
+                      ahead="dicesolver warmup farkle")
+    with pytest.raises(NotReady) as second:
+        store.prepare("long2", "solving zilch", work_for("zilch", True), size=long_size)
+    deadline = time.monotonic() + 10
+    while len(store._lanes["long"]) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert first.value.job.label == ("solving farkle (once: about 35 min on this machine; 'dicesolver warmup farkle' "
+                                     "builds it ahead of time)")
+    time.sleep(1.2)  # the waiting job's words, worked out again each second
+    assert re.fullmatch(r"solving zilch \(once: about 35 min on this machine\): waiting for 1 table build before it, "
+                        r"about \d+ (s|min)", second.value.job.label), second.value.job.label
+    began = time.monotonic()
+    quick = store.prepare("quick", "solving yatzy", work_for("yatzy", False), wait=10,
+                          size=lambda: TableSize(10**6, 1.0))
+    assert quick == "yatzy" and time.monotonic() - began < 5  # beside the long build, not after it
+    release.set()
+    for job in (first.value.job, second.value.job):
+        while job.state == "running" and time.monotonic() < deadline + 20:
+            time.sleep(0.01)
+        assert job.state == "done"
+
+
+def test_a_server_started_with_warmup_builds_those_tables_as_it_starts(cache):
+    """``serve --warmup GAME``: the app starts the game's table as it starts, in its build lanes, so that the
+    first page to ask finds it built (or its job and bar); an unknown game is a usage error before serving."""
+    from dicesolver.web.solutions import SolutionStore
+
+    app = create_app(warmup=["generala"])
+    with TestClient(app) as client:
+        store: SolutionStore = app.state.solutions
+        deadline = time.monotonic() + 60
+        while not store.ready(ds_load("generala")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert store.ready(ds_load("generala"))
+        assert client.post("/api/advice", json={"game": "generala", "position": "/11345/1"}).status_code == 200
+    done = subprocess.run([sys.executable, "-m", "dicesolver", "serve", "--warmup", "nosuchgame"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "unknown game 'nosuchgame'" in done.stderr
+
+
+def ds_load(spec):
+    import dicesolver as ds
+
+    return ds.load_game(spec)

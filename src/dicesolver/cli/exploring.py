@@ -354,6 +354,10 @@ def serve(
                                                                             "is 6.2 GB, Crag's 19.7 GB); tables "
                                                                             "already solved are read whatever "
                                                                             "their size"),
+    warmup: list[str] = typer.Option([], "--warmup", help="a game whose tables the server starts building as it "
+                                                          "starts, as if a page had asked (repeatable), e.g. "
+                                                          "--warmup farkle: the first game at the table waits "
+                                                          "for nothing"),
 ) -> None:
     """Serve the web app (advisor, play, review, explore) and its JSON API (listed at /docs).
 
@@ -383,6 +387,8 @@ def serve(
     for name in allow_host:
         if not access.host_only(name) or any(ch in name for ch in "/ @"):
             raise InputError(f"--allow-host takes a name such as dice.local, not {name!r}")
+    for spec in warmup:
+        registry.load(spec)  # an unknown game is a usage error now, not a job that fails later
     host = host or ("0.0.0.0" if lan else "127.0.0.1")
     open_to_network = not access.is_loopback(host)
     if no_token:
@@ -397,6 +403,8 @@ def serve(
     if open_to_network:
         render.say(out, "Open that address on a phone on the same network, or scan:")
         print(access.qr_text(url), end="", flush=True)
+    if warmup:
+        render.say(out, f"building or loading the tables of {', '.join(warmup)} in the background")
     run_server(host, port, token, workers, access.Hosts(open_to_network, [access.host_only(n) for n in allow_host]),
-               max_table_gb)
+               max_table_gb, warmup)
 

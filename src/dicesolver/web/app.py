@@ -16,7 +16,7 @@ import re
 import secrets
 import tempfile
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict
 from importlib import resources
 from pathlib import Path
@@ -142,14 +142,23 @@ MAX_TABLE_GB = 4.0  # the biggest table the server builds unless started with mo
 
 
 def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None,
-               max_table_gb: float = MAX_TABLE_GB) -> FastAPI:
+               max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = ()) -> FastAPI:
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
     ``hosts``: the names it answers to (by default this machine's loopback names only); ``max_table_gb``: the
-    biggest table it builds."""
+    biggest table it builds; ``warmup``: games whose tables it starts building (or loading) as it starts, in
+    its build lanes, as if a page had asked (a page that asks meanwhile finds the job and its bar)."""
     store = SolutionStore(wait_seconds, int(max_table_gb * 1e9))
+
+    def start_warmups() -> None:
+        for spec in warmup:
+            try:
+                store.get(registry.load(spec), wait=0)
+            except NotReady:
+                pass  # building: the job goes on in the background
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        await run_in_threadpool(start_warmups)
         yield
         await run_in_threadpool(store.close)  # the tables still building stop with the app
 

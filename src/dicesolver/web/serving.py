@@ -3,6 +3,8 @@ port (``web.processes``), each process's app built and settled for long running.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fastapi import FastAPI
 
 from ..core import registry
@@ -11,7 +13,7 @@ from .app import MAX_TABLE_GB, create_app
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1,
-          hosts: Hosts | None = None, max_table_gb: float = MAX_TABLE_GB) -> None:
+          hosts: Hosts | None = None, max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = ()) -> None:
     """Serve until interrupted: one process, or ``workers`` processes sharing the port, the tables on disk and
     the games (``web.sessions``); each builds its app with ``app_from_environment``. ``hosts``: the names
     the server answers to (``web.access.Hosts``)."""
@@ -28,10 +30,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, w
 
         os.environ[TOKEN_ENV] = token or ""  # the worker processes inherit it
         os.environ[HOSTS_ENV] = json.dumps({"network": hosts.network, "names": sorted(hosts.names),
-                                            "max_table_gb": max_table_gb})
+                                            "max_table_gb": max_table_gb, "warmup": list(warmup)})
         serve_processes(host, port, workers)
         return
-    app = create_app(token=token, hosts=hosts, max_table_gb=max_table_gb)
+    app = create_app(token=token, hosts=hosts, max_table_gb=max_table_gb, warmup=warmup)
     _settle_process()
     uvicorn.run(app, host=host, port=port, log_level="warning", http=GuardedH11)
 
@@ -47,7 +49,8 @@ def app_from_environment() -> FastAPI:
     given = json.loads(os.environ.get(HOSTS_ENV) or "{}")
     hosts = Hosts(bool(given.get("network")), given.get("names", ()))
     app = create_app(token=os.environ.get(TOKEN_ENV) or None, hosts=hosts,
-                     max_table_gb=float(given.get("max_table_gb", MAX_TABLE_GB)))
+                     max_table_gb=float(given.get("max_table_gb", MAX_TABLE_GB)),
+                     warmup=given.get("warmup", ()))  # each process starts them: the tables' locks build each once
     _settle_process()
     return app
 

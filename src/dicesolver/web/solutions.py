@@ -37,6 +37,8 @@ class Job:
     pace: Pace = field(default_factory=Pace)
     failure: Exception | None = None
     halt: threading.Event | None = None  # set when the server stops: the work ends at its next report
+    estimate: float | None = None  # the build's estimated seconds (``TableSize``), where it has one
+    building_since: float | None = None  # when its build started (after its wait in its lane)
 
     def __post_init__(self) -> None:
         self.base = self.label  # the job's name, which each stage's label starts with
@@ -64,7 +66,21 @@ class Job:
             raise Stopped("the server stopped before this was done")
 
     def seconds_left(self) -> float | None:
-        return self.pace.left(time.monotonic()) if self.state == "running" else None
+        """The time left by the work's pace; until its pace shows, by the build's estimate (from its first
+        second: a page waiting on a long build says how long at once)."""
+        if self.state != "running":
+            return None
+        now = time.monotonic()
+        left = self.pace.left(now)
+        if left is None and self.estimate and self.building_since is not None:
+            left = max(1.0, self.estimate - (now - self.building_since))
+        return left
+
+
+def ahead_command(game) -> str:
+    """The command that builds a game's tables ahead of time: ``warmup`` for one player, ``solve --players``."""
+    players = getattr(game, "n_players", 1)
+    return f"dicesolver solve {game.canonical} --players {players}" if players > 1 else f"dicesolver warmup {game.canonical}"
 
 
 class NotReady(Exception):
@@ -85,10 +101,31 @@ class TooBig(DicesolverError):
     """A table beyond what this server was started to build (``serve --max-table-gb``): refused (413)."""
 
 
+QUICK_SECONDS = 30.0  # a build estimated at most this long goes in the quick lane (a 1-s Yatzy solve, Pig's tables)
+
+
+def lane_of(size: TableSize | None) -> str:
+    """The lane of a build by its estimate: "quick", or "long" (an estimate over QUICK_SECONDS, or none)."""
+    seconds = size.seconds if size is not None else None
+    return "quick" if seconds is not None and seconds <= QUICK_SECONDS else "long"
+
+
+def in_words(seconds: float) -> str:
+    """A wait as a person says it: "about 40 s", "about 12 min", "about 3.5 h"."""
+    if seconds < 90:
+        return f"about {max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"about {round(seconds / 60)} min"
+    return f"about {seconds / 3600:.1f} h"
+
+
 class SolutionStore:
     """Solutions and figures, each made once by a job. A job first reads what is on disk (any number at once);
-    one that must build a table waits its turn in one queue: one build at a time, at most ``MAX_BUILDS``
-    waiting or running, and a request that would start one more is refused with ``Busy``."""
+    one that must build a table waits its turn in its lane: builds estimated at QUICK_SECONDS or less in the
+    quick lane, the others in the long lane, one build at a time in each (a Yatzy advice never waits behind a
+    36-minute Farkle build), at most ``MAX_BUILDS`` waiting or running in a lane, and a request that would
+    start one more is refused with ``Busy``. A long build says its estimate before it starts, with the command
+    that builds it ahead of time."""
 
     MAX_BUILDS = 4
     MAX_KEPT = 32  # solutions and figures held in memory, the least recently used let go (read again from disk)
@@ -100,8 +137,8 @@ class SolutionStore:
         self._jobs: dict[str, Job] = {}
         self._job_by_game: dict[str, Job] = {}
         self._lock = threading.Lock()
-        self._turn = threading.Condition()  # one table build at a time (each uses every core), in turn
-        self._queue: list[Job] = []  # the jobs building (the first) or waiting to build
+        self._turn = threading.Condition()  # one table build at a time in each lane, in turn
+        self._lanes: dict[str, list[Job]] = {"quick": [], "long": []}  # each lane's jobs: building (the first), waiting
         self._stopping = threading.Event()
         self._threads: set[threading.Thread] = set()  # the jobs' threads, while they run
 
@@ -132,7 +169,7 @@ class SolutionStore:
         family = registry.family_of(game)
         return self.prepare(self.key(game), f"solving {game.canonical}",
                             lambda progress: family.solve(game, progress=progress), wait, start,
-                            size=lambda: family.table_size(game))
+                            size=lambda: family.table_size(game), ahead=ahead_command(game))
 
     def bot(self, game, name: str, wait: float | None = None) -> None:
         """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
@@ -141,22 +178,23 @@ class SolutionStore:
             registry.family_of(game).player(game, name, progress=progress)  # its tables are on disk; the bot is not kept
 
         self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait,
-                     size=lambda: registry.family_of(game).table_size(game, name))
+                     size=lambda: registry.family_of(game).table_size(game, name), ahead=ahead_command(game))
 
     def prepare(self, key: str, label: str, work, wait: float | None = None, start: bool = True,
-                size: Callable[[], TableSize | None] | None = None):
+                size: Callable[[], TableSize | None] | None = None, ahead: str | None = None):
         """The result of ``work(progress)`` for ``key``: at once when done before, else from the one job
         that runs it in the background (started now if none is running); NotReady while it runs. ``start``
         false: no job is started; ``work`` runs here with builds refused (what is on disk is read, nothing
         is written: ``tables.NotBuilt`` otherwise). ``size``: the table it would build, checked against
-        ``max_table_bytes`` before it does (``TooBig``)."""
+        ``max_table_bytes`` before it does (``TooBig``), and by its estimate the lane it waits in; ``ahead``:
+        the command that builds its tables ahead of time, in a long build's words."""
         with self._lock:
             if key in self._solutions:
                 self._solutions.move_to_end(key)
                 return self._solutions[key]
             job = self._job_by_game.get(key)
             idle = job is None or job.state == "failed"
-        if idle and (not start or len(self._queue) >= self.MAX_BUILDS):
+        if idle and (not start or max(len(lane) for lane in self._lanes.values()) >= self.MAX_BUILDS):
             try:  # only what is on disk, read here: a GET, or any request while the build queue is full
                 with tables.refuse_builds():
                     result = work(None)
@@ -172,14 +210,14 @@ class SolutionStore:
                 if self._stopping.is_set():
                     raise Stopped("the server is stopping")
                 if never_compiled():
-                    label += " (a first run compiles the solver too, once: a minute or two)"
+                    label += " (a first run also compiles the solver's kernels, once per install)"
                 job = Job(uuid.uuid4().hex[:12], label, halt=self._stopping)
                 if len(self._jobs) >= 500:  # finished jobs are asked about for a moment only
                     self._jobs = {i: j for i, j in self._jobs.items()
                                   if j.state == "running" or j.seconds() < 600}
                 self._jobs[job.id] = job
                 self._job_by_game[key] = job
-                thread = threading.Thread(target=self._run, args=(key, work, job, size), daemon=True,
+                thread = threading.Thread(target=self._run, args=(key, work, job, size, ahead), daemon=True,
                                           name=f"{JOB_THREAD} {key}")
                 self._threads.add(thread)
                 thread.start()
@@ -193,14 +231,21 @@ class SolutionStore:
             raise job.failure if isinstance(job.failure, DicesolverError) else DicesolverError(job.error)
         raise NotReady(job)
 
-    def _run(self, key: str, work, job: Job, size: Callable[[], TableSize | None] | None = None) -> None:
+    def _run(self, key: str, work, job: Job, size: Callable[[], TableSize | None] | None = None,
+             ahead: str | None = None) -> None:
         try:
             try:
                 with tables.refuse_builds():  # what is on disk is read at once, beside any build
                     result = work(job.progress)
             except tables.NotBuilt:
-                self._check_size(size)
-                result = self._build(work, job)
+                needed = self._check_size(size)
+                lane = lane_of(needed)
+                if lane == "long" and needed is not None and needed.seconds:  # said before the wait starts
+                    job.base += (f" (once: {in_words(needed.seconds)} on this machine"
+                                 + (f"; '{ahead}' builds it ahead of time" if ahead else "") + ")")
+                    job.label = job.base
+                job.estimate = needed.seconds if needed is not None else None
+                result = self._build(work, job, lane)
             with self._lock:
                 self._keep(key, result)
             job.state = "done"
@@ -224,35 +269,47 @@ class SolutionStore:
                 self._jobs.pop(job.id, None)
         return result
 
-    def _check_size(self, size: Callable[[], TableSize | None] | None) -> None:
-        needed = size() if size is not None and self.max_table_bytes is not None else None
+    def _check_size(self, size: Callable[[], TableSize | None] | None) -> TableSize | None:
+        """The table's estimate (None when unknown), refused (``TooBig``) beyond ``max_table_bytes``."""
+        try:
+            needed = size() if size is not None else None
+        except Exception:  # an estimate that cannot be made is no estimate: the build is judged by its work
+            needed = None
         if needed is not None and self.max_table_bytes is not None and needed.bytes > self.max_table_bytes:
             raise TooBig(f"its table would be {needed.describe()}; this server builds tables up to "
                          f"{self.max_table_bytes / 1e9:,.1f} GB (serve --max-table-gb): solve it with "
                          "'dicesolver solve' first, or raise the limit")
+        return needed
 
-    def _busy(self) -> Busy:
-        return Busy(f"the server is building {len(self._queue)} tables already (one at a time): try again when they "
-                    "are done")
+    def _busy(self, lane: str | None = None) -> Busy:
+        building = sum(len(jobs) for jobs in self._lanes.values()) if lane is None else len(self._lanes[lane])
+        return Busy(f"the server is building {building} tables already (one at a time in each of its two lanes, "
+                    "quick and long): try again when they are done")
 
-    def _build(self, work, job: Job):
-        """``work`` with its tables built, in its turn in the build queue (or ``Busy`` when the queue is full)."""
+    def _build(self, work, job: Job, lane: str = "long"):
+        """``work`` with its tables built, in its turn in its lane (or ``Busy`` when the lane is full). A job
+        waiting says how many builds are ahead of it and, where they have an estimate, for about how long."""
+        queue = self._lanes[lane]
         with self._turn:
-            if len(self._queue) >= self.MAX_BUILDS:
-                raise self._busy()
-            self._queue.append(job)
-            while self._queue[0] is not job:
+            if len(queue) >= self.MAX_BUILDS:
+                raise self._busy(lane)
+            queue.append(job)
+            while queue[0] is not job:
                 if self._stopping.is_set():
-                    self._queue.remove(job)
+                    queue.remove(job)
                     self._turn.notify_all()
                     raise Stopped("the server stopped before this was done")
-                ahead = self._queue.index(job)
-                job.stage(f"waiting for {ahead} table build{'s' if ahead > 1 else ''} before it")
-                self._turn.wait()
+                ahead = queue[:queue.index(job)]
+                # the build running: its time left by its pace (by its estimate until it has one); the others
+                waits = [(j.seconds_left() if j is queue[0] else None) or j.estimate for j in ahead]
+                known = f", {in_words(sum(waits))}" if waits and all(w is not None for w in waits) else ""
+                job.stage(f"waiting for {len(ahead)} table build{'s' if len(ahead) > 1 else ''} before it{known}")
+                self._turn.wait(timeout=1.0)  # the estimate of the wait, again each second
         job.label = job.base
+        job.building_since = time.monotonic()
         try:
             return work(job.progress)
         finally:
             with self._turn:
-                self._queue.remove(job)
+                queue.remove(job)
                 self._turn.notify_all()

@@ -58,13 +58,14 @@ function showProgress(label) {
   $("progress-bar").removeAttribute("value");
 }
 
-// "42%, about 12 s left" once the job's pace shows; how long it has run until then.
+// "42%, about 12 s left" once the job's pace (or the build's estimate) shows; how long it has run until then,
+// said as time already spent (a bare "15 min" read as an estimate).
 function timeLeft(job) {
   const span = (s) => (s < 10 ? `${s.toFixed(1)} s` : s < 600 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
-  if (job.total && job.seconds_left != null) {
-    return ` ${Math.floor((100 * job.done) / job.total)}%, about ${span(job.seconds_left)} left`;
+  if (job.seconds_left != null) {
+    return ` ${job.total ? `${Math.floor((100 * job.done) / job.total)}%, ` : ""}about ${span(job.seconds_left)} left`;
   }
-  return job.seconds >= 2 ? ` ${span(job.seconds)}` : "";
+  return job.seconds >= 2 ? ` ${span(job.seconds)} so far` : "";
 }
 
 async function waitForJob(job) {
