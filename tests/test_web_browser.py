@@ -368,8 +368,9 @@ def test_the_board_on_a_phone_with_hints_and_no_console_errors(page, server, tmp
     start_game(phone, "yacht", [], 9)
     phone.wait_for_selector("#board .bdie[data-die]")
     phone.wait_for_selector("#board .hint-best")  # the hint is on from the start
-    assert re.fullmatch(r"best: \d+\.\d\d pts expected", phone.inner_text("#board .hint-best"))  # in words
-    assert re.fullmatch(r"costs \d+\.\d\d pts", phone.locator("#board .hint-cost").first.inner_text())
+    assert re.fullmatch(r"best \d+\.\d\d pts", phone.inner_text("#board .hint-best"))  # with its unit
+    assert re.fullmatch(r"−\d+\.\d\d pts", phone.locator("#board .hint-cost").first.inner_text())
+    assert "points expected" in phone.get_attribute("#board .hint-best", "title")  # and in words
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
     snapshot(phone, "board-phone", tmp_path)
     phone.keyboard.press("?")  # off, and remembered across a reload
@@ -1069,4 +1070,24 @@ def test_the_advisor_keeps_its_card_across_a_reload_with_undo(page, server):
     phone.select_option("#advisor-game", "yacht")
     phone.wait_for_function("(t) => document.querySelector('#position-text').textContent === t", arg=before)
     assert phone.locator("#advisor-undo").bounding_box()["height"] >= 44
+    phone.close()
+
+
+def test_the_advisor_applies_a_hold_in_pig_and_undoes_it(page, server):
+    """Push-your-luck games apply too: holding banks the turn total into the player's score; Undo takes it back."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone.select_option("#advisor-game", "pig")
+    phone.wait_for_selector("#advisor-push:not([hidden])")
+    phone.fill("#push-mine", "80")
+    phone.fill("#push-theirs", "40")
+    phone.fill("#push-total", "12")
+    phone.click("#advise")
+    phone.wait_for_selector("#advice-table tr.best")
+    phone.locator("#advice-table tr.clickable", has_text="hold").click()
+    assert phone.inner_text("#position-text") == "92,40,0"
+    phone.click("#advisor-undo")
+    assert phone.inner_text("#position-text") == "80,40,12"
     phone.close()

@@ -302,7 +302,8 @@ class SolutionStore:
                 ahead = queue[:queue.index(job)]
                 # the build running: its time left by its pace (by its estimate until it has one); the others
                 waits = [(j.seconds_left() if j is queue[0] else None) or j.estimate for j in ahead]
-                known = f", {in_words(sum(waits))}" if waits and all(w is not None for w in waits) else ""
+                known_waits = [w for w in waits if w is not None]
+                known = f", {in_words(sum(known_waits))}" if known_waits and len(known_waits) == len(waits) else ""
                 job.stage(f"waiting for {len(ahead)} table build{'s' if len(ahead) > 1 else ''} before it{known}")
                 self._turn.wait(timeout=1.0)  # the estimate of the wait, again each second
         job.label = job.base

@@ -186,6 +186,7 @@ const EDITORS = {
   scorecard: {
     panel: "advisor-scorecard",
     applies: true,
+    apply: (g, o) => applyScorecard(g, o),
     setup(g) {
       state.card = g.categories.map(() => null);
       state.extras = 0;
@@ -221,7 +222,8 @@ const EDITORS = {
   },
   pushluck: {
     panel: "advisor-push",
-    applies: false,
+    applies: true,
+    apply: (g, o) => applyPush(g, o),
     setup() {},
     save: () => fieldsOf(["push-mine", "push-theirs", "push-total"]),
     load: (g, kept) => fillFields(kept),
@@ -508,10 +510,8 @@ function boxPoints(g, c, points, dice) {
   return box;
 }
 
-function applyOption(index) {
-  const g = advisorGame();
-  const o = state.advice.options[index];
-  rememberStep();
+// An option applied to a scorecard: a keep leaves those dice and a throw fewer; a box takes its points.
+function applyScorecard(g, o) {
   if (o.kind === "keep") {
     const keep = o.option === "-" ? [] : o.option.split("").map(Number);
     state.dice = keep;
@@ -526,8 +526,26 @@ function applyOption(index) {
     renderCard();
   }
   renderTray();
+  return "Applied. Throw your dice and click what they show (Undo takes it back).";
+}
+
+// An option applied in a push-your-luck game: holding banks the turn total; throwing waits for the die.
+function applyPush(g, o) {
+  if (o.action === "hold") {
+    $("push-mine").value = String((+$("push-mine").value || 0) + (+$("push-total").value || 0));
+    $("push-total").value = "0";
+    return "Banked. When your turn comes again, type the opponent's score and ask again (Undo takes it back).";
+  }
+  return "Throw, then type your new turn total (0 if the throw lost it) and ask again.";
+}
+
+function applyOption(index) {
+  const g = advisorGame();
+  const o = state.advice.options[index];
+  rememberStep();
+  const said = editorOf(g).apply(g, o);
   updatePositionText();
-  $("advice").innerHTML = "<p class='hint'>Applied. Throw your dice and click what they show (Undo takes it back).</p>";
+  $("advice").innerHTML = `<p class='hint'>${esc(said)}</p>`;
   state.advice = null;
   showUndo();
   keepCard();
@@ -674,8 +692,10 @@ async function sendLine(line, moves = state.session && state.session.board ? sta
 // A tap on a move within SETTLE_MS of the last tap that sent one is the second half of a double tap (nobody
 // reads the next throw that fast): it is dropped rather than played on a board the player has not seen.
 const SETTLE_MS = 350;
-function doubleTap() {
-  const now = performance.now();
+// Timed by the tap's own time (the event's timeStamp, when the finger landed), not when the page got round to
+// it: a busy phone handles two taps late, and read late their gap looked longer than it was.
+function doubleTap(event) {
+  const now = event && event.timeStamp > 0 ? event.timeStamp : performance.now();
   if (now - state.tappedAt < SETTLE_MS) return true;
   state.tappedAt = now;
   return false;
@@ -737,7 +757,7 @@ $("quick").addEventListener("click", (e) => {
     return;
   }
   const line = e.target.dataset.line;
-  if (line !== undefined && !doubleTap()) guarded(() => sendLine(line));
+  if (line !== undefined && !doubleTap(e)) guarded(() => sendLine(line));
 });
 
 // -- review ---------------------------------------------------------------------------------------------------------

@@ -67,18 +67,17 @@ function costOf(advice, action) {
   return option ? option : null;
 }
 
-// A move's worth in words: the best says what it is worth (points expected, a chance, an equity), the others
-// what they cost against it, in the same unit.
+// A move's worth with its unit: the best says what it is worth (points expected, a chance, an equity), the others
+// what they cost against it, in the same unit; short on the board, in full words in the title.
 function hintText(option, unit) {
   if (!option) return "";
   const percent = unit === "p_win" || unit === "p_target";
-  const worth = unit === "points" ? `${option.value.toFixed(2)} pts expected`
-    : percent ? `${(100 * option.value).toFixed(1)}% to ${unit === "p_win" ? "win" : "reach it"}`
-    : `equity ${option.value.toFixed(3)}`;
-  const cost = unit === "points" ? `${option.cost.toFixed(2)} pts` : percent ? `${(100 * option.cost).toFixed(2)}% chance`
-    : `${option.cost.toFixed(3)} equity`;
-  return option.cost === 0 ? `<span class="hint-best">best: ${worth}</span>`
-    : `<span class="hint-cost" title="what it costs against the best">costs ${cost}</span>`;
+  const shown = (x) => (unit === "points" ? `${x.toFixed(2)} pts` : percent ? `${(100 * x).toFixed(1)}%`
+    : `${x.toFixed(3)} equity`);
+  const said = unit === "points" ? "points expected" : percent ? (unit === "p_win" ? "chance to win" : "chance to reach it")
+    : "equity (+1 a win, −1 a loss)";
+  return option.cost === 0 ? `<span class="hint-best" title="the best move: ${said}">best ${shown(option.value)}</span>`
+    : `<span class="hint-cost" title="what it costs against the best, in ${said}">−${shown(option.cost)}</span>`;
 }
 
 function gameOver(b) {
@@ -379,7 +378,7 @@ $("board").addEventListener("click", (e) => {
   // a move is made on the board on the screen, which the game may have left (a double tap): the server then
   // plays nothing; the second tap of a double tap on the next board is dropped here (see SETTLE_MS)
   const area = $("board");
-  if (!drawnNow(state.session) || doubleTap()) return;
+  if (!drawnNow(state.session) || doubleTap(e)) return;
   const moves = +area.dataset.moves;
   if (target.dataset.enterDone !== undefined) { guarded(() => sendLine(board.entered.join(""), moves)); return; }
   if (target.dataset.roll !== undefined) { guarded(() => sendLine(rollLine(state.session.board), moves)); return; }
