@@ -1091,3 +1091,24 @@ def test_the_advisor_applies_a_hold_in_pig_and_undoes_it(page, server):
     phone.click("#advisor-undo")
     assert phone.inner_text("#position-text") == "80,40,12"
     phone.close()
+
+
+def test_despirala_combinations_are_explained_in_one_tap(page, server):
+    """'Kamerun', 'Collect 3': what each combination is and scores, one tap away in the Advisor and on the board."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone.select_option("#advisor-game", "despirala")
+    phone.wait_for_selector("#advisor-despirala:not([hidden])")
+    assert not phone.is_visible("#combo-words li")
+    phone.click("#combo-words summary")
+    words = phone.inner_text("#combo-words")
+    assert "Kamerun: 4 5 5 6 6 6: 45 points" in words and "Collect 3: keep every 3 thrown, 3 points each" in words
+    assert phone.locator("#combo-words summary").bounding_box()["height"] >= 44
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    start_game(phone, "despirala", [], 5)
+    phone.wait_for_selector("#board .combo-words")
+    phone.click("#board .combo-words summary")
+    assert "Despirala: five 1s and a 6" in phone.inner_text("#board .combo-words")
+    phone.close()

@@ -15,7 +15,8 @@ from ..core.family import Family, MatchGames, Progress, Simulated, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, SolveInfo, TargetCurve
 from .records import DespiralaRecord, despirala_record_from_lines
-from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, DespiralaGame, Move, format_throw, make_despirala
+from .rules import (ALL_FREE, COMBINATION_WORDS, COMBINATIONS, GOODS_PER_TURN, MOVE_WORDS, DespiralaGame, Move,
+                    format_throw, make_despirala)
 from .scene import scene as despirala_scene
 from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
 
@@ -59,7 +60,8 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         return [Variant("play", "misere: the lowest final score wins, no Reroll", "normal", ("normal", "misere"))]
 
     def facts(self, game: DespiralaGame) -> dict[str, Any]:
-        return {"players": "1-6", "dice": 6, "faces": 6, "combinations": [c.name for c in COMBINATIONS]}
+        return {"players": "1-6", "dice": 6, "faces": 6, "combinations": [c.name for c in COMBINATIONS],
+                "combination_words": [COMBINATION_WORDS[c.name] for c in COMBINATIONS], "move_words": MOVE_WORDS}
 
     def page(self, game: DespiralaGame) -> dict[str, Any]:
         return {"quick": ["List", "hint", "Reroll", "Continue", "Stop", "score"], "max_opponents": 5,
@@ -177,7 +179,8 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
 
     def view(self, state: DespiralaState) -> dict[str, Any]:
         return {
-            "combinations": [{"index": c.index, "name": c.name} for c in COMBINATIONS],
+            "combinations": [{"index": c.index, "name": c.name, "words": COMBINATION_WORDS[c.name]} for c in COMBINATIONS],
+            "move_words": MOVE_WORDS,
             "seats": [{"free": [c.index for c in COMBINATIONS if seat.free & (1 << c.index)], "goods": seat.goods,
                        "points": seat.points} for seat in state.seats],
             "round": state.round, "rounds": len(COMBINATIONS), "phase": state.phase, "dice": list(state.dice),

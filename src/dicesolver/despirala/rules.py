@@ -74,6 +74,23 @@ COMBINATIONS: tuple[Combination, ...] = tuple(
        Combination(12, "General", 0), Combination(13, "Despirala", 0)])
 ALL_FREE = (1 << len(COMBINATIONS)) - 1
 
+# Each combination and move in one sentence, as a player at the table asks "what is Kamerun?" (docs/RULES.md)
+COMBINATION_WORDS = {
+    **{f"Collect {f}": f"keep every {f} thrown, {f} points each: Continue (1 good) throws the other dice again, "
+                       "Stop banks what is kept" for f in range(1, 7)},
+    "Three pairs": "three pairs X X Y Y Z Z: 2 × (X + Y + Z) points",
+    "Two triples": "two triples X X X Y Y Y: 3 × (X + Y) points",
+    "Four of a kind": "four of a kind: 40 points, the other two dice free",
+    "Kamerun": "4 5 5 6 6 6: 45 points",
+    "Straight": "1 2 3 4 5 6: 50 points",
+    "Six of a kind": "six of a kind: 60 points",
+    "General": "six 6s: 70 points",
+    "Despirala": "five 1s and a 6 (1 1 1 1 1 6): 80 points",
+}
+MOVE_WORDS = ("Reroll: throw all six dice again for 1 good, before picking a combination. A combination picked "
+              "must be completed: the missing dice are thrown again at 1 good a throw, matches kept; out of goods "
+              "first, it scores 0 and every good is lost.")
+
 
 def missing(target: Throw, throw: Throw) -> Throw:
     """The target's faces that the throw does not show (multiset difference), sorted."""

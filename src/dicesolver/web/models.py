@@ -64,6 +64,8 @@ class GameInfo(BaseModel):
     extra_bonus: int = Field(0, description="points of each extra-yacht bonus (0: none in this game)")
     extra_bonus_box: int = Field(-1, description="the box whose points open the extra-yacht bonuses")
     combinations: list[str] = []
+    combination_words: list[str] = Field([], description="what each combination is and scores, in one sentence")
+    move_words: str = Field("", description="what the moves besides the combinations do")
     bots: list[str] = []
     page: PageInfo = PageInfo()
     base: str = Field("", description="the built-in game this game string sets rules of")

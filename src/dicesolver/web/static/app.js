@@ -249,6 +249,8 @@ const EDITORS = {
     setup(g) {
       $("combos").innerHTML = g.combinations.map((c, i) =>
         `<label><input type="checkbox" data-combo="${i}"> ${esc(c)} used</label>`).join("");
+      $("combo-words").innerHTML = combinationWords(g.combinations.map((name, i) => ({ name, words: g.combination_words[i] || "" })),
+        g.move_words);
       state.ddice = [];
       $("dfaces").innerHTML = [1, 2, 3, 4, 5, 6].map((f) => `<button type="button" class="die" data-face="${f}">${f}</button>`).join("");
       renderDespiralaTray();

@@ -217,7 +217,14 @@ function despiralaBoard(b, advice) {
   html += `<tr class="total"><td>points</td>${v.seats.map((s) => `<td class="num">${s.points}</td>`).join("")}</tr></table>`;
   html += `<div class="board-buttons moves">${b.throw ? `<button type="button" class="primary" data-line="">Throw (Enter)</button>` : ""}
     ${b.actions.map((a) => `<span class="move"><button type="button" data-line="${esc(a.action)}">${esc(a.label)}</button>${advice ? hintText(costOf(advice, a.action), advice.unit) : ""}</span>`).join("")}</div>`;
-  return html;
+  return html + combinationWords(v.combinations, v.move_words);
+}
+
+// What each combination is and scores, and what the other moves do: one tap opens them (Despirala's names say
+// little: "Kamerun", "Collect 3").
+function combinationWords(combinations, moves) {
+  return `<details class="combo-words"><summary>What the combinations score</summary><ul>${combinations.map((c) =>
+    `<li><b>${esc(c.name)}</b>: ${esc(c.words)}</li>`).join("")}</ul><p>${esc(moves)}</p></details>`;
 }
 
 // -- Farkle ----------------------------------------------------------------------------------------------------
