@@ -20,19 +20,16 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from timing import best_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def best(call, n: int = 3) -> float:
-    out = []
-    for _ in range(n):
-        began = time.perf_counter()
-        call()
-        out.append(time.perf_counter() - began)
-    return min(out)
+    return best_of(call, n)
 
 
 def measure() -> dict:

@@ -18,6 +18,7 @@ from typing import Any, Callable
 from ..core import registry, tables
 from ..core.family import TableSize
 from ..core.kernel_cache import never_compiled
+from ..core.numbers import duration_text
 from ..core.pace import Pace
 from ..core.errors import DicesolverError
 
@@ -112,11 +113,7 @@ def lane_of(size: TableSize | None) -> str:
 
 def in_words(seconds: float) -> str:
     """A wait as a person says it: "about 40 s", "about 12 min", "about 3.5 h"."""
-    if seconds < 90:
-        return f"about {max(1, round(seconds))} s"
-    if seconds < 5400:
-        return f"about {round(seconds / 60)} min"
-    return f"about {seconds / 3600:.1f} h"
+    return f"about {duration_text(max(1.0, seconds))}"
 
 
 class SolutionStore:
