@@ -1112,3 +1112,19 @@ def test_despirala_combinations_are_explained_in_one_tap(page, server):
     phone.click("#board .combo-words summary")
     assert "Despirala: five 1s and a 6" in phone.inner_text("#board .combo-words")
     phone.close()
+
+
+def test_a_race_board_says_each_moves_chance_to_win(page, server):
+    """Pig's hint in words: the best move's chance to win, each other's and what it gives away against the best
+    (it read 'P(win) 0.5123 best 0.5123')."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    start_game(phone, "pig", ["optimal"], 4)
+    phone.wait_for_selector("#board .hint-best")
+    assert re.fullmatch(r"best, \d+\.\d% to win", phone.inner_text("#board .hint-best"))
+    others = phone.locator("#board .hint-cost")
+    if others.count():
+        assert re.fullmatch(r"\d+\.\d% to win \(−\d+\.\d%\)", " ".join(others.first.inner_text().split()))
+    phone.close()

@@ -80,6 +80,15 @@ function hintText(option, unit) {
     : `<span class="hint-cost" title="what it costs against the best, in ${said}">−${shown(option.cost)}</span>`;
 }
 
+// A race's move with its chance to win, and against the best what it gives away ("48.1% to win (−3.1%)").
+function chanceHint(option) {
+  if (!option) return "";
+  const win = `${(100 * option.value).toFixed(1)}% to win`;
+  return option.cost === 0 ? `<span class="hint-best" title="the best move: its chance to win">best, ${win}</span>`
+    : `<span class="hint-cost" title="its chance to win, and what it gives away against the best">${win}
+      (−${(100 * option.cost).toFixed(1)}%)</span>`;
+}
+
 function gameOver(b) {
   const scores = b.names.map((n, i) => `${esc(n)} ${b.totals[i]}`).join(", ");
   // the table's last words (the verdict: who won, by how much), less their own "game over"
@@ -200,7 +209,7 @@ function pushBoard(b, advice) {
   }).join("")}</div>`;
   html += `<div class="board-buttons">${b.throw ? `<button type="button" class="primary" data-line="">Throw (Enter)</button>` : ""}
     ${b.actions.map((a) => `<button type="button" class="primary" data-line="${esc(a.action)}">${esc(a.label)} (${a.kind === "hold" ? "h" : "r"})</button>
-      ${advice && board.hint ? `P(win) ${costOf(advice, a.action)?.value.toFixed(4) ?? ""} ${hintText(costOf(advice, a.action), advice.unit)}` : ""}`).join(" ")}</div>`;
+      ${advice && board.hint ? chanceHint(costOf(advice, a.action)) : ""}`).join(" ")}</div>`;
   return html;
 }
 
@@ -246,7 +255,7 @@ function farkleBoard(b, advice) {
       <span class="bar wide"><span style="width:${100 * Math.max(0, score) / v.goal}%"></span><span class="risk" style="width:${100 * risk / v.goal}%"></span></span>
       <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">P(win) ${chance(seat).toFixed(3)}</span>` : ""}</div>`;
   }).join("")}</div>`;
-  const pwin = (a) => (advice ? ` P(win) ${costOf(advice, a.action)?.value.toFixed(4) ?? ""} ${board.hint ? hintText(costOf(advice, a.action), advice.unit) : ""}` : "");
+  const pwin = (a) => (advice && board.hint ? ` ${chanceHint(costOf(advice, a.action))}` : "");
   html += `<div class="board-buttons moves">${b.throw ? `<button type="button" class="primary" data-line="">Throw (Enter)</button>` : ""}`;
   if (taking) {
     const picked = [...board.held].map((i) => v.table[i]).sort((x, y) => x - y).join("");
