@@ -1124,6 +1124,7 @@ def test_a_race_board_says_each_moves_chance_to_win(page, server):
     start_game(phone, "pig", ["optimal"], 4)
     phone.wait_for_selector("#board .hint-best")
     assert re.fullmatch(r"best, \d+\.\d% to win", phone.inner_text("#board .hint-best"))
+    assert all(re.fullmatch(r"\d+\.\d% to win", t) for t in phone.locator("#board .bank .pwin").all_inner_texts())
     others = phone.locator("#board .hint-cost")
     if others.count():
         assert re.fullmatch(r"\d+\.\d% to win \(−\d+\.\d%\)", " ".join(others.first.inner_text().split()))

@@ -205,7 +205,7 @@ function pushBoard(b, advice) {
     const risk = seat === b.mover ? Math.min(v.turn_total, v.goal - score) : 0;
     return `<div class="bank"><span class="who">${esc(b.names[seat])}</span>
       <span class="bar wide"><span style="width:${100 * score / v.goal}%"></span><span class="risk" style="width:${100 * risk / v.goal}%"></span></span>
-      <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">P(win) ${chance(seat).toFixed(3)}</span>` : ""}</div>`;
+      <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">${(100 * chance(seat)).toFixed(1)}% to win</span>` : ""}</div>`;
   }).join("")}</div>`;
   html += `<div class="board-buttons">${b.throw ? `<button type="button" class="primary" data-line="">Throw (Enter)</button>` : ""}
     ${b.actions.map((a) => `<button type="button" class="primary" data-line="${esc(a.action)}">${esc(a.label)} (${a.kind === "hold" ? "h" : "r"})</button>
@@ -253,7 +253,7 @@ function farkleBoard(b, advice) {
     const marks = v.farkles[seat] ? ` <span class="farkles" title="Farkles in a row">${"✗".repeat(v.farkles[seat])}</span>` : "";
     return `<div class="bank"><span class="who">${esc(b.names[seat])}${marks}</span>
       <span class="bar wide"><span style="width:${100 * Math.max(0, score) / v.goal}%"></span><span class="risk" style="width:${100 * risk / v.goal}%"></span></span>
-      <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">P(win) ${chance(seat).toFixed(3)}</span>` : ""}</div>`;
+      <span class="num">${score} / ${v.goal}</span>${chance ? `<span class="pwin">${(100 * chance(seat)).toFixed(1)}% to win</span>` : ""}</div>`;
   }).join("")}</div>`;
   const pwin = (a) => (advice && board.hint ? ` ${chanceHint(costOf(advice, a.action))}` : "");
   html += `<div class="board-buttons moves">${b.throw ? `<button type="button" class="primary" data-line="">Throw (Enter)</button>` : ""}`;
