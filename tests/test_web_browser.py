@@ -46,6 +46,15 @@ def page(server):
         browser.close()
 
 
+def open_phone(page, server):
+    """A page of its own at 390x844 (its own storage), the app loaded and its games listed."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    return phone
+
+
 def snapshot(page, name: str, tmp_path: Path) -> Path:
     """A full-page screenshot, checked to show something (many colours, not one flat fill)."""
     import matplotlib.image as mpimg
@@ -442,10 +451,7 @@ def small_controls(page) -> list:
 def test_two_cards_with_the_upper_bonus_fit_a_phone(page, server):
     """Yahtzee against the optimal bot at 390 px: both players' columns, with their upper-bonus bars and
     notes, within the phone's width (they made the page 470 px wide)."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    phone = open_phone(page, server)
     start_game(phone, "yahtzee", ["optimal"], 8)
     phone.wait_for_selector("#board .hint-cost")
     assert phone.locator("#board .upper-note").count() == 2
@@ -456,10 +462,7 @@ def test_two_cards_with_the_upper_bonus_fit_a_phone(page, server):
 def test_a_game_in_play_has_the_phone_screen_to_itself(page, server):
     """At 390x844: once a game starts its setup folds to one line, the dice and the whole 13-box card are on
     one screen, and New game asks before it leaves the game in play (which stays saved)."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    phone = open_phone(page, server)
     start_game(phone, "yahtzee", [], 8)
     phone.wait_for_selector("#board .bdie[data-die]")
     assert phone.is_hidden("#setup")
@@ -587,10 +590,7 @@ def own_dice_game_on_a_phone(page, server, game: str, bots: list[str] | None = N
     """A 390x844 phone starting ``game`` (a game string: its variants set on the page's picker) with my own
     dice, against ``bots`` (the game's default without), me first, its page returned."""
     base, _, rules = game.partition("(")
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    phone = open_phone(page, server)
     open_setup(phone)
     phone.select_option("#play-game", base)
     for rule in filter(None, rules.rstrip(")").split(",")):
@@ -744,10 +744,7 @@ def test_a_whole_game_with_my_own_dice_by_taps_alone(page, server, game):
 def test_the_advisor_on_a_phone(page, server):
     """The Advisor at 390x844: thumb-sized dice to enter a throw, the card and the ranked options without
     scrolling sideways, and an option applied with one tap."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone = open_phone(page, server)
     phone.select_option("#advisor-game", "yacht")
     face = phone.locator("#faces .die").first.bounding_box()
     assert face["width"] >= 44 and face["height"] >= 44
@@ -774,10 +771,7 @@ def test_the_advisor_on_a_phone(page, server):
 def test_why_the_best_is_the_best_on_a_phone(page, server, tmp_path):
     """A tap on "why" in the Advisor and on the board's hint: where the best option's points come from against
     the second's (or the one picked), box by box, and the spread of each; all on a phone's width."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone = open_phone(page, server)
     phone.select_option("#advisor-game", "yacht")
     for f in "13456":
         phone.click(f"#faces .die[data-face='{f}']")
@@ -1039,10 +1033,7 @@ def test_a_variant_is_picked_on_the_page_and_kept_after_a_reload(page, server):
 def test_the_advisor_keeps_its_card_across_a_reload_with_undo(page, server):
     """A phone drops a tab, a player reloads: the Advisor comes back with the game, the card, the dice and the
     throws left as they were (this browser's storage), and every applied row can be taken back."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone = open_phone(page, server)
     phone.select_option("#advisor-game", "yacht")
     phone.wait_for_function("document.querySelector('#position-text').textContent.startsWith('/-/')")
     phone.locator("#card input[data-cat]").nth(5).fill("18")  # sixes=18
@@ -1075,10 +1066,7 @@ def test_the_advisor_keeps_its_card_across_a_reload_with_undo(page, server):
 
 def test_the_advisor_applies_a_hold_in_pig_and_undoes_it(page, server):
     """Push-your-luck games apply too: holding banks the turn total into the player's score; Undo takes it back."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone = open_phone(page, server)
     phone.select_option("#advisor-game", "pig")
     phone.wait_for_selector("#advisor-push:not([hidden])")
     phone.fill("#push-mine", "80")
@@ -1095,10 +1083,7 @@ def test_the_advisor_applies_a_hold_in_pig_and_undoes_it(page, server):
 
 def test_despirala_combinations_are_explained_in_one_tap(page, server):
     """'Kamerun', 'Collect 3': what each combination is and scores, one tap away in the Advisor and on the board."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    phone = open_phone(page, server)
     phone.select_option("#advisor-game", "despirala")
     phone.wait_for_selector("#advisor-despirala:not([hidden])")
     assert not phone.is_visible("#combo-words li")
@@ -1117,10 +1102,7 @@ def test_despirala_combinations_are_explained_in_one_tap(page, server):
 def test_a_race_board_says_each_moves_chance_to_win(page, server):
     """Pig's hint in words: the best move's chance to win, each other's and what it gives away against the best
     (it read 'P(win) 0.5123 best 0.5123')."""
-    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    phone = open_phone(page, server)
     start_game(phone, "pig", ["optimal"], 4)
     phone.wait_for_selector("#board .hint-best")
     assert re.fullmatch(r"best, \d+\.\d% to win", phone.inner_text("#board .hint-best"))
