@@ -5,8 +5,8 @@ This machine's speed drifts by 10-40% between processes, so the code before (a g
 and the working tree run in alternate processes, ``--rounds`` times each, each process with its own warm
 kernel cache; every figure is the best of a few calls inside one process. Measured: the Yahtzee and Yatzy
 solves (parallel kernel), ``ds.advise`` on Yatzy, ``ds.advise_many`` over 20,000 Yahtzee texts, Yahtzee's
-exact distribution, 50,000 optimal and greedy Yahtzee games, Yacht's target table to 150; and the sha256 of
-the tables, which must not change.
+exact distribution, 50,000 optimal and greedy Yahtzee games, three-player matches, judged steps of the vector
+environment, Yacht's target table to 150; and the sha256 of the tables, which must not change.
 
 Usage: ``python benchmarks/ab_kernels.py --base HEAD~1 [--rounds 2]``; prints Markdown.
 """
@@ -78,6 +78,21 @@ def measure() -> dict:
     for player in ("optimal", "greedy"):
         figures[f"50,000 {player} Yahtzee games (s)"] = best(
             lambda: simulate(yahtzee.game, [player], n=50_000, seed=5), 5)
+    from dicesolver.scorecard.batch.envs import ScorecardBatch
+    from dicesolver.scorecard.match.play import play_match
+
+    play_match(yahtzee.game, ["optimal", "greedy", "random"], n=300, seed=1)
+    figures["3,000 three-player Yahtzee matches (s)"] = best(
+        lambda: play_match(yahtzee.game, ["optimal", "greedy", "random"], n=3000, seed=2), 3)
+    batch = ScorecardBatch(yahtzee.game, 4096, judge=True)
+    choices = np.random.default_rng(3).random((64, 4096, batch.encoding.n_actions))
+
+    def steps():
+        batch.reset(seed=4)
+        for k in range(64):
+            batch.step(np.argmax(batch.mask * choices[k], axis=1))
+    steps()
+    figures["64 judged steps of 4,096 Yahtzee environments (s)"] = best(steps, 3)
     yacht = ds.load_game("yacht")
     target.build(yacht, 150)
     figures["Yacht's target table to 150 (s)"] = best(lambda: target.build(yacht, 150), 2)

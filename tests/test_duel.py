@@ -204,15 +204,13 @@ def test_the_answer_engine_is_the_solve_kernel(definition):
     model = DuelModel(game)
     solution = DuelTable(model, model.solve())
     dice = game.dice
-    ptr, idx = dice.keep_sub
     rng = np.random.default_rng(1)
     for i in rng.choice(len(model.pa), size=min(60, len(model.pa)), replace=False):
         a, b = int(model.pa[i]), int(model.pb[i])
         lanes = int(model.maxsum[a] + model.maxsum[b] + 1)
         for rerolls in range(game.rolls):
             want = np.empty((dice.n_keeps, lanes))
-            duel_widget(a, b, want, solution.values, model.pair_offset, model.maxsum, model.scores, model.full,
-                        dice.keep_add, ptr, idx, dice.roll_offset, max(rerolls - 1, 0))
+            duel_widget(a, b, want, solution.values, model.layout, dice.graph, max(rerolls - 1, 0))
             if rerolls > 0:
                 expect_keeps(want, dice.keep_add, dice.roll_offset, lanes)
             for d in range(-int(model.maxsum[b]), int(model.maxsum[a]) + 1):

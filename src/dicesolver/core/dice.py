@@ -19,6 +19,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
+from .arrays import DiceGraph, frozen
 from .errors import InputError
 from .numbers import is_digits
 
@@ -163,6 +164,15 @@ class DiceSpace:
         ptr = np.zeros(self.n_rolls + 1, dtype=np.int64)
         np.cumsum(np.bincount(pair // self.n_keeps, minlength=self.n_rolls), out=ptr[1:])
         return ptr, pair % self.n_keeps
+
+    @cached_property
+    def graph(self) -> DiceGraph:
+        """The arrays above as one argument for the kernels, read-only (one type for numba: see ``frozen``)."""
+        sub_ptr, sub_idx = self.keep_sub
+        roll_sub_ptr, roll_sub_idx = self.roll_sub_keeps
+        return DiceGraph(frozen(self.keep_add), frozen(sub_ptr), frozen(sub_idx), self.roll_offset,
+                         frozen(self.roll_probabilities), frozen(roll_sub_ptr), frozen(roll_sub_idx),
+                         frozen(self.roll_faces), frozen(self.keep_sizes))
 
     @cached_property
     def counts(self) -> np.ndarray:

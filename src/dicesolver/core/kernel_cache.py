@@ -19,9 +19,12 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 def kernel_sources(package: Path = PACKAGE) -> list[Path]:
     """Every kernel module of the package, at any depth: ``kernels.py`` and ``kernels/*.py`` (a family's, or
-    one of its judges': ``scorecard/duel/kernels/``), and ``core/jit.py``."""
+    one of its judges': ``scorecard/duel/kernels/``), ``core/jit.py``, and the modules that define the named
+    tuples kernels are handed (``core/arrays.py``'s dice graph, ``kernel_rules.py``'s rules): a compiled
+    kernel holds their fields' layout."""
     found = {p for p in package.rglob("*.py") if p.name == "kernels.py" or p.parent.name == "kernels"}
-    return sorted(found | {package / "core" / "jit.py"})
+    found |= set(package.rglob("kernel_rules.py"))
+    return sorted(found | {package / "core" / "jit.py", package / "core" / "arrays.py"})
 
 
 def source_hash(paths: Iterable[Path]) -> str:

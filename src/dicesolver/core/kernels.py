@@ -2,7 +2,18 @@
 
 import numpy as np
 
-from ..core.jit import njit
+from .arrays import DiceGraph
+from .jit import borrowed, njit
+
+
+@njit(cache=True, inline="always")
+def lend_graph(graph):
+    """The dice graph with its arrays borrowed (``core.jit.borrowed``), as ``scoring.lend`` lends the rules:
+    a kernel lends itself its graph once, so that the helpers inlined in its loops read arrays that cost no
+    reference counts. Only for the length of the call that holds ``graph``."""
+    return DiceGraph(borrowed(graph.keep_add), borrowed(graph.sub_ptr), borrowed(graph.sub_idx), graph.roll_offset,
+                     borrowed(graph.roll_prob), borrowed(graph.roll_sub_ptr), borrowed(graph.roll_sub_idx),
+                     borrowed(graph.roll_faces), borrowed(graph.keep_size))
 
 
 @njit(cache=True, nogil=True)

@@ -10,7 +10,7 @@ from ...core.arrays import frozen
 from ...core.encoding import Batch
 from ...core.errors import InputError
 from ..game.encoding import ScorecardEncoding
-from .kernels.step import batch_masks, batch_step
+from .kernels.step import Envs, batch_masks, batch_step
 from ..turn.kernels.stream import mix64
 from ..game.rules import ScorecardGame
 from ..solitaire.table import SolitaireModel, load_or_solve
@@ -39,13 +39,13 @@ class ScorecardBatch(Batch):
         self.stages = np.zeros((n, max(game.rolls - 1, 1), game.dice.n_keeps) if judge else (1, 1, 1))
         self.reward, self.regret, self.value = np.zeros(n), np.zeros(n), np.zeros(n)
         self.mask = np.zeros((n, self.encoding.n_actions), dtype=np.int8)
+        self.envs = Envs(self.used, self.group, self.capped, self.upper, self.total, self.boxes, self.dice, self.roll,
+                         self.rolls_left, self.done, self.rng, self.stages, self.reward, self.regret, self.value,
+                         self.error)
 
     def _run(self, actions: np.ndarray, restart: bool) -> None:
-        g, m, dice = self.game, self.model, self.game.dice
-        batch_step(actions, restart, self.judge, self.used, self.group, self.capped, self.upper, self.total, self.boxes,
-                   self.dice, self.roll, self.rolls_left, self.done, self.rng, self.stages, self.reward, self.regret,
-                   self.value, self.error, g.rolls, g.faces, NO_HAND_VALUES, self.values, m.rules, dice.keep_add,
-                   *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps)
+        g, m = self.game, self.model
+        batch_step(actions, restart, self.judge, self.envs, g.rolls, NO_HAND_VALUES, self.values, m.rules, g.dice.graph)
         batch_masks(self.used, self.group, self.roll, self.rolls_left, self.done, self.mask, m.rules)
 
     def observations(self) -> dict[str, np.ndarray]:

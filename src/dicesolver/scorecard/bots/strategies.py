@@ -16,6 +16,7 @@ from .kernels.strategies import (
     SEMI_RANDOM,
     STATIC,
     WHATEVER,
+    KnownStages,
     decide_category,
     decide_keep,
     simulate_games,
@@ -24,6 +25,7 @@ from .kernels.strategies import (
 from ..turn.oneturn import turn_values
 from ..solitaire.policy_table import PolicyTable, has_policy_table, policy_ready
 from ..solitaire.policy_table import load_or_build as load_policy
+from ..game.kernels.played import PlayedGames
 from ..game.position import Position
 from ..game.rules import ScorecardGame
 from ..solitaire.table import SolitaireModel
@@ -78,10 +80,8 @@ class KernelPlayer:
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents=()) -> Dice:
         u, g, t, r = self._state(position)
         dice = self.game.dice
-        ptr, idx = dice.roll_sub_keeps
         k = decide_keep(self.mode, self.hand_values, u, g, t, r, position.rolls_left,
-                             int(rng.integers(0, 2**62)), *self.kernel_args(), dice.keep_add, *dice.keep_sub,
-                             dice.roll_offset, ptr, idx, dice.roll_faces, self.game.rolls)
+                        int(rng.integers(0, 2**62)), *self.kernel_args(), dice.graph, self.game.rolls)
         return dice.keeps[k]
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
@@ -111,13 +111,6 @@ class KernelPlayer:
         Returns (totals, boxes[game, category] with -1 for unused, upper bonus reached, extra bonuses).
         """
         n = throws.shape[0]
-        totals = np.zeros(n, dtype=np.int64)
-        boxes = np.zeros((n, self.game.n_categories), dtype=np.int64)
-        bonus = np.zeros(n, dtype=np.int64)
-        extra = np.zeros(n, dtype=np.int64)
-        dice = self.game.dice
-        ptr, idx = dice.roll_sub_keeps
-        u, t, g, score = start
         if self.reads_policy(n):
             policy = self.policy()
             if policy.covers(start):  # else a start the optimal player never comes to: decided below
@@ -125,11 +118,11 @@ class KernelPlayer:
         stage_table = self.stage_table() if self.mode == STATIC and n >= STAGE_TABLE_MIN_GAMES else _NO_STAGE_TABLE
         with Stripes() as stripes:
             memo_keys, memo_stages = self._memo(stripes.n, decides=stage_table is _NO_STAGE_TABLE)
-            args = (self.mode, self.hand_values, u, t, g, score, throws, rand, *self.kernel_args(), dice.keep_add,
-                    *dice.keep_sub, dice.roll_offset, ptr, idx, dice.roll_faces, dice.keep_sizes, stage_table,
-                    memo_keys, memo_stages, totals, boxes, bonus, extra)
+            out = PlayedGames.empty(n, self.game.n_categories)
+            args = (self.mode, self.hand_values, tuple(int(x) for x in start), throws, rand, *self.kernel_args(),
+                    self.game.dice.graph, KnownStages(stage_table, memo_keys, memo_stages), out)
             stripes.each(simulate_games, *args)
-        return totals, boxes, bonus.astype(bool), extra
+        return out.total, out.boxes, out.bonus.astype(bool), out.extra
 
     def _memo(self, stripes: int, decides: bool) -> tuple[np.ndarray, np.ndarray]:
         """Each stripe's memo of early turns' stages (``kernels.strategies.play_game_alone``), for a strategy that
@@ -151,8 +144,7 @@ class KernelPlayer:
                 self.__dict__["_stages"] = _NO_STAGE_TABLE
             else:
                 table = np.zeros(shape)
-                args = (self.mode, self.hand_values, *self.kernel_args(), dice.keep_add, *dice.keep_sub,
-                        dice.roll_offset, self.game.rolls, table)
+                args = (self.mode, self.hand_values, *self.kernel_args(), dice.graph, self.game.rolls, table)
                 with Stripes() as stripes:
                     stripes.each(static_stage_table, *args)
                 self.__dict__["_stages"] = frozen(table)

@@ -29,7 +29,9 @@ from ...core.errors import InputError, TableError
 from ...core.jit import shared_stripes
 from ...core.arrays import frozen
 from .table import DuelModel, DuelPosition, DuelTable, cells_of
-from .kernels.eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, duel_eval_level
+from .kernels.eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, EvaluatedStrategy, duel_eval_level
+from .kernels.solve import TablePart
+from ..mindful.kernels.mindful import Futures
 from ..bots.kernels.strategies import set_policy_tables
 from ..bots.players import make_player
 from ..bots.joe import joe_tables
@@ -54,7 +56,15 @@ class DuelStrategy:
     kind: int
     keep_table: np.ndarray
     cat_table: np.ndarray
-    future: tuple = ()  # Mindful Maximus: the future-distribution arrays and the set -> index map
+    future: Futures | None = None  # Mindful Maximus: the future-score distributions ...
+    set_index: np.ndarray | None = None  # ... and each used set's first state in them
+
+    def evaluated(self) -> EvaluatedStrategy:
+        """The strategy as the evaluation kernel reads it (stand-ins of the same types for what it lacks)."""
+        future = self.future or Futures(*(frozen(np.zeros(1, dtype=t))
+                                          for t in (np.float32, np.int64, np.int32, np.int32)))
+        set_index = self.set_index if self.set_index is not None else frozen(np.zeros(1, dtype=np.int64))
+        return EvaluatedStrategy(self.kind, self.keep_table, self.cat_table, future, set_index)
 
 
 def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
@@ -70,8 +80,7 @@ def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
         from ..mindful.future import load_or_build
 
         table, _, _ = load_or_build(game)
-        arrays = (table.data, table.offset, table.start, table.length, table.model.offset[:-1])
-        return DuelStrategy(key, DUEL_MINDFUL, dummy_keep, dummy_cat, tuple(frozen(x) for x in arrays))
+        return DuelStrategy(key, DUEL_MINDFUL, dummy_keep, dummy_cat, table.arrays, frozen(table.model.offset[:-1]))
     if key == "joe":
         keep, cat = joe_tables(game)
         return DuelStrategy(key, DUEL_TABLE, keep, cat)
@@ -80,9 +89,7 @@ def duel_strategy(name: str, game: ScorecardGame) -> DuelStrategy:
         dice = game.dice
         keep = np.zeros((n_sets, max(rolls - 1, 1), dice.n_rolls), dtype=np.int64)
         cat = np.zeros((n_sets, dice.n_rolls), dtype=np.int64)
-        ptr, idx = dice.roll_sub_keeps
-        set_policy_tables(player.mode, player.hand_values, *player.kernel_args(), dice.keep_add, *dice.keep_sub,
-                               dice.roll_offset, ptr, idx, dice.roll_faces, rolls, keep, cat)
+        set_policy_tables(player.mode, player.hand_values, *player.kernel_args(), dice.graph, rolls, keep, cat)
         return DuelStrategy(key, DUEL_TABLE, keep, cat)
     raise InputError(f"unknown two-player strategy {name!r} (strategies: {', '.join(DUEL_STRATEGIES)})")
 
@@ -127,9 +134,6 @@ def compare_exact(optimal: DuelTable | None, game: ScorecardGame, a: str, b: str
     if DUEL_OPTIMAL in (sa.kind, sb.kind) and optimal is None:
         raise InputError("Malina needs the solved equity table")
     opt_values = optimal.values if optimal is not None else np.zeros(1, dtype=np.float32)  # read by Malina only
-    no_future = tuple(frozen(np.zeros(1, dtype=t)) for t in (np.float32, np.int64, np.int32, np.int32, np.int64))
-    dice = game.dice
-    ptr, idx = dice.keep_sub
     with _value_tables(model.size) as (ev_a, ev_b):
         above = None
         for i, seg in enumerate(model.segments):
@@ -138,11 +142,10 @@ def compare_exact(optimal: DuelTable | None, game: ScorecardGame, a: str, b: str
             opt_up = frozen(cells_of(opt_values, up.start, up.stop))
             for mover, ev_self, ev_other in ((sa, ev_a, ev_b), (sb, ev_b, ev_a)):
                 out, other = cells_of(ev_self, seg.start, seg.stop, True), cells_of(ev_other, up.start, up.stop)
-                shared_stripes().each(duel_eval_level, model.pa[lo:hi], model.pb[lo:hi], np.asarray(out), seg.start,
-                                      frozen(other), up.start, opt_up, up.start, model.pair_offset, model.maxsum,
-                                      model.scores, model.full, dice.keep_add, ptr, idx, dice.roll_probabilities,
-                                      dice.roll_offset, game.rolls, mover.kind, mover.keep_table, mover.cat_table,
-                                      *(mover.future or no_future))
+                shared_stripes().each(duel_eval_level, model.pa[lo:hi], model.pb[lo:hi],
+                                      TablePart(np.asarray(out), seg.start), TablePart(frozen(other), up.start),
+                                      TablePart(opt_up, up.start), model.layout, game.dice.graph, game.rolls,
+                                      mover.evaluated())
                 _release(out)
             above = seg
             if progress:

@@ -21,6 +21,7 @@ from ...core.solved import SolvedGame
 from .table import DuelPosition, DuelTable, LevelSegment, cells_of
 from ..game.state import Keep, ScorecardState
 from .kernels.eval import duel_forward_level
+from .kernels.solve import TablePart
 
 CHUNK_CELLS = 1 << 20  # one parallel chunk of the forward pass, roughly
 BATCH_CELLS = 1 << 25  # one kernel call, one progress step
@@ -42,8 +43,6 @@ def waive_facts(solution: DuelTable, progress: Callable[[int, int], None] | None
     float64). progress(cells done, cells in all) is called after every batch of pairs."""
     model = solution.model
     game = solution.game
-    dice = game.dice
-    ptr, idx = dice.keep_sub
     n = game.n_categories
     upward = model.segments[::-1]  # from the start (nothing filled) to the last turn
     total = sum(seg.cells for seg in upward)
@@ -60,10 +59,9 @@ def waive_facts(solution: DuelTable, progress: Callable[[int, int], None] | None
         for bounds in _batches(pb, lanes):
             level_waives = np.zeros((len(bounds) - 1, n))
             level_zeros = np.zeros((len(bounds) - 1, n))
-            shared_stripes().each(duel_forward_level, pa, pb, bounds, mass, seg.start, equities, nxt.start,
-                                  model.pair_offset, model.maxsum, model.scores, model.full, dice.keep_add, ptr, idx,
-                                  dice.roll_probabilities, dice.roll_offset, game.rolls, nxt.start, next_mass,
-                                  level_waives, level_zeros)
+            shared_stripes().each(duel_forward_level, pa, pb, bounds, TablePart(mass, seg.start),
+                                  TablePart(equities, nxt.start), model.layout, game.dice.graph, game.rolls,
+                                  TablePart(next_mass, nxt.start), level_waives, level_zeros)
             waives += level_waives.sum(axis=0)
             zeros += level_zeros.sum(axis=0)
             done += int(lanes[bounds[0]:bounds[-1]].sum())

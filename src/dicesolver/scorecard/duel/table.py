@@ -158,6 +158,13 @@ class DuelModel:
         self.scores = np.ascontiguousarray(game.score_table.astype(np.int64))
 
     @cached_property
+    def layout(self):
+        """The layout as the kernels read it (``kernels.solve.DuelLayout``): numba is loaded by the first use."""
+        from .kernels.solve import DuelLayout
+
+        return DuelLayout(self.pair_offset, self.maxsum, self.scores, self.full)
+
+    @cached_property
     def level(self) -> np.ndarray:
         """Boxes filled by both players, for each pair."""
         pop = np.array([bin(u).count("1") for u in range(self.n_sets)])
@@ -183,14 +190,11 @@ class DuelModel:
         """One level's equities into ``out`` (table cells from ``out_base``), reading the level above from
         ``above`` (table cells from ``above_base``)."""
         from ...core.jit import shared_stripes
-        from .kernels.solve import duel_level  # here: advice from a table on disk never loads numba
+        from .kernels.solve import TablePart, duel_level  # here: advice from a table on disk never loads numba
 
-        dice = self.game.dice
-        ptr, idx = dice.keep_sub
         shared_stripes().each(duel_level, self.pa[seg.first_pair:seg.end_pair], self.pb[seg.first_pair:seg.end_pair],
-                              out, out_base, frozen(above), above_base, self.pair_offset, self.maxsum, self.scores,
-                              self.full, dice.keep_add, ptr, idx, dice.roll_probabilities, dice.roll_offset,
-                              self.game.rolls - 1)
+                              TablePart(out, out_base), TablePart(frozen(above), above_base), self.layout,
+                              self.game.dice.graph, self.game.rolls - 1)
 
     def index(self, pos: DuelPosition) -> int:
         off = self.pair_offset[pos.mover * self.n_sets + pos.other]

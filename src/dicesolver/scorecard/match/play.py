@@ -22,7 +22,9 @@ from ...core.arrays import frozen
 from ...core.jit import Stripes
 from ...core.errors import InputError
 from ...core.family import MatchGames
-from .kernels.match import MATCH_MALINA, MATCH_MINDFUL, MATCH_POLICY, MATCH_TABLE, MATCH_TARGET, simulate_match
+from ..mindful.kernels.mindful import Futures
+from .kernels.match import (MATCH_MALINA, MATCH_MINDFUL, MATCH_POLICY, MATCH_TABLE, MATCH_TARGET, MatchPlayers,
+                            simulate_match)
 from ..bots.kernels.strategies import OPTIMAL
 from ..bots.names import ALIASES, BOTS
 from ..bots.players import make_player
@@ -90,8 +92,7 @@ class MatchSetup:
         built = []
         n_rolls, n_cats = game.dice.n_rolls, game.n_categories
         zero_h = np.zeros((n_rolls, n_cats))
-        self.future = (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32),
-                       np.zeros(1, dtype=np.int32))
+        self.future = Futures(*(frozen(np.zeros(1, dtype=t)) for t in (np.float32, np.int64, np.int32, np.int32)))
         self.duel = (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
         self.joe = (np.zeros((1, 1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
         aims = [parse_target(name) or 0 for name in self.names]
@@ -111,7 +112,7 @@ class MatchSetup:
                 from ..mindful.future import load_or_build
 
                 table = load_or_build(game)[0]
-                self.future = (table.data, table.offset, table.start, table.length)
+                self.future = table.arrays
                 built.append(_Built(MATCH_MINDFUL, zero_h))
             elif name == "joe":
                 from ..bots.joe import joe_tables
@@ -131,9 +132,14 @@ class MatchSetup:
                 built.append(_Built(p.mode, np.ascontiguousarray(h)))
         self.kinds = np.array([b.kind for b in built], dtype=np.int64)
         self.values = frozen(self.values)
-        self.tables = tuple(frozen(x) for x in (*self.future, *self.duel, *self.joe))
-        self.target = (frozen(self.target[0]), self.target[1])
-        self.hand_values = frozen(np.ascontiguousarray(np.stack([b.hand_values for b in built])))
+        hand_values = frozen(np.ascontiguousarray(np.stack([b.hand_values for b in built])))
+        dvalues, pair_offset, maxsum = (frozen(x) for x in self.duel)
+        decisions, policy_rows, keep_bits = self.policy
+        self.players = MatchPlayers(
+            kinds=self.kinds, H=hand_values, values=self.values, futures=self.future, dvalues=dvalues,
+            pair_offset=pair_offset, maxsum=maxsum, keep_table=frozen(self.joe[0]), cat_table=frozen(self.joe[1]),
+            V=frozen(self.target[0]), W=self.target[1], aims=self.aims, policy=decisions, policy_rows=policy_rows,
+            keep_bits=keep_bits)
 
     def rotations(self) -> np.ndarray:
         n = len(self.names)
@@ -146,12 +152,8 @@ class MatchSetup:
         n_games = throws.shape[0] * perms.shape[0]
         totals = np.zeros((n_games, len(self.names)), dtype=np.int64)
         results = np.zeros((n_games, len(self.names)))
-        ptr, idx = dice.roll_sub_keeps
         with Stripes() as stripes:
-            stripes.each(simulate_match, self.kinds, self.hand_values, perms, throws, rand, self.values, m.rules,
-                         dice.keep_add, *dice.keep_sub, dice.roll_offset,
-                         ptr, idx, dice.roll_faces, dice.keep_sizes, *self.tables, *self.target, self.aims,
-                         *self.policy, totals, results)
+            stripes.each(simulate_match, perms, throws, rand, m.rules, dice.graph, self.players, totals, results)
         return totals, results
 
 

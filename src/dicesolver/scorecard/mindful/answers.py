@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from ...core.arrays import frozen
 from ..solitaire.answers import SOLITAIRE_REASONS, CardEngine, solitaire_blob
 from .future import FutureTable
 
@@ -26,7 +25,7 @@ class MindfulEngine(CardEngine):
     def __init__(self, table: FutureTable, tie: float = 1e-9):
         super().__init__(table.game, tie)
         self.table = table
-        self._future = tuple(frozen(x) for x in (table.data, table.offset, table.start, table.length))
+        self._future = table.arrays
 
     @cached_property
     def _blob(self) -> np.ndarray:
@@ -34,7 +33,7 @@ class MindfulEngine(CardEngine):
 
     @cached_property
     def _tables(self) -> tuple[Any, ...]:
-        return (*self._future, self._blob)
+        return (self._future, self._blob)
 
     @cached_property
     def _kernels(self):

@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
 
 from ...core import tables
+from ...core.arrays import frozen
 from ...core.errors import TableError
 from ...core.family import TableSize
 from ...core.jit import Stripes
 from ..solitaire.distribution import turn_outcome_batch
 from .kernels.future import copy_segments, future_bounds, future_convolve
+from .kernels.mindful import Futures
 from ..game.rules import ScorecardGame
 from ..solitaire.table import SolitaireModel, SolitaireTable, TurnState, load_or_solve
 
@@ -56,6 +59,11 @@ class FutureTable:
     def mean(self, state: TurnState) -> float:
         lo, p = self.distribution(state)
         return float(np.dot(np.arange(lo, lo + len(p)), p))
+
+    @cached_property
+    def arrays(self) -> Futures:
+        """The distributions as the kernels read them, read-only (one type for numba: ``core.arrays.frozen``)."""
+        return Futures(frozen(self.data), frozen(self.offset), frozen(self.start), frozen(self.length))
 
     @property
     def nbytes(self) -> int:

@@ -14,7 +14,6 @@ from typing import Sequence
 import numpy as np
 
 from ...core.dice import Dice
-from ...core.arrays import frozen
 from .future import FutureTable, load_or_build
 from .kernels.mindful import mindful_values, result_curve
 from ..turn.kernels.widget import NEG
@@ -63,8 +62,6 @@ class MindfulPlayer:
         self.game = game
         self.table = table if table is not None else load_or_build(game)[0]
         self.name = name
-        t = self.table
-        self._fut = tuple(frozen(x) for x in (t.data, t.offset, t.start, t.length))
 
     def equities(self, position: Position, opponents: Sequence[Position]) -> MindfulEquities:
         game, model = self.game, self.table.model
@@ -76,8 +73,7 @@ class MindfulPlayer:
         keeps = np.full(dice.n_keeps, NEG)
         cats = np.empty((dice.n_rolls, game.n_categories))
         mindful_values(state.used, lane // lu, lane % lu, position.total(game), glo, curve, len(opponents) + 1,
-                            *self._fut, model.rules,
-                            dice.keep_add, *dice.keep_sub, dice.roll_offset, position.rolls_left - 1, keeps, cats)
+                       self.table.arrays, model.rules, dice.graph, position.rolls_left - 1, keeps, cats)
         return MindfulEquities(keeps, cats)
 
     def finished_value(self, total: int, opponents: Sequence[Position]) -> float:

@@ -13,8 +13,8 @@ import numpy as np
 
 from ...core.arrays import frozen
 from ...core.jit import Stripes
-from .kernels.distribution import (group_by_target, outcome_stats, place_targets, pull_histograms, support_bounds,
-                                   turn_outcomes)
+from .kernels.distribution import (Columns, TurnOutcomes, group_by_target, outcome_stats, place_targets,
+                                   pull_histograms, support_bounds, turn_outcomes)
 from ..turn.kernels.widget import run_widget
 from .score_stats import ScoreDistribution
 from .table import SolitaireTable
@@ -39,31 +39,27 @@ class OutcomeBuffers:
 
 
 def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int,
-                       stripes: Stripes, reached: np.ndarray | None = None, buffers: OutcomeBuffers | None = None):
+                       stripes: Stripes, reached: np.ndarray | None = None,
+                       buffers: OutcomeBuffers | None = None) -> TurnOutcomes:
     """The distinct outcomes of one optimally played turn for every reached lane of the sets in ``chunk``
     (state rows from ``slots``; ``reached[row]`` whether play gets there, all by default), worked out on the
-    threads of ``stripes``: (target, points, probability, category, flags, count) arrays, as turn_outcomes
-    documents. A state has at most one
+    threads of ``stripes`` (``TurnOutcomes``). A state has at most one
     distinct outcome per final roll; one never reached has none (in Yatzy 70% of the states are never
     reached: an upper total that the boxes filled cannot make, say)."""
     game = model.game
     dice = game.dice
     cap = dice.n_rolls
-    out_target, out_points, out_prob, out_cat, out_flag = (buffers or OutcomeBuffers()).get(n_states, cap)
-    out_count = np.zeros(n_states, dtype=np.int64)
+    target, points, prob, cat, flag = (buffers or OutcomeBuffers()).get(n_states, cap)
+    outcomes = TurnOutcomes(target, points, prob, cat, flag, np.zeros(n_states, dtype=np.int64))
     rows = np.arange(n_states) if reached is None else np.nonzero(reached)[0]
     if len(rows):
         which = np.searchsorted(slots, rows, side="right") - 1  # the set of each row
         cols_u = chunk[which].astype(np.int64)
         cols_lane = (rows - slots[which]).astype(np.int64)
         block_start = np.append(np.arange(0, len(rows), COLUMNS_PER_BLOCK), len(rows)).astype(np.int64)
-        rsp, rsi = dice.roll_sub_keeps
-        args = (cols_u, cols_lane, rows.astype(np.int64), block_start, frozen(values), model.rules, dice.keep_add,
-                *dice.keep_sub,
-                model.roll_prob, dice.roll_offset, rsp, rsi, game.rolls, int(game.max_scores.max()), out_target,
-                out_points, out_prob, out_cat, out_flag, out_count)
-        stripes.each(turn_outcomes, *args)
-    return out_target, out_points, out_prob, out_cat, out_flag, out_count
+        stripes.each(turn_outcomes, Columns(cols_u, cols_lane, rows.astype(np.int64), block_start), frozen(values),
+                     model.rules, dice.graph, game.rolls, int(game.max_scores.max()), outcomes)
+    return outcomes
 
 
 def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.ndarray]:

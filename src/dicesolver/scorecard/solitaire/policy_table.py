@@ -18,6 +18,7 @@ from ...core.arrays import frozen
 from ...core.errors import TableError
 from ...core.family import tell_stage
 from ...core.jit import Stripes, compiled
+from ..game.kernels.played import PlayedGames
 from .kernels.policy_table import build_policy, mark_reached, play_policy
 from ..turn.kernels.stream import draw_dice, draw_rand
 from ..game.rules import ScorecardGame
@@ -74,21 +75,14 @@ class PolicyTable:
         if not self.covers(start):
             raise ValueError(f"the policy table of {self.game.name} does not cover {start}")
         game, m = self.game, self.model
-        dice = game.dice
         if throws is None:
             throws = np.zeros((0, 1, 1, game.n_dice), dtype=np.int8)
         else:
             n = throws.shape[0]
-        totals = np.zeros(n, dtype=np.int64)
-        boxes = np.zeros((n, game.n_categories), dtype=np.int64)
-        bonus = np.zeros(n, dtype=np.int64)
-        extra = np.zeros(n, dtype=np.int64)
-        u, t, g, score = start
-        ptr, idx = dice.roll_sub_keeps
-        play_policy(self.decisions, self.rows, self.keep_bits, u, t, g, score, stream_seed(seed), first_game, throws,
-                    m.rules, dice.keep_add, dice.roll_offset, ptr, idx,
-                    dice.keep_sizes, game.faces, game.rolls, totals, boxes, bonus, extra)
-        return totals, boxes, bonus.astype(bool), extra
+        out = PlayedGames.empty(n, game.n_categories)
+        play_policy(self.decisions, self.rows, self.keep_bits, tuple(int(x) for x in start), stream_seed(seed),
+                    first_game, throws, m.rules, game.dice.graph, game.rolls, out)
+        return out.total, out.boxes, out.bonus.astype(bool), out.extra
 
 
 def stream_seed(seed: int) -> int:
@@ -149,12 +143,10 @@ def load_or_build(game: ScorecardGame, values: Callable[[], np.ndarray],
         words = np.zeros((model.size, game.dice.n_rolls), dtype=dtype)
         levels = model.levels()[:-1] if game.n_categories else []
         sets = np.concatenate(levels) if levels else np.zeros(0, dtype=np.int64)
-        dice = game.dice
         steps = np.array_split(sets, min(BUILD_STEPS, max(1, len(sets))))
         with Stripes() as stripes:  # one pool of threads for every step and level
             for i, chunk in enumerate(steps):
-                stripes.each(build_policy, chunk, table, model.rules, dice.keep_add, *dice.keep_sub, dice.roll_offset,
-                             *dice.roll_sub_keeps, game.rolls, keep_bits, words)
+                stripes.each(build_policy, chunk, table, model.rules, game.dice.graph, game.rolls, keep_bits, words)
                 if progress:
                     progress(i + 1, len(steps) + 1)
             reached = _reached(model, levels, words, (game.rolls - 1) * keep_bits, stripes)

@@ -11,6 +11,7 @@ import numpy as np
 from ...core.jit import Stripes
 from ...core.dice import Dice
 from ...core.aims import TARGET_PREFIX, table_needs
+from ..game.kernels.played import PlayedGames
 from .kernels.target import decide_target_box, decide_target_keep, target_games
 from ..game.position import Position
 from ..game.rules import ScorecardGame
@@ -46,7 +47,7 @@ class TargetPlayer:
         u, g, t, need = self._state(position)
         dice = self.game.dice
         k = decide_target_keep(u, g, t, dice.roll_index(position.showing), position.rolls_left, need,
-                               *self._rules(), dice.keep_add, *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps)
+                               *self._rules(), dice.graph)
         return dice.keeps[k]
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
@@ -55,15 +56,8 @@ class TargetPlayer:
 
     def play_many(self, throws: np.ndarray, rand: np.ndarray, start: tuple[int, int, int, int] = (0, 0, 0, 0)):
         """As ``KernelPlayer.play_many``: (totals, boxes, upper bonus reached, extra bonuses)."""
-        n = throws.shape[0]
-        totals = np.zeros(n, dtype=np.int64)
-        boxes = np.zeros((n, self.game.n_categories), dtype=np.int64)
-        bonus = np.zeros(n, dtype=np.int64)
-        extra = np.zeros(n, dtype=np.int64)
-        dice = self.game.dice
-        u, t, g, score = start
+        out = PlayedGames.empty(throws.shape[0], self.game.n_categories)
         with Stripes() as stripes:
-            stripes.each(target_games, self.aim, u, t, g, score, throws, *self._rules(), dice.keep_add,
-                         *dice.keep_sub, dice.roll_offset, *dice.roll_sub_keeps, dice.keep_sizes, totals, boxes, bonus,
-                         extra)
-        return totals, boxes, bonus.astype(bool), extra
+            stripes.each(target_games, self.aim, tuple(int(x) for x in start), throws, *self._rules(),
+                         self.game.dice.graph, out)
+        return out.total, out.boxes, out.bonus.astype(bool), out.extra

@@ -89,9 +89,7 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     total, done = sum(work[:n]), 0.0
     with Stripes() as stripes:  # one pool of threads for every level
         for k in range(n - 1, -1, -1):
-            stripes.each(target_level, levels[k], V, N, model.rules, model.keep_add, model.sub_ptr, model.sub_idx,
-                         model.roll_prob,
-                         model.roll_offset, game.rolls - 1)
+            stripes.each(target_level, levels[k], V, N, model.rules, game.dice.graph, game.rolls - 1)
             done += work[k]
             if progress:
                 progress(int(done), int(total))

@@ -9,9 +9,12 @@ the exact regret of its action and the exact value of the new position, from the
 stages computed at every turn start (``strategies.policy_stages``).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.jit import borrowed, njit, prange
+from ....core.kernels import lend_graph
 from ...game.kernels.scoring import bonus_step, lend, next_group, score_choice
 from ...bots.kernels.strategies import OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
 from ...turn.kernels.stream import GOLDEN, mix64
@@ -19,6 +22,28 @@ from ...turn.kernels.widget import NEG
 
 TIE = 1e-9  # a regret within the table's precision is none (as the answers' costs)
 ENVS_PER_CALL = 64  # environments stepped by one call of step_envs
+
+
+class Envs(NamedTuple):
+    """Every environment's game (one entry each, in place) and what its last step gave, one argument for the
+    kernels (``batch.envs.ScorecardBatch``)."""
+
+    used: np.ndarray  # int64: the used boxes' bits
+    group: np.ndarray  # int64: the yacht-flag group
+    capped: np.ndarray  # int64: the progress code toward the set bonuses
+    upper: np.ndarray  # int64: the upper section's total
+    total: np.ndarray  # int64: the score
+    boxes: np.ndarray  # int64 [env, box]: the points in each box, -1 for open
+    dice: np.ndarray  # int64 [env, die]: the dice showing, sorted
+    roll: np.ndarray  # int64: their roll's index
+    rolls_left: np.ndarray  # int64: throws left this turn
+    done: np.ndarray  # int64: 1 once the card is full
+    rng: np.ndarray  # uint64: the environment's generator's counter
+    stages: np.ndarray  # float64 [env, throws left - 1, keep]: the optimal keep values of the turn (judged)
+    reward: np.ndarray  # float64: the points the step scored
+    regret: np.ndarray  # float64: what the step gave away against the best (judged)
+    value: np.ndarray  # float64: the expected final score after it (judged)
+    error: np.ndarray  # int64: 1 where the action was not legal (nothing changed)
 
 @njit(cache=True, inline="always")
 def face(rng, i, faces):
@@ -57,42 +82,36 @@ def best_keep_value(stages, i, m, r, roll_sub_ptr, roll_sub_idx):
 
 
 @njit(cache=True, parallel=True)
-def batch_step(actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done, rng,
-               stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr, sub_idx,
-               roll_offset, roll_sub_ptr, roll_sub_idx):
-    """One step of every environment (``restart``: start every game afresh instead). ``error[i]``: 1 where
-    the action was not legal (nothing changes there). ``H``: the static hand values ``policy_stages`` takes,
-    unused by the optimal player (a read-only stand-in, as the other callers pass it)."""
+def batch_step(actions, restart, judge, envs, rolls, H, values, rules, graph):
+    """One step of every environment (``restart``: start every game afresh instead). ``envs.error[i]``: 1
+    where the action was not legal (nothing changes there). ``H``: the static hand values ``policy_stages``
+    takes, unused by the optimal player (a read-only stand-in, as the other callers pass it)."""
     n = actions.shape[0]
     for b in prange((n + ENVS_PER_CALL - 1) // ENVS_PER_CALL):
         # a call per block of environments: a parallel loop's body is compiled through numba's parfor passes,
         # which took 40 s over the whole step inlined in it; and a call per environment, its forty arrays
         # passed each time, cost 180 ns of the step's 250
         lo = np.int64(b * ENVS_PER_CALL)
-        step_envs(lo, min(n, lo + ENVS_PER_CALL), actions, restart, judge, used, group, capped, upper, total, boxes,
-                  dice, roll, rolls_left, done, rng, stages, reward, regret, value, error, rolls, faces, H, values,
-                  rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx)
+        step_envs(lo, min(n, lo + ENVS_PER_CALL), actions, restart, judge, envs, rolls, H, values, rules, graph)
 
 
 @njit(cache=True)
-def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total, boxes, dice, roll, rolls_left, done,
-              rng, stages, reward, regret, value, error, rolls, faces, H, values, rules, keep_add, sub_ptr, sub_idx,
-              roll_offset, roll_sub_ptr, roll_sub_idx):
+def step_envs(lo, hi, actions, restart, judge, envs, rolls, H, values, rules, graph):
     """Environments lo..hi-1's step (``batch_step``)."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     n_groups = rules.n_groups
     upper_face = rules.upper_face
+    keep_add, roll_offset = graph.keep_add, graph.roll_offset
+    roll_sub_ptr, roll_sub_idx = graph.roll_sub_ptr, graph.roll_sub_idx
+    faces = keep_add.shape[1]
     # borrowed: counted, every thread's atomic adds and subtracts on the shared arrays' counts cost 4x
-    actions, used, group = borrowed(actions), borrowed(used), borrowed(group)
-    capped, upper, total = borrowed(capped), borrowed(upper), borrowed(total)
-    boxes, dice, roll = borrowed(boxes), borrowed(dice), borrowed(roll)
-    rolls_left, done, rng = borrowed(rolls_left), borrowed(done), borrowed(rng)
-    stages, reward, regret = borrowed(stages), borrowed(reward), borrowed(regret)
-    value, error, H = borrowed(value), borrowed(error), borrowed(H)
+    actions, used, group = borrowed(actions), borrowed(envs.used), borrowed(envs.group)
+    capped, upper, total = borrowed(envs.capped), borrowed(envs.upper), borrowed(envs.total)
+    boxes, dice, roll = borrowed(envs.boxes), borrowed(envs.dice), borrowed(envs.roll)
+    rolls_left, done, rng = borrowed(envs.rolls_left), borrowed(envs.done), borrowed(envs.rng)
+    stages, reward, regret = borrowed(envs.stages), borrowed(envs.reward), borrowed(envs.regret)
+    value, error, H = borrowed(envs.value), borrowed(envs.error), borrowed(H)
     values = borrowed(values)
-    keep_add = borrowed(keep_add)
-    sub_ptr, sub_idx = borrowed(sub_ptr), borrowed(sub_idx)
-    roll_sub_ptr, roll_sub_idx = borrowed(roll_sub_ptr), borrowed(roll_sub_idx)
     n_cats = boxes.shape[1]
     n_dice = dice.shape[1]
     holds = 1 << n_dice
@@ -166,8 +185,7 @@ def step_envs(lo, hi, actions, restart, judge, used, group, capped, upper, total
             if judge and rolls > 1:
                 buf = np.empty((keep_add.shape[0], 1))
                 # inlined, so the literal mode costs no compilation of its own and prunes the other strategies
-                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, rules, keep_add,
-                                      sub_ptr, sub_idx, roll_offset, buf, stages[i])
+                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, rules, graph, buf, stages[i])
         if judge:
             if rolls_left[i] > 0:
                 value[i] = total[i] + best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,

@@ -1,9 +1,13 @@
 """Playing: the decisions of the built-in solitaire strategies, and fast simulation of many games.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.jit import borrowed, njit, prange
+from ....core.kernels import lend_graph
+from ...game.kernels.played import lend_played
 from ...game.kernels.scoring import bonus_step, fill_box, lane_of, lend, next_group, score_choice, state_key
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
@@ -15,6 +19,17 @@ from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 OPTIMAL, STATIC, RANDOM, SEMI_RANDOM, WHATEVER = 0, 1, 2, 3, 4
 MEMO_TURNS = 4  # a simulation's turns whose stages are kept (many games meet the same state early on)
+
+
+class KnownStages(NamedTuple):
+    """The keep values (``policy_stages``) a simulation reads rather than works out: a static strategy's for
+    every used set and flag group (``table[u, g]``, from ``static_stage_table``; its first dimension 0 for
+    none), and the memo of early turns' (``play_game_alone``: ``memo_keys[slot]`` the state's key, -1 for
+    none, ``memo_stages[slot]`` its stages), one per stripe (a leading dimension) in ``simulate_games``."""
+
+    table: np.ndarray
+    memo_keys: np.ndarray
+    memo_stages: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -83,24 +98,22 @@ def random_category(u, g, t, r, H, values, rules, rnum):
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def policy_stages(mode, u, g, t, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
+def policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages):
     """stages[m, k] = the strategy's value of keeping k when m more throws follow the next one."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     scores = rules.scores
     # borrowed: in a function of its own, every array handed to the inlined helpers had its reference count
     # changed for every roll and box, which made a turn six times slower (21 -> 129 µs for Yahtzee)
     H, values = borrowed(H), borrowed(values)
-    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, buf = borrowed(sub_idx), borrowed(buf)
-    stages = borrowed(stages)
+    buf, stages = borrowed(buf), borrowed(stages)
     n_rolls = scores.shape[0]
     for r in range(n_rolls):
         c, v = best_category(mode, u, g, t, r, H, values, rules, 0)
-        buf[roll_offset + r, 0] = v
+        buf[graph.roll_offset + r, 0] = v
     for m in range(stages.shape[0]):
         if m > 0:
-            best_keeps(buf, sub_ptr, sub_idx, 1)
-        expect_keeps(buf, keep_add, roll_offset, 1)
+            best_keeps(buf, graph.sub_ptr, graph.sub_idx, 1)
+        expect_keeps(buf, graph.keep_add, graph.roll_offset, 1)
         for k in range(buf.shape[0]):
             stages[m, k] = buf[k, 0]
 
@@ -112,9 +125,11 @@ policy_stages_inlined = njit(cache=True, inline="always")(policy_stages.py_func)
 
 
 @njit(cache=True, inline="always")
-def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset, rbits, keep_add):
-    """The keep (index) the strategy holds from roll r with ``rolls_left`` throws still allowed."""
-    full = roll_offset + r
+def choose_keep_index(mode, r, rolls_left, stages, rbits, graph):
+    """The keep (index) the strategy holds from roll r with ``rolls_left`` throws still allowed (``rbits``: a
+    random strategy's choice of dice)."""
+    roll_faces, keep_add = graph.roll_faces, graph.keep_add
+    full = graph.roll_offset + r
     if mode == WHATEVER:
         return full
     if mode == RANDOM or mode == SEMI_RANDOM:
@@ -127,8 +142,8 @@ def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, r
     best_k = full
     best_v = NEG
     table = stages[rolls_left - 1]
-    for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
-        k = roll_sub_idx[p]
+    for p in range(graph.roll_sub_ptr[r], graph.roll_sub_ptr[r + 1]):
+        k = graph.roll_sub_idx[p]
         if table[k] > best_v:
             best_v = table[k]
             best_k = k
@@ -136,25 +151,23 @@ def choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, r
 
 
 @njit(cache=True, inline="always")
-def throw(k, faces, count, keep_add, roll_offset):
+def throw(k, faces, count, graph):
     """Roll index after adding ``count`` thrown dice (faces[0:count]) to keep k."""
     for d in range(count):
-        k = keep_add[k, faces[d] - 1]
-    return k - roll_offset
+        k = graph.keep_add[k, faces[d] - 1]
+    return k - graph.roll_offset
 
 
 @njit(cache=True)
-def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, rules, keep_add, sub_ptr, sub_idx, roll_offset,
-                roll_sub_ptr, roll_sub_idx, roll_faces, rolls):
+def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, rules, graph, rolls):
     """One keep decision of a built-in strategy (called from Python by the players)."""
-    rules = lend(rules)
-    stages = np.empty((max(rolls - 1, 1), keep_add.shape[0]))
+    rules, graph = lend(rules), lend_graph(graph)
+    n_keeps = graph.keep_add.shape[0]
+    stages = np.empty((max(rolls - 1, 1), n_keeps))
     if mode == OPTIMAL or mode == STATIC:
-        buf = np.empty((keep_add.shape[0], 1))
-        policy_stages(mode, u, g, t, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf,
-                      stages[:rolls_left])
-    return choose_keep_index(mode, r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_faces, roll_offset,
-                             rbits, keep_add)
+        buf = np.empty((n_keeps, 1))
+        policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages[:rolls_left])
+    return choose_keep_index(mode, r, rolls_left, stages, rbits, graph)
 
 
 @njit(cache=True)
@@ -166,47 +179,36 @@ def decide_category(mode, H, u, g, t, r, rnum, values, rules):
 
 
 @njit(cache=True, nogil=True)
-def simulate_games(stripe, n_stripes, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules,
-                   keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size,
-                   stage_table, memo_keys, memo_stages, out_total, out_boxes, out_bonus, out_extra):
-    """Play part ``stripe`` of ``n_stripes`` of the throws.shape[0] games from one start state with the pre-drawn
-    dice ``throws[game, turn, throw, die]`` and random numbers ``rand[game, turn, throw]`` (common random
-    numbers across strategies); Python's threads run the stripes (``core.jit.Stripes``: a ``prange`` here
-    compiled numba's parfor, 2-3 s of a first simulation). ``stage_table``: a static strategy's stages for
-    every used set and flag group (``static_stage_table``), read instead of computed at every turn; empty
-    (its first dimension 0) to compute them. ``memo_keys[stripe]`` and ``memo_stages[stripe]``: the stripe's
-    own memo of early turns' stages (``play_game_alone``)."""
-    rules = lend(rules)
-    keys, memo = memo_keys[stripe], memo_stages[stripe]
+def simulate_games(stripe, n_stripes, mode, H, start, throws, rand, values, rules, graph, known, out):
+    """Play part ``stripe`` of ``n_stripes`` of the throws.shape[0] games from one start state (used set,
+    progress code, flag group, score) with the pre-drawn dice ``throws[game, turn, throw, die]`` and random
+    numbers ``rand[game, turn, throw]`` (common random numbers across strategies), into ``out``
+    (``PlayedGames``); Python's threads run the stripes (``core.jit.Stripes``: a ``prange`` here compiled
+    numba's parfor, 2-3 s of a first simulation). ``known``: the stages read rather than worked out
+    (``KnownStages``, with a memo for each stripe)."""
+    rules, graph = lend(rules), lend_graph(graph)
+    mine = KnownStages(known.table, known.memo_keys[stripe], known.memo_stages[stripe])
     n = throws.shape[0]
     for i in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
-        play_game_alone(np.int64(i), mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules,
-                        keep_add, sub_ptr,
-                        sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table,
-                        keys, memo, out_total, out_boxes, out_bonus, out_extra)
+        play_game_alone(np.int64(i), mode, H, start, throws, rand, values, rules, graph, mine, out)
 
 
 @njit(cache=True)
-def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, rand, values, rules, keep_add, sub_ptr,
-                    sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, stage_table, memo_keys,
-                    memo_stages, out_total, out_boxes, out_bonus, out_extra):
+def play_game_alone(i, mode, H, start, throws, rand, values, rules, graph, known, out):
     """Game i of ``simulate_games``. The stages of a turn depend on its state alone (used set, flag group, upper
-    total): those of the first MEMO_TURNS turns, which many games share, are kept in a memo of
-    ``memo_keys.shape[0]`` slots (``memo_keys[slot]`` the state's key, -1 for none; ``memo_stages[slot]`` its
-    stages) and read again rather than worked out (21 µs a Yahtzee turn)."""
-    rules = lend(rules)
+    total): those of the first MEMO_TURNS turns, which many games share, are kept in the stripe's memo of
+    ``known.memo_keys.shape[0]`` slots and read again rather than worked out (21 µs a Yahtzee turn)."""
+    rules, graph, out = lend(rules), lend_graph(graph), lend_played(out)
+    start_u, start_t, start_g, start_score = start
     scores = rules.scores
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
     H, throws, rand, values = borrowed(H), borrowed(throws), borrowed(rand), borrowed(values)
-    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, roll_sub_ptr = borrowed(sub_idx), borrowed(roll_sub_ptr)
-    roll_sub_idx, roll_faces = borrowed(roll_sub_idx), borrowed(roll_faces)
-    keep_size, out_total = borrowed(keep_size), borrowed(out_total)
-    out_boxes, out_bonus, out_extra = borrowed(out_boxes), borrowed(out_bonus), borrowed(out_extra)
-    stage_table, memo_keys, memo_stages = borrowed(stage_table), borrowed(memo_keys), borrowed(memo_stages)
+    out_total, out_boxes, out_bonus, out_extra = out.total, out.boxes, out.bonus, out.extra
+    stage_table, memo_keys = borrowed(known.table), borrowed(known.memo_keys)
+    memo_stages = borrowed(known.memo_stages)
     n_games, n_turns, rolls, n_dice = throws.shape
     n_slots = memo_keys.shape[0]
-    n_keeps = keep_add.shape[0]
+    n_keeps = graph.keep_add.shape[0]
     n_cats = scores.shape[1]
     buf = np.empty((n_keeps, 1))
     stages = np.empty((max(rolls - 1, 1), n_keeps))
@@ -233,19 +235,16 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
                     for k in range(n_keeps):
                         stages[m, k] = memo_stages[slot, m, k]
             else:
-                policy_stages(mode, u, g, t, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf,
-                              stages[:rolls - 1])
+                policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages[:rolls - 1])
                 if slot >= 0:
                     memo_keys[slot] = key
                     for m in range(rolls - 1):
                         for k in range(n_keeps):
                             memo_stages[slot, m, k] = stages[m, k]
-        r = throw(0, throws[i, turn, 0], n_dice, keep_add, roll_offset)
+        r = throw(0, throws[i, turn, 0], n_dice, graph)
         for s in range(1, rolls):
-            k = choose_keep_index(mode, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
-                                  roll_offset, rand[i, turn, s - 1], keep_add)
-            kept = keep_size[k]
-            r = throw(k, throws[i, turn, s], n_dice - kept, keep_add, roll_offset)
+            k = choose_keep_index(mode, r, rolls - s, stages, rand[i, turn, s - 1], graph)
+            r = throw(k, throws[i, turn, s], n_dice - graph.keep_size[k], graph)
         c, v = best_category(mode, u, g, t, r, H, values, rules, rand[i, turn, rolls - 1])
         ok, pts, extra = score_choice(u, g, r, c, rules)
         gain = bonus_step(t, pts, c, rules)[1]
@@ -261,71 +260,61 @@ def play_game_alone(i, mode, H, start_u, start_t, start_g, start_score, throws, 
 
 
 @njit(cache=True, nogil=True)
-def static_stage_table(stripe, n_stripes, mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
+def static_stage_table(stripe, n_stripes, mode, H, values, rules, graph, rolls, out):
     """out[u, g] = a static strategy's stages (``policy_stages``) for used set u and flag group g, for the used
     sets stripe, stripe + n_stripes, ... (every n-th set: their work varies with the boxes left; Python's threads
     run the stripes, as ``simulate_games``'): they
     depend on nothing else (not the upper total), so a simulation of many games reads them instead of
     computing them at every turn (21 µs a Yahtzee turn)."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     for a in range(stripe, out.shape[0] - 1, n_stripes):
-        static_stages_of_set(np.int64(a), mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out)
+        static_stages_of_set(np.int64(a), mode, H, values, rules, graph, rolls, out)
 
 
 @njit(cache=True)
-def static_stages_of_set(a, mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, rolls, out):
+def static_stages_of_set(a, mode, H, values, rules, graph, rolls, out):
     """Used set a of ``static_stage_table``."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     n_groups = rules.n_groups
-    n_keeps = keep_add.shape[0]
+    n_keeps = graph.keep_add.shape[0]
     buf = np.empty((n_keeps, 1))
     stages = np.empty((max(rolls - 1, 1), n_keeps))
     zero = np.int64(0)  # typed, not literal: policy_stages compiled once
     for g in range(n_groups[a]):
-        policy_stages(mode, a, np.int64(g), zero, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf,
-                      stages[:rolls - 1])
+        policy_stages(mode, a, np.int64(g), zero, H, values, rules, graph, buf, stages[:rolls - 1])
         for m in range(rolls - 1):
             for k in range(n_keeps):
                 out[a, g, m, k] = stages[m, k]
 
 
 @njit(cache=True, parallel=True)
-def set_policy_tables(mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
-                      roll_faces, rolls, out_keep, out_cat):
+def set_policy_tables(mode, H, values, rules, graph, rolls, out_keep, out_cat):
     """Decisions of a solitaire strategy (optimal = Maximus, static, whatever) for every used set:
     out_keep[a, throws left - 1, roll] and out_cat[a, roll] (games without bonuses: no lanes)."""
     for a in prange(out_cat.shape[0] - 1):
         # a call per used set: numba's parfor passes over the whole body inlined in the loop took 14 s more
-        policy_of_set(np.int64(a), mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
-                      roll_sub_idx, roll_faces,
-                      rolls, out_keep, out_cat)
+        policy_of_set(np.int64(a), mode, H, values, rules, graph, rolls, out_keep, out_cat)
 
 
 @njit(cache=True)
-def policy_of_set(a, mode, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx,
-                  roll_faces, rolls, out_keep, out_cat):
+def policy_of_set(a, mode, H, values, rules, graph, rolls, out_keep, out_cat):
     """Iteration a of ``set_policy_tables``'s parallel loop."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     scores = rules.scores
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
     H, values = borrowed(H), borrowed(values)
-    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, roll_sub_ptr = borrowed(sub_idx), borrowed(roll_sub_ptr)
-    roll_sub_idx, roll_faces = borrowed(roll_sub_idx), borrowed(roll_faces)
     out_keep, out_cat = borrowed(out_keep), borrowed(out_cat)
     n_rolls = scores.shape[0]
-    n_keeps = keep_add.shape[0]
+    n_keeps = graph.keep_add.shape[0]
     buf = np.empty((n_keeps, 1))
     stages = np.empty((max(rolls - 1, 1), n_keeps))
     if mode == OPTIMAL or mode == STATIC:
         zero = np.int64(0)  # typed, not literal: policy_stages compiled once
-        policy_stages(mode, a, zero, zero, H, values, rules, keep_add, sub_ptr, sub_idx, roll_offset,
-                      buf, stages[:rolls - 1])
+        policy_stages(mode, a, zero, zero, H, values, rules, graph, buf, stages[:rolls - 1])
     for r in range(n_rolls):
         c, v = best_category(mode, a, 0, 0, r, H, values, rules, 0)
         out_cat[a, r] = c
         for left in range(1, rolls):
-            out_keep[a, left - 1, r] = choose_keep_index(mode, r, left, stages, roll_sub_ptr, roll_sub_idx,
-                                                         roll_faces, roll_offset, 0, keep_add)
+            out_keep[a, left - 1, r] = choose_keep_index(mode, r, left, stages, 0, graph)
 
 

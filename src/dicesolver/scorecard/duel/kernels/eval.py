@@ -1,11 +1,14 @@
 """Two players: exact evaluation of one strategy against another, and the forward pass of optimal play.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.jit import borrowed, njit
-from .solve import successor_line
-from ...mindful.kernels.mindful import TIE_BREAK
+from ....core.kernels import lend_graph
+from .solve import TablePart, lend_layout, successor_line
+from ...mindful.kernels.mindful import TIE_BREAK, Futures, lend_futures
 from ...turn.kernels.widget import (NEG, best_keeps_along, best_keeps_arg, chunk_bounds, expect_keeps, expect_keeps_wide, opening_value,
                      spread_keeps)
 
@@ -18,11 +21,23 @@ from ...turn.kernels.widget import (NEG, best_keeps_along, best_keeps_arg, chunk
 DUEL_OPTIMAL, DUEL_TABLE, DUEL_RANDOM, DUEL_MINDFUL = 0, 1, 2, 3
 
 
+class EvaluatedStrategy(NamedTuple):
+    """The mover's strategy in ``duel_eval_level``: its kind and the tables the kinds that read one read
+    (stand-ins of the same types otherwise)."""
+
+    kind: int
+    keep_table: np.ndarray  # int64 [used set, throws left - 1, roll] (DUEL_TABLE)
+    cat_table: np.ndarray  # int64 [used set, roll] (DUEL_TABLE)
+    futures: Futures  # the future-score distributions (DUEL_MINDFUL) ...
+    set_index: np.ndarray  # ... and each used set's first state in them
+
+
 @njit(cache=True, inline="always")
-def duel_successor_rows(a, b, c, pts, row, lanes, values, base, pair_offset, maxsum, full, choice, r, record):
+def duel_successor_rows(a, b, c, pts, row, lanes, values, base, layout, choice, r, record):
     """row[j] = max(row[j], the mover's value of scoring pts in c at lane j) (recording the category
     in choice[r, j] when ``record``); the successor's vector is read backwards, contiguously. ``values``
     holds the table from cell ``base`` on (the whole table, or the level above held apart)."""
+    pair_offset, maxsum, full = layout.pair_offset, layout.maxsum, layout.full
     na = a | (1 << c)
     mb = maxsum[b]
     if na == full and b == full:
@@ -44,11 +59,13 @@ def duel_successor_rows(a, b, c, pts, row, lanes, values, base, pair_offset, max
 
 
 @njit(cache=True, inline="always")
-def malina_policy(a, b, lanes, opt, choice, arg, line, opt_values, opt_base, pair_offset, maxsum, scores, full,
-                  keep_add, sub_ptr, sub_idx, roll_offset, rolls):
-    """Malina's decisions for every lane of pair (a, b), from the equity table: choice[r, j] = the box
-    for final roll r; arg[m][roll row, j] = the keep from that roll when m + 1 throws are left. ``line``:
+def malina_policy(a, b, lanes, opt, choice, arg, line, opt_part, layout, graph, rolls):
+    """Malina's decisions for every lane of pair (a, b), from the equity table (``opt_part``): choice[r, j] = the
+    box for final roll r; arg[m][roll row, j] = the keep from that roll when m + 1 throws are left. ``line``:
     scratch of at least lanes + the most points of a box."""
+    pair_offset, maxsum, scores, full = layout.pair_offset, layout.maxsum, layout.scores, layout.full
+    keep_add, sub_ptr, sub_idx, roll_offset = graph.keep_add, graph.sub_ptr, graph.sub_idx, graph.roll_offset
+    opt_values, opt_base = opt_part.values, opt_part.base
     n_rolls, n_cats = scores.shape
     for r in range(n_rolls):
         for j in range(lanes):
@@ -71,10 +88,11 @@ def malina_policy(a, b, lanes, opt, choice, arg, line, opt_values, opt_base, pai
 
 
 @njit(cache=True, inline="always")
-def mindful_line(wbuf, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off, fut_start, fut_len, set_index):
+def mindful_line(wbuf, zbuf, a, b, c, length, maxsum, full, futures, set_index):
     """Mindful Maximus's value of scoring in c, as a line like successor_line's: wbuf[pts + j] = P(d + pts +
     X > Y) - P(d + pts + X < Y) at lane j (difference d = j - maxsum[b]), X and Y the future scores of both
     players under Maximus, X - Y convolved once per box. Returns X's mean (for the tie-break)."""
+    fut_data, fut_off, fut_start, fut_len = futures.data, futures.offset, futures.start, futures.length
     mb = maxsum[b]
     yb = set_index[b]
     ylo = 0
@@ -115,12 +133,11 @@ def mindful_line(wbuf, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off, f
 
 
 @njit(cache=True, nogil=True)
-def duel_eval_level(stripe, stripes, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
-                    pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
-                    keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
-    """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing strategy ``kind`` when the
-    other player's values (as mover) are ev_other. Each array holds the table from its ``*_base`` cell on:
-    the whole table (base 0), or out of core ev_self this level, ev_other and opt_values the level above.
+def duel_eval_level(stripe, stripes, pa, pb, ev_self, ev_other, opt, layout, graph, rolls, strategy):
+    """ev_self of pairs (pa[i], pb[i]): the mover's expected result playing ``strategy`` (an
+    ``EvaluatedStrategy``) when the other player's values (as mover) are ev_other; opt: the equity table.
+    Each is a ``TablePart``: the whole table, or out of core ev_self this level, ev_other and opt the level
+    above.
 
     Malina and Mindful Maximus decide by their own values (float64, in ``pol``); the evaluated values
     (float32, in ``buf``) travel with each decision: one pass over the lanes per box and per keep stage,
@@ -129,25 +146,23 @@ def duel_eval_level(stripe, stripes, pa, pb, ev_self, self_base, ev_other, other
     bounds = chunk_bounds(pa.shape[0], 64)
     for ch in range(stripe, bounds.shape[0] - 1, stripes):
         # a call per chunk: compiled once, for every caller
-        eval_chunk(np.int64(ch), bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
-                   pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
-                   keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index)
+        eval_chunk(np.int64(ch), bounds, pa, pb, ev_self, ev_other, opt, layout, graph, rolls, strategy)
 
 
 @njit(cache=True)
-def eval_chunk(ch, bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt_values, opt_base,
-               pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, kind,
-               keep_table, cat_table, fut_data, fut_off, fut_start, fut_len, set_index):
+def eval_chunk(ch, bounds, pa, pb, ev_self, ev_other, opt, layout, graph, rolls, strategy):
     """Chunk ch of ``duel_eval_level``."""
+    layout, graph, futures = lend_layout(layout), lend_graph(graph), lend_futures(strategy.futures)
+    pair_offset, maxsum, scores, full = layout.pair_offset, layout.maxsum, layout.scores, layout.full
+    keep_add, sub_ptr, sub_idx = graph.keep_add, graph.sub_ptr, graph.sub_idx
+    roll_prob, roll_offset = graph.roll_prob, graph.roll_offset
+    kind, fut_len = strategy.kind, futures.length
+    self_base, other_base, opt_base = ev_self.base, ev_other.base, opt.base
     # borrowed: the caller owns them for the call (counted, every thread adds to their shared counts)
-    pa, pb, ev_self, ev_other = borrowed(pa), borrowed(pb), borrowed(ev_self), borrowed(ev_other)
-    opt_values, pair_offset, maxsum, scores = borrowed(opt_values), borrowed(pair_offset), borrowed(maxsum), \
-        borrowed(scores)
-    keep_add, sub_ptr, sub_idx, roll_prob = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx), \
-        borrowed(roll_prob)
-    keep_table, cat_table, fut_data, fut_off = borrowed(keep_table), borrowed(cat_table), borrowed(fut_data), \
-        borrowed(fut_off)
-    fut_start, fut_len, set_index = borrowed(fut_start), borrowed(fut_len), borrowed(set_index)
+    pa, pb, ev_self, ev_other = borrowed(pa), borrowed(pb), borrowed(ev_self.values), borrowed(ev_other.values)
+    opt_values = borrowed(opt.values)
+    keep_table, cat_table = borrowed(strategy.keep_table), borrowed(strategy.cat_table)
+    set_index = borrowed(strategy.set_index)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
@@ -183,8 +198,7 @@ def eval_chunk(ch, bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt
                 if kind == DUEL_OPTIMAL:
                     successor_line(own, a, b, c, length, opt_values, opt_base, pair_offset, maxsum, full)
                 else:
-                    mean_x = mindful_line(own, zbuf, a, b, c, length, maxsum, full, fut_data, fut_off,
-                                          fut_start, fut_len, set_index)
+                    mean_x = mindful_line(own, zbuf, a, b, c, length, maxsum, full, futures, set_index)
                 for r in range(n_rolls):
                     pts = scores[r, c]
                     tie = TIE_BREAK * (pts + mean_x) if kind == DUEL_MINDFUL else 0.0
@@ -235,8 +249,7 @@ def eval_chunk(ch, bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt
                 continue
             row[:] = NEG
             c = cat_table[a, r]
-            duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, other_base, pair_offset, maxsum,
-                                full, dummy, r, False)
+            duel_successor_rows(a, b, c, scores[r, c], row, lanes, ev_other, other_base, layout, dummy, r, False)
         if kind == DUEL_TABLE:
             for left in range(1, rolls):
                 expect_keeps(buf, keep_add, roll_offset, lanes)
@@ -253,24 +266,25 @@ def eval_chunk(ch, bounds, pa, pb, ev_self, self_base, ev_other, other_base, opt
 
 
 @njit(cache=True, nogil=True)
-def duel_forward_level(stripe, stripes, pa, pb, bounds, mass, mass_base, opt_values, opt_base, pair_offset, maxsum,
-                       scores, full, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rolls, next_lo, next_mass,
-                       waives, zero_scores):
+def duel_forward_level(stripe, stripes, pa, pb, bounds, mass, opt, layout, graph, rolls, next_mass, waives,
+                       zero_scores):
     """Push the probability of every position of pairs (pa[i], pb[i]) through one turn of optimal play.
 
-    mass holds this level's probabilities from table cell mass_base on, opt_values the equities of the
-    next level from opt_base on. next_mass[idx - next_lo] receives the mass arriving at table index idx.
+    mass holds this level's probabilities, opt the equities of the next level, next_mass receives the mass
+    arriving at each of its cells (each a ``TablePart``).
     Chunk w runs pairs bounds[w] to bounds[w + 1]; a turn's mass lands on pairs whose mover is this pair's
     other player, so chunks cut where pb changes (pb sorted) never write the same cell and need no copy
     of next_mass each. waives[w, c] receives the probability of scoring 0 in c by choice although another
     open box would have scored; zero_scores[w, c] of scoring 0 in c at all. Chunks stripe, stripe + stripes,
     ... on the calling thread, without the GIL (Python's threads run one stripe each)."""
+    layout, graph = lend_layout(layout), lend_graph(graph)
+    pair_offset, maxsum, scores, full = layout.pair_offset, layout.maxsum, layout.scores, layout.full
+    keep_add, roll_prob, roll_offset = graph.keep_add, graph.roll_prob, graph.roll_offset
+    mass_base, next_lo = mass.base, next_mass.base
+    opt = TablePart(borrowed(opt.values), opt.base)
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    pa, pb, bounds, mass, opt_values, pair_offset = borrowed(pa), borrowed(pb), borrowed(bounds), borrowed(mass), \
-        borrowed(opt_values), borrowed(pair_offset)
-    maxsum, scores, keep_add, sub_ptr, sub_idx, roll_prob = borrowed(maxsum), borrowed(scores), borrowed(keep_add), \
-        borrowed(sub_ptr), borrowed(sub_idx), borrowed(roll_prob)
-    next_mass, waives, zero_scores = borrowed(next_mass), borrowed(waives), borrowed(zero_scores)
+    pa, pb, bounds, mass = borrowed(pa), borrowed(pb), borrowed(bounds), borrowed(mass.values)
+    next_mass, waives, zero_scores = borrowed(next_mass.values), borrowed(waives), borrowed(zero_scores)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_sets = full + 1
@@ -296,11 +310,10 @@ def duel_forward_level(stripe, stripes, pa, pb, bounds, mass, mass_base, opt_val
                 total += mass[o + j]
             if total == 0.0:
                 continue
-            opt = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
+            opt_rows = s_opt[: n_keeps * lanes].reshape((n_keeps, lanes))
             choice = s_choice[: n_rolls * lanes].reshape((n_rolls, lanes))
             arg = s_arg[: stages_n * n_keeps * lanes].reshape((stages_n, n_keeps, lanes))
-            malina_policy(a, b, lanes, opt, choice, arg, line, opt_values, opt_base, pair_offset, maxsum, scores,
-                          full, keep_add, sub_ptr, sub_idx, roll_offset, rolls)
+            malina_policy(a, b, lanes, opt_rows, choice, arg, line, opt, layout, graph, rolls)
             cur = s_m1[: n_keeps * lanes].reshape((n_keeps, lanes))
             nxt = s_m2[: n_keeps * lanes].reshape((n_keeps, lanes))
             for r in range(n_rolls):

@@ -1,9 +1,12 @@
 """Two players: the exact equity solve (+1 win, 0 draw, -1 loss for the player to move).
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.jit import borrowed, njit
+from ....core.kernels import lend_graph
 from ...turn.kernels.widget import best_keeps, chunk_bounds, expect_keeps, run_widget
 
 #
@@ -14,6 +17,29 @@ from ...turn.kernels.widget import best_keeps, chunk_bounds, expect_keeps, run_w
 #
 # ``values`` may be the whole table (base 0) or one level of it held apart (out of core): ``base`` is the
 # table offset of its first cell, so that pair_offset (table offsets) indexes it as values[offset - base].
+
+
+class DuelLayout(NamedTuple):
+    """The two-person table's layout and the game's points, one argument for the kernels (``DuelModel.layout``)."""
+
+    pair_offset: np.ndarray  # int64 [a * (full + 1) + b]: the table cell of pair (a, b)'s first lane
+    maxsum: np.ndarray  # int64 [used set]: the most points a card with those boxes filled holds
+    scores: np.ndarray  # [roll, box]: the points of each roll in each box
+    full: int  # the full card's used set
+
+
+class TablePart(NamedTuple):
+    """Table cells from ``base`` on: the whole table (base 0), or a level held apart (out of core)."""
+
+    values: np.ndarray
+    base: int
+
+
+@njit(cache=True, inline="always")
+def lend_layout(layout):
+    """The layout with its arrays borrowed, as ``scoring.lend`` lends the rules (``core.jit.borrowed``)."""
+    return DuelLayout(borrowed(layout.pair_offset), borrowed(layout.maxsum), borrowed(layout.scores), layout.full)
+
 
 @njit(cache=True, fastmath=True)
 def successor_line(line, a, b, c, length, values, base, pair_offset, maxsum, full):
@@ -80,21 +106,22 @@ def final_rows(buf, roll_offset, succ, open_cats, n_open, scores, j0, width):
 
 
 @njit(cache=True, nogil=True)
-def duel_level(stripe, stripes, pa, pb, out, out_base, above, above_base, pair_offset, maxsum, scores, full, keep_add,
-               sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
+def duel_level(stripe, stripes, pa, pb, out, above, layout, graph, rerolls):
     """Equities of every position of the pairs (pa[i], pb[i]) (one level) into ``out``, from the level above
-    (``above``; both may be the whole table).
+    (``above``; both ``TablePart``s, and both may be the whole table).
 
     Scratch memory is allocated once per chunk of pairs: allocating megabytes per pair made the
     operating system hand out fresh pages every time. (Running the widget a few dozen lanes at a time, to
     keep its buffer in the core's first-level cache, measured slower: the passes are bound by arithmetic.)
     Chunks stripe, stripe + stripes, ... on the calling thread, without the GIL (Python's threads run one
     stripe each)."""
+    layout, graph = lend_layout(layout), lend_graph(graph)
+    pair_offset, maxsum, scores, full = layout.pair_offset, layout.maxsum, layout.scores, layout.full
+    keep_add, sub_ptr, sub_idx = graph.keep_add, graph.sub_ptr, graph.sub_idx
+    roll_prob, roll_offset = graph.roll_prob, graph.roll_offset
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    pa, pb, out, above, pair_offset, maxsum = borrowed(pa), borrowed(pb), borrowed(out), borrowed(above), \
-        borrowed(pair_offset), borrowed(maxsum)
-    scores, keep_add, sub_ptr, sub_idx, roll_prob = borrowed(scores), borrowed(keep_add), borrowed(sub_ptr), \
-        borrowed(sub_idx), borrowed(roll_prob)
+    out_base, above_base = out.base, above.base
+    pa, pb, out, above = borrowed(pa), borrowed(pb), borrowed(out.values), borrowed(above.values)
     n_keeps = keep_add.shape[0]
     n_sets = full + 1
     n_cats = scores.shape[1]
@@ -120,10 +147,11 @@ def duel_level(stripe, stripes, pa, pb, out, out_base, above, above_base, pair_o
 
 
 @njit(cache=True)
-def duel_widget(a, b, buf, values, pair_offset, maxsum, scores, full, keep_add, sub_ptr, sub_idx, roll_offset,
-                rerolls_left):
+def duel_widget(a, b, buf, values, layout, graph, rerolls_left):
     """Within-turn equities of pair (a, b): roll rows = best equity of each roll with ``rerolls_left``
     throws still to come (0: final-roll values)."""
+    pair_offset, maxsum, scores, full = layout.pair_offset, layout.maxsum, layout.scores, layout.full
+    keep_add, sub_ptr, sub_idx, roll_offset = graph.keep_add, graph.sub_ptr, graph.sub_idx, graph.roll_offset
     lanes = maxsum[a] + maxsum[b] + 1
     succ = np.empty((scores.shape[1], lanes + scores.max() + 1))
     open_cats = np.empty(scores.shape[1], dtype=np.int64)

@@ -1,10 +1,13 @@
 """Multi-player matches: many games between built-in strategies in one parallel kernel.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.jit import njit
-from ...mindful.kernels.mindful import mindful_roll_values, result_curve
+from ....core.kernels import lend_graph
+from ...mindful.kernels.mindful import Futures, mindful_roll_values, result_curve
 from ...game.kernels.scoring import bonus_step, lane_of, lend, next_group, score_choice
 from ...bots.kernels.strategies import OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
 from ...target.kernels.target import target_box, target_keep, target_stages
@@ -19,6 +22,28 @@ from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 # read from the policy table of ``policy_table``: policy[policy_rows[state], roll], keep_bits bits a keep).
 
 MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA, MATCH_TARGET, MATCH_POLICY = 5, 6, 7, 8, 9
+
+
+class MatchPlayers(NamedTuple):
+    """What the players of a match decide by, one argument for the kernels (``match.play.Match``): each
+    player's kind, and the tables of the kinds that read one (stand-ins of the same types where no player
+    does, so that the kernel is compiled once)."""
+
+    kinds: np.ndarray  # int64 [player]: a solitaire mode (``bots.kernels.strategies``) or a MATCH_ kind
+    H: np.ndarray  # float64 [player, roll, box]: a static strategy's hand values
+    values: np.ndarray  # the solitaire table (the optimal player where no policy table is at hand)
+    futures: Futures  # Mindful Maximus's opponents' futures
+    dvalues: np.ndarray  # float32: the two-player equity table (Malina) ...
+    pair_offset: np.ndarray  # ... each pair of used sets' row ...
+    maxsum: np.ndarray  # ... and the largest total of each used set
+    keep_table: np.ndarray  # int64 [used set, throws left - 1, roll]: Joe's keeps ...
+    cat_table: np.ndarray  # ... and boxes [used set, roll]
+    V: np.ndarray  # float32: the target table, rows of width W
+    W: int
+    aims: np.ndarray  # int64 [player]: a target player's aim
+    policy: np.ndarray  # the policy table's decisions ...
+    policy_rows: np.ndarray  # ... their rows by state ...
+    keep_bits: int  # ... and the bits of a keep in a decision
 
 
 @njit(cache=True, inline="always")
@@ -45,13 +70,16 @@ def game_results(totals, out):
 
 
 @njit(cache=True)
-def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, rules, keep_add, sub_ptr,
-              sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start,
-              fut_len, dvalues, pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits,
-              out_total, out_result):
+def play_game(i, max_points, max_len, keep_mask, perms, throws, rand, rules, graph, players, out_total, out_result):
     """Game i of simulate_match (a function of its own, which numba compiles once for every kernel that plays
     a match's games)."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
+    keep_add, sub_ptr, sub_idx, roll_offset = graph.keep_add, graph.sub_ptr, graph.sub_idx, graph.roll_offset
+    roll_sub_ptr, roll_sub_idx = graph.roll_sub_ptr, graph.roll_sub_idx
+    kinds, H, values, futures, aims = players.kinds, players.H, players.values, players.futures, players.aims
+    dvalues, pair_offset, maxsum = players.dvalues, players.pair_offset, players.maxsum
+    keep_table, cat_table, V, W = players.keep_table, players.cat_table, players.V, players.W
+    policy, policy_rows, keep_bits = players.policy, players.policy_rows, players.keep_bits
     offset, n_bonus_lanes, n_groups, scores = rules.offset, rules.n_bonus_lanes, rules.n_groups, rules.scores
     n_seats, n_turns, rolls, n_dice = throws.shape[1:]
     n_rot = perms.shape[0]
@@ -83,11 +111,9 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                 lu = n_bonus_lanes[a]
                 prow = policy_rows[offset[a] + g[seat] * lu + lane_of(a, t[seat], rules)]
             elif kind == MATCH_TARGET:
-                target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, rules, keep_add, sub_ptr,
-                              sub_idx, roll_offset, buf, stages[:rolls - 1])
+                target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, rules, graph, buf, stages[:rolls - 1])
             elif kind == OPTIMAL or kind == STATIC:
-                policy_stages(kind, a, g[seat], t[seat], H[p], values, rules, keep_add, sub_ptr, sub_idx,
-                              roll_offset, buf, stages[:rolls - 1])
+                policy_stages(kind, a, g[seat], t[seat], H[p], values, rules, graph, buf, stages[:rolls - 1])
             elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                 if kind == MATCH_MINDFUL:
                     # the opponents' final totals -> the expected-result curve
@@ -107,10 +133,10 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                         else:
                             ln = n_bonus_lanes[b]
                             s = offset[b] + g[s2] * ln + lane_of(b, t[s2], rules)
-                            opp_lo[q] = total[s2] + fut_start[s]
-                            opp_len[q] = fut_len[s]
-                            for x in range(fut_len[s]):
-                                opp_p[used + x] = fut_data[fut_off[s] + x]
+                            opp_lo[q] = total[s2] + futures.start[s]
+                            opp_len[q] = futures.length[s]
+                            for x in range(futures.length[s]):
+                                opp_p[used + x] = futures.data[futures.offset[s] + x]
                         used += opp_len[q]
                         if opp_lo[q] > lo_max:
                             lo_max = opp_lo[q]
@@ -119,9 +145,8 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                         q += 1
                     curve = np.empty(top - lo_max + 1)
                     glo = result_curve(n_seats, opp_lo, opp_len, opp_off, opp_p, curve)
-                    mindful_roll_values(a, g[seat], t[seat], total[seat], glo, curve, n_seats,
-                                        fut_data, fut_off, fut_start, fut_len, rules,
-                                        memo, buf, choice, roll_offset)
+                    mindful_roll_values(a, g[seat], t[seat], total[seat], glo, curve, n_seats, futures, rules, memo, buf,
+                                        choice, roll_offset)
                 else:
                     # the most dangerous opponent, then the two-player policy against her
                     worst = 2.0
@@ -154,25 +179,23 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
                     expect_keeps(buf, keep_add, roll_offset, 1)
                     for k in range(n_keeps):
                         stages[m, k] = buf[k, 0]
-            r = throw(0, throws[deal, seat, turn, 0], n_dice, keep_add, roll_offset)
+            r = throw(0, throws[deal, seat, turn, 0], n_dice, graph)
             for s in range(1, rolls):
                 if kind == MATCH_TARGET:
-                    k = target_keep(r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
+                    k = target_keep(r, rolls - s, stages, graph)
                 elif kind == MATCH_TABLE:
                     k = keep_table[a, rolls - s - 1, r]
                 elif kind == MATCH_POLICY:
                     q = (np.int64(policy[prow, r]) >> ((rolls - s - 1) * keep_bits)) & keep_mask
                     k = roll_sub_idx[roll_sub_ptr[r] + q]
                 elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
-                    k = choose_keep_index(OPTIMAL, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
-                                          roll_offset, 0, keep_add)
+                    k = choose_keep_index(OPTIMAL, r, rolls - s, stages, 0, graph)
                 else:
-                    k = choose_keep_index(kind, r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_faces,
-                                          roll_offset, rand[deal, seat, turn, s - 1], keep_add)
-                kept = keep_size[k]
+                    k = choose_keep_index(kind, r, rolls - s, stages, rand[deal, seat, turn, s - 1], graph)
+                kept = graph.keep_size[k]
                 if kept == n_dice:
                     break
-                r = throw(k, throws[deal, seat, turn, s], n_dice - kept, keep_add, roll_offset)
+                r = throw(k, throws[deal, seat, turn, s], n_dice - kept, graph)
             if kind == MATCH_TARGET:
                 c = target_box(a, g[seat], t[seat], r, aims[p] - total[seat], V, W, rules)[0]
             elif kind == MATCH_TABLE:
@@ -198,10 +221,7 @@ def play_game(i, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, 
 
 
 @njit(cache=True, nogil=True)
-def simulate_match(stripe, stripes, kinds, H, perms, throws, rand, values, rules, keep_add, sub_ptr, sub_idx,
-                   roll_offset, roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start,
-                   fut_len, dvalues, pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows,
-                   keep_bits, out_total, out_result):
+def simulate_match(stripe, stripes, perms, throws, rand, rules, graph, players, out_total, out_result):
     """Games i = deal * n_rotations + rotation: seat s of game i is player perms[rotation, s], and seat s
     throws the deal's dice throws[deal, s, turn, throw, die] (common random numbers across rotations).
     out_total[i, player], out_result[i, player]. Games stripe, stripe + stripes, ... on the calling thread,
@@ -209,12 +229,9 @@ def simulate_match(stripe, stripes, kinds, H, perms, throws, rand, values, rules
     rules = lend(rules)
     scores, upper_points, xbonus = rules.scores, rules.upper_points, rules.xbonus
     max_points = scores.max() + xbonus + upper_points
-    max_len = fut_len.max()
-    keep_mask = (1 << keep_bits) - 1
+    max_len = players.futures.length.max()
+    keep_mask = (1 << players.keep_bits) - 1
     for i in range(stripe, throws.shape[0] * perms.shape[0], stripes):
         game = np.int64(i)  # one compiled play_game for every caller
-        play_game(game, max_points, max_len, keep_mask, kinds, H, perms, throws, rand, values, rules, keep_add,
-                  sub_ptr, sub_idx, roll_offset,
-                  roll_sub_ptr, roll_sub_idx, roll_faces, keep_size, fut_data, fut_off, fut_start, fut_len, dvalues,
-                  pair_offset, maxsum, keep_table, cat_table, V, W, aims, policy, policy_rows, keep_bits, out_total,
+        play_game(game, max_points, max_len, keep_mask, perms, throws, rand, rules, graph, players, out_total,
                   out_result)

@@ -18,7 +18,7 @@ from ...solitaire.kernels.answers import (
     XBONUS, N_DICE, part, read_card, read_moment, unpack,
 )
 from ...turn.kernels.answer_rows import empty_row, finish_row
-from .mindful import curve_at, mindful_roll_values, result_curve
+from .mindful import curve_at, lend_futures, mindful_roll_values, result_curve
 from ...game.kernel_rules import KernelRules
 from ...game.kernels.scoring import score_choice, unpacked
 from ...turn.kernels.widget import best_keeps, expect_keeps
@@ -37,10 +37,9 @@ def same_turn(cards, totals, i, j):
 
 
 @njit(cache=True)
-def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut_start, fut_len, blob, tie, out_f,
-                   out_i):
+def answer_mindful(cards, totals, dice, held, rolls_left, futures, blob, tie, out_f, out_i):
     """Every situation's answer (on the calling thread); returns how many were refused."""
-    model = unpack(blob)
+    model, futures = unpack(blob), lend_futures(futures)
     (offset, n_bonus_lanes, n_groups, scores, scores_t, upper_face, joker_pts, roll_yacht_face, upper_cat_of_face,
      keep_add, sub_ptr, sub_idx, roll_sub_ptr, roll_sub_idx, roll_sub_mask, counts_t, possible, sub_pad) = model
     r = unpacked(part(blob, RULES))  # with the model's layout arrays
@@ -62,8 +61,8 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
     choice = np.empty(n_rolls, dtype=np.int64)
     stages = np.empty((rolls + 1, blob[N_KEEPS], 1))
     most = 1
-    for s in range(fut_len.shape[0]):
-        most = max(most, fut_len[s])
+    for s in range(futures.length.shape[0]):
+        most = max(most, futures.length[s])
     opp_lo = np.empty(max(players - 1, 1), dtype=np.int64)
     opp_len = np.empty(max(players - 1, 1), dtype=np.int64)
     opp_off = np.empty(max(players - 1, 1), dtype=np.int64)
@@ -85,10 +84,10 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
             if uq == full:
                 opp_p[filled] = 1.0
             else:
-                lo += fut_start[key_q]
-                length = fut_len[key_q]
+                lo += futures.start[key_q]
+                length = futures.length[key_q]
                 for x in range(length):
-                    opp_p[filled + x] = fut_data[fut_off[key_q] + x]
+                    opp_p[filled + x] = futures.data[futures.offset[key_q] + x]
             opp_lo[q - 1], opp_len[q - 1], opp_off[q - 1] = lo, length, filled
             filled += length
         j = i + 1
@@ -121,8 +120,8 @@ def answer_mindful(cards, totals, dice, held, rolls_left, fut_data, fut_off, fut
                                opp_p[:filled], curve)
         if u != full:
             # typed, not literal: read_card's early returns would have it compiled for a literal 0 too
-            mindful_roll_values(np.int64(u), g, t, total, glo, curve, players, fut_data, fut_off, fut_start, fut_len,
-                                rules, memo, stages[0], choice, roll_offset)
+            mindful_roll_values(np.int64(u), g, t, total, glo, curve, players, futures, rules, memo, stages[0], choice,
+                                roll_offset)
             for m in range(1, top + 1):
                 # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
                 for copy_row in range(stages.shape[1]):

@@ -1,9 +1,12 @@
 """Mindful Maximus: the expected result of every option from the players' future-score distributions.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.jit import borrowed, njit
+from ....core.kernels import lend_graph
 from ...game.kernels.scoring import bonus_step, lane_of, lend, next_group, score_choice
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
@@ -15,6 +18,24 @@ from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 # equity (a decided game) are ordered as Maximus orders them.
 
 TIE_BREAK = 1e-12
+
+
+class Futures(NamedTuple):
+    """Every turn-start state's distribution of future points under Maximus (``mindful.future.FutureTable``)
+    as the kernels read it: state s's probabilities of start[s], start[s] + 1, ... more points are
+    data[offset[s]:offset[s] + length[s]]."""
+
+    data: np.ndarray  # float32
+    offset: np.ndarray  # int64
+    start: np.ndarray  # int32
+    length: np.ndarray  # int32
+
+
+@njit(cache=True, inline="always")
+def lend_futures(futures):
+    """The futures with their arrays borrowed, as ``scoring.lend`` lends the rules (``core.jit.borrowed``)."""
+    return Futures(borrowed(futures.data), borrowed(futures.offset), borrowed(futures.start),
+                   borrowed(futures.length))
 
 
 @njit(cache=True)
@@ -65,31 +86,30 @@ def curve_at(total, glo, curve, n_players):
 
 
 @njit(cache=True, inline="always")
-def mindful_option(s, p, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len):
+def mindful_option(s, p, cur, glo, curve, n_players, futures):
     """Equity (plus the tie-break) of ending the turn in state s (-1: game over) with p points now."""
     if s < 0:
         return curve_at(cur + p, glo, curve, n_players) + TIE_BREAK * p
     v = 0.0
-    o = fut_off[s]
-    lo = cur + p + fut_start[s]
-    for x in range(fut_len[s]):
-        q = fut_data[o + x]
-        v += q * (curve_at(lo + x, glo, curve, n_players) + TIE_BREAK * (p + fut_start[s] + x))
+    o = futures.offset[s]
+    lo = cur + p + futures.start[s]
+    for x in range(futures.length[s]):
+        q = futures.data[o + x]
+        v += q * (curve_at(lo + x, glo, curve, n_players) + TIE_BREAK * (p + futures.start[s] + x))
     return v
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, memo, buf,
-                        choice, roll_offset):
-    """buf[roll row, 0] = the best option's value for each final roll; choice[r] = its category."""
-    rules = lend(rules)
+def mindful_roll_values(u, g, t, cur, glo, curve, n_players, futures, rules, memo, buf, choice, roll_offset):
+    """buf[roll row, 0] = the best option's value for each final roll; choice[r] = its category: for the turn
+    of used set u, flag group g, progress code t and total ``cur``, against the opponents' result curve
+    (``result_curve``: glo, curve, n_players)."""
+    rules, futures = lend(rules), lend_futures(futures)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
     # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
     # made a turn several times slower
-    curve, fut_data = borrowed(curve), borrowed(fut_data)
-    fut_off, fut_start = borrowed(fut_off), borrowed(fut_start)
-    fut_len = borrowed(fut_len)
+    curve = borrowed(curve)
     memo, buf, choice = borrowed(memo), borrowed(buf), borrowed(choice)
     n_rolls, n_cats = scores.shape
     full = (1 << n_cats) - 1
@@ -115,8 +135,7 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, 
                     ln = n_bonus_lanes[nu]
                     ng = next_group(u, g, c, pts, extra, rules, n_groups[nu])
                     s = offset[nu] + ng * ln + lane_of(nu, t2, rules)
-                v = mindful_option(s, pts + gain + extra, cur, glo, curve, n_players, fut_data, fut_off, fut_start,
-                                   fut_len)
+                v = mindful_option(s, pts + gain + extra, cur, glo, curve, n_players, futures)
                 memo[key] = v
             if v > best:
                 best = v
@@ -126,12 +145,12 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, 
 
 
 @njit(cache=True)
-def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, keep_add, sub_ptr,
-                   sub_idx, roll_offset, rerolls_left, out_keep, out_cat):
+def mindful_values(u, g, t, cur, glo, curve, n_players, futures, rules, graph, rerolls_left, out_keep, out_cat):
     """Mindful equities within one turn: out_keep[k] = the value of keeping k when ``rerolls_left``
     throws follow the next one (-1: unused), out_cat[r, c] = scoring final roll r in c (NEG: not
     allowed)."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
+    keep_add, roll_offset = graph.keep_add, graph.roll_offset
     scores, upper_points, xbonus = rules.scores, rules.upper_points, rules.xbonus
     n_rolls, n_cats = scores.shape
     max_points = 0
@@ -143,8 +162,7 @@ def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_s
     memo = np.empty(2 * n_cats * (max_points + 1))
     choice = np.empty(n_rolls, dtype=np.int64)
     buf = np.empty((keep_add.shape[0], 1))
-    mindful_roll_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_start, fut_len, rules, memo, buf,
-                        choice, roll_offset)
+    mindful_roll_values(u, g, t, cur, glo, curve, n_players, futures, rules, memo, buf, choice, roll_offset)
     for r in range(n_rolls):
         for c in range(n_cats):
             out_cat[r, c] = NEG
@@ -156,7 +174,7 @@ def mindful_values(u, g, t, cur, glo, curve, n_players, fut_data, fut_off, fut_s
     if rerolls_left >= 0:
         for m in range(rerolls_left + 1):
             if m > 0:
-                best_keeps(buf, sub_ptr, sub_idx, 1)
+                best_keeps(buf, graph.sub_ptr, graph.sub_idx, 1)
             expect_keeps(buf, keep_add, roll_offset, 1)
         for k in range(keep_add.shape[0]):
             out_keep[k] = buf[k, 0]

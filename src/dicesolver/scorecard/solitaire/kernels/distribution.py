@@ -2,12 +2,38 @@
 one optimally played turn from every state, and histograms pushed along them.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ....core.jit import borrowed, njit
+from ....core.kernels import lend_graph
 from .policy import keep_stages
 from ...game.kernels.scoring import bonus_step, code_of, lane_of, lend, next_group, score_choice
 from ...turn.kernels.widget import NEG, spread_keeps
+
+
+class Columns(NamedTuple):
+    """The states whose turn ``turn_outcomes`` works out, as columns: column q is lane lane[q] of used set
+    used[q], written to row row[q]; columns block_start[b] to block_start[b + 1] go side by side."""
+
+    used: np.ndarray  # int64
+    lane: np.ndarray  # int64
+    row: np.ndarray  # int64
+    block_start: np.ndarray  # int64
+
+
+class TurnOutcomes(NamedTuple):
+    """Outcome o of state row s (``turn_outcomes``): the next state's table index, the points earned (box and
+    bonuses), its probability, the box, the flags (a set bonus reached: bit 0; an extra-yacht bonus: bit 1;
+    the box scored more than 0: bit 2; the set bonuses' points: the bits from 3 on); n_outcomes[s] of them."""
+
+    target: np.ndarray  # int64 [row, outcome]
+    points: np.ndarray  # int64 [row, outcome]
+    prob: np.ndarray  # float64 [row, outcome]
+    cat: np.ndarray  # int64 [row, outcome]
+    flag: np.ndarray  # int64 [row, outcome]
+    n_outcomes: np.ndarray  # int64 [row]
 
 
 @njit(cache=True, inline="always")
@@ -72,46 +98,33 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
 
 
 @njit(cache=True, nogil=True)
-def turn_outcomes(stripe, n_stripes, cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr,
-                  sub_idx, roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target,
-                  out_points, out_prob, out_cat, out_flag, out_count):
-    """The distinct outcomes of one turn under optimal play, for the states given as columns (lane
-    cols_lane[q] of set cols_u[q], written to row cols_row[q]), a block of columns at a time
-    (block_start): the turn's stages run over a block's columns side by side, whatever their sets. This
-    call works out blocks stripe, stripe + n_stripes, ...: Python's threads run the stripes
-    (``core.jit.Stripes``; a ``prange`` here compiled numba's parfor, 3.4 s of a first distribution).
-
-    Outcome o of row s: the next state's table index (out_target), the points earned (out_points, box +
-    bonuses), the category (out_cat), whether a set bonus was reached (out_flag bit 0), an extra-yacht
-    bonus earned (bit 1) or the box scored more than 0 (bit 2), the set bonuses' points (the bits from 3 on),
-    and its probability (out_prob).
+def turn_outcomes(stripe, n_stripes, columns, values, rules, graph, rolls, max_points, out):
+    """The distinct outcomes of one turn under optimal play (``TurnOutcomes``), for the states given as
+    ``Columns``, a block of columns at a time: the turn's stages run over a block's columns side by side,
+    whatever their sets. This call works out blocks stripe, stripe + n_stripes, ...: Python's threads run the
+    stripes (``core.jit.Stripes``; a ``prange`` here compiled numba's parfor, 3.4 s of a first distribution).
     """
-    rules = lend(rules)
-    for b in range(stripe, block_start.shape[0] - 1, n_stripes):  # every n-th block: their work varies
-        block_outcomes(np.int64(b), cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr, sub_idx,
-                       roll_prob, roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target,
-                       out_points, out_prob, out_cat, out_flag, out_count)
+    rules, graph = lend(rules), lend_graph(graph)
+    for b in range(stripe, columns.block_start.shape[0] - 1, n_stripes):  # every n-th block: their work varies
+        block_outcomes(np.int64(b), columns, values, rules, graph, rolls, max_points, out)
 
 
 @njit(cache=True)
-def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, rules, keep_add, sub_ptr, sub_idx, roll_prob,
-                   roll_offset, roll_sub_ptr, roll_sub_idx, rolls, max_points, out_target, out_points, out_prob,
-                   out_cat, out_flag, out_count):
+def block_outcomes(b, columns, values, rules, graph, rolls, max_points, out):
     """Block b of ``turn_outcomes``."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
+    keep_add, roll_prob, roll_offset = graph.keep_add, graph.roll_prob, graph.roll_offset
+    roll_sub_ptr, roll_sub_idx = graph.roll_sub_ptr, graph.roll_sub_idx
     # borrowed: the caller owns them for the call (counted, the threads' atomic counts on shared arrays cost)
-    cols_u, cols_lane = borrowed(cols_u), borrowed(cols_lane)
-    cols_row, block_start = borrowed(cols_row), borrowed(block_start)
+    cols_u, cols_lane = borrowed(columns.used), borrowed(columns.lane)
+    cols_row, block_start = borrowed(columns.row), borrowed(columns.block_start)
     values = borrowed(values)
-    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, roll_prob = borrowed(sub_idx), borrowed(roll_prob)
-    roll_sub_ptr, roll_sub_idx = borrowed(roll_sub_ptr), borrowed(roll_sub_idx)
-    out_target = borrowed(out_target)
-    out_points, out_prob = borrowed(out_points), borrowed(out_prob)
-    out_cat, out_flag = borrowed(out_cat), borrowed(out_flag)
-    out_count = borrowed(out_count)
+    out_target = borrowed(out.target)
+    out_points, out_prob = borrowed(out.points), borrowed(out.prob)
+    out_cat, out_flag = borrowed(out.cat), borrowed(out.flag)
+    out_count = borrowed(out.n_outcomes)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     n_keys = n_cats * (max_points + 1) * 2
@@ -127,7 +140,7 @@ def block_outcomes(b, cols_u, cols_lane, cols_row, block_start, values, rules, k
     buf = np.empty((n_keeps, m))
     choice = np.empty((n_rolls, m), dtype=np.int64)
     columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, rules)
-    stages = keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, m)
+    stages = keep_stages(buf, rolls, graph, m)
     # forward: mass on rolls after the opening throw, then each re-throw under the best keep
     mass = np.empty((n_keeps, m))
     moved = np.empty((n_keeps, m))

@@ -43,27 +43,27 @@ def final_choice(u, buf, choice, roll_offset, values, rules):
 
 
 @njit(cache=True, inline="always")
-def optimal_policy(u, lanes, rolls, values, rules, keep_add, sub_ptr, sub_idx, roll_offset):
+def optimal_policy(u, lanes, rolls, values, rules, graph):
     """The optimal policy of every lane of used set u: choice[r, lane] = the category for final roll r;
     stages[m][k, lane] = the value of keeping k when m more throws follow the next one."""
     scores = rules.scores
-    n_keeps = keep_add.shape[0]
+    n_keeps = graph.keep_add.shape[0]
     n_rolls = scores.shape[0]
     buf = np.empty((n_keeps, lanes))
     choice = np.empty((n_rolls, lanes), dtype=np.int64)
-    final_choice(u, buf, choice, roll_offset, values, rules)
-    return choice, keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes)
+    final_choice(u, buf, choice, graph.roll_offset, values, rules)
+    return choice, keep_stages(buf, rolls, graph, lanes)
 
 
 @njit(cache=True, inline="always")
-def keep_stages(buf, rolls, keep_add, sub_ptr, sub_idx, roll_offset, lanes):
+def keep_stages(buf, rolls, graph, lanes):
     """From final-roll values in buf's roll rows: stages[m][k, lane] = the value of keeping k when m more
     throws follow the next one (buf is used up)."""
-    stages = np.empty((max(rolls - 1, 1), keep_add.shape[0], lanes))
+    stages = np.empty((max(rolls - 1, 1), graph.keep_add.shape[0], lanes))
     for m in range(rolls - 1):
         if m > 0:
-            best_keeps(buf, sub_ptr, sub_idx, lanes)
-        expect_keeps(buf, keep_add, roll_offset, lanes)
+            best_keeps(buf, graph.sub_ptr, graph.sub_idx, lanes)
+        expect_keeps(buf, graph.keep_add, graph.roll_offset, lanes)
         # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
         for copy_row in range(buf.shape[0]):
             for copy_lane in range(lanes):

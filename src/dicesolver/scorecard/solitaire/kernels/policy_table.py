@@ -12,6 +12,8 @@ The dice come from the simulations' stream (``stream.py``), drawn in the kernel 
 import numpy as np
 
 from ....core.jit import borrowed, njit, prange
+from ....core.kernels import lend_graph
+from ...game.kernels.played import lend_played
 from .policy import optimal_policy
 from ...game.kernels.scoring import bonus_step, code_of, lane_of, lend, next_group, score_choice
 from ...turn.kernels.stream import DICE_PER_WORD, DICE_STREAM, next_face, stream_key, throw_word
@@ -20,23 +22,20 @@ BLOCK = 32  # games played side by side in one thread
 
 
 @njit(cache=True, nogil=True)
-def build_policy(stripe, stripes, sets, values, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
-                 roll_sub_idx, rolls, keep_bits, out):
+def build_policy(stripe, stripes, sets, values, rules, graph, rolls, keep_bits, out):
     """out[offset[u] + lane, roll] for every used set u of ``sets``: the decisions simulate_games makes in
     mode OPTIMAL (the same values compared in the same order: the first best keep, the first best box).
     Sets stripe, stripe + stripes, ... on the calling thread, without the GIL."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
-    values = borrowed(values)
-    keep_add, sub_ptr, sub_idx = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx)
-    roll_sub_ptr, roll_sub_idx, out = borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(out)
+    roll_sub_ptr, roll_sub_idx = graph.roll_sub_ptr, graph.roll_sub_idx
+    values, out = borrowed(values), borrowed(out)
     n_rolls = scores.shape[0]
     for b in range(stripe, sets.shape[0], stripes):
         u = sets[b]
         lanes = n_bonus_lanes[u] * n_groups[u]
-        choice, stages = optimal_policy(u, lanes, rolls, values, rules, keep_add,
-                                        sub_ptr, sub_idx, roll_offset)
+        choice, stages = optimal_policy(u, lanes, rolls, values, rules, graph)
         for j in range(lanes):
             row = offset[u] + j
             for r in range(n_rolls):
@@ -90,19 +89,20 @@ def mark_reached(stripe, stripes, sets, words, cat_shift, rules, reached):
 
 
 @njit(cache=True, parallel=True)
-def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score, seed, first_game, throws, rules,
-                keep_add, roll_offset, roll_sub_ptr, roll_sub_idx, keep_size, faces, rolls, out_total, out_boxes,
-                out_bonus, out_extra):
-    """out_total.shape[0] games of the optimal player from one start, decisions read from ``policy`` (the
-    row ``rows[state]`` of a turn-start state: the start must be one the table covers).
+def play_policy(policy, rows, keep_bits, start, seed, first_game, throws, rules, graph, rolls, out):
+    """out.total.shape[0] games of the optimal player from one start (used set, progress code, flag group,
+    score) into ``out`` (``PlayedGames``), decisions read from ``policy`` (the row ``rows[state]`` of a
+    turn-start state: the start must be one the table covers).
 
     The dice are ``throws[game, turn, throw, die]`` when it has games, else the stream of ``seed`` from
     game ``first_game`` on. Same results as simulate_games in mode OPTIMAL on the same dice.
 
     Games go in blocks of BLOCK, throw by throw: a block's look-ups into the table (mostly cache misses)
     are independent of each other, so the processor waits for them together, not one after another."""
-    n_games = out_total.shape[0]
+    start_u, start_t, start_g, start_score = start
+    n_games = out.total.shape[0]
     n_cats = rules.scores.shape[1]
+    faces = graph.keep_add.shape[1]
     n_dice = throws.shape[3]  # an empty throws array (no games) still says how many dice are thrown
     groups = (n_dice + DICE_PER_WORD - 1) // DICE_PER_WORD
     from_stream = throws.shape[0] == 0
@@ -111,7 +111,11 @@ def play_policy(policy, rows, keep_bits, start_u, start_t, start_g, start_score,
     cat_shift = (rolls - 1) * keep_bits
     full_set = (1 << n_cats) - 1
     for blk in prange((n_games + BLOCK - 1) // BLOCK):
-        lent = lend(rules)  # in each block's body: a parallel kernel's threads lend themselves their rules
+        # in each block's body: a parallel kernel's threads lend themselves their rules, dice and outputs
+        lent, dice, played = lend(rules), lend_graph(graph), lend_played(out)
+        keep_add, roll_offset, keep_size = dice.keep_add, dice.roll_offset, dice.keep_size
+        roll_sub_ptr, roll_sub_idx = dice.roll_sub_ptr, dice.roll_sub_idx
+        out_total, out_boxes, out_bonus, out_extra = played.total, played.boxes, played.bonus, played.extra
         offset, n_bonus_lanes = lent.offset, lent.n_bonus_lanes
         lo = blk * BLOCK
         nb = min(BLOCK, n_games - lo)

@@ -13,6 +13,8 @@ are solved backwards as in the expected-score solve.
 import numpy as np
 
 from ....core.jit import borrowed, njit
+from ....core.kernels import lend_graph
+from ...game.kernels.played import lend_played
 from ...game.kernels.scoring import bonus_step, code_of, fill_box, lane_of, lend, next_group, score_choice
 from ...turn.kernels.widget import best_keeps, expect_keeps, run_widget
 
@@ -30,16 +32,16 @@ def take_best(row, V, src, W, total):
 
 
 @njit(cache=True, nogil=True)
-def target_level(stripe, stripes, us, V, N, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls):
+def target_level(stripe, stripes, us, V, N, rules, graph, rerolls):
     """Every state of the used sets us[stripe], us[stripe + stripes], ... (one level), from the level above
     (already in V), on the calling thread without the GIL (Python's threads run one stripe each)."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
+    keep_add, sub_ptr, sub_idx, roll_prob = graph.keep_add, graph.sub_ptr, graph.sub_idx, graph.roll_prob
+    roll_offset = graph.roll_offset
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
     us, V = borrowed(us), borrowed(V)
-    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, roll_prob = borrowed(sub_idx), borrowed(roll_prob)
     n_keeps = keep_add.shape[0]
     n_rolls, n_cats = scores.shape
     W = N + 1
@@ -109,49 +111,45 @@ def target_box(u, g, t, r, need, V, W, rules):
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def target_stages(u, g, t, need, V, W, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages):
+def target_stages(u, g, t, need, V, W, rules, graph, buf, stages):
     """stages[m, k] = the best chance of ``need`` after keeping k when m more throws follow the next one."""
-    rules = lend(rules)
+    rules, graph = lend(rules), lend_graph(graph)
     scores = rules.scores
     # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
     # made a turn several times slower
-    V = borrowed(V)
-    keep_add, sub_ptr = borrowed(keep_add), borrowed(sub_ptr)
-    sub_idx, buf = borrowed(sub_idx), borrowed(buf)
-    stages = borrowed(stages)
+    V, buf, stages = borrowed(V), borrowed(buf), borrowed(stages)
     for r in range(scores.shape[0]):
         c, v = target_box(u, g, t, r, need, V, W, rules)
-        buf[roll_offset + r, 0] = v
+        buf[graph.roll_offset + r, 0] = v
     for m in range(stages.shape[0]):
         if m > 0:
-            best_keeps(buf, sub_ptr, sub_idx, 1)
-        expect_keeps(buf, keep_add, roll_offset, 1)
+            best_keeps(buf, graph.sub_ptr, graph.sub_idx, 1)
+        expect_keeps(buf, graph.keep_add, graph.roll_offset, 1)
         for k in range(buf.shape[0]):
             stages[m, k] = buf[k, 0]
 
 
 @njit(cache=True, inline="always")
-def target_keep(r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_offset):
+def target_keep(r, rolls_left, stages, graph):
     """The keep from roll r with the best chance (ties: the first in the roll's list of keeps)."""
-    best_k, best_v = roll_offset + r, -2.0
+    best_k, best_v = graph.roll_offset + r, -2.0
     table = stages[rolls_left - 1]
-    for p in range(roll_sub_ptr[r], roll_sub_ptr[r + 1]):
-        k = roll_sub_idx[p]
+    for p in range(graph.roll_sub_ptr[r], graph.roll_sub_ptr[r + 1]):
+        k = graph.roll_sub_idx[p]
         if table[k] > best_v:
             best_k, best_v = k, table[k]
     return best_k
 
 
 @njit(cache=True)
-def decide_target_keep(u, g, t, r, rolls_left, need, V, W, rules, keep_add, sub_ptr, sub_idx, roll_offset, roll_sub_ptr,
-                       roll_sub_idx):
+def decide_target_keep(u, g, t, r, rolls_left, need, V, W, rules, graph):
     """One keep decision of the target strategy (called from Python by its player)."""
-    rules = lend(rules)
-    buf = np.empty((keep_add.shape[0], 1))
-    stages = np.empty((rolls_left, keep_add.shape[0]))
-    target_stages(u, g, t, need, V, W, rules,
-                  keep_add, sub_ptr, sub_idx, roll_offset, buf, stages)
-    return target_keep(r, rolls_left, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
+    rules, graph = lend(rules), lend_graph(graph)
+    n_keeps = graph.keep_add.shape[0]
+    buf = np.empty((n_keeps, 1))
+    stages = np.empty((rolls_left, n_keeps))
+    target_stages(u, g, t, need, V, W, rules, graph, buf, stages)
+    return target_keep(r, rolls_left, stages, graph)
 
 
 @njit(cache=True)
@@ -162,19 +160,18 @@ def decide_target_box(u, g, t, r, need, V, W, rules):
 
 
 @njit(cache=True, nogil=True)
-def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, throws, V, W, rules, keep_add, sub_ptr,
-                 sub_idx, roll_offset, roll_sub_ptr, roll_sub_idx, keep_size, out_total, out_boxes, out_bonus, out_extra):
-    """Play throws.shape[0] games for a final score of ``aim`` from one start, with the pre-drawn dice
-    ``throws[game, turn, throw, die]`` (the same arrays as the other strategies' simulation): games stripe,
-    stripe + stripes, ... on the calling thread, without the GIL."""
-    rules = lend(rules)
+def target_games(stripe, stripes, aim, start, throws, V, W, rules, graph, out):
+    """Play throws.shape[0] games for a final score of ``aim`` from one start (used set, progress code, flag
+    group, score), with the pre-drawn dice ``throws[game, turn, throw, die]`` (the same arrays as the other
+    strategies' simulation), into ``out`` (``PlayedGames``): games stripe, stripe + stripes, ... on the calling
+    thread, without the GIL."""
+    rules, graph, out = lend(rules), lend_graph(graph), lend_played(out)
+    start_u, start_t, start_g, start_score = start
+    keep_add, roll_offset, keep_size = graph.keep_add, graph.roll_offset, graph.keep_size
+    out_total, out_boxes, out_bonus, out_extra = out.total, out.boxes, out.bonus, out.extra
     scores = rules.scores
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
     throws, V = borrowed(throws), borrowed(V)
-    keep_add, sub_ptr, sub_idx = borrowed(keep_add), borrowed(sub_ptr), borrowed(sub_idx)
-    roll_sub_ptr, roll_sub_idx, keep_size = borrowed(roll_sub_ptr), borrowed(roll_sub_idx), borrowed(keep_size)
-    out_total, out_boxes = borrowed(out_total), borrowed(out_boxes)
-    out_bonus, out_extra = borrowed(out_bonus), borrowed(out_extra)
     n_games, n_turns, rolls, n_dice = throws.shape
     n_keeps = keep_add.shape[0]
     n_cats = scores.shape[1]
@@ -188,13 +185,13 @@ def target_games(stripe, stripes, aim, start_u, start_t, start_g, start_score, t
             if u == (1 << n_cats) - 1:
                 break
             need = aim - total
-            target_stages(u, g, t, need, V, W, rules, keep_add, sub_ptr, sub_idx, roll_offset, buf, stages[:rolls - 1])
+            target_stages(u, g, t, need, V, W, rules, graph, buf, stages[:rolls - 1])
             r = 0
             for d in range(n_dice):
                 r = keep_add[r, throws[i, turn, 0, d] - 1]
             r -= roll_offset
             for s in range(1, rolls):
-                k = target_keep(r, rolls - s, stages, roll_sub_ptr, roll_sub_idx, roll_offset)
+                k = target_keep(r, rolls - s, stages, graph)
                 for d in range(n_dice - keep_size[k]):
                     k = keep_add[k, throws[i, turn, s, d] - 1]
                 r = k - roll_offset
