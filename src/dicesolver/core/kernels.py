@@ -1,9 +1,9 @@
-"""Kernels of the core: what every family's answers share."""
+"""Kernels of the core: what every family's kernels share (the dice graph lent, the answers' first best)."""
 
 import numpy as np
 
-from .arrays import DiceGraph
-from .jit import borrowed, njit
+from ..core.arrays import DiceGraph
+from ..core.jit import borrowed, njit
 
 
 @njit(cache=True, inline="always")

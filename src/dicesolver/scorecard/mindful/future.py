@@ -103,18 +103,17 @@ def build(solution: SolitaireTable, progress: ProgressCallback | None = None) ->
                 chunk = us[first:stop]
                 slots = np.concatenate([[0], np.cumsum(lanes[first:stop])[:-1]]).astype(np.int64)
                 n_states = int(lanes[first:stop].sum())
-                out_target, out_points, out_prob, _, _, out_count = turn_outcome_batch(model, values, chunk, slots,
-                                                                                       n_states, stripes)
+                outcomes = turn_outcome_batch(model, values, chunk, slots, n_states, stripes)
+                above = Futures(src, offset, start, length)
                 lo = np.empty(n_states, dtype=np.int64)
                 width = np.empty(n_states, dtype=np.int64)
-                stripes.each(future_bounds, n_states, out_target, out_points, out_prob, out_count, start, length, lo,
-                             width)
+                stripes.each(future_bounds, n_states, outcomes, above, lo, width)
                 scratch_off = np.concatenate([[0], np.cumsum(width)[:-1]]).astype(np.int64)
                 scratch = np.empty(int(width.sum()), dtype=np.float32)
                 keep_from = np.empty(n_states, dtype=np.int64)
                 keep_len = np.empty(n_states, dtype=np.int64)
-                stripes.each(future_convolve, n_states, out_target, out_points, out_prob, out_count, src, offset,
-                             start, length, lo, width, scratch_off, scratch, TAIL, keep_from, keep_len)
+                stripes.each(future_convolve, n_states, outcomes, above, lo, width, scratch_off, scratch, TAIL,
+                             keep_from, keep_len)
                 dst_off = np.concatenate([[0], np.cumsum(keep_len)[:-1]]).astype(np.int64)
                 piece = np.empty(int(keep_len.sum()), dtype=np.float32)
                 stripes.each(copy_segments, scratch, scratch_off, keep_len, piece, dst_off)

@@ -80,7 +80,7 @@ def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None 
                 outcomes = turn_outcome_batch(model, values, chunk, slots, n_states, stripes, None, buffers)
                 rows = (np.repeat(model.offset[chunk].astype(np.int64), chunk_lanes)
                         + np.arange(n_states) - np.repeat(slots, chunk_lanes))
-                stripes.each(pull_breakdown, rows, *outcomes, values, model.rules, aspects, variance)
+                stripes.each(pull_breakdown, rows, outcomes, values, model.rules, aspects, variance)
                 start = stop
             if progress:
                 progress(done + 1, len(levels))

@@ -134,14 +134,13 @@ def score_distribution(solution: SolitaireTable,
                 first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
                 mass = np.empty(n_states)
                 stripes.each(support_bounds, hist, src_off, src_len, first, last, mass)
-                out_target, out_points, out_prob, out_cat, out_flag, out_count = turn_outcome_batch(
-                    model, values, chunk, cslots, n_states, stripes, mass > 0, buffers)
-                ptr, srcs, qs = group_by_target(n_states, out_target, out_count, dst_index_full, len(nidx))
+                outcomes = turn_outcome_batch(model, values, chunk, cslots, n_states, stripes, mass > 0, buffers)
+                by_target = group_by_target(n_states, outcomes.target, outcomes.n_outcomes, dst_index_full, len(nidx))
                 fresh = placed
-                placed = place_targets(ptr, noff, nlen, placed)
-                stripes.each(pull_histograms, hist, src_off, first, last, ptr, srcs, qs, out_points, out_prob, nhist,
-                             noff, nlen, fresh)
-                outcome_stats(n_states, mass, out_prob, out_cat, out_flag, out_count, cat_prob, totals)
+                placed = place_targets(by_target[0], noff, nlen, placed)
+                stripes.each(pull_histograms, hist, src_off, first, last, by_target, outcomes, nhist, noff, nlen, fresh)
+                outcome_stats(n_states, mass, outcomes.prob, outcomes.cat, outcomes.flag, outcomes.n_outcomes,
+                              cat_prob, totals)
                 start = stop
             hist, off, length = nhist, noff, nlen
             spare, other = other, spare

@@ -16,9 +16,11 @@ from ....core.jit import njit
 # they run ``turn_outcomes`` between these kernels: an OpenMP ``prange`` here kept its threads spinning beside it.
 
 @njit(cache=True, nogil=True)
-def future_bounds(stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, tgt_start, tgt_len, lo,
-                  width):
-    """Support [lo, lo + width) of each state's untrimmed distribution."""
+def future_bounds(stripe, n_stripes, n_states, outcomes, above, lo, width):
+    """Support [lo, lo + width) of each state's untrimmed distribution: its turn's ``outcomes``
+    (``TurnOutcomes``) lead to states of the level above, whose distributions ``above`` holds (``Futures``)."""
+    out_target, out_points, out_prob, out_count = outcomes.target, outcomes.points, outcomes.prob, outcomes.n_outcomes
+    tgt_start, tgt_len = above.start, above.length
     for s in range(stripe * n_states // n_stripes, (stripe + 1) * n_states // n_stripes):
         a = 1 << 40
         b = -1
@@ -37,9 +39,12 @@ def future_bounds(stripe, n_stripes, n_states, out_target, out_points, out_prob,
 
 
 @njit(cache=True, nogil=True)
-def future_convolve(stripe, n_stripes, n_states, out_target, out_points, out_prob, out_count, src, tgt_off,
-                    tgt_start, tgt_len, lo, width, scratch_off, scratch, tail, keep_from, keep_len):
-    """Each state's distribution (float64 sums, stored float32 in scratch) and its trimmed range."""
+def future_convolve(stripe, n_stripes, n_states, outcomes, above, lo, width, scratch_off, scratch, tail, keep_from,
+                    keep_len):
+    """Each state's distribution (float64 sums, stored float32 in scratch) and its trimmed range (as
+    ``future_bounds``)."""
+    out_target, out_points, out_prob, out_count = outcomes.target, outcomes.points, outcomes.prob, outcomes.n_outcomes
+    src, tgt_off, tgt_start, tgt_len = above.data, above.offset, above.start, above.length
     for s in range(stripe * n_states // n_stripes, (stripe + 1) * n_states // n_stripes):
         w = width[s]
         acc = np.zeros(w)

@@ -8,15 +8,16 @@ from ....core.jit import njit
 
 
 @njit(cache=True, nogil=True)
-def pull_breakdown(stripe, n_stripes, rows, out_target, out_points, out_prob, out_cat, out_flag, out_count, values,
-                   rules, aspects, variance):
-    """For each state rows[i] (the outcomes of row i of the out_ arrays, as ``turn_outcomes`` writes them):
+def pull_breakdown(stripe, n_stripes, rows, outcomes, values, rules, aspects, variance):
+    """For each state rows[i] (the outcomes of row i of ``outcomes``, as ``turn_outcomes`` writes them):
     aspects[state] = the expectation over its outcomes of the points the outcome scores, by aspect, plus
     the aspects of the state it leads to; variance[state] = the variance of its future points (the law of
     total variance over the outcomes: each outcome's mean is its points plus the next state's value).
     Columns of ``aspects``: the boxes, then the set bonuses (the upper one), then the extra bonuses. Part ``stripe`` of
     ``n_stripes`` of the rows (``core.jit.Stripes``: Python's threads, as for ``turn_outcomes`` before it, whose
     threads an OpenMP ``prange`` here would have kept busy spinning)."""
+    out_target, out_points, out_prob = outcomes.target, outcomes.points, outcomes.prob
+    out_cat, out_flag, out_count = outcomes.cat, outcomes.flag, outcomes.n_outcomes
     n_cats = aspects.shape[1] - 2
     n_aspects = aspects.shape[1]
     xbonus = rules.xbonus

@@ -261,12 +261,15 @@ def place_targets(by_target_ptr, dst_off, dst_len, free):
 
 
 @njit(cache=True, nogil=True)
-def pull_histograms(stripe, n_stripes, hist_src, src_off, src_first, src_last, by_target_ptr, by_target_src,
-                    by_target_q, out_points, out_prob, hist_dst, dst_off, dst_len, fresh):
-    """Next level's histograms, each gathered from the outcomes that lead to it (no write conflicts), for part
-    ``stripe`` of ``n_stripes`` of the targets (``core.jit.Stripes``); a source is read only where it gives a chance
-    (src_first to src_last). A target placed by this batch (at ``fresh`` or after, ``place_targets``) is
-    cleared first: the states play never reaches are never touched."""
+def pull_histograms(stripe, n_stripes, hist_src, src_off, src_first, src_last, by_target, outcomes, hist_dst, dst_off,
+                    dst_len, fresh):
+    """Next level's histograms, each gathered from the outcomes that lead to it (``by_target``, from
+    ``group_by_target``; no write conflicts), for part ``stripe`` of ``n_stripes`` of the targets
+    (``core.jit.Stripes``); a source is read only where it gives a chance (src_first to src_last). A target
+    placed by this batch (at ``fresh`` or after, ``place_targets``) is cleared first: the states play never
+    reaches are never touched."""
+    by_target_ptr, by_target_src, by_target_q = by_target
+    out_points, out_prob = outcomes.points, outcomes.prob
     n = by_target_ptr.shape[0] - 1
     for tgt in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
         o_dst = dst_off[tgt]
@@ -288,7 +291,7 @@ def pull_histograms(stripe, n_stripes, hist_src, src_off, src_first, src_last, b
 
 @njit(cache=True)
 def group_by_target(n_states, out_target, out_count, dst_index, n_targets):
-    """CSR of (state, outcome) pairs grouped by the next level's local state index."""
+    """CSR of (state, outcome) pairs grouped by the next level's local state index: (ptr, states, outcomes)."""
     ptr = np.zeros(n_targets + 1, dtype=np.int64)
     for s in range(n_states):
         for q in range(out_count[s]):
