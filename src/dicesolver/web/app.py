@@ -114,8 +114,15 @@ def explanation(game: Game, position: str, versus: str | None, store: SolutionSt
     is built by a job the first time (NotReady while it runs)."""
     state = game.parse_state(position)
     solution = registry.family_of(state.game).quick_solution(state) or store.get(state.game)
-    if not solution.explains:
-        return solution.explain(state, versus)  # says why not
+    if not solution.explains:  # says why not, building nothing: a table split on disk is the command line's to build
+        try:
+            with tables.refuse_builds():
+                return solution.explain(state, versus)
+        except tables.NotBuilt:
+            size = solution.explain_size()
+            built = f" ({size.describe().removeprefix('about ')})" if size is not None else ""
+            raise InputError(f"{state.game.canonical}: its values are split by what produces them once, on disk"
+                             f"{built}: `dicesolver advise {state.game.canonical} POSITION --explain` does it") from None
 
     def load_breakdown(progress):
         solution.prepare_explain(progress)

@@ -24,6 +24,7 @@ from .table import SolitaireModel, SolitaireTable
 from ..turn.widget import keep_steps
 
 if TYPE_CHECKING:
+    from ...core.inplace import InPlaceBuild
     from .answers_numpy import SolitaireNumpy
 
 BREAKDOWN_KIND = "breakdown"
@@ -54,21 +55,36 @@ class BreakdownTable:
     variance: np.ndarray  # [state]
 
 
-def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None = None
-          ) -> tuple[np.ndarray, np.ndarray]:
-    """(aspects, variance) of every state, level by level from the last turn back."""
+def sweep(solution: SolitaireTable, aspects: np.ndarray | None, variance: np.ndarray | None,
+          progress: Callable[[int, int], None] | None = None, build: InPlaceBuild | None = None) -> None:
+    """Every state's aspects and variance into ``aspects`` [state, aspect] and ``variance`` [state] (zero
+    where nothing is to come), level by level from the last turn back; ``progress(states done, states)``.
+
+    ``build``: the table is built in place on disk (``core.inplace``), one level a step: ``aspects`` and
+    ``variance`` are then None, and each level maps the files anew (only the pages of this level and the
+    one it reads stay in memory) and is checkpointed, so that a killed build carries on from its last
+    level."""
     from ...core.jit import Stripes
     from .distribution import OutcomeBuffers, turn_outcome_batch
     from .kernels.breakdown import pull_breakdown
 
     model, game = solution.model, solution.game
+    n_aspects = game.n_categories + 2
     values = np.ascontiguousarray(solution.values)
-    aspects = np.zeros((model.size, game.n_categories + 2))
-    variance = np.zeros(model.size)
     levels = model.levels()[:-1]  # the full card has nothing to come
+    work = [int((model.n_bonus_lanes[us] * model.n_groups[us]).sum()) for us in levels]
+    total, done = sum(work), 0
     buffers = OutcomeBuffers()
     with Stripes() as stripes:  # one pool of threads for every level's kernels
-        for done, us in enumerate(reversed(levels)):
+        for k in range(len(levels) - 1, -1, -1):
+            us, step = levels[k], f"level {k}"
+            if build is not None:
+                if step in build.done:
+                    done += work[k]
+                    continue
+                maps = (build.segment("aspects", 0, model.size * n_aspects, writable=True),
+                        build.segment("variance", 0, model.size, writable=True))
+                aspects, variance = np.asarray(maps[0]).reshape(model.size, n_aspects), np.asarray(maps[1])
             lanes = (model.n_bonus_lanes[us] * model.n_groups[us]).astype(np.int64)
             start = 0
             while start < len(us):
@@ -82,23 +98,38 @@ def sweep(solution: SolitaireTable, progress: Callable[[int, int], None] | None 
                         + np.arange(n_states) - np.repeat(slots, chunk_lanes))
                 stripes.each(pull_breakdown, rows, outcomes, values, model.rules, aspects, variance)
                 start = stop
-            if progress:
-                progress(done + 1, len(levels))
-    return aspects, variance
+                done += n_states
+                if progress:
+                    progress(done, total)
+            if build is not None:
+                build.checkpoint(step, list(maps))
+                del maps, aspects, variance  # unmapped: this level's pages leave the process
+
+
+def in_memory(game: ScorecardGame, states: int) -> bool:
+    """Whether the breakdown table is built in memory (float64), or in place on disk (float32, a level at a
+    time: Maxi Yatzy's 57.5 million states would need 10.6 GB in memory), beyond the limit for one table."""
+    from ..game.size import TABLE_LIMIT_BYTES
+
+    return states * (game.n_categories + 3) * 8 <= TABLE_LIMIT_BYTES
 
 
 def breakdown_size(game: ScorecardGame, states: int) -> TableSize:
     """The breakdown table's bytes for a game of ``states`` turn states (each state's aspects and variance,
-    float64) and build time (60,000 states a second on the 2-core machine, BENCHMARKS.md)."""
-    return TableSize(states * (game.n_categories + 3) * 8, states / STATES_PER_SECOND)
+    float64 in memory, float32 on disk for the biggest games: ``in_memory``) and build time (60,000 states a
+    second on the 2-core machine, BENCHMARKS.md)."""
+    width = 8 if in_memory(game, states) else 4
+    return TableSize(states * (game.n_categories + 3) * width, states / STATES_PER_SECOND)
 
 
 def explainable(game: ScorecardGame, states: int) -> bool:
-    """Whether the breakdown table is cached, or may be built here (within the limit for one table)."""
-    from ..game.size import LIMIT_SECONDS, TABLE_LIMIT_BYTES, big_allowed
+    """Whether the breakdown table is cached, or may be built in memory here (within the limits for one
+    table): what the trainer, a review and the pages ask for. A table built on disk (``in_memory``: the
+    biggest games) is built when asked for by name (``advise --explain``), minutes the first time."""
+    from ..game.size import LIMIT_SECONDS, big_allowed
 
     size = breakdown_size(game, states)
-    if size.bytes <= TABLE_LIMIT_BYTES and (size.seconds or 0.0) <= LIMIT_SECONDS or big_allowed():
+    if in_memory(game, states) and (size.seconds or 0.0) <= LIMIT_SECONDS or big_allowed():
         return True
     return (tables.TableKey(BREAKDOWN_KIND, game.canonical, game.fingerprint).directory / "manifest.json").exists()
 
@@ -106,29 +137,54 @@ def explainable(game: ScorecardGame, states: int) -> bool:
 def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireTable],
                   progress: Callable[[int, int], None] | None = None) -> BreakdownTable:
     """The breakdown table of a one-player game: from the cache, or built now from ``solution()`` (with
-    ``progress``) and cached."""
+    ``progress``) and cached; the biggest games' in place on disk (``in_memory``), resumed after a kill."""
+    from ...core import inplace
+    from ..game.size import check_table
+
     table = solution()
     model = table.model
+    n_aspects = game.n_categories + 2
     key = tables.TableKey(BREAKDOWN_KIND, game.canonical, game.fingerprint)
-
-    def build():
-        from ..game.size import check_table
-
-        check_table(game, f"explaining its {model.size:,} turn starts (each box's share and the spread)",
-                    breakdown_size(game, model.size))
-        tell_stage(progress, f"explaining every one of its {model.size:,} turn starts, once")
-        aspects, variance = sweep(table, progress)
-        return {"aspects": aspects, "variance": variance}, float(aspects[model.offset[0]].sum()), {}
+    what = f"explaining its {model.size:,} turn starts (each box's share and the spread)"
+    size = breakdown_size(game, model.size)
 
     def check(loaded: tables.LoadedTable) -> None:
         aspects, variance = loaded.arrays.get("aspects"), loaded.arrays.get("variance")
-        if (aspects is None or variance is None or aspects.shape != (model.size, game.n_categories + 2)
+        tolerance = 1e-6 if aspects is not None and aspects.dtype == np.float64 else 1e-3  # float32: 7 digits
+        if (aspects is None or variance is None or aspects.size != model.size * n_aspects
                 or variance.shape != (model.size,)
-                or abs(float(aspects[model.offset[0]].sum()) - table.root_value) > 1e-6):
+                or abs(float(aspects.reshape(model.size, n_aspects)[model.offset[0]].sum()) - table.root_value)
+                > tolerance):
             raise TableError(f"breakdown table in {loaded.directory} does not fit {game.name}")
 
-    loaded, _ = tables.load_or_build(key, build, check)
-    return BreakdownTable(game, model, np.asarray(table.values), np.asarray(loaded.arrays["aspects"]),
+    if in_memory(game, model.size):
+        def build():
+            check_table(game, what, size)
+            tell_stage(progress, f"explaining every one of its {model.size:,} turn starts, once")
+            aspects, variance = np.zeros((model.size, n_aspects)), np.zeros(model.size)
+            sweep(table, aspects, variance, progress)
+            return {"aspects": aspects, "variance": variance}, float(aspects[model.offset[0]].sum()), {}
+
+        loaded, _ = tables.load_or_build(key, build, check)
+    else:
+        try:
+            loaded = tables.load(key)
+        except TableError:
+            check_table(game, what, TableSize(0, size.seconds))  # on disk: its time is the limit here
+
+            def fill(build: InPlaceBuild) -> tuple[float, dict]:
+                tell_stage(progress, f"explaining every one of its {model.size:,} turn starts, once, on disk "
+                                     f"({size.describe().removeprefix('about ')}; resumed if stopped)")
+                sweep(table, None, None, progress, build)
+                root = build.segment("aspects", model.offset[0] * n_aspects, (model.offset[0] + 1) * n_aspects)
+                return float(np.asarray(root, dtype=np.float64).sum()), {}
+
+            inplace.run(key, {"aspects": (model.size * n_aspects, "float32"), "variance": (model.size, "float32")},
+                        fill)
+            loaded = tables.load(key)
+        check(loaded)
+    return BreakdownTable(game, model, np.asarray(table.values),
+                          np.asarray(loaded.arrays["aspects"]).reshape(model.size, n_aspects),
                           np.asarray(loaded.arrays["variance"]))
 
 

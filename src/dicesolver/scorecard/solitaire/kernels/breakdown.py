@@ -22,6 +22,7 @@ def pull_breakdown(stripe, n_stripes, rows, outcomes, values, rules, aspects, va
     n_aspects = aspects.shape[1]
     xbonus = rules.xbonus
     n_rows = rows.shape[0]
+    acc = np.empty(n_aspects)  # summed in float64 and stored once: a float32 table rounds once per state
     for i in range(stripe * n_rows // n_stripes, (stripe + 1) * n_rows // n_stripes):
         s = rows[i]
         n = out_count[i]
@@ -30,18 +31,20 @@ def pull_breakdown(stripe, n_stripes, rows, outcomes, values, rules, aspects, va
             mean += out_prob[i, o] * (out_points[i, o] + values[out_target[i, o]])
         spread = 0.0
         for a in range(n_aspects):
-            aspects[s, a] = 0.0
+            acc[a] = 0.0
         for o in range(n):
             p = out_prob[i, o]
             nxt = out_target[i, o]
             f = out_flag[i, o]
             gain = f >> 3  # the set bonuses the outcome pays
             extra = xbonus if f & 2 else 0
-            aspects[s, out_cat[i, o]] += p * (out_points[i, o] - gain - extra)
-            aspects[s, n_cats] += p * gain
-            aspects[s, n_cats + 1] += p * extra
+            acc[out_cat[i, o]] += p * (out_points[i, o] - gain - extra)
+            acc[n_cats] += p * gain
+            acc[n_cats + 1] += p * extra
             for a in range(n_aspects):
-                aspects[s, a] += p * aspects[nxt, a]
+                acc[a] += p * aspects[nxt, a]
             d = out_points[i, o] + values[nxt] - mean
             spread += p * (variance[nxt] + d * d)
+        for a in range(n_aspects):
+            aspects[s, a] = acc[a]
         variance[s] = spread
