@@ -980,6 +980,32 @@ def test_offline_the_page_still_opens_and_says_the_game_is_saved(page, server):
     context.close()
 
 
+def test_without_a_service_worker_an_open_page_still_says_the_game_is_saved(page, server):
+    """Over the LAN (plain http at a LAN address is not a secure context: no service worker) the page in
+    memory still works through a lost connection: an action says the server is not reachable and the game
+    is saved, and Try again carries on once it is back (docs/WEB.md says what a reload does there)."""
+    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,
+                                               service_workers="block")
+    phone = context.new_page()
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    assert phone.evaluate("navigator.serviceWorker === undefined || navigator.serviceWorker.controller === null")
+    start_game(phone, "yacht", [], 6)
+    phone.wait_for_selector("#board .hint-best")
+    position = phone.evaluate("state.session.board.position")
+    context.set_offline(True)
+    phone.locator("#board button[data-line]").first.click()
+    phone.wait_for_function("document.getElementById('message').innerText.includes('not reachable')")
+    assert "your game is saved" in phone.inner_text("#message")
+    assert phone.evaluate("state.session.board.position") == position  # nothing applied, nothing lost
+    context.set_offline(False)
+    phone.click("#retry")
+    phone.wait_for_function("(p) => state.session.board.position !== p", arg=position)
+    assert phone.is_hidden("#message")
+    context.close()
+
+
 def test_dark_mode_follows_the_system_and_passes_the_scan(page, server):
     """With the system in dark mode the page is dark, and its colours still pass axe's contrast checks."""
     context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,

@@ -97,6 +97,8 @@ def sweep(solution: SolitaireTable, aspects: np.ndarray | None, variance: np.nda
                 rows = (np.repeat(model.offset[chunk].astype(np.int64), chunk_lanes)
                         + np.arange(n_states) - np.repeat(slots, chunk_lanes))
                 stripes.each(pull_breakdown, rows, outcomes, values, model.rules, aspects, variance)
+                if build is not None:
+                    build.release(list(maps))  # the chunk's pages: its states lie all over the file
                 start = stop
                 done += n_states
                 if progress:
