@@ -1022,6 +1022,64 @@ def test_dark_mode_follows_the_system_and_passes_the_scan(page, server):
     context.close()
 
 
+def all_violations(page) -> list[str]:
+    """axe-core's scan, every violation of any impact (heading order included)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [f"{v['id']} ({v['impact']}) at {[n['target'] for n in v['nodes']][:3]}"
+            for v in results.response["violations"]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_tab_fits_a_phone_at_twice_the_text_size_and_passes_the_scan(page, server, scheme):
+    """At 390 px with the text at 200% (the root font size doubled, as a phone's text setting does), no tab
+    scrolls sideways: the Advisor with its advice, a two-player board, Explore's odds (a wide table scrolls
+    in its own box), the trainer. Each, at the usual size, passes axe with no violation at all, in light and
+    dark mode (headings in order: a phone's hidden tab headings stay for screen readers)."""
+    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,
+                                               color_scheme=scheme)
+    phone = context.new_page()
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    wide, found = {}, {}
+
+    def check(name: str) -> None:
+        found[name] = all_violations(phone)
+        phone.evaluate("document.documentElement.style.fontSize = '200%'")
+        phone.wait_for_timeout(100)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[name] = width
+        phone.evaluate("document.documentElement.style.fontSize = ''")
+
+    phone.click(".tab[data-page='advisor']")
+    phone.select_option("#advisor-game", "yahtzee")
+    for f in "11345":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.click("#advise")
+    phone.wait_for_selector("#advice-table tr.best")
+    check("advisor")
+    start_game(phone, "yahtzee", ["optimal"], 8)
+    phone.wait_for_selector("#board .hint-cost")
+    check("play, two cards")
+    phone.click(".tab[data-page='explore']")
+    phone.select_option("#explore-game", "yacht")
+    phone.click("#explore-go")
+    phone.wait_for_selector("#explore-out .table-scroll td")
+    check("explore")
+    phone.click(".tab[data-page='train']")
+    phone.select_option("#train-game", "yacht")
+    phone.select_option("#train-count", "5")
+    phone.click("#train-go")
+    phone.wait_for_selector(".train-options button")
+    check("train")
+    context.close()
+    assert not wide, wide
+    assert not any(found.values()), found
+
+
 def test_a_variant_is_picked_on_the_page_and_kept_after_a_reload(page, server):
     """Any game string the command line takes, picked from the rules the registry lists beside each game: a
     Pig to 50 with a seven-sided die played, the controls the same after a reload; the Advisor on Yahtzee with

@@ -384,8 +384,8 @@ function renderCard() {
     g.categories.map((c, i) => `<tr><td>${esc(c.title)}</td><td class="num"><input type="number" min="0" max="${c.max_points}"
       data-cat="${i}" value="${state.card[i] ?? ""}" placeholder="open" aria-label="${esc(c.name)}"></td>
       <td class="num">${c.max_points}</td></tr>`).join("") + extras +
-    `<tr class="sum"><td>upper section</td><td class="num" id="upper-sum"></td><td></td></tr>
-     <tr class="sum"><td>total</td><td class="num" id="card-total"></td><td></td></tr>`;
+    `<tr class="sum"><td>upper section</td><td class="num" id="upper-sum" colspan="2"></td></tr>
+     <tr class="sum"><td>total</td><td class="num" id="card-total" colspan="2"></td></tr>`;
   renderSums();
 }
 
@@ -437,15 +437,15 @@ function renderAdvice(all) {
   const better = result.higher_is_better ? "higher is better" : "lower is better";
   const shown = all ? result.options : result.options.slice(0, SHOWN_OPTIONS);
   const rows = shown.map((o, i) => `<tr class="${i === 0 ? "best" : ""} ${applies ? "clickable" : ""}"
-      data-index="${i}" ${applies ? 'tabindex="0"' : ""}><td class="num">${i + 1}</td><td>${esc(describeOption(o))}</td>
+      data-index="${i}" ${applies ? 'tabindex="0"' : ""}><td class="num rank">${i + 1}</td><td>${esc(describeOption(o))}</td>
       <td class="num">${o.points ?? ""}</td><td class="num">${o.value.toFixed(4)}</td><td class="num">${o.cost.toFixed(4)}</td></tr>`);
   const value = result.value === null ? "" : ` · value with best play <b>${result.value.toFixed(4)}</b>`;
   const more = result.options.length - shown.length;
   const empty = result.player === null ? `<p>The game is over: ${esc(UNITS[result.unit])} ${result.value.toFixed(4)}.</p>`
     : "<p>Throw the dice first.</p>";
   $("advice").innerHTML = `<p>${esc(UNITS[result.unit])} (${better})${value}</p>` + (result.options.length ?
-    `<table id="advice-table"><tr><th>#</th><th>option</th><th class="num">points</th><th class="num">value</th>
-     <th class="num">cost</th></tr>${rows.join("")}</table>` : empty) +
+    `<div class="table-scroll"><table id="advice-table"><tr><th class="rank">#</th><th>option</th><th class="num">points</th>
+     <th class="num">value</th><th class="num">cost</th></tr>${rows.join("")}</table></div>` : empty) +
     (more > 0 ? `<p><button type="button" id="all-options">show all ${result.options.length} options</button></p>` : "") +
     (explains(result) ? `<p><button type="button" id="why-button">why is the best the best?</button></p><div id="why-area"></div>` : "") +
     (applies && result.options.length ? "<p class='hint'>Click an option (or Tab to it and press Enter) to apply it.</p>" : "") +
@@ -912,11 +912,11 @@ function oddsTable(odds) {
   const nothing = odds.some((r) => r.p_nothing !== null && r.p_nothing !== undefined);
   const every = odds.some((r) => r.p_every_die !== null && r.p_every_die !== undefined);
   const cell = (x) => `<td class="num">${x === null || x === undefined ? "" : x.toFixed(4)}</td>`;
-  return `<h3>${nothing ? "One throw's odds" : "One-turn odds: a whole turn played for one box"}</h3><table><tr>
-    <th>${nothing ? "throw" : "box"}</th><th class="num">max</th><th class="num">expected points</th><th class="num">P(max)</th>
+  return `<h3>${nothing ? "One throw's odds" : "One-turn odds: a whole turn played for one box"}</h3><div class="table-scroll"><table><tr>
+    <th>${nothing ? "throw" : "box"}</th><th class="num">max</th><th class="num">expected</th><th class="num">P(max)</th>
     ${nothing ? '<th class="num">P(nothing)</th>' : ""}${every ? '<th class="num">P(every die)</th>' : ""}</tr>
     ${odds.map((r) => `<tr><td>${esc(r.category)}</td><td class="num">${r.max_points}</td>
-      <td class="num">${r.expected_points.toFixed(3)}</td>${cell(r.p_max)}${nothing ? cell(r.p_nothing) : ""}${every ? cell(r.p_every_die) : ""}</tr>`).join("")}</table>`;
+      <td class="num">${r.expected_points.toFixed(3)}</td>${cell(r.p_max)}${nothing ? cell(r.p_nothing) : ""}${every ? cell(r.p_every_die) : ""}</tr>`).join("")}</table></div>`;
 }
 $("explore-go").addEventListener("click", () => guarded(explore));
 $("explore-game").addEventListener("change", () => variantControls($("explore-game")));
