@@ -55,6 +55,17 @@ def open_phone(page, server):
     return phone
 
 
+def phone_in_context(page, server, **options):
+    """A phone page in a browser context of its own (``options``: its colour scheme, service workers...), the
+    app loaded and its games listed: (context, page); close the context when done."""
+    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True, **options)
+    phone = context.new_page()
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    return context, phone
+
+
 def snapshot(page, name: str, tmp_path: Path) -> Path:
     """A full-page screenshot, checked to show something (many colours, not one flat fill)."""
     import matplotlib.image as mpimg
@@ -960,11 +971,7 @@ def test_a_whole_game_by_keyboard_alone(page, server):
 def test_offline_the_page_still_opens_and_says_the_game_is_saved(page, server):
     """The service worker keeps the page's shell: with the network gone a reload still shows the app, an
     action says the server is not reachable and the game is saved, and Try again works once it is back."""
-    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
-    phone = context.new_page()
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    context, phone = phone_in_context(page, server)
     phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
     phone.reload()  # now under the worker's control
     phone.wait_for_function("navigator.serviceWorker.controller !== null")
@@ -984,12 +991,7 @@ def test_without_a_service_worker_an_open_page_still_says_the_game_is_saved(page
     """Over the LAN (plain http at a LAN address is not a secure context: no service worker) the page in
     memory still works through a lost connection: an action says the server is not reachable and the game
     is saved, and Try again carries on once it is back (docs/WEB.md says what a reload does there)."""
-    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,
-                                               service_workers="block")
-    phone = context.new_page()
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    context, phone = phone_in_context(page, server, service_workers="block")
     assert phone.evaluate("navigator.serviceWorker === undefined || navigator.serviceWorker.controller === null")
     start_game(phone, "yacht", [], 6)
     phone.wait_for_selector("#board .hint-best")
@@ -1008,12 +1010,7 @@ def test_without_a_service_worker_an_open_page_still_says_the_game_is_saved(page
 
 def test_dark_mode_follows_the_system_and_passes_the_scan(page, server):
     """With the system in dark mode the page is dark, and its colours still pass axe's contrast checks."""
-    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,
-                                               color_scheme="dark")
-    phone = context.new_page()
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#play-game option').length > 5")
+    context, phone = phone_in_context(page, server, color_scheme="dark")
     start_game(phone, "yacht", [], 6)
     phone.wait_for_selector("#board .hint-best")
     background = phone.evaluate("getComputedStyle(document.body).backgroundColor")
@@ -1037,12 +1034,7 @@ def test_every_tab_fits_a_phone_at_twice_the_text_size_and_passes_the_scan(page,
     scrolls sideways: the Advisor with its advice, a two-player board, Explore's odds (a wide table scrolls
     in its own box), the trainer. Each, at the usual size, passes axe with no violation at all, in light and
     dark mode (headings in order: a phone's hidden tab headings stay for screen readers)."""
-    context = page.context.browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True,
-                                               color_scheme=scheme)
-    phone = context.new_page()
-    phone.set_default_timeout(60_000)
-    phone.goto(server)
-    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    context, phone = phone_in_context(page, server, color_scheme=scheme)
     wide, found = {}, {}
 
     def check(name: str) -> None:
