@@ -38,7 +38,8 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
         self._turn_why: Any = None  # the breakdown table and its widget, when first asked why
         from .breakdown import explainable
 
-        # whether explain says why: its table on disk or within the limit for one table (not Maxi Yatzy's 11 GB)
+        # whether the trainer and the pages ask why: its table on disk, or quick to build in memory (Maxi Yatzy's is
+        # built on disk when `advise --explain` asks for it)
         self.explains = explainable(game, table.model.size)
 
     def headline(self) -> str:
