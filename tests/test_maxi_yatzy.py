@@ -42,7 +42,7 @@ def test_what_is_too_big_for_maxi_yatzy_is_refused_in_one_line(capsys, monkeypat
 
 def test_a_breakdown_over_the_memory_limit_is_built_on_disk_when_asked_and_resumed_after_a_kill(
         capsys, monkeypatch, tmp_path):
-    """--explain of a game whose breakdown would not fit in memory (Maxi Yatzy's, 10.6 GB) builds it in place
+    """--explain of a game whose breakdown would not fit in memory (Maxi Yatzy's, 11.3 GB) builds it in place
     on disk, in float32, a level at a time: here the reduced game, with the limit set below its table. The
     trainer and the pages do not ask for it (``explains`` is false until it is on disk); the command does,
     and says the same as the table built in memory, to float32's precision; a build stopped part way carries

@@ -28,7 +28,7 @@ SCORE_SECONDS = 1.5e-6  # a roll scored in a category while the score table is c
 EXACT_SECONDS = 1e-5  # a (keep, outcome) pair summed in exact fractions (oneturn.exact_turn_value)
 LIMIT_SECONDS = 3600.0  # refuse a solve estimated to take longer than this, unless allowed
 # a table derived from the solve and held in memory (each box's share for --explain, ...) is refused beyond this;
-# the breakdown of --explain is then built in place on disk instead (Maxi Yatzy's: 10.6 GB in memory)
+# the breakdown of --explain is then built in place on disk instead (Maxi Yatzy's: 11.3 GB in memory)
 TABLE_LIMIT_BYTES = 4 * 2**30
 ALLOW_ENV = "DICESOLVER_ALLOW_BIG"  # set to 1 to solve beyond the limits anyway
 

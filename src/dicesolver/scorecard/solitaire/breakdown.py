@@ -110,7 +110,7 @@ def sweep(solution: SolitaireTable, aspects: np.ndarray | None, variance: np.nda
 
 def in_memory(game: ScorecardGame, states: int) -> bool:
     """Whether the breakdown table is built in memory (float64), or in place on disk (float32, a level at a
-    time: Maxi Yatzy's 57.5 million states would need 10.6 GB in memory), beyond the limit for one table."""
+    time: Maxi Yatzy's 61.6 million turn starts would need 11.3 GB in memory), beyond the limit for one table."""
     from ..game.size import TABLE_LIMIT_BYTES
 
     return states * (game.n_categories + 3) * 8 <= TABLE_LIMIT_BYTES
