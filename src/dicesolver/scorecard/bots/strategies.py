@@ -122,7 +122,7 @@ class KernelPlayer:
             args = (self.mode, self.hand_values, tuple(int(x) for x in start), throws, rand, *self.kernel_args(),
                     self.game.dice.graph, KnownStages(stage_table, memo_keys, memo_stages), out)
             stripes.each(simulate_games, *args)
-        return out.total, out.boxes, out.bonus.astype(bool), out.extra
+        return out.results()
 
     def _memo(self, stripes: int, decides: bool) -> tuple[np.ndarray, np.ndarray]:
         """Each stripe's memo of early turns' stages (``kernels.strategies.play_game_alone``), for a strategy that

@@ -82,7 +82,7 @@ class PolicyTable:
         out = PlayedGames.empty(n, game.n_categories)
         play_policy(self.decisions, self.rows, self.keep_bits, tuple(int(x) for x in start), stream_seed(seed),
                     first_game, throws, m.rules, game.dice.graph, game.rolls, out)
-        return out.total, out.boxes, out.bonus.astype(bool), out.extra
+        return out.results()
 
 
 def stream_seed(seed: int) -> int:

@@ -60,4 +60,4 @@ class TargetPlayer:
         with Stripes() as stripes:
             stripes.each(target_games, self.aim, tuple(int(x) for x in start), throws, *self._rules(),
                          self.game.dice.graph, out)
-        return out.total, out.boxes, out.bonus.astype(bool), out.extra
+        return out.results()

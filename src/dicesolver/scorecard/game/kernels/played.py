@@ -17,6 +17,10 @@ class PlayedGames(NamedTuple):
     bonus: np.ndarray  # int64 [game]: 0 or 1
     extra: np.ndarray  # int64 [game]
 
+    def results(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(totals, boxes, whether the upper bonus was reached, extra bonuses): what ``play_many`` returns."""
+        return self.total, self.boxes, self.bonus.astype(bool), self.extra
+
     @classmethod
     def empty(cls, n_games: int, n_boxes: int) -> "PlayedGames":
         return cls(np.zeros(n_games, dtype=np.int64), np.zeros((n_games, n_boxes), dtype=np.int64),

@@ -25,7 +25,7 @@ MATCH_TABLE, MATCH_MINDFUL, MATCH_MALINA, MATCH_TARGET, MATCH_POLICY = 5, 6, 7, 
 
 
 class MatchPlayers(NamedTuple):
-    """What the players of a match decide by, one argument for the kernels (``match.play.Match``): each
+    """What the players of a match decide by, one argument for the kernels (``match.play.MatchSetup``): each
     player's kind, and the tables of the kinds that read one (stand-ins of the same types where no player
     does, so that the kernel is compiled once)."""
 
