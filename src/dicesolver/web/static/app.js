@@ -336,19 +336,21 @@ function undoStep() {
   if (!before) return;
   editorOf(g).setup(g);
   editorOf(g).load(g, before);
-  updatePositionText();
-  $("advice").innerHTML = "<p class='hint'>Undone: the card as it was before.</p>";
-  state.advice = null;
-  showUndo();
-  keepCard();
+  cardChanged("<p class='hint'>Undone: the card as it was before.</p>");
 }
 
 function newCard() {
   const g = advisorGame();
   rememberStep();
   editorOf(g).setup(g);
+  cardChanged("");
+}
+
+// After the card changed (an option applied, an undo, a new card): its position, the advice replaced by
+// ``said`` (the old advice is for another card), the Undo button, and the card kept in the browser.
+function cardChanged(said) {
   updatePositionText();
-  $("advice").innerHTML = "";
+  $("advice").innerHTML = said;
   state.advice = null;
   showUndo();
   keepCard();
@@ -546,11 +548,7 @@ function applyOption(index) {
   const o = state.advice.options[index];
   rememberStep();
   const said = editorOf(g).apply(g, o);
-  updatePositionText();
-  $("advice").innerHTML = `<p class='hint'>${esc(said)}</p>`;
-  state.advice = null;
-  showUndo();
-  keepCard();
+  cardChanged(`<p class='hint'>${esc(said)}</p>`);
 }
 
 $("advisor-game").addEventListener("change", () => { variantControls($("advisor-game")); guarded(pickAdvisorGame); });
