@@ -105,6 +105,22 @@ def test_explain_says_why_as_the_command_line_does(client):
         assert r.status_code == status and r.json()["detail"], body
 
 
+def test_a_page_asks_no_breakdown_that_is_built_on_disk_and_says_how_to_make_it(monkeypatch, tmp_path):
+    """A game whose breakdown would not fit in memory (Maxi Yatzy's) has it built on disk by `advise --explain`
+    alone: asked from a page before that, the answer is one line naming the command, and nothing is built.
+    Here Yacht Dice, with the limit set below its table."""
+    from dicesolver.scorecard.game import size
+
+    monkeypatch.setattr(size, "TABLE_LIMIT_BYTES", 1000)
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app()) as fresh:
+        advice = settle(fresh, "POST", "/api/advice", json={"game": "yacht-dice", "position": "/13456/2"}).json()
+        assert advice["explains"] is False
+        r = settle(fresh, "POST", "/api/explain", json={"game": "yacht-dice", "position": "/13456/2"})
+    assert r.status_code == 400 and "dicesolver advise yacht-dice POSITION --explain" in r.json()["detail"], r.json()
+    assert not list(tmp_path.rglob("*breakdown*"))  # nothing built, not even begun
+
+
 def test_a_training_session_through_the_api(client):
     r = settle(client, "POST", "/api/train/questions", json={"game": "yacht", "questions": 3, "seed": 4})
     assert r.status_code == 200
