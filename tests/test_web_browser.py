@@ -561,7 +561,7 @@ def test_the_advisor_card_keeps_its_sums_and_bonuses(page):
     page.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
     page.click(".tab[data-page='advisor']")
     page.select_option("#advisor-game", "yahtzee")
-    for cat, value in (("aces", 3), ("twos", 6), ("threes", 9), ("fours", 12), ("fives", 25), ("yahtzee", 50)):
+    for cat, value in (("Aces", 3), ("Twos", 6), ("Threes", 9), ("Fours", 12), ("Fives", 25), ("Yahtzee", 50)):
         page.fill(f"#card input[aria-label='{cat}']", str(value))  # fives=25: where an extra yahtzee went
     assert page.inner_text("#upper-sum") == "55 / 63 (8 to the bonus)"
     page.fill("#extras", "1")
@@ -573,7 +573,7 @@ def test_the_advisor_card_keeps_its_sums_and_bonuses(page):
     page.click("#advise")
     page.wait_for_selector("#advice-table tr.best")
     page.locator("#advice-table tr.clickable", has_text="score sixes").click()
-    assert page.input_value("#card input[aria-label='sixes']") == "24"
+    assert page.input_value("#card input[aria-label='Sixes']") == "24"
     assert page.inner_text("#upper-sum") == "79 / 63 (+35 bonus)"
     assert page.inner_text("#card-total") == str(79 + 35 + 50 + 100)
 
@@ -1186,4 +1186,141 @@ def test_a_race_board_says_each_moves_chance_to_win(page, server):
     others = phone.locator("#board .hint-cost")
     if others.count():
         assert re.fullmatch(r"\d+\.\d% to win \(−\d+\.\d%\)", " ".join(others.first.inner_text().split()))
+    phone.close()
+
+
+def small_advisor_controls(phone) -> list:
+    """The Advisor's controls a thumb could miss: under 44 x 44 px (a checkbox counts by its label)."""
+    return phone.evaluate("""() => [...document.querySelectorAll(
+            '#advisor button, #advisor select, #advisor input:not([type=checkbox]), #advisor label, #advice-table tr.clickable')]
+        .filter((e) => e.offsetParent !== null)
+        .map((e) => [e.outerHTML.slice(0, 70), e.getBoundingClientRect()])
+        .filter(([, r]) => Math.round(r.width) < 44 || Math.round(r.height) < 44)""")
+
+
+def in_view(phone, selector: str) -> bool:
+    box = phone.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+
+
+def test_a_turn_on_the_phone_advisor_in_few_taps(page, server, tmp_path):
+    """The Advisor as a phone page at 390x844: every target a thumb's size; the advice comes as the last die
+    of a throw is tapped, next to the dice (no scrolling between a throw and its advice); a tap applies an
+    option; the card is a score pad (a tap on a box's points scores the dice there). A turn of Yacht takes the
+    faces of the dice and one tap a throw."""
+    phone = open_phone(page, server)
+    phone.select_option("#advisor-game", "yacht")
+    taps = 0
+
+    def throw(faces: str) -> None:
+        nonlocal taps
+        for f in faces:
+            phone.click(f"#faces .die[data-face='{f}']")
+            taps += 1
+
+    throw("11345")  # no Advise tap: the advice comes with the fifth die
+    phone.wait_for_selector("#advice-table tr.best")
+    assert phone.evaluate("window.scrollY") == 0 and in_view(phone, "#tray") and in_view(phone, "#advice-table tr.best")
+    assert small_advisor_controls(phone) == []
+    snapshot(phone, "advisor-phone", tmp_path)
+    keep = phone.inner_text("#advice-table tr.best td:nth-child(2)")
+    phone.click("#advice-table tr.best")
+    taps += 1
+    kept = re.search(r"keep (\d+)", keep)
+    assert kept, keep
+    assert phone.locator("#tray .die.kept").count() == len(kept.group(1))
+    throw("66666"[: 5 - len(kept.group(1))])
+    phone.wait_for_selector("#advice-table tr.best")
+    assert phone.inner_text("#position-text").endswith("/1")
+    pad = phone.locator("#card button.pad-score")  # each open box offers the dice's points there
+    assert pad.count() == 12 and small_advisor_controls(phone) == []
+    first = pad.first
+    label = first.get_attribute("aria-label")
+    points = re.search(r"score (\d+) in (.+)", label)
+    first.click()  # scored from the pad, a turn of two throws: the faces of the dice and two taps
+    taps += 1
+    assert phone.input_value(f"#card input[aria-label='{points.group(2)}']") == points.group(1)
+    assert phone.inner_text("#position-text").endswith("/-/3")
+    assert taps == 5 + (5 - len(kept.group(1))) + 2
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.close()
+
+
+def test_friends_at_a_table_each_keep_a_card(page, server):
+    """A score pad for several players without bots: each keeps a card, the advice is for whoever is on turn,
+    the turn passes when a box is scored; a reload keeps them all, and Undo takes a step back across turns."""
+    phone = open_phone(page, server)
+    phone.select_option("#advisor-game", "yacht")
+    phone.click("#add-player")
+    assert phone.locator("#advisor-players button.player").count() == 2
+    assert "Player 2" in phone.inner_text("#advisor-players .on-turn")
+    phone.click("#advisor-players button.player >> nth=0")  # Player 1 begins
+    for f in "66666":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.wait_for_selector("#advice-table tr.best")
+    phone.locator("#card button.pad-score[aria-label='score 50 in Yacht']").click()
+    assert "Player 2" in phone.inner_text("#advisor-players .on-turn")  # the turn passed, with an empty card
+    assert phone.inner_text("#position-text") == "/-/3"
+    assert "Player 2's turn" in phone.inner_text("#advice")
+    for f in "22222":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.wait_for_selector("#advice-table tr.best")
+    phone.locator("#card button.pad-score[aria-label='score 10 in Twos']").click()
+    assert "Player 1" in phone.inner_text("#advisor-players .on-turn")
+    assert phone.inner_text("#position-text") == "yacht=50/-/3"
+    phone.reload()
+    phone.wait_for_function("document.querySelector('#position-text').textContent === 'yacht=50/-/3'")
+    phone.click("#advisor-players button.player >> nth=1")
+    assert phone.inner_text("#position-text") == "twos=10/-/3"
+    phone.click("#advisor-undo")  # Player 2's box taken back: Player 2 on turn with the dice
+    assert "Player 2" in phone.inner_text("#advisor-players .on-turn")
+    assert phone.inner_text("#position-text") == "/22222/2"
+    assert small_advisor_controls(phone) == []
+    phone.close()
+
+
+def test_the_advisor_applies_farkle_and_despirala_options(page, server):
+    """Every family applies a tapped option: Farkle's dice set aside add their points and leave the rest to
+    throw (then bank or throw is advised at once), a bank adds the turn total; Despirala's Collect goes on with
+    Continue (a good, the other dice thrown) and Stop (the combination used, the next turn's goods), and a
+    combination picked is marked used."""
+    phone = open_phone(page, server)
+    phone.select_option("#advisor-game", "farkle")
+    phone.fill("#advisor-game-variants [data-key='goal']", "1000")
+    phone.fill("#advisor-game-variants [data-key='floor']", "-500")
+    phone.press("#advisor-game-variants [data-key='floor']", "Tab")  # a number is taken as the field is left
+    phone.wait_for_function("state.advisor.name === 'farkle(floor=-500,goal=1000)'")
+    phone.fill("#farkle-dice", "155234")  # six dice typed: advised at once
+    phone.wait_for_selector("#advice-table tr.best")
+    assert phone.inner_text("#advice-table tr.best td:nth-child(3)") == "100"  # a take's points
+    phone.locator("#advice-table tr.clickable", has_text="take 1").first.click()
+    assert phone.inner_text("#position-text") == "0,0,100,5"
+    phone.wait_for_selector("#advice-table tr.clickable:has-text('bank')")  # bank or throw, advised at once
+    phone.locator("#advice-table tr.clickable", has_text="bank").click()
+    assert phone.inner_text("#position-text") == "100,0"
+    phone.click("#advisor-undo")
+    assert phone.inner_text("#position-text") == "0,0,100,5"
+
+    phone.select_option("#advisor-game", "despirala")
+    phone.wait_for_selector("#advisor-despirala:not([hidden])")
+    for f in "333456":
+        phone.click(f"#dfaces .die[data-face='{f}']")
+    phone.wait_for_selector("#advice-table tr.best")
+    phone.evaluate("applyOption(state.advice.options.findIndex((o) => o.action === 'Collect 3'))")
+    assert phone.inner_text("#position-text") == "none;5;333456;collecting 3s: 3"
+    phone.wait_for_selector("#advice-table tr.clickable:has-text('Continue')")
+    phone.locator("#advice-table tr.clickable", has_text="Continue").click()
+    assert phone.inner_text("#position-text") == "none;4;333;collecting 3s: 3"  # the other dice thrown again
+    for f in "331":
+        phone.click(f"#dfaces .die[data-face='{f}']")
+    phone.wait_for_selector("#advice-table tr.clickable:has-text('Stop')")
+    assert phone.inner_text("#position-text") == "none;4;133333;collecting 3s: 5"
+    phone.locator("#advice-table tr.clickable", has_text="Stop").click()
+    assert phone.inner_text("#position-text") == "Collect 3;9;-"
+    for f in "455666":
+        phone.click(f"#dfaces .die[data-face='{f}']")
+    phone.wait_for_selector("#advice-table tr.best")
+    phone.evaluate("applyOption(state.advice.options.findIndex((o) => o.action === 'Kamerun'))")
+    assert phone.inner_text("#position-text") == "Collect 3,Kamerun;14;-"
+    assert small_advisor_controls(phone) == []
     phone.close()

@@ -61,7 +61,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
 
     def facts(self, game: DespiralaGame) -> dict[str, Any]:
         return {"players": "1-6", "dice": 6, "faces": 6, "combinations": [c.name for c in COMBINATIONS],
-                "combination_words": [COMBINATION_WORDS[c.name] for c in COMBINATIONS], "move_words": MOVE_WORDS}
+                "goods_per_turn": GOODS_PER_TURN, "combination_words": [COMBINATION_WORDS[c.name] for c in COMBINATIONS], "move_words": MOVE_WORDS}
 
     def page(self, game: DespiralaGame) -> dict[str, Any]:
         return {"quick": ["List", "hint", "Reroll", "Continue", "Stop", "score"], "max_opponents": 5,

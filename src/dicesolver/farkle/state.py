@@ -28,9 +28,11 @@ from .rules import DICE, FarkleGame, counts_of, format_dice
 
 @dataclass(frozen=True)
 class Take:
-    """Set aside these dice (sorted faces) from the throw on the table."""
+    """Set aside these dice (sorted faces) from the throw on the table; ``points``, what they score, where
+    the throw's legal set-asides made it (advice shows it; a take typed or decoded is the same move)."""
 
     dice: tuple[int, ...]
+    points: int | None = field(default=None, compare=False)
     kind: ClassVar[str] = "take"
 
     @property
@@ -63,7 +65,7 @@ def throws(game: FarkleGame, n: int) -> tuple[tuple[DiceRoll, float], ...]:
 @lru_cache(maxsize=4096)
 def takes(game: FarkleGame, dice: tuple[int, ...]) -> tuple[tuple[Take, int], ...]:
     """Every legal set-aside of a throw with its points, fewest dice first, then by faces."""
-    return tuple((Take(o.dice_sorted), o.points) for o in game.options(dice))
+    return tuple((Take(o.dice_sorted, o.points), o.points) for o in game.options(dice))
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ class VariantInfo(BaseModel):
 class GameInfo(BaseModel):
     name: str
     title: str
-    family: str = Field(..., description="scorecard, pushluck or despirala")
+    family: str = Field(..., description="scorecard, pushluck, farkle or despirala")
     rules: list[str] = []
     players: str = Field("", description="how many can play: 1-6, 2")
     dice: int = 0
@@ -65,6 +65,7 @@ class GameInfo(BaseModel):
     extra_bonus_box: int = Field(-1, description="the box whose points open the extra-yacht bonuses")
     combinations: list[str] = []
     combination_words: list[str] = Field([], description="what each combination is and scores, in one sentence")
+    goods_per_turn: int = Field(0, description="the goods each turn adds (Despirala; 0: no goods in this game)")
     move_words: str = Field("", description="what the moves besides the combinations do")
     bots: list[str] = []
     page: PageInfo = PageInfo()
