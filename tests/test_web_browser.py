@@ -1150,6 +1150,7 @@ def test_the_advisor_applies_a_hold_in_pig_and_undoes_it(page, server):
     phone.fill("#push-total", "12")
     phone.click("#advise")
     phone.wait_for_selector("#advice-table tr.best")
+    assert small_advisor_controls(phone) == []
     phone.locator("#advice-table tr.clickable", has_text="hold").click()
     assert phone.inner_text("#position-text") == "92,40,0"
     phone.click("#advisor-undo")
@@ -1296,6 +1297,7 @@ def test_the_advisor_applies_farkle_and_despirala_options(page, server):
     phone.locator("#advice-table tr.clickable", has_text="take 1").first.click()
     assert phone.inner_text("#position-text") == "0,0,100,5"
     phone.wait_for_selector("#advice-table tr.clickable:has-text('bank')")  # bank or throw, advised at once
+    assert small_advisor_controls(phone) == []
     phone.locator("#advice-table tr.clickable", has_text="bank").click()
     assert phone.inner_text("#position-text") == "100,0"
     phone.click("#advisor-undo")
@@ -1324,3 +1326,40 @@ def test_the_advisor_applies_farkle_and_despirala_options(page, server):
     assert phone.inner_text("#position-text") == "Collect 3,Kamerun;14;-"
     assert small_advisor_controls(phone) == []
     phone.close()
+
+
+def test_every_tab_reflows_at_four_hundred_percent_zoom(page, server):
+    """400% zoom on a 1280 x 1024 screen leaves 320 x 256 CSS px (the accessibility guidelines' reflow case): no tab
+    scrolls sideways, the Advisor with its advice and a game in play included (a wide table scrolls in its box)."""
+    context = page.context.browser.new_context(viewport={"width": 320, "height": 256}, bypass_csp=True)
+    phone = context.new_page()
+    phone.set_default_timeout(60_000)
+    phone.goto(server)
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    wide = {}
+
+    def check(name: str) -> None:
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        if width > 320:
+            wide[name] = width
+
+    phone.select_option("#advisor-game", "yahtzee")
+    for f in "11345":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.wait_for_selector("#advice-table tr.best")
+    check("advisor")
+    start_game(phone, "yahtzee", ["optimal"], 8)
+    phone.wait_for_selector("#board .hint-cost")
+    check("play")
+    phone.click(".tab[data-page='explore']")
+    phone.select_option("#explore-game", "yacht")
+    phone.click("#explore-go")
+    phone.wait_for_selector("#explore-out .table-scroll td")
+    check("explore")
+    phone.click(".tab[data-page='train']")
+    phone.select_option("#train-game", "yacht")
+    phone.click("#train-go")
+    phone.wait_for_selector(".train-options button")
+    check("train")
+    context.close()
+    assert not wide, wide
