@@ -9,6 +9,7 @@ It shares no code with the kernels beyond the category scoring functions.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from functools import lru_cache
 
@@ -25,14 +26,19 @@ def final_score_bonus(game: ScorecardGame, boxes: tuple) -> int:
     return sum(b.points for b in game.bonuses if sum(boxes[c] or 0 for c in b.boxes) >= b.threshold)
 
 
-def solve_reference(game: ScorecardGame):
+def solve_reference(game: ScorecardGame, theta: float = 0.0):
     """Returns value(boxes, paid=0) -> expected future points from the start of a turn (bonuses included),
     ``paid`` extra-yacht bonuses already earned; its attribute ``after_roll(boxes, sorted dice, throws still
-    allowed, paid=0)`` is the same within a turn."""
+    allowed, paid=0)`` is the same within a turn. With a risk appetite ``theta`` != 0, certainty equivalents
+    ln E[exp(theta X)] / theta of the future points X instead, by its definition (exponentials of whole
+    values: tiny games only)."""
     n = game.n_dice
     throws = {k: counted_throws(game.faces, k) for k in range(n + 1)}
 
     def mean(outcome, k: int) -> float:  # over every ordered throw of k dice
+        if theta:
+            return math.log(sum(count * math.exp(theta * outcome(t)) for t, count in throws[k])
+                            / game.faces**k) / theta
         return sum(count * outcome(t) for t, count in throws[k]) / game.faces**k
 
     @lru_cache(maxsize=None)

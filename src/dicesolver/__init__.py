@@ -81,20 +81,25 @@ def parse_state(spec: str | Game, position: str) -> State:
 
 
 def solve(spec: str | Game, players: int | None = None, judge: str | None = None, rebuild: bool = False,
-          progress: Callable[[int, int], None] | None = None) -> SolvedGame:
+          progress: Callable[[int, int], None] | None = None, theta: float | None = None) -> SolvedGame:
     """A game's solution, from the cache or solved now: ``value(position)``, ``advise(position)``,
     ``review(record)``, ``info``. ``judge`` picks one where a game has several (``exact``, ``mindful``,
-    ``points``: see ``dicesolver analyze --help``)."""
+    ``points``: see ``dicesolver analyze --help``). ``theta``, a risk appetite from -1 to 1: play for the
+    certainty equivalent ln E[exp(theta X)] / theta of the final score X instead of its mean (theta > 0
+    seeks risk, theta < 0 avoids it; 0 is the mean's own solution)."""
     from .core import registry
 
-    return registry.solve(spec, players=players, judge=judge, progress=progress, rebuild=rebuild)
+    return registry.solve(spec, players=players, judge=judge, progress=progress, rebuild=rebuild, theta=theta)
 
 
-def advise(spec: str | Game, position: str | State) -> Advice:
-    """Every option at a position, ranked, with its value and its cost against the best."""
+def advise(spec: str | Game, position: str | State, theta: float | None = None) -> Advice:
+    """Every option at a position, ranked, with its value and its cost against the best (``theta``: by the
+    certainty equivalent of that risk appetite, as ``solve`` says)."""
     from .core import registry
 
     state = registry.parse_state(spec, position) if isinstance(position, str) else position
+    if theta is not None:
+        return registry.solve(state.game, theta=theta).advise(state)
     return registry.solution_for(state).advise(state)
 
 

@@ -22,7 +22,7 @@ from ..core.results import Distribution, MatchResult, Review, TargetCurve
 from .simulate import SimulationRun
 
 SMALLEST_TEXT_POINTS = 9  # on a page at 100 px an inch: 12.5 CSS px
-UNIT_LABELS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)", "p_target": "P(target)"}
+UNIT_LABELS = {"points": "expected final score", "ce": "certainty equivalent", "equity": "equity", "p_win": "P(win)", "p_target": "P(target)"}
 
 
 def save_figure(fig: Figure, path: str | Path) -> Path:

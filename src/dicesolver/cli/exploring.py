@@ -107,15 +107,28 @@ def solve(
     target: Optional[int] = typer.Option(None, "--target", help="play for at least this many points instead (at "
                                          "most, misere Despirala): the best chance of reaching them (solitaire "
                                          "scorecard games, Despirala)"),
+    theta: Optional[float] = typer.Option(None, "--theta", help="a risk appetite from -1 to 1: play for the "
+                                          "certainty equivalent ln E[exp(theta X)] / theta of the final score X "
+                                          "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games)"),
 ) -> None:
     """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
-    player: the expected final score, the equity, or the probability of winning. A big solve shows its
-    progress and, when killed, resumes where it stopped."""
+    player: the expected final score, the equity, the probability of winning, or with --theta the certainty
+    equivalent. A big solve shows its progress and, when killed, resumes where it stopped."""
     if dask_storage is not None and dask is None:
         raise InputError("--dask-storage goes with --dask")
     cluster = distributed.parse_cluster(dask, dask_storage) if dask is not None else None
     g = registry.load(game, players_)
     family = registry.family_of(g)
+    if theta is not None:
+        if target is not None or judge is not None or dask is not None or rebuild or verify:
+            raise InputError("--theta goes alone (no --target, --judge, --dask, --rebuild or --verify)")
+        with progress(f"{g.canonical}: the best certainty equivalent for theta={theta:g} (once; cached)") as update:
+            risky = registry.solve(g, theta=theta, progress=update)
+        if json_output:
+            emit(risky.info)
+            return
+        render.solve_info(out, risky.info, risky.headline())
+        return
     if target is not None:
         if judge is not None or dask is not None or rebuild or verify:
             raise InputError("--target goes alone (no --judge, --dask, --rebuild or --verify)")
@@ -159,6 +172,9 @@ def advise(
                                  "a two-person equity or a chance of a target: beside the points as if alone)"),
     versus: Optional[str] = typer.Option(None, "--versus", help="with --explain: the option to set the best "
                                          "against, as typed to play it (e.g. 'keep 345')"),
+    theta: Optional[float] = typer.Option(None, "--theta", help="a risk appetite from -1 to 1: play for the "
+                                          "certainty equivalent ln E[exp(theta X)] / theta of the final score X "
+                                          "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games)"),
 ) -> None:
     """Rank every option at a position with its value and its cost against the best (expected final score,
     equity or probability of winning, as the game is solved; with --target or --beat, the chance of that
@@ -168,14 +184,18 @@ def advise(
     if explain and position == "-":
         raise InputError("--explain explains one position, not -")
     if position == "-":
-        if target is not None or beat is not None:
-            raise InputError("--target and --beat rank one position: give it instead of -")
+        if target is not None or beat is not None or theta is not None:
+            raise InputError("--target, --beat and --theta rank one position: give it instead of -")
         advise_lines(game, sys.stdin, top)
         return
     state = registry.parse_state(game, position)
-    if target is not None and beat is not None:
-        raise InputError("--target and --beat are two aims: give one")
-    if target is not None or beat is not None:
+    if sum(x is not None for x in (target, beat, theta)) > 1:
+        raise InputError("--target, --beat and --theta are three aims: give one")
+    if theta is not None:
+        with progress(f"{state.game.canonical}: the best certainty equivalent for theta={theta:g} (once; cached)"
+                      ) as update:
+            solution = registry.solve(state.game, theta=theta, progress=update)
+    elif target is not None or beat is not None:
         score = target if target is not None else beat
         assert score is not None
         what = f"beating {score}" if beat is not None else f"reaching {score}"

@@ -1,4 +1,5 @@
-"""Playing for a score rather than for the most points: what every family's target tables share.
+"""Playing for a score rather than for the most points: what every family's target tables share, and the
+risk appetite's bounds.
 
 A table of needs holds, for every need n = 0..N of further points, the best chance of scoring more than n
 (fewer, where the lowest score wins), exactly n counting ``tie``: 1 for a target ("at least T"), 1/2 for
@@ -33,3 +34,21 @@ def parse_target(name: str) -> int | None:
         raise InputError(f"{name!r}: the target player is 'target:T' with T a positive number of points, "
                          "e.g. 'target:300'")
     return int(text)
+
+
+# A risk appetite theta plays for the certainty equivalent ln E[exp(theta X)] / theta of the final score X. Its
+# tables are exact for any theta; beyond |theta| = 1 one point outweighs e (2.7) times the next, every strategy
+# is all-or-nothing, and a turn's spread of values (a few hundred points) nears the doubles' range (e^-745).
+MAX_THETA = 1.0
+
+
+def check_theta(theta: float) -> float:
+    """A risk appetite as a float; InputError for one that is not a number from -MAX_THETA to MAX_THETA."""
+    try:
+        value = float(theta)
+    except (TypeError, ValueError):
+        raise InputError(f"the risk appetite theta is a number, not {theta!r}") from None
+    if not -MAX_THETA <= value <= MAX_THETA:  # NaN fails this too
+        raise InputError(f"the risk appetite theta is from {-MAX_THETA:g} (cautious) to {MAX_THETA:g} (bold), "
+                         f"0 for the mean; {theta!r} is outside it (try 0.01 or -0.02)")
+    return value

@@ -104,6 +104,7 @@ CAPABILITIES = {  # what only some families do, and the one line for a game whos
     "strategy_facts": "strategy facts come from an exact two-person scorecard table (generala, yacht, crag), "
                       "not from {game}",
     "target": "target scores are solved for solitaire scorecard games and Despirala, not for {game}",
+    "risk": "a risk appetite (theta) is solved for scorecard games, not for {game} yet",
     "match": "{game} has no matches between bots",
     "odds": "one-turn odds are for scorecard games and Farkle, not for {title} ({game})",
     "distribution": "the exact score distribution is for scorecard games, not for {title} ({game})",
@@ -263,6 +264,11 @@ class Family(ABC, Generic[G, S]):
         than ``score``, exactly it counting half), at any position; given a position ``at``, a family may
         solve only the part of the game that follows it."""
         raise self.lacking("target", game)
+
+    def risk_solution(self, game: G, theta: float, progress: Progress | None = None) -> SolvedGame:
+        """Play with a risk appetite: the strategy of the best certainty equivalent ln E[exp(theta X)] / theta
+        of the final score X (theta > 0 seeks risk, theta < 0 avoids it; 0 is the mean's own solution)."""
+        raise self.lacking("risk", game)
 
     def target_curve(self, game: G, up_to: int | None = None, progress: Progress | None = None) -> TargetCurve:
         """The best chance of reaching every target up to ``up_to`` (default: the expected-score strategy's

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 from typing import Hashable, Literal, Protocol, Sequence, runtime_checkable
 
-Unit = Literal["points", "equity", "p_win", "p_target"]
+Unit = Literal["points", "ce", "equity", "p_win", "p_target"]
 
 UNIT_WORDS: dict[str, str] = {
     "points": "expected final score",
+    "ce": "certainty equivalent of the final score (points)",
     "equity": "equity (+1 win, 0 draw, -1 loss)",
     "p_win": "probability of winning",
     "p_target": "probability of reaching the target",
@@ -35,6 +36,7 @@ JUDGE_WORDS: dict[str, str] = {  # what answers, by the judge names of answers' 
     "points": "the expected-score table",
     "mindful": "the Mindful Maximus model",
     "target": "the target table",
+    "risk": "the certainty-equivalent table of a risk appetite",
 }
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from . import records
+from .aims import check_theta
 from .distributed import Cluster
 from .errors import GameDefinitionError, InputError
 from .family import Family, Progress
@@ -89,13 +90,18 @@ def parse_state(spec: str | Game, position: str) -> State:
 
 
 def solve(spec: str | Game, players: int | None = None, judge: str | None = None, progress: Progress | None = None,
-          rebuild: bool = False, on_problem: Callable[[str], None] | None = None, cluster: Cluster | None = None
-          ) -> SolvedGame:
-    """A game's solution (cached tables are loaded; missing ones are solved and cached). A solution once
-    loaded is kept for the process, as long as its table on disk is the same (answers are then lookups,
-    not loads)."""
+          rebuild: bool = False, on_problem: Callable[[str], None] | None = None, cluster: Cluster | None = None,
+          theta: float | None = None) -> SolvedGame:
+    """A game's solution (cached tables are loaded; missing ones are solved and cached), or with a risk
+    appetite ``theta`` the solution that plays for its certainty equivalent (``Family.risk_solution``). A
+    solution once loaded is kept for the process, as long as its table on disk is the same (answers are then
+    lookups, not loads)."""
     game = load(spec, players)
-    key = (game.family, game.canonical, game.n_players, judge)
+    if theta is not None:
+        if judge is not None or cluster is not None:
+            raise InputError("a risk appetite (theta) is its own judge: give it without a judge or a cluster")
+        theta = check_theta(theta)
+    key = (game.family, game.canonical, game.n_players, judge, theta)
     if not rebuild and cluster is None:
         kept = _SOLVED.get(key)
         if kept is not None:
@@ -106,8 +112,11 @@ def solve(spec: str | Game, players: int | None = None, judge: str | None = None
             if _stamp(solution) == stamp:
                 _SOLVED[key] = (solution, stamp, now)
                 return solution
-    solution = family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem,
-                                     cluster=cluster)
+    if theta is not None:
+        solution = family_of(game).risk_solution(game, theta, progress)
+    else:
+        solution = family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild,
+                                         on_problem=on_problem, cluster=cluster)
     if solution.info.solved_now:  # a new table: a default judge may now be another one
         for old in [k for k in _SOLVED if k[1] == game.canonical]:
             _SOLVED.pop(old, None)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_serializer
 
-Unit = Literal["points", "equity", "p_win", "p_target"]
+Unit = Literal["points", "ce", "equity", "p_win", "p_target"]
 
 
 JUDGE_DESCRIPTION = ("what the values come from (exact: the exact table; points: the expected-score table, each "

@@ -14,7 +14,7 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from ..core.aims import AT_LEAST, BEAT, TARGET_TEMPLATE, parse_target, table_needs
+from ..core.aims import AT_LEAST, BEAT, TARGET_TEMPLATE, check_theta, parse_target, table_needs
 from .bots.names import ALIASES, BOTS
 from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
@@ -47,7 +47,7 @@ BIG_DUEL_CELL_SECONDS = 2.3e-6  # two-person Yacht's 1.56e9 cells in about an ho
 class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     name = "scorecard"
     title = "scorecard games (the Yahtzee family, and your own rules files)"
-    capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "match", "simulate", "distribution",
+    capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "risk", "match", "simulate", "distribution",
                               "odds"})
     human_like = ("joe", "greedy")
 
@@ -173,6 +173,18 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         info = _info(game, "points", table.root_value, si.built, si.seconds, int(table.values.shape[0]),
                      si.table_bytes, si.directory)
         return ExpectedScore(game, table, info)
+
+    def risk_solution(self, game: ScorecardGame, theta: float, progress: Progress | None = None) -> SolvedGame:
+        from .solitaire.solution import CertaintyEquivalent
+        from .solitaire.table import load_or_solve
+
+        theta = check_theta(theta)
+        if theta == 0.0:  # the mean: its own table, bit for bit
+            return self._expected_score(game, progress, False, None)
+        table, si = load_or_solve(game.with_players(1), progress=progress, theta=theta)
+        info = _info(game, "ce", table.root_value, si.built, si.seconds, int(table.values.shape[0]),
+                     si.table_bytes, si.directory, theta=theta).model_copy(update={"judge": "risk"})
+        return CertaintyEquivalent(game, table, info, theta)
 
     def _mindful(self, game, progress, rebuild, on_problem) -> MindfulModel:
         from .mindful.future import load_or_build, table_key

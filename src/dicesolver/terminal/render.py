@@ -34,7 +34,7 @@ from ..core.results import (
 
 # how a decision's label is shown in the review tables
 LABEL_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "red", "massive blunder": "bold red"}
-VALUE_HEADERS = {"points": "expected final score", "equity": "equity", "p_win": "P(win)", "p_target": "P(target)"}
+VALUE_HEADERS = {"points": "expected final score", "ce": "certainty equivalent", "equity": "equity", "p_win": "P(win)", "p_target": "P(target)"}
 
 
 def fmt(value: float, unit: str) -> str:
@@ -164,8 +164,8 @@ def review(console: Console, result: Review) -> None:
     unit = s.unit
     others = [p for k, p in enumerate(s.players) if k != s.index]
     against = f" against {', '.join(others)}" if others else ""
-    word = {"points": "expected final score", "equity": "equity", "p_win": "probability of winning",
-            "p_target": "probability of reaching the target"}[unit]
+    word = {"points": "expected final score", "ce": "certainty equivalent", "equity": "equity",
+            "p_win": "probability of winning", "p_target": "probability of reaching the target"}[unit]
     whose = "your" if s.player == "you" else f"{s.player}'s"
     say(console, f"{s.game}: review of {whose} game{against} ({s.measure}, by {JUDGE_WORDS.get(s.judge, s.judge)})", "bold")
     table = Table()
@@ -184,7 +184,8 @@ def review(console: Console, result: Review) -> None:
         best_ = max(mine, key=lambda x: x.luck)
         say(console, f"unluckiest throw: turn {worst.turn} {worst.outcome} ({worst.luck:+.3f}); "
                      f"luckiest: turn {best_.turn} {best_.outcome} ({best_.luck:+.3f})")
-    ended = {"points": "final score", "equity": "result", "p_win": "result", "p_target": "result"}[unit]
+    ended = {"points": "final score", "ce": "final score", "equity": "result", "p_win": "result",
+             "p_target": "result"}[unit]
     outcome = ended if s.complete else f"{word} now (unfinished game)"
     sign = "+" if s.higher_is_better else "-"
     terms = f"luck {s.luck:+.3f} - your loss {s.loss:.3f}" + (f" + the others' turns {s.others:+.3f}" if others else "")

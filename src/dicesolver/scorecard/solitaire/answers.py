@@ -125,13 +125,15 @@ class SolitaireEngine(CardEngine):
     _players = 1
 
     def __init__(self, model: SolitaireModel, values: np.ndarray, tie: float = 1e-9, judge: str = "points",
-                 aim: tuple[int, int, float] | None = None):
+                 aim: tuple[int, int, float] | None = None, theta: float = 0.0):
         """``aim``: answer from a target table ``values`` instead, as (the target T, the table's largest need N,
-        what a tie is worth): every value the best chance of more than T - total further points."""
+        what a tie is worth): every value the best chance of more than T - total further points. ``theta``:
+        ``values`` are a risk appetite's certainty equivalents, and so is every option's value (the aim
+        (-1, 0, theta) tells the kernels)."""
         super().__init__(model.game, tie)
         self._model, self.judge = model, judge
         self._pair = table_pair(values)
-        self._aim = frozen(np.array(aim if aim is not None else (-1, 0, 0.0), dtype=np.float64))
+        self._aim = frozen(np.array(aim if aim is not None else (-1, 0, float(theta)), dtype=np.float64))
         self._sealed = False  # the fast path is open once the checked path has answered
         self._numpy_first = NumpyFirst(lambda: self._kernels[0])
         if aim is not None:

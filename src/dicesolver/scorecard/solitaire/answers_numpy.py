@@ -377,6 +377,21 @@ class SolitaireNumpy:
         """kernels.answers.turn_stages: stages 0..top of one turn state (each a row over the keeps)."""
         stage = np.empty(self.n_keeps)
         stage[self.roll_offset:] = self.finals(u, g, t, need)
+        theta = self.aim[2] if self.aim[0] < 0 else 0.0  # a risk appetite (kernels.answers.risk_of)
+        if theta:  # the stages over utilities, then back to certainty equivalents (turn.kernels.risk)
+            finals = stage[self.roll_offset:]
+            shift = finals.max() if theta > 0 else finals.min()
+            sign = 1.0 if theta > 0 else -1.0
+            stage[self.roll_offset:] = sign * np.expm1(theta * (finals - shift))
+            out = self._stages(stage, top)
+            out[0][self.roll_offset:] = shift + np.log1p(sign * out[0][self.roll_offset:]) / theta
+            for later in out[1:]:
+                later[:] = shift + np.log1p(sign * later) / theta
+            return out
+        return self._stages(stage, top)
+
+    def _stages(self, stage: np.ndarray, top: int) -> list[np.ndarray]:
+        """Stages 1..top after ``stage`` (stage 0), by the widget's maxima and means."""
         out = [stage]
         for m in range(1, top + 1):
             stage = stage.copy()

@@ -8,7 +8,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ...core.errors import InputError
 from ...core.family import TableSize
+from ...core.protocol import Unit
 from ...core.results import Explanation, SolveInfo
 from ...core.solved import SolvedGame
 from ..game.encoding import ScorecardEncoding
@@ -26,7 +28,7 @@ def _turn_state(game: ScorecardGame, card: Position) -> TurnState:
 class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
     """Expected final score under optimal play of the player's own card (the solitaire table)."""
 
-    unit = "points"
+    unit: Unit = "points"
     tie = 1e-9
     judge = "points"
 
@@ -101,3 +103,31 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
         if state.player is None:
             return {"score_so_far": state.cards[0].facts(self.game).total}
         return {"score_so_far": state.card.facts(self.game).total, "rolls_left": state.rolls_left}
+
+
+class CertaintyEquivalent(ExpectedScore):
+    """Play with a risk appetite theta: the certainty equivalent ln E[exp(theta X)] / theta of the final score X
+    under the strategy that maximises it (``turn.kernels.risk``), in points; theta > 0 seeks risk, theta < 0
+    avoids it. Options are ranked and valued by it; why an option is best is the mean's breakdown alone."""
+
+    unit: Unit = "ce"
+    judge = "risk"
+
+    def __init__(self, game: ScorecardGame, table: SolitaireTable, info: SolveInfo, theta: float):
+        SolitaireEngine.__init__(self, table.model, table.values, self.tie, self.judge, theta=theta)
+        SolvedGame.__init__(self, game, info)
+        self.table, self.theta = table, theta
+        self.encoding = ScorecardEncoding(game)
+        self._turn_why = None
+        self.explains = False  # the breakdown splits a mean, not a certainty equivalent
+
+    def headline(self) -> str:
+        return f"certainty equivalent {self.root_value:.6f} (risk appetite theta={self.theta:g})"
+
+    def explain(self, position: ScorecardState | str, versus: str | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Explanation:
+        raise InputError("why an option is best is said for the expected score; with a risk appetite "
+                         "(--theta), advise ranks by the certainty equivalent alone")
+
+    def details(self, state: ScorecardState) -> dict[str, Any]:
+        return {**super().details(state), "theta": self.theta}

@@ -14,6 +14,7 @@ score is its current total plus the table value.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from functools import cached_property
@@ -86,12 +87,14 @@ class SolitaireModel:
         values = np.zeros(self.size, dtype=np.float64)
         solve_level(self.levels()[0][:0], values, self.rules,
                     self.keep_add, self.sub_ptr, self.sub_idx, self.roll_prob, self.roll_offset, self.game.rolls - 1,
-                    thread_count())
+                    thread_count(), 0.0)
 
-    def solve(self, progress: ProgressCallback | None = None, parallel: bool | None = None) -> np.ndarray:
-        """All turn-start values, by backward induction over the number of used categories. ``parallel``: by
-        numba's parallel kernel (default: where it is compiled), else by its stripes on Python's threads (the
-        same table to the bit)."""
+    def solve(self, progress: ProgressCallback | None = None, parallel: bool | None = None,
+              theta: float = 0.0) -> np.ndarray:
+        """All turn-start values, by backward induction over the number of used categories: expected future
+        points, or for a risk appetite ``theta`` != 0 their certainty equivalents (ln E[exp(theta X)] / theta).
+        ``parallel``: by numba's parallel kernel (default: where it is compiled), else by its stripes on
+        Python's threads (the same table to the bit)."""
         from ...core.jit import Stripes, compiled, thread_count
         from .kernels.solve import solve_level, solve_stripe  # numba is loaded only by what needs it
 
@@ -109,9 +112,10 @@ class SolitaireModel:
             for k in range(n - 1, -1, -1):
                 level = levels[k]
                 if parallel:
-                    solve_level(level, *args, thread_count())
+                    solve_level(level, *args, thread_count(), float(theta))
                 else:
-                    stripes.run(lambda s, count: solve_stripe(np.int64(s), np.int64(count), level, *args))
+                    stripes.run(lambda s, count: solve_stripe(np.int64(s), np.int64(count), level, *args,
+                                                              float(theta)))
                 done += work[k]
                 if progress:
                     progress(int(done), int(total))
@@ -153,8 +157,16 @@ class TableLoad:
     table_bytes: int
 
 
-def table_key(game: ScorecardGame) -> tables.TableKey:
-    return tables.TableKey(TABLE_KIND, game.canonical, game.fingerprint)
+RISK_TABLE_KIND = "solitaire-ce"
+
+
+def table_key(game: ScorecardGame, theta: float = 0.0) -> tables.TableKey:
+    """The expected-score table's key, or for a risk appetite theta != 0 its certainty-equivalent table's (one
+    a theta: the fingerprint names it)."""
+    if theta == 0.0:
+        return tables.TableKey(TABLE_KIND, game.canonical, game.fingerprint)
+    named = hashlib.sha256(f"{game.fingerprint}:theta={float(theta)!r}".encode()).hexdigest()
+    return tables.TableKey(RISK_TABLE_KIND, f"{game.canonical}-theta={float(theta):g}", named)
 
 
 def load_or_solve(
@@ -162,8 +174,11 @@ def load_or_solve(
     progress: ProgressCallback | None = None,
     rebuild: bool = False,
     on_problem: Callable[[str], None] | None = None,
+    theta: float = 0.0,
 ) -> tuple[SolitaireTable, TableLoad]:
-    """The solved table of a game: from the cache when it is sound, else solved now and cached.
+    """The solved table of a game: from the cache when it is sound, else solved now and cached; for a risk
+    appetite ``theta`` != 0, the certainty equivalents of its final score under its best play (a table of
+    its own).
 
     A game too big for this machine is refused before anything is built (size.check_solvable)."""
     check_solvable(game)
@@ -172,7 +187,7 @@ def load_or_solve(
     start = time.perf_counter()
 
     def build():
-        values = model.solve(progress)
+        values = model.solve(progress, theta=theta)
         return {"values": values}, float(values[root_index]), {"solve_seconds": time.perf_counter() - start}
 
     def check(table: tables.LoadedTable) -> None:
@@ -181,7 +196,7 @@ def load_or_solve(
                             atol=1e-9):
             raise TableError(f"table in {table.directory} fails its root-value check")
 
-    table, built = tables.load_or_build(table_key(game), build, check, rebuild=rebuild, on_problem=on_problem)
+    table, built = tables.load_or_build(table_key(game, theta), build, check, rebuild=rebuild, on_problem=on_problem)
     values = table.arrays["values"]
     solution = SolitaireTable(game, values)
     solution.__dict__["model"] = model

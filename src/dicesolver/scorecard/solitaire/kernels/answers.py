@@ -31,6 +31,7 @@ from ....core.jit import borrowed, njit
 from ...game.kernels.scoring import (bonus_step, first_open, lane_of, next_group, next_group_with, score_choice,
                                      score_with, unpacked, upper_step_with)
 from ...turn.kernels.answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
+from ...turn.kernels.risk import to_certainty, to_utility
 from ...turn.kernels.widget import NEG, best_keeps_wide, expect_keeps_wide
 
 # scalars, in the order of scorecard/solitaire/answers.py's SolitaireEngine.blob
@@ -535,12 +536,30 @@ def turn_stages(i, top, fields, values, narrow, blob, model, aim):
         return np.zeros((1, 1))
     keep_add, sub_pad = model[9], model[17]
     roll_offset = blob[ROLL_OFFSET]
-    stages = np.empty((top + 1, blob[N_KEEPS]))
+    n_keeps = blob[N_KEEPS]
+    stages = np.empty((top + 1, n_keeps))
     conts = np.empty((blob[N_CATS] + 1, blob[N_DICE] + 1))
     finals(fields[i, USED], fields[i, GROUP], fields[i, UPPER], stages[0, roll_offset:], conts, values, narrow, blob,
            model, fields[i, NEED], aim)
+    theta = risk_of(aim)
+    if theta == 0.0:
+        keep_stages(stages, top, keep_add, sub_pad, roll_offset)
+        return stages
+    # a risk appetite: the stages' means and maxima over utilities, then back to certainty equivalents
+    shift = np.empty(1)
+    lane = stages.reshape((top + 1, n_keeps, 1))
+    to_utility(lane[0], roll_offset, n_keeps, 1, theta, shift)
     keep_stages(stages, top, keep_add, sub_pad, roll_offset)
+    to_certainty(lane[0], roll_offset, n_keeps, 1, theta, shift)
+    for m in range(1, top + 1):
+        to_certainty(lane[m], 0, n_keeps, 1, theta, shift)
     return stages
+
+
+@njit(cache=True, inline="always")
+def risk_of(aim):
+    """The risk appetite theta of an aim (0: the mean, or a chance of a need)."""
+    return aim[2] if aim[0] < 0 else 0.0
 
 
 @njit(cache=True)
@@ -555,6 +574,8 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
     stages = np.empty((blob[ROLLS], n_keeps, lanes))
     row = np.empty(n_rolls)
     conts = np.empty((blob[N_CATS] + 1, blob[N_DICE] + 1))
+    theta = risk_of(aim)
+    shift = np.empty(lanes)
     for b in range(0, staged.shape[0], lanes):
         block = min(lanes, staged.shape[0] - b)
         top = 0
@@ -566,6 +587,8 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
             for r in range(n_rolls):
                 stages[0, roll_offset + r, j] = row[r]
             top = max(top, tops[k])
+        if theta != 0.0:  # a risk appetite: means and maxima over utilities (``turn.kernels.risk``)
+            to_utility(stages[0], roll_offset, n_keeps, block, theta, shift)
         for m in range(1, top + 1):
             # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
             for copy_row in range(stages.shape[1]):
@@ -574,6 +597,10 @@ def answer_blocks(staged, order, starts, tops, fields, values, narrow, blob, mod
             if m >= 2:
                 best_keeps_wide(stages[m], sub_ptr, sub_idx, block)
             expect_keeps_wide(stages[m], keep_add, roll_offset, block)
+        if theta != 0.0:
+            to_certainty(stages[0], roll_offset, n_keeps, block, theta, shift)
+            for m in range(1, top + 1):
+                to_certainty(stages[m], 0, n_keeps, block, theta, shift)
         for j in range(block):
             k = staged[b + j]
             for p in range(starts[k], starts[k + 1]):

@@ -1,0 +1,126 @@
+"""A risk appetite theta (``turn.kernels.risk``): the strategy of the best certainty equivalent
+ln E[exp(theta X)] / theta of the final score X, against a slow reference that applies that definition
+throw by throw (``reference.solve_reference``), with theta = 0 the mean's own solution."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+from reference import final_score_bonus, solve_reference
+from test_solitaire import TINY_CASES, unfinished_cards
+from tinygames import BONUS_GAME, tiny
+
+import dicesolver as ds
+from dicesolver.core import registry
+from dicesolver.core.errors import InputError
+from dicesolver.scorecard.game.position import Position
+from dicesolver.scorecard.solitaire.table import SolitaireModel, TurnState
+
+THETAS = [0.3, -0.3, -0.001]
+
+
+@pytest.mark.parametrize("theta", THETAS)
+@pytest.mark.parametrize("definition,choices", [TINY_CASES[k] for k in (0, 1, 3, 7)])
+def test_the_certainty_equivalents_equal_the_slow_reference(definition, choices, theta):
+    game = tiny(definition, **choices)
+    model = SolitaireModel(game)
+    values = model.solve(theta=theta)
+    assert np.array_equal(model.solve(theta=theta, parallel=False), values)  # the stripes: the same table
+    reference = solve_reference(game, theta)
+    cards = unfinished_cards(game)
+    random.Random(2).shuffle(cards)
+    x = game.extra_yacht
+    for card in cards[:80] + [(None,) * game.n_categories]:
+        for paid in range(x.times + 1 if x and x.times and card[x.category] else 1):
+            position = Position(card, None, game.rolls, paid * (x.points if x else 0))
+            ours = values[model.index(TurnState(position.used, position.progress(game), position.group(game)))]
+            already = final_score_bonus(game, tuple(v or 0 for v in card))  # paid when reached: a sure amount
+            assert ours + already == pytest.approx(reference(card, paid), rel=1e-10, abs=1e-9), (card, paid)
+
+
+def decisions(game, n: int, seed: int):
+    """Decision states met in random playouts of a solitaire game."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        state = game.start()
+        while not state.is_terminal():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                state = state.apply(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                out.append(state)
+                state = state.apply(rng.choice(state.legal_actions()))
+    return out[:n]
+
+
+@pytest.mark.parametrize("theta", [0.3, -0.3])
+@pytest.mark.parametrize("definition,choices", [(BONUS_GAME, {"joker": "free"}), TINY_CASES[1]])
+def test_advice_with_a_risk_appetite_values_every_position_as_the_reference(definition, choices, theta):
+    """Each decision's value is the reference's certainty equivalent of the final score from there, every
+    option's value at most it; the numpy form (a first process) answers as the kernel does (to the last bit or
+    two: numpy's expm1 and log1p are not the C library's the kernel calls)."""
+    game = tiny(definition, **choices)
+    solution = registry.family_of(game).risk_solution(game, theta)
+    assert solution.unit == "ce" and solution.info.details["theta"] == theta
+    reference = solve_reference(game, theta)
+    x = game.extra_yacht
+    states = decisions(game, 120, 3)
+    for state in states:
+        card = state.cards[0]
+        advice = ds.advise(game, state, theta=theta)
+        paid = card.extra_bonus // x.points if x else 0
+        expected = sum(v or 0 for v in card.boxes) + card.extra_bonus + reference.after_roll(
+            card.boxes, tuple(sorted(state.dice)), state.rolls_left, paid)
+        assert advice.value == pytest.approx(expected, rel=1e-10, abs=1e-9), str(state)
+        # options within 1e-9 of each other tie, and keep the order of the legal actions
+        assert advice.options[0].value == pytest.approx(advice.value, abs=1e-9)
+        assert all(o.value <= advice.value + 1e-12 for o in advice.options)
+    situations = solution.encoding.situations(states)
+    kernel = solution.answer(situations, memo=solution.memo_for(len(states)))
+    for i in range(len(states)):
+        one = {k: v[i: i + 1] for k, v in situations.items()}
+        np.testing.assert_allclose(solution._numpy.answer(one).buffers[0][0], kernel.buffers[0][i], rtol=1e-13,
+                                   atol=1e-12)
+
+
+def test_theta_zero_is_the_mean_and_the_certainty_equivalent_grows_with_theta():
+    mean = ds.solve("yacht")
+    assert ds.solve("yacht", theta=0) is mean or np.array_equal(ds.solve("yacht", theta=0).table.values,
+                                                                 mean.table.values)
+    game = tiny(BONUS_GAME)
+    family = registry.family_of(game)
+    roots = [family.risk_solution(game, t).root_value for t in (-0.5, -0.05, -0.001, 0.0, 0.001, 0.05, 0.5)]
+    assert roots == sorted(roots) and len(set(roots)) == len(roots)
+    small = family.risk_solution(game, 1e-6).root_value  # theta -> 0: the mean, smoothly (expm1 and log1p)
+    assert small == pytest.approx(roots[3], abs=1e-3) and small > roots[3]
+
+
+@pytest.mark.parametrize("theta", [1.5, -2, float("nan"), float("inf"), "bold"])
+def test_a_risk_appetite_out_of_range_is_one_clear_error(theta):
+    with pytest.raises(InputError, match="risk appetite"):
+        ds.solve("yacht", theta=theta)
+
+
+def test_families_without_a_risk_appetite_say_so():
+    with pytest.raises(InputError, match="risk appetite"):
+        ds.solve("pig", theta=0.01)
+
+
+def test_the_command_line_solves_and_advises_with_a_risk_appetite(capsys):
+    from test_cli import run
+
+    code, out, _ = run(capsys, "solve", "yacht", "--theta", "0.02", "--json")
+    info = json.loads(out)
+    assert code == 0 and info["unit"] == "ce" and info["judge"] == "risk" and info["details"]["theta"] == 0.02
+    assert info["value"] == pytest.approx(ds.solve("yacht", theta=0.02).root_value, abs=1e-9)
+    assert info["value"] > ds.solve("yacht").root_value  # a taste for risk values the spread
+    code, out, _ = run(capsys, "advise", "yacht", "/11345/2", "--theta", "-0.05", "--top", "3")
+    assert code == 0 and "certainty equivalent" in out and "keep 345" in out
+    for bad in (["solve", "yacht", "--theta", "3"], ["advise", "yacht", "/11345/2", "--theta", "0.1", "--target", "100"],
+                ["advise", "yacht", "/11345/2", "--theta", "0.1", "--explain"], ["solve", "pig", "--theta", "0.1"]):
+        code, out, err = run(capsys, *bad)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (bad, err)
