@@ -22,7 +22,7 @@ from ...core.errors import InputError
 from ...core.protocol import Unit
 from ..game.kernel_rules import packed
 from ..game.rules import ScorecardGame
-from .table import SolitaireModel
+from .table import SolitaireModel, goal_of
 from ..turn.widget import keep_steps
 
 SMALL_BATCH = 256  # below this, one thread answers (waking the others costs more than it saves)
@@ -133,7 +133,7 @@ class SolitaireEngine(CardEngine):
         super().__init__(model.game, tie)
         self._model, self.judge = model, judge
         self._pair = table_pair(values)
-        self._aim = frozen(np.array(aim if aim is not None else (-1, 0, float(theta)), dtype=np.float64))
+        self._aim = frozen(np.array(aim, dtype=np.float64) if aim is not None else goal_of(theta))
         self._sealed = False  # the fast path is open once the checked path has answered
         self._numpy_first = NumpyFirst(lambda: self._kernels[0])
         if aim is not None:

@@ -87,7 +87,7 @@ class SolitaireModel:
         values = np.zeros(self.size, dtype=np.float64)
         solve_level(self.levels()[0][:0], values, self.rules,
                     self.keep_add, self.sub_ptr, self.sub_idx, self.roll_prob, self.roll_offset, self.game.rolls - 1,
-                    thread_count(), 0.0)
+                    thread_count(), goal_of(0.0))
 
     def solve(self, progress: ProgressCallback | None = None, parallel: bool | None = None,
               theta: float = 0.0) -> np.ndarray:
@@ -99,6 +99,7 @@ class SolitaireModel:
         from .kernels.solve import solve_level, solve_stripe  # numba is loaded only by what needs it
 
         values = np.zeros(self.size, dtype=np.float64)
+        goal = goal_of(theta)
         levels = self.levels()
         n = len(levels) - 1
         work = [float((self.n_bonus_lanes[lv] * self.n_groups[lv]).sum()) for lv in levels]
@@ -112,14 +113,19 @@ class SolitaireModel:
             for k in range(n - 1, -1, -1):
                 level = levels[k]
                 if parallel:
-                    solve_level(level, *args, thread_count(), float(theta))
+                    solve_level(level, *args, thread_count(), goal)
                 else:
-                    stripes.run(lambda s, count: solve_stripe(np.int64(s), np.int64(count), level, *args,
-                                                              float(theta)))
+                    stripes.run(lambda s, count: solve_stripe(np.int64(s), np.int64(count), level, *args, goal))
                 done += work[k]
                 if progress:
                     progress(int(done), int(total))
         return values
+
+
+def goal_of(theta: float) -> np.ndarray:
+    """The goal the kernels are given, one array as the answer engine's ``aim``: (-1, 0, theta), the mean for
+    theta = 0, else a risk appetite's certainty equivalent."""
+    return np.array((-1.0, 0.0, float(theta)))
 
 
 @dataclass

@@ -31,7 +31,7 @@ from ....core.jit import borrowed, njit
 from ...game.kernels.scoring import (bonus_step, first_open, lane_of, next_group, next_group_with, score_choice,
                                      score_with, unpacked, upper_step_with)
 from ...turn.kernels.answer_rows import empty_row, entry, finish_row, group_runs, keep_of, keep_stages
-from ...turn.kernels.risk import to_certainty, to_utility
+from ...turn.kernels.risk import risk_of, to_certainty, to_utility
 from ...turn.kernels.widget import NEG, best_keeps_wide, expect_keeps_wide
 
 # scalars, in the order of scorecard/solitaire/answers.py's SolitaireEngine.blob
@@ -555,11 +555,6 @@ def turn_stages(i, top, fields, values, narrow, blob, model, aim):
         to_certainty(lane[m], 0, n_keeps, 1, theta, shift)
     return stages
 
-
-@njit(cache=True, inline="always")
-def risk_of(aim):
-    """The risk appetite theta of an aim (0: the mean, or a chance of a need)."""
-    return aim[2] if aim[0] < 0 else 0.0
 
 
 @njit(cache=True)

@@ -12,7 +12,7 @@ from numba.extending import overload
 
 from ...game.kernels.scoring import (bonus_step, code_of, general_rows, is_general, lane_of, lend, next_group,
                                      score_choice)
-from ...turn.kernels.risk import to_certainty, to_utility
+from ...turn.kernels.risk import risk_of, to_certainty, to_utility
 from ...turn.kernels.widget import NEG, run_widget
 
 
@@ -170,10 +170,10 @@ def final_stage(u, buf, roll_offset, values, rules):
 
 
 @njit(cache=True, parallel=True)
-def solve_level(us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls, threads, theta):
+def solve_level(us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls, threads, aim):
     """Turn-start values of every used-category set in ``us`` (all one level), from the level above, on
-    ``threads`` threads: expected scores, or certainty equivalents for a risk appetite ``theta`` != 0
-    (``turn.kernels.risk``).
+    ``threads`` threads: expected scores, or certainty equivalents for the risk appetite of ``aim`` (the
+    answer engine's goal array, ``answers.risk_of``; ``turn.kernels.risk``).
 
     The loop's body is ``solve_stripe``'s, written out rather than called: called, the solve took 5% longer
     (0.76 s against 0.72 for Yahtzee, 2.30 against 2.17 for Yatzy); this kernel compiles in 12 s, the
@@ -188,6 +188,7 @@ def solve_level(us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_o
     # Each thread takes every n-th set rather than one contiguous block: the sets' lane counts follow the
     # bits of their masks, so contiguous blocks differ by up to a tenth in work, strided ones by under 1%.
     stripes = max(1, min(threads, us.shape[0]))
+    theta = risk_of(aim)
     for s in prange(stripes):
         lent = lend(rules)  # in each thread's own body: lent once before the loop, the solve took 15% longer
         buf = np.empty((n_keeps, max_lanes))
@@ -207,12 +208,13 @@ def solve_level(us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_o
 
 
 @njit(cache=True, nogil=True)
-def solve_stripe(s, stripes, us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls, theta):
+def solve_stripe(s, stripes, us, values, rules, keep_add, sub_ptr, sub_idx, roll_prob, roll_offset, rerolls, aim):
     """The sets us[s], us[s + stripes], ... of one level (``solve_level``'s loop body) on the calling
     thread, without the GIL: a first solve on a machine where ``solve_level`` was never compiled runs one a
     thread from Python's (``SolitaireModel.solve``). It compiles in 4-5 s where ``solve_level`` takes 12,
     for a solve 10-25% slower; the table is the same to the bit."""
     rules = lend(rules)
+    theta = risk_of(aim)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     max_lanes = 1
     for i in range(us.shape[0]):

@@ -38,3 +38,10 @@ def to_certainty(buf, first, last, lanes, theta, shift):
     for r in range(first, last):
         for j in range(lanes):
             buf[r, j] = shift[j] + np.log1p(sign * buf[r, j]) / theta
+
+
+@njit(cache=True, inline="always")
+def risk_of(aim):
+    """The risk appetite theta of a goal array (the answer engine's ``aim``: (-1, 0, theta) for the mean or a
+    certainty equivalent; a target's (T, N, tie) has none): 0 for the mean and for a chance of a need."""
+    return aim[2] if aim[0] < 0 else 0.0
