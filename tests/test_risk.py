@@ -22,9 +22,13 @@ from dicesolver.scorecard.solitaire.table import SolitaireModel, TurnState
 THETAS = [0.3, -0.3, -0.001]
 
 
-@pytest.mark.parametrize("theta", THETAS)
-@pytest.mark.parametrize("definition,choices", [TINY_CASES[k] for k in (0, 1, 3, 7)])
-def test_the_certainty_equivalents_equal_the_slow_reference(definition, choices, theta):
+# every theta on the small games; one each on the games with bonuses, whose reference takes seconds
+RISK_CASES = [(TINY_CASES[k], theta) for k in (0, 1) for theta in THETAS] + [(TINY_CASES[3], 0.3), (TINY_CASES[7], -0.3)]
+
+
+@pytest.mark.parametrize("case,theta", RISK_CASES)
+def test_the_certainty_equivalents_equal_the_slow_reference(case, theta):
+    definition, choices = case
     game = tiny(definition, **choices)
     model = SolitaireModel(game)
     values = model.solve(theta=theta)
@@ -57,8 +61,7 @@ def decisions(game, n: int, seed: int):
     return out[:n]
 
 
-@pytest.mark.parametrize("theta", [0.3, -0.3])
-@pytest.mark.parametrize("definition,choices", [(BONUS_GAME, {"joker": "free"}), TINY_CASES[1]])
+@pytest.mark.parametrize("definition,choices,theta", [(BONUS_GAME, {"joker": "free"}, 0.3), (*TINY_CASES[1], -0.3)])
 def test_advice_with_a_risk_appetite_values_every_position_as_the_reference(definition, choices, theta):
     """Each decision's value is the reference's certainty equivalent of the final score from there, every
     option's value at most it; the numpy form (a first process) answers as the kernel does (to the last bit or
