@@ -121,9 +121,27 @@ def test_the_command_line_solves_and_advises_with_a_risk_appetite(capsys):
     assert code == 0 and info["unit"] == "ce" and info["judge"] == "risk" and info["details"]["theta"] == 0.02
     assert info["value"] == pytest.approx(ds.solve("yacht", theta=0.02).root_value, abs=1e-9)
     assert info["value"] > ds.solve("yacht").root_value  # a taste for risk values the spread
+    assert info["details"]["sd"] > 0 and info["details"]["mean"] < ds.solve("yacht").root_value  # beside it
     code, out, _ = run(capsys, "advise", "yacht", "/11345/2", "--theta", "-0.05", "--top", "3")
     assert code == 0 and "certainty equivalent" in out and "keep 345" in out
     for bad in (["solve", "yacht", "--theta", "3"], ["advise", "yacht", "/11345/2", "--theta", "0.1", "--target", "100"],
                 ["advise", "yacht", "/11345/2", "--theta", "0.1", "--explain"], ["solve", "pig", "--theta", "0.1"]):
         code, out, err = run(capsys, *bad)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (bad, err)
+
+
+@pytest.mark.parametrize("theta", [0.3, -0.3])
+def test_the_strategy_s_final_scores_give_back_its_certainty_equivalent(theta):
+    """Forward, the exact final-score distribution of the theta strategy (its keeps chosen by utility); backward,
+    its table: ln E[exp(theta X)] / theta over the distribution is the table's value at the start."""
+    game = tiny(BONUS_GAME, joker="free")
+    family = registry.family_of(game)
+    d = family.distribution(game, theta=theta)
+    scores = np.array(list(d.probabilities), dtype=float)
+    p = np.array(list(d.probabilities.values()))
+    top = (theta * scores).max()
+    ce = (top + np.log(np.sum(p * np.exp(theta * scores - top)))) / theta
+    assert d.theta == theta and ce == pytest.approx(family.risk_solution(game, theta).root_value, rel=1e-12)
+    mean = family.distribution(game)
+    assert d.mean < mean.mean  # the mean's own strategy has the best mean
+    assert (d.sd > mean.sd) == (theta > 0)  # a taste for risk spreads the scores, a distaste narrows them

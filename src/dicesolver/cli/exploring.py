@@ -124,10 +124,14 @@ def solve(
             raise InputError("--theta goes alone (no --target, --judge, --dask, --rebuild or --verify)")
         with progress(f"{g.canonical}: the best certainty equivalent for theta={theta:g} (once; cached)") as update:
             risky = registry.solve(g, theta=theta, progress=update)
+        with progress(f"{g.canonical}: the final scores of that strategy (once; cached)") as update:
+            spread = family.distribution(g, progress=update, theta=theta)
+        info = risky.info.model_copy(update={"details": {**risky.info.details, "mean": spread.mean, "sd": spread.sd}})
         if json_output:
-            emit(risky.info)
+            emit(info)
             return
-        render.solve_info(out, risky.info, risky.headline())
+        render.solve_info(out, info, f"{risky.headline()}; its strategy's final score: mean {spread.mean:.4f}, "
+                          f"sd {spread.sd:.4f}")
         return
     if target is not None:
         if judge is not None or dask is not None or rebuild or verify:
@@ -294,19 +298,23 @@ def distribution(
                                       "scorecard games, Despirala; --plot draws both)"),
     up_to: Optional[int] = typer.Option(None, "--up-to", help="with --target-curve: the largest target (default: "
                                         "the expected-score strategy's 95th percentile)"),
+    theta: Optional[float] = typer.Option(None, "--theta", help="the distribution of the strategy of this risk "
+                                          "appetite (-1 to 1; see solve --theta)"),
 ) -> None:
     """The exact final-score distribution of optimal play in a scorecard game (no simulation): mean, SD,
     percentiles, P(upper bonus), P(each box scores) and the best probability of a perfect game."""
     g = registry.load(game)
     if up_to is not None and not target_curve:
         raise InputError("--up-to goes with --target-curve")
+    if theta is not None and target_curve:
+        raise InputError("--theta and --target-curve are two strategies: give one")
     if target_curve:
         with progress(f"{g.canonical}: best chances of every target (once; cached)") as update:
             c = registry.family_of(g).target_curve(g, up_to, progress=update)
         report(c, lambda: render.target_curve(out, c), json_output, plot, lambda: plots.target_curve_figure(c))
         return
     with progress(f"propagating {g.canonical}") as update:
-        d = registry.family_of(g).distribution(g, progress=update)
+        d = registry.family_of(g).distribution(g, progress=update, theta=theta)
 
     report(d, lambda: render.distribution(out, d), json_output, plot, lambda: plots.distribution_figure(d))
 

@@ -283,8 +283,9 @@ class Family(ABC, Generic[G, S]):
         """One turn played for each box alone: expected points and the chance of the maximum."""
         raise self.lacking("odds", game)
 
-    def distribution(self, game: G, progress: Progress | None = None) -> Distribution:
-        """The exact final-score distribution of optimal play."""
+    def distribution(self, game: G, progress: Progress | None = None, theta: float | None = None) -> Distribution:
+        """The exact final-score distribution of optimal play (``theta``: of the strategy of that risk
+        appetite, ``risk_solution``'s)."""
         raise self.lacking("distribution", game)
 
     def chart(self, game: G, mine: int | None = None, theirs: int | None = None) -> list[ChartRow]:

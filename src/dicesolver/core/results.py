@@ -514,9 +514,11 @@ class ChartRow(_Model):
 
 
 class Distribution(_Model):
-    """The exact final-score distribution of optimal (max expected score) play, with its facts."""
+    """The exact final-score distribution of optimal (max expected score) play, or of a risk appetite's
+    strategy, with its facts."""
 
     game: str
+    theta: float = Field(0.0, description="the risk appetite whose strategy plays (0: the mean's)")
     mean: float
     sd: float
     percentiles: dict[str, int]

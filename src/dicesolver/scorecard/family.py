@@ -410,12 +410,18 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return simulate(game.with_players(1), [ALIASES.get(p.strip().lower(), p) for p in names], n=n, seed=seed,
                         progress=progress)
 
-    def distribution(self, game: ScorecardGame, progress: Progress | None = None) -> Distribution:
+    def distribution(self, game: ScorecardGame, progress: Progress | None = None,
+                     theta: float | None = None) -> Distribution:
         from .solitaire.distribution_cache import load_or_build
 
         single = game.with_players(1)
-        dist, perfect = load_or_build(single, lambda: self._expected_score(single, progress, False, None).table,
-                                      progress)
+        theta = check_theta(theta) if theta is not None else 0.0
+        risky = self.risk_solution(single, theta, progress) if theta else None
+
+        def table():
+            return (risky or self._expected_score(single, progress, False, None)).table  # type: ignore[attr-defined]
+
+        dist, perfect = load_or_build(single, table, progress, theta)
         p = dist.probabilities
         support = np.nonzero(p > 0)[0]
         return Distribution(
@@ -425,7 +431,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             extra_bonus_mean=dist.extra_bonus_mean,
             category_probabilities={c.name: float(x) for c, x in zip(game.categories, dist.category_probabilities)},
             perfect_game_probability=perfect, perfect_game_one_in=1 / perfect if perfect > 0 else float("inf"),
-            probabilities={int(s): float(p[s]) for s in support})
+            probabilities={int(s): float(p[s]) for s in support}, theta=theta)
 
     def odds(self, game: ScorecardGame, exact: bool = False) -> list[OddsRow]:
         from .turn.odds import one_turn_odds

@@ -215,7 +215,8 @@ def lessons(console: Console, taught: Sequence[tuple[Decision, str]]) -> None:
 
 
 def distribution(console: Console, d: Distribution) -> None:
-    console.print(Text.assemble((d.game, "bold"), ": exact final-score distribution of optimal play"))
+    whose = f"the strategy of risk appetite theta={d.theta:g}" if d.theta else "optimal play"
+    console.print(Text.assemble((d.game, "bold"), f": exact final-score distribution of {whose}"))
     say(console, f"mean {d.mean:.6f}  sd {d.sd:.4f}  mode {d.mode}  range {d.min}..{d.max}")
     say(console, "percentiles: " + "  ".join(f"p{q} {v}" for q, v in d.percentiles.items()))
     if d.bonus_probability is not None:

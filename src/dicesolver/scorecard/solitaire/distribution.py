@@ -17,7 +17,7 @@ from .kernels.distribution import (Columns, TurnOutcomes, group_by_target, outco
                                    pull_histograms, support_bounds, turn_outcomes)
 from ..turn.kernels.widget import run_widget
 from .score_stats import ScoreDistribution
-from .table import SolitaireTable
+from .table import SolitaireTable, goal_of
 
 CHUNK_STATES = 20_000  # states per outcome batch (bounds memory: outcome rows are n_rolls wide)
 COLUMNS_PER_BLOCK = 128  # states whose turns run side by side in one kernel task (its buffers stay in cache)
@@ -40,12 +40,13 @@ class OutcomeBuffers:
 
 def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.ndarray, n_states: int,
                        stripes: Stripes, reached: np.ndarray | None = None,
-                       buffers: OutcomeBuffers | None = None) -> TurnOutcomes:
+                       buffers: OutcomeBuffers | None = None, theta: float = 0.0) -> TurnOutcomes:
     """The distinct outcomes of one optimally played turn for every reached lane of the sets in ``chunk``
     (state rows from ``slots``; ``reached[row]`` whether play gets there, all by default), worked out on the
     threads of ``stripes`` (``TurnOutcomes``). A state has at most one
     distinct outcome per final roll; one never reached has none (in Yatzy 70% of the states are never
-    reached: an upper total that the boxes filled cannot make, say)."""
+    reached: an upper total that the boxes filled cannot make, say). ``theta``: ``values`` are that risk
+    appetite's certainty equivalents, and its strategy plays."""
     game = model.game
     dice = game.dice
     cap = dice.n_rolls
@@ -58,7 +59,7 @@ def turn_outcome_batch(model, values: np.ndarray, chunk: np.ndarray, slots: np.n
         cols_lane = (rows - slots[which]).astype(np.int64)
         block_start = np.append(np.arange(0, len(rows), COLUMNS_PER_BLOCK), len(rows)).astype(np.int64)
         stripes.each(turn_outcomes, Columns(cols_u, cols_lane, rows.astype(np.int64), block_start), frozen(values),
-                     model.rules, dice.graph, game.rolls, int(game.max_scores.max()), outcomes)
+                     model.rules, dice.graph, game.rolls, int(game.max_scores.max()), goal_of(theta), outcomes)
     return outcomes
 
 
@@ -81,6 +82,7 @@ def _hist_lengths(model, us: np.ndarray, level: int) -> tuple[np.ndarray, np.nda
 
 def score_distribution(solution: SolitaireTable,
                        progress: Callable[[int, int], None] | None = None) -> ScoreDistribution:
+    """The final-score distribution of the table's strategy: the mean's, or a risk appetite's (its ``theta``)."""
     model = solution.model
     game = solution.game
     values = np.ascontiguousarray(solution.values)
@@ -134,7 +136,8 @@ def score_distribution(solution: SolitaireTable,
                 first, last = np.empty(n_states, dtype=np.int64), np.empty(n_states, dtype=np.int64)
                 mass = np.empty(n_states)
                 stripes.each(support_bounds, hist, src_off, src_len, first, last, mass)
-                outcomes = turn_outcome_batch(model, values, chunk, cslots, n_states, stripes, mass > 0, buffers)
+                outcomes = turn_outcome_batch(model, values, chunk, cslots, n_states, stripes, mass > 0, buffers,
+                                              solution.theta)
                 by_target = group_by_target(n_states, outcomes.target, outcomes.n_outcomes, dst_index_full, len(nidx))
                 fresh = placed
                 placed = place_targets(by_target[0], noff, nlen, placed)

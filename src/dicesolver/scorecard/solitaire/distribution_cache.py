@@ -19,10 +19,17 @@ DISTRIBUTION_KIND = "score-distribution"
 
 
 def load_or_build(game: ScorecardGame, solution: Callable[[], SolitaireTable],
-                  progress: Callable[[int, int], None] | None = None) -> tuple[ScoreDistribution, float]:
+                  progress: Callable[[int, int], None] | None = None,
+                  theta: float = 0.0) -> tuple[ScoreDistribution, float]:
     """(distribution, chance of a perfect game) of a one-player game: from the cache, or computed now from
-    ``solution()`` (with ``progress``) and cached."""
+    ``solution()`` (with ``progress``) and cached; ``theta``: the strategy of that risk appetite, whose table
+    ``solution()`` is."""
     key = tables.TableKey(DISTRIBUTION_KIND, game.canonical, game.fingerprint)
+    if theta:
+        from .table import table_key
+
+        risky = table_key(game, theta)
+        key = tables.TableKey(DISTRIBUTION_KIND, risky.game, risky.fingerprint)
 
     def build():
         from .distribution import perfect_game_probability, score_distribution

@@ -134,6 +134,7 @@ class SolitaireTable:
 
     game: ScorecardGame
     values: np.ndarray
+    theta: float = 0.0  # the risk appetite whose certainty equivalents ``values`` are (0: expected points)
 
     @cached_property
     def model(self) -> SolitaireModel:
@@ -204,7 +205,7 @@ def load_or_solve(
 
     table, built = tables.load_or_build(table_key(game, theta), build, check, rebuild=rebuild, on_problem=on_problem)
     values = table.arrays["values"]
-    solution = SolitaireTable(game, values)
+    solution = SolitaireTable(game, values, float(theta))
     solution.__dict__["model"] = model
     seconds = float(table.manifest.get("solve_seconds", 0.0)) if built else time.perf_counter() - start
     return solution, TableLoad(built, seconds, str(table.directory), int(values.nbytes))

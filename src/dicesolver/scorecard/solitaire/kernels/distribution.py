@@ -10,6 +10,7 @@ from ....core.jit import borrowed, njit
 from ....core.kernels import lend_graph
 from .policy import keep_stages
 from ...game.kernels.scoring import bonus_step, code_of, lane_of, lend, next_group, score_choice
+from ...turn.kernels.risk import risk_of, to_utility
 from ...turn.kernels.widget import NEG, spread_keeps
 
 
@@ -98,19 +99,20 @@ def columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, 
 
 
 @njit(cache=True, nogil=True)
-def turn_outcomes(stripe, n_stripes, columns, values, rules, graph, rolls, max_points, out):
+def turn_outcomes(stripe, n_stripes, columns, values, rules, graph, rolls, max_points, goal, out):
     """The distinct outcomes of one turn under optimal play (``TurnOutcomes``), for the states given as
     ``Columns``, a block of columns at a time: the turn's stages run over a block's columns side by side,
     whatever their sets. This call works out blocks stripe, stripe + n_stripes, ...: Python's threads run the
     stripes (``core.jit.Stripes``; a ``prange`` here compiled numba's parfor, 3.4 s of a first distribution).
+    ``goal``: the table's (``solitaire.table.goal_of``): a risk appetite's keeps are chosen by its utilities.
     """
     rules, graph = lend(rules), lend_graph(graph)
     for b in range(stripe, columns.block_start.shape[0] - 1, n_stripes):  # every n-th block: their work varies
-        block_outcomes(np.int64(b), columns, values, rules, graph, rolls, max_points, out)
+        block_outcomes(np.int64(b), columns, values, rules, graph, rolls, max_points, goal, out)
 
 
 @njit(cache=True)
-def block_outcomes(b, columns, values, rules, graph, rolls, max_points, out):
+def block_outcomes(b, columns, values, rules, graph, rolls, max_points, goal, out):
     """Block b of ``turn_outcomes``."""
     rules, graph = lend(rules), lend_graph(graph)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
@@ -140,6 +142,9 @@ def block_outcomes(b, columns, values, rules, graph, rolls, max_points, out):
     buf = np.empty((n_keeps, m))
     choice = np.empty((n_rolls, m), dtype=np.int64)
     columns_final_choice(cols_u, col_g, col_t, lo, m, buf, choice, roll_offset, values, rules)
+    theta = risk_of(goal)
+    if theta != 0.0:  # the keeps compared by utility, which orders them as their certainty equivalents do
+        to_utility(buf, roll_offset, n_keeps, m, theta, np.empty(m))
     stages = keep_stages(buf, rolls, graph, m)
     # forward: mass on rolls after the opening throw, then each re-throw under the best keep
     mass = np.empty((n_keeps, m))
