@@ -419,7 +419,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         risky = self.risk_solution(single, theta, progress) if theta else None
 
         def table():
-            return (risky or self._expected_score(single, progress, False, None)).table  # type: ignore[attr-defined]
+            return (risky or self._expected_score(single, progress, False, None)).table
 
         dist, perfect = load_or_build(single, table, progress, theta)
         p = dist.probabilities
