@@ -65,7 +65,7 @@ def decisions(game, n: int, seed: int):
 def test_advice_with_a_risk_appetite_values_every_position_as_the_reference(definition, choices, theta):
     """Each decision's value is the reference's certainty equivalent of the final score from there, every
     option's value at most it; the numpy form (a first process) answers as the kernel does (to the last bit or
-    two: numpy's expm1 and log1p are not the C library's the kernel calls)."""
+    two: numpy's exp and log are not the C library's the kernel calls)."""
     game = tiny(definition, **choices)
     solution = registry.family_of(game).risk_solution(game, theta)
     assert solution.unit == "ce" and solution.info.details["theta"] == theta
@@ -98,7 +98,7 @@ def test_theta_zero_is_the_mean_and_the_certainty_equivalent_grows_with_theta():
     family = registry.family_of(game)
     roots = [family.risk_solution(game, t).root_value for t in (-0.5, -0.05, -0.001, 0.0, 0.001, 0.05, 0.5)]
     assert roots == sorted(roots) and len(set(roots)) == len(roots)
-    small = family.risk_solution(game, 1e-6).root_value  # theta -> 0: the mean, smoothly (expm1 and log1p)
+    small = family.risk_solution(game, 1e-6).root_value  # theta -> 0: the mean, smoothly
     assert small == pytest.approx(roots[3], abs=1e-3) and small > roots[3]
 
 

@@ -382,11 +382,11 @@ class SolitaireNumpy:
             finals = stage[self.roll_offset:]
             shift = finals.max() if theta > 0 else finals.min()
             sign = 1.0 if theta > 0 else -1.0
-            stage[self.roll_offset:] = sign * np.expm1(theta * (finals - shift))
+            stage[self.roll_offset:] = sign * np.exp(theta * (finals - shift))
             out = self._stages(stage, top)
-            out[0][self.roll_offset:] = shift + np.log1p(sign * out[0][self.roll_offset:]) / theta
+            out[0][self.roll_offset:] = shift + np.log(sign * out[0][self.roll_offset:]) / theta
             for later in out[1:]:
-                later[:] = shift + np.log1p(sign * later) / theta
+                later[:] = shift + np.log(sign * later) / theta
             return out
         return self._stages(stage, top)
 
