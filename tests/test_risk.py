@@ -145,3 +145,26 @@ def test_the_strategy_s_final_scores_give_back_its_certainty_equivalent(theta):
     mean = family.distribution(game)
     assert d.mean < mean.mean  # the mean's own strategy has the best mean
     assert (d.sd > mean.sd) == (theta > 0)  # a taste for risk spreads the scores, a distaste narrows them
+
+
+def test_a_game_reviewed_by_a_risk_appetite(capsys, tmp_path):
+    """A recorded game judged in certainty-equivalent points: the mean's optimal player loses there (it plays
+    for the mean), the losses and the luck still add up to the final score."""
+    from records_v1 import write_v1
+    from test_cli import run
+
+    from dicesolver.scorecard.bots.players import make_player
+    from dicesolver.scorecard.bots.selfplay import play_game
+
+    game = ds.load_game("yacht")
+    path = tmp_path / "g.jsonl"
+    write_v1(path, play_game(game, make_player("optimal", game), 3))
+    review = ds.review(path, theta=0.05)
+    s = review.summary
+    assert s.unit == "ce" and s.judge == "risk" and s.loss > 0
+    assert s.baseline + s.luck - s.loss == pytest.approx(s.result, abs=1e-6)
+    assert ds.review(path).summary.loss == pytest.approx(0, abs=1e-6)  # by the mean, optimal play loses nothing
+    code, out, _ = run(capsys, "analyze", str(path), "--theta", "0.05")
+    assert code == 0 and "certainty equivalent" in out
+    code, _, err = run(capsys, "analyze", str(path), "--theta", "0.05", "--points")
+    assert code == 2 and err.count("\n") == 1

@@ -140,12 +140,13 @@ def advise_many(spec: str | Game, positions: Sequence[str | State] | Mapping[str
     return solution.answers(states, parallel)
 
 
-def review(record: str | Path, player: int = 0, judge: str | None = None) -> Review:
-    """Each decision's loss and each throw's luck in a recorded game (``player`` indexes its players)."""
+def review(record: str | Path, player: int = 0, judge: str | None = None, theta: float | None = None) -> Review:
+    """Each decision's loss and each throw's luck in a recorded game (``player`` indexes its players); with a
+    risk appetite ``theta``, in that certainty equivalent (as ``solve`` says)."""
     from .core import registry
 
     playthrough = registry.read_record(record)
-    return registry.solve(playthrough.game, judge=judge).review(playthrough, player)
+    return registry.solve(playthrough.game, judge=judge, theta=theta).review(playthrough, player)
 
 
 def one_turn_odds(spec: str | Game, exact: bool = False):

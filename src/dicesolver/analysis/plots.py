@@ -102,9 +102,10 @@ def simulation_figure(game: Game, runs: Sequence[SimulationRun]) -> Figure:
 
 
 def amount(x: float, unit: str, signed: bool = False) -> str:
-    """A value of a review in words of its unit: points, a chance in percent, an equity."""
+    """A value of a review in words of its unit: points (a certainty equivalent is in points too), a chance in
+    percent, an equity."""
     sign = "+" if signed else ""
-    if unit == "points":
+    if unit in ("points", "ce"):
         return f"{x:{sign}.1f} points"
     if unit in ("p_win", "p_target"):
         percent = 100 * x
@@ -114,7 +115,7 @@ def amount(x: float, unit: str, signed: bool = False) -> str:
 
 def review_title(s) -> str:
     """The review's sum in words: where the player started, what the dice and the decisions did, the result."""
-    start = {"points": "expected at the start", "p_win": "to win at the start", "p_target": "to reach the target "
+    start = {"points": "expected at the start", "ce": "as a certainty equivalent at the start", "p_win": "to win at the start", "p_target": "to reach the target "
              "at the start"}.get(s.unit, "at the start")
     others = f"; the others' turns {amount(s.others, s.unit, True)}" if s.others else ""
     return (f"{s.game}, {s.player}: {amount(s.baseline, s.unit)} {start}\n"

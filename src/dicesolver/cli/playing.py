@@ -49,15 +49,25 @@ def analyze(
     judge: Optional[str] = typer.Option(None, "--judge", help="the solution that judges (exact, mindful, points)"),
     explain: bool = typer.Option(False, "--explain", help="then the costliest decisions, each with why the best "
                                  "beat the move made (aspect by aspect where the judge can say)"),
+    theta: Optional[float] = typer.Option(None, "--theta", help="judge by the certainty equivalent of this risk "
+                                          "appetite (-1 to 1; see solve --theta): each player by their own card"),
 ) -> None:
     """Review a recorded game: each decision's loss (with a label) and each throw's luck, in the value of the
     game's solution: expected final score (one player), exact equity (two players of a game without
-    bonuses), the mindful model's expected result (more players), or the probability of winning."""
+    bonuses), the mindful model's expected result (more players), the probability of winning, or with --theta
+    the certainty equivalent."""
     warnings: list[str] = []
     playthrough = registry.read_record(record, warnings)
     for w in warnings:
         warn(w)
-    solution = solution_of(playthrough.game, judge_of(points, mindful, judge))
+    if theta is not None:
+        if judge_of(points, mindful, judge) is not None or explain:
+            raise InputError("--theta is its own judge: give it without --points, --mindful, --judge or --explain")
+        with progress(f"{playthrough.game.canonical}: the best certainty equivalent for theta={theta:g} (once; cached)"
+                      ) as update:
+            solution = registry.solve(playthrough.game, theta=theta, progress=update)
+    else:
+        solution = solution_of(playthrough.game, judge_of(points, mindful, judge))
     result = solution.review(playthrough, player)
     if explain and json_output:
         raise InputError("--explain is for reading; --json has every decision already")

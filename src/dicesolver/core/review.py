@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 # (upper bound of a decision's loss, label), per unit: GNU Backgammon's idea of named thresholds
 LABELS: dict[str, tuple[tuple[float, str], ...]] = {
     "points": ((1.0, "inaccuracy"), (4.0, "mistake"), (10.0, "blunder"), (float("inf"), "massive blunder")),
+    "ce": ((1.0, "inaccuracy"), (4.0, "mistake"), (10.0, "blunder"), (float("inf"), "massive blunder")),  # points
     "equity": ((0.02, "inaccuracy"), (0.05, "mistake"), (0.10, "blunder"), (float("inf"), "massive blunder")),
     "p_win": ((0.01, "inaccuracy"), (0.025, "mistake"), (0.05, "blunder"), (float("inf"), "massive blunder")),
 }
