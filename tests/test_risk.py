@@ -168,3 +168,27 @@ def test_a_game_reviewed_by_a_risk_appetite(capsys, tmp_path):
     assert code == 0 and "certainty equivalent" in out
     code, _, err = run(capsys, "analyze", str(path), "--theta", "0.05", "--points")
     assert code == 2 and err.count("\n") == 1
+
+
+def test_a_bot_with_a_risk_appetite_plays_its_advice_and_its_distribution():
+    """The bot theta:X (play, simulate) takes the option the advice ranks best under X, and its simulated
+    games follow the exact distribution of its strategy."""
+    from dicesolver.scorecard.bots.simulate import simulate
+
+    game = tiny(BONUS_GAME, joker="free")
+    family = registry.family_of(game)
+    assert "theta:X" in family.players(game)
+    bot = family.player(game, "theta:0.3")
+    assert bot.name == "theta:0.3"
+    rng = np.random.default_rng(4)
+    for state in decisions(game, 80, 5):
+        advice = ds.advise(game, state, theta=0.3)
+        tied = {o.action for o in advice.options if o.cost == 0}
+        assert str(bot.choose(state, rng)) in tied, str(state)
+    n = 40_000
+    (played,) = simulate(game, ["theta:0.3"], n=n, seed=2)
+    exact = family.distribution(game, theta=0.3)
+    assert played.player == "theta:0.3"
+    assert abs(played.scores.mean - exact.mean) < 4 * exact.sd / n**0.5
+    with pytest.raises(InputError, match="risk appetite"):
+        family.player(game, "theta:2")

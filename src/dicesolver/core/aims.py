@@ -42,7 +42,7 @@ def parse_target(name: str) -> int | None:
 MAX_THETA = 1.0
 
 
-def check_theta(theta: float) -> float:
+def check_theta(theta: float | str) -> float:
     """A risk appetite as a float; InputError for one that is not a number from -MAX_THETA to MAX_THETA."""
     try:
         value = float(theta)
@@ -52,3 +52,20 @@ def check_theta(theta: float) -> float:
         raise InputError(f"the risk appetite theta is from {-MAX_THETA:g} (cautious) to {MAX_THETA:g} (bold), "
                          f"0 for the mean; {theta!r} is outside it (try 0.01 or -0.02)")
     return value
+
+
+THETA_PREFIX = "theta:"
+THETA_TEMPLATE = THETA_PREFIX + "X"
+
+
+def parse_theta_player(name: str) -> float | None:
+    """X of a player's name 'theta:X' (None for any other name); InputError for a malformed X."""
+    key = str(name).strip().lower()
+    if not key.startswith(THETA_PREFIX):
+        return None
+    return check_theta(key[len(THETA_PREFIX):].strip() or "nothing")
+
+
+def theta_player(theta: float) -> str:
+    """The name of the player with risk appetite ``theta``."""
+    return f"{THETA_PREFIX}{theta:g}"

@@ -14,7 +14,8 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from ..core.aims import AT_LEAST, BEAT, TARGET_TEMPLATE, check_theta, parse_target, table_needs
+from ..core.aims import (AT_LEAST, BEAT, TARGET_TEMPLATE, THETA_TEMPLATE, check_theta, parse_target,
+                         parse_theta_player, table_needs, theta_player)
 from .bots.names import ALIASES, BOTS
 from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
@@ -224,7 +225,10 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     def players(self, game: ScorecardGame) -> dict[str, str]:
         return dict(BOTS) | {TARGET_TEMPLATE: "plays its own card for the best chance of at least T points "
                                               "(e.g. target:300; solitaire play: simulate, play, matches of "
-                                              "solitaire strategies)"}
+                                              "solitaire strategies)",
+                             THETA_TEMPLATE: "plays its own card for the best certainty equivalent of a risk "
+                                             "appetite X from -1 to 1 (e.g. theta:0.02 bold, theta:-0.02 "
+                                             "cautious; see solve --theta)"}
 
     def check_player(self, game: ScorecardGame, name: str) -> None:
         if _bot_key(name) == "malina":
@@ -482,6 +486,9 @@ def _bot_key(name: str) -> str:
     aim = parse_target(key)
     if aim is not None:
         return f"target:{aim}"
+    theta = parse_theta_player(key)
+    if theta is not None:
+        return theta_player(theta)
     key = ALIASES.get(key, key)
     if key not in BOTS:
         raise InputError(f"unknown player {name!r} (players: {', '.join(BOTS)})")

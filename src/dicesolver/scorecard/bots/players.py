@@ -14,6 +14,7 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ...core.dice import Dice
+from ...core.aims import parse_theta_player, theta_player
 from ...core.errors import InputError
 from .names import ALIASES, BOTS, STRATEGIES
 from .kernels.strategies import OPTIMAL, STATIC
@@ -36,7 +37,11 @@ class Player(Protocol):
 
 
 def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed: int = 0) -> KernelPlayer:
-    """A built-in strategy by name (see ``STRATEGIES``)."""
+    """A built-in strategy by name (see ``STRATEGIES``), or 'theta:X', the optimal one of risk appetite X."""
+    theta = parse_theta_player(name)
+    if theta is not None:  # the optimal strategy of a risk appetite, on its table of certainty equivalents
+        table, _ = load_or_solve(game, theta=theta)
+        return KernelPlayer(theta_player(theta), game, OPTIMAL, np.zeros((1, 1)), table.values, _model(game), theta)
     key = name.strip().lower().replace("_", "-")
     if key not in STRATEGIES:
         raise InputError(f"unknown player {name!r} (players: {', '.join(STRATEGIES)})")

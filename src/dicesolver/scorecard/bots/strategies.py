@@ -28,7 +28,7 @@ from ..solitaire.policy_table import load_or_build as load_policy
 from ..game.kernels.played import PlayedGames
 from ..game.position import Position
 from ..game.rules import ScorecardGame
-from ..solitaire.table import SolitaireModel
+from ..solitaire.table import SolitaireModel, goal_of
 
 # from this many games on, the optimal player reads its decisions from the policy table (built once and
 # cached, a few seconds for Yahtzee) instead of recomputing them every turn, when the table is cached or its
@@ -61,12 +61,14 @@ class KernelPlayer:
     hand_values: np.ndarray  # H[roll, category] for static strategies (unused otherwise)
     values: np.ndarray  # the solved table for the optimal strategy (a dummy otherwise)
     model: SolitaireModel
+    theta: float = 0.0  # the optimal strategy's risk appetite (``values`` its certainty equivalents); 0: the mean
 
     def __post_init__(self) -> None:
         # one argument type for every strategy and for tables loaded or just solved: the kernels are then
         # compiled once (each combination of read-only and writable arrays costs a minute and a half)
         self.hand_values = frozen(np.ascontiguousarray(self.hand_values, dtype=np.float64))
         self.values = frozen(self.values)
+        self.goal = frozen(goal_of(self.theta))
 
     def _state(self, position: Position) -> tuple[int, int, int, int]:
         u = position.used
@@ -81,7 +83,7 @@ class KernelPlayer:
         u, g, t, r = self._state(position)
         dice = self.game.dice
         k = decide_keep(self.mode, self.hand_values, u, g, t, r, position.rolls_left,
-                        int(rng.integers(0, 2**62)), *self.kernel_args(), dice.graph, self.game.rolls)
+                        int(rng.integers(0, 2**62)), *self.kernel_args(), dice.graph, self.game.rolls, self.goal)
         return dice.keeps[k]
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents=()) -> int:
@@ -99,7 +101,7 @@ class KernelPlayer:
         """Whether ``n`` games of this player read its decisions from the policy table: the optimal player's,
         from POLICY_MIN_GAMES games on where the table is at hand or quick to build (loaded, cached, or its
         kernels compiled), from POLICY_BUILD_GAMES on in any case."""
-        if self.mode != OPTIMAL or n < POLICY_MIN_GAMES or not has_policy_table(self.game):
+        if self.mode != OPTIMAL or self.theta or n < POLICY_MIN_GAMES or not has_policy_table(self.game):
             return False
         return n >= POLICY_BUILD_GAMES or "_policy" in self.__dict__ or policy_ready(self.game)
 
@@ -120,7 +122,7 @@ class KernelPlayer:
             memo_keys, memo_stages = self._memo(stripes.n, decides=stage_table is _NO_STAGE_TABLE)
             out = PlayedGames.empty(n, self.game.n_categories)
             args = (self.mode, self.hand_values, tuple(int(x) for x in start), throws, rand, *self.kernel_args(),
-                    self.game.dice.graph, KnownStages(stage_table, memo_keys, memo_stages), out)
+                    self.game.dice.graph, KnownStages(stage_table, memo_keys, memo_stages), self.goal, out)
             stripes.each(simulate_games, *args)
         return out.results()
 

@@ -16,7 +16,7 @@ import numpy as np
 from ....core.jit import borrowed, njit, prange
 from ....core.kernels import lend_graph
 from ...game.kernels.scoring import bonus_step, lend, next_group, score_choice
-from ...bots.kernels.strategies import OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
+from ...bots.kernels.strategies import MEAN, OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
 from ...turn.kernels.stream import GOLDEN, mix64
 from ...turn.kernels.widget import NEG
 
@@ -185,7 +185,8 @@ def step_envs(lo, hi, actions, restart, judge, envs, rolls, H, values, rules, gr
             if judge and rolls > 1:
                 buf = np.empty((keep_add.shape[0], 1))
                 # inlined, so the literal mode costs no compilation of its own and prunes the other strategies
-                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, rules, graph, buf, stages[i])
+                policy_stages_inlined(OPTIMAL, used[i], group[i], capped[i], H, values, rules, graph, buf, stages[i],
+                                      MEAN)
         if judge:
             if rolls_left[i] > 0:
                 value[i] = total[i] + best_keep_value(stages, i, rolls_left[i] - 1, roll[i], roll_sub_ptr,

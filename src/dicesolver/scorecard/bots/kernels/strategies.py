@@ -9,6 +9,7 @@ from ....core.jit import borrowed, njit, prange
 from ....core.kernels import lend_graph
 from ...game.kernels.played import lend_played
 from ...game.kernels.scoring import bonus_step, fill_box, lane_of, lend, next_group, score_choice, state_key
+from ...turn.kernels.risk import risk_of, to_utility
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 #
@@ -18,6 +19,7 @@ from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 # 4 whatever (never re-rolls, most points now). Ties go to the lowest keep index / first category.
 
 OPTIMAL, STATIC, RANDOM, SEMI_RANDOM, WHATEVER = 0, 1, 2, 3, 4
+MEAN = np.array((-1.0, 0.0, 0.0))  # the goal of every strategy but a risk appetite's (``solitaire.table.goal_of``)
 MEMO_TURNS = 4  # a simulation's turns whose stages are kept (many games meet the same state early on)
 
 
@@ -98,8 +100,9 @@ def random_category(u, g, t, r, H, values, rules, rnum):
 
 
 @njit(cache=True)  # called, not inlined: a turn's work dwarfs the call, and each caller compiles faster
-def policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages):
-    """stages[m, k] = the strategy's value of keeping k when m more throws follow the next one."""
+def policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages, goal):
+    """stages[m, k] = the strategy's value of keeping k when m more throws follow the next one; for the risk
+    appetite of ``goal`` (``values`` its certainty equivalents), its utility, which orders the keeps alike."""
     rules, graph = lend(rules), lend_graph(graph)
     scores = rules.scores
     # borrowed: in a function of its own, every array handed to the inlined helpers had its reference count
@@ -110,6 +113,9 @@ def policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages):
     for r in range(n_rolls):
         c, v = best_category(mode, u, g, t, r, H, values, rules, 0)
         buf[graph.roll_offset + r, 0] = v
+    theta = risk_of(goal)
+    if theta != 0.0:
+        to_utility(buf, graph.roll_offset, buf.shape[0], 1, theta, np.empty(1))
     for m in range(stages.shape[0]):
         if m > 0:
             best_keeps(buf, graph.sub_ptr, graph.sub_idx, 1)
@@ -159,14 +165,15 @@ def throw(k, faces, count, graph):
 
 
 @njit(cache=True)
-def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, rules, graph, rolls):
-    """One keep decision of a built-in strategy (called from Python by the players)."""
+def decide_keep(mode, H, u, g, t, r, rolls_left, rbits, values, rules, graph, rolls, goal):
+    """One keep decision of a built-in strategy (called from Python by the players; ``goal``: the optimal
+    strategy's, ``MEAN`` or a risk appetite's)."""
     rules, graph = lend(rules), lend_graph(graph)
     n_keeps = graph.keep_add.shape[0]
     stages = np.empty((max(rolls - 1, 1), n_keeps))
     if mode == OPTIMAL or mode == STATIC:
         buf = np.empty((n_keeps, 1))
-        policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages[:rolls_left])
+        policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages[:rolls_left], goal)
     return choose_keep_index(mode, r, rolls_left, stages, rbits, graph)
 
 
@@ -179,7 +186,7 @@ def decide_category(mode, H, u, g, t, r, rnum, values, rules):
 
 
 @njit(cache=True, nogil=True)
-def simulate_games(stripe, n_stripes, mode, H, start, throws, rand, values, rules, graph, known, out):
+def simulate_games(stripe, n_stripes, mode, H, start, throws, rand, values, rules, graph, known, goal, out):
     """Play part ``stripe`` of ``n_stripes`` of the throws.shape[0] games from one start state (used set,
     progress code, flag group, score) with the pre-drawn dice ``throws[game, turn, throw, die]`` and random
     numbers ``rand[game, turn, throw]`` (common random numbers across strategies), into ``out``
@@ -190,11 +197,11 @@ def simulate_games(stripe, n_stripes, mode, H, start, throws, rand, values, rule
     mine = KnownStages(known.table, known.memo_keys[stripe], known.memo_stages[stripe])
     n = throws.shape[0]
     for i in range(stripe * n // n_stripes, (stripe + 1) * n // n_stripes):
-        play_game_alone(np.int64(i), mode, H, start, throws, rand, values, rules, graph, mine, out)
+        play_game_alone(np.int64(i), mode, H, start, throws, rand, values, rules, graph, mine, goal, out)
 
 
 @njit(cache=True)
-def play_game_alone(i, mode, H, start, throws, rand, values, rules, graph, known, out):
+def play_game_alone(i, mode, H, start, throws, rand, values, rules, graph, known, goal, out):
     """Game i of ``simulate_games``. The stages of a turn depend on its state alone (used set, flag group, upper
     total): those of the first MEMO_TURNS turns, which many games share, are kept in the stripe's memo of
     ``known.memo_keys.shape[0]`` slots and read again rather than worked out (21 µs a Yahtzee turn)."""
@@ -235,7 +242,7 @@ def play_game_alone(i, mode, H, start, throws, rand, values, rules, graph, known
                     for k in range(n_keeps):
                         stages[m, k] = memo_stages[slot, m, k]
             else:
-                policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages[:rolls - 1])
+                policy_stages(mode, u, g, t, H, values, rules, graph, buf, stages[:rolls - 1], goal)
                 if slot >= 0:
                     memo_keys[slot] = key
                     for m in range(rolls - 1):
@@ -281,7 +288,7 @@ def static_stages_of_set(a, mode, H, values, rules, graph, rolls, out):
     stages = np.empty((max(rolls - 1, 1), n_keeps))
     zero = np.int64(0)  # typed, not literal: policy_stages compiled once
     for g in range(n_groups[a]):
-        policy_stages(mode, a, np.int64(g), zero, H, values, rules, graph, buf, stages[:rolls - 1])
+        policy_stages(mode, a, np.int64(g), zero, H, values, rules, graph, buf, stages[:rolls - 1], MEAN)
         for m in range(rolls - 1):
             for k in range(n_keeps):
                 out[a, g, m, k] = stages[m, k]
@@ -310,7 +317,7 @@ def policy_of_set(a, mode, H, values, rules, graph, rolls, out_keep, out_cat):
     stages = np.empty((max(rolls - 1, 1), n_keeps))
     if mode == OPTIMAL or mode == STATIC:
         zero = np.int64(0)  # typed, not literal: policy_stages compiled once
-        policy_stages(mode, a, zero, zero, H, values, rules, graph, buf, stages[:rolls - 1])
+        policy_stages(mode, a, zero, zero, H, values, rules, graph, buf, stages[:rolls - 1], MEAN)
     for r in range(n_rolls):
         c, v = best_category(mode, a, 0, 0, r, H, values, rules, 0)
         out_cat[a, r] = c

@@ -9,7 +9,7 @@ from ....core.jit import njit
 from ....core.kernels import lend_graph
 from ...mindful.kernels.mindful import Futures, mindful_roll_values, result_curve
 from ...game.kernels.scoring import bonus_step, lane_of, lend, next_group, score_choice
-from ...bots.kernels.strategies import OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
+from ...bots.kernels.strategies import MEAN, OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
 from ...target.kernels.target import target_box, target_keep, target_stages
 from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
 
@@ -113,7 +113,7 @@ def play_game(i, max_points, max_len, keep_mask, perms, throws, rand, rules, gra
             elif kind == MATCH_TARGET:
                 target_stages(a, g[seat], t[seat], aims[p] - total[seat], V, W, rules, graph, buf, stages[:rolls - 1])
             elif kind == OPTIMAL or kind == STATIC:
-                policy_stages(kind, a, g[seat], t[seat], H[p], values, rules, graph, buf, stages[:rolls - 1])
+                policy_stages(kind, a, g[seat], t[seat], H[p], values, rules, graph, buf, stages[:rolls - 1], MEAN)
             elif kind == MATCH_MINDFUL or kind == MATCH_MALINA:
                 if kind == MATCH_MINDFUL:
                     # the opponents' final totals -> the expected-result curve
