@@ -192,3 +192,26 @@ def test_a_bot_with_a_risk_appetite_plays_its_advice_and_its_distribution():
     assert abs(played.scores.mean - exact.mean) < 4 * exact.sd / n**0.5
     with pytest.raises(InputError, match="risk appetite"):
         family.player(game, "theta:2")
+
+
+def test_training_by_a_risk_appetite_keeps_a_history_of_its_own(capsys, monkeypatch):
+    """train --theta judges the answers by that certainty equivalent; its sessions and deck are its own (losses
+    in another goal's units would not compare with the mean's)."""
+    import io
+
+    from test_cli import run
+
+    from dicesolver.core.training import TrainingRecord
+
+    game = ds.load_game("yacht")
+    before = len(TrainingRecord.load(game).sessions)
+    monkeypatch.setattr("sys.stdin", io.StringIO("keep none\n" * 3 + "quit\n"))
+    code, out, err = run(capsys, "train", "yacht", "--theta", "0.05", "-n", "3", "--seed", "7")
+    assert code == 0, err
+    assert "question 1 of 3" in out
+    assert len(TrainingRecord.load(game, goal="theta:0.05").sessions) == 1
+    assert len(TrainingRecord.load(game).sessions) == before
+    code, out, _ = run(capsys, "train", "yacht", "--theta", "0.05", "--history")
+    assert code == 0 and "mean loss" in out
+    code, _, err = run(capsys, "train", "yacht", "--theta", "7")
+    assert code == 2 and "risk appetite" in err

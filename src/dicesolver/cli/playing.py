@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 from rich.text import Text
 
+from ..core.aims import check_theta, theta_player
 from ..core.errors import InputError
 from .base import GAME_HELP, JSON_HELP, app, emit, err, lazy_module, out, progress, report, save_plot, warn
 
@@ -139,6 +140,9 @@ def train(
                                                      "your proficiency (repeat for several)"),
     history: bool = typer.Option(False, "--history", help="show your proficiency so far instead of training"),
     plot: Optional[str] = typer.Option(None, "--plot", help="with --history: draw it (.png/.svg/.pdf)"),
+    theta: Optional[float] = typer.Option(None, "--theta", help="judge the answers by the certainty equivalent of "
+                                          "this risk appetite (-1 to 1; see solve --theta; a history and a deck "
+                                          "of their own)"),
     json_output: bool = typer.Option(False, "--json", help="the session's result (or with --history every "
                                      "session's) as JSON"),
 ) -> None:
@@ -146,6 +150,7 @@ def train(
     and why. Each session's proficiency (the mean loss per decision, as a review counts it) is kept, and the
     positions you get wrong are asked again until you answer them right twice."""
     g = registry.load(game, players)
+    goal = theta_player(check_theta(theta)) if theta is not None else ""  # its own record: losses compare within it
     for path in from_records or []:
         playthrough = registry.read_record(path)
         if playthrough.game.canonical != g.canonical:
@@ -153,12 +158,12 @@ def train(
         g = playthrough.game
         seat = playthrough.players.index("you") if "you" in playthrough.players else 0
         with progress(f"reviewing {path}") as update:
-            review = registry.solve(g, progress=update).review(playthrough, seat)
-        added = training.TrainingRecord.load(g).add_review(g, review, Path(path).name)
+            review = registry.solve(g, progress=update, theta=theta).review(playthrough, seat)
+        added = training.TrainingRecord.load(g, goal=goal).add_review(g, review, Path(path).name)
         render.say(err if json_output else out, f"{path}: {playthrough.players[seat]} lost {review.summary.loss:.3g} in "
                         f"{review.summary.decisions_with_choice} decisions; {added} joined your deck of mistakes")
     if history:
-        record = training.TrainingRecord.load(g)
+        record = training.TrainingRecord.load(g, goal=goal)
         if plot:
             save_plot(lambda: plots.training_figure(g.canonical, record.sessions), plot)
         if json_output:
@@ -170,12 +175,13 @@ def train(
     if plot:
         raise InputError("--plot goes with --history")
     with progress(f"solving {g.canonical} (once; cached)") as update:
-        solution = registry.solve(g, progress=update)
+        solution = registry.solve(g, progress=update, theta=theta)
     if solution.explains:  # what says why after a wrong answer, made now rather than after the first one
         with progress(f"{g.canonical}: splitting values by what produces them (once; cached)") as update:
             solution.prepare_explain(update)
     drawn = seed if seed is not None else int(time.time() * 1000) % 2**31
-    result = trainer.train(g, solution, out, lambda prompt: read_line(prompt, trainer.StopTraining), questions, drawn)
+    result = trainer.train(g, solution, out, lambda prompt: read_line(prompt, trainer.StopTraining), questions, drawn,
+                           goal)
     if json_output and result is not None:
         emit(dataclasses.asdict(result))
 

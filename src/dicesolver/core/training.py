@@ -177,14 +177,16 @@ class TrainingRecord:
     owner: str = ""  # a web browser's id: each browser trains on its own (the terminal's is "")
     sessions: list[SessionResult] = field(default_factory=list)
     mistakes: dict[str, Mistake] = field(default_factory=dict)
+    goal: str = ""  # what the answers are judged by, where not the game's own solution ("theta:0.02"): its own
+    # record, since losses in another goal's units do not compare
 
     def folder(self, game: Game) -> Path:
         base = training_dir() / "browsers" / _slug(self.owner) if self.owner else training_dir()
-        return base / _slug(f"{game.canonical}-{game.n_players}p")
+        return base / _slug(f"{game.canonical}-{game.n_players}p" + (f"-{self.goal}" if self.goal else ""))
 
     @classmethod
-    def load(cls, game: Game, owner: str = "") -> TrainingRecord:
-        out = cls(game.canonical, owner)
+    def load(cls, game: Game, owner: str = "", goal: str = "") -> TrainingRecord:
+        out = cls(game.canonical, owner, goal=goal)
         folder = out.folder(game)
         sessions, deck = folder / "sessions.jsonl", folder / "mistakes.json"
         from pydantic import TypeAdapter, ValidationError

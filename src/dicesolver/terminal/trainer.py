@@ -23,10 +23,11 @@ class StopTraining(Exception):
 
 
 def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str], str], n: int = 10,
-          seed: int = 0) -> SessionResult | None:
-    """One session of ``n`` questions; its result (saved with the deck), or None when nothing was answered."""
+          seed: int = 0, goal: str = "") -> SessionResult | None:
+    """One session of ``n`` questions; its result (saved with the deck of ``goal``'s record: see
+    ``TrainingRecord.goal``), or None when nothing was answered."""
     family = registry.family_of(game)
-    record = TrainingRecord.load(game)
+    record = TrainingRecord.load(game, goal=goal)
     asked = questions(game, solution, record, n, seed)
     names = ["you"] + [f"player {i + 1}" for i in range(1, game.n_players)]
     losses: list[float] = []
