@@ -215,3 +215,28 @@ def test_training_by_a_risk_appetite_keeps_a_history_of_its_own(capsys, monkeypa
     assert code == 0 and "mean loss" in out
     code, _, err = run(capsys, "train", "yacht", "--theta", "7")
     assert code == 2 and "risk appetite" in err
+
+
+def test_the_frontier_of_risk_appetites(capsys, tmp_path):
+    """frontier: each theta's exact mean, spread, percentiles and blind-field chances. The mean's strategy has
+    the best mean and wins a field of N mean-players 1/N of the time (ties shared); each row's certainty
+    equivalent is its table's."""
+    from test_cli import run
+
+    from dicesolver.analysis.frontier import field_win, frontier
+
+    game = tiny(BONUS_GAME, joker="free")
+    f = frontier(game, (-0.3, 0.0, 0.3))
+    mean = next(r for r in f.rows if r.theta == 0.0)
+    assert f.best["mean"] == 0.0
+    for n in (2, 10, 100):
+        assert mean.field_wins[str(n)] == pytest.approx(1 / n, abs=1e-12)
+    family = registry.family_of(game)
+    for r in f.rows:
+        if r.theta:
+            assert r.certainty_equivalent == pytest.approx(family.risk_solution(game, r.theta).root_value, rel=1e-12)
+    others = np.array([0.2, 0.0, 0.5, 0.3])  # by hand: P(first) against one other, ties shared
+    assert field_win(others, 2) == pytest.approx([0.1, 0.2, 0.45, 0.85])
+    code, out, _ = run(capsys, "frontier", "yacht", "--theta", "-0.02", "--theta", "0.02", "--plot",
+                       str(tmp_path / "f.png"))
+    assert code == 0 and "best theta by each measure" in out and (tmp_path / "f.png").stat().st_size > 5000

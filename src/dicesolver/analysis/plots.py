@@ -179,6 +179,29 @@ def distribution_figure(d: Distribution) -> Figure:
     return fig
 
 
+def frontier_figure(f) -> Figure:
+    """The risk appetites' trade-offs: each strategy's mean against its spread (left), and its percentiles
+    against theta (right)."""
+    fig = Figure(figsize=(10, 4.5), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    thetas = [r.theta for r in f.rows]
+    left.plot([r.sd for r in f.rows], [r.mean for r in f.rows], "o-")
+    for r in f.rows:
+        left.annotate(f"{r.theta:g}", (r.sd, r.mean), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    left.set_xlabel("standard deviation of the final score")
+    left.set_ylabel("mean final score")
+    left.set_title("mean against spread (each point a theta)")
+    for q in f.rows[0].percentiles:
+        right.plot(thetas, [r.percentiles[q] for r in f.rows], "o-", label=f"{q}th percentile")
+        best = f.best[f"p{q}"]
+        right.axvline(best, color="grey", lw=0.5, ls=":")
+    right.set_xlabel("risk appetite theta")
+    right.set_ylabel("final score")
+    right.set_title(f"{f.game}: percentiles by theta\n(dotted: the best theta of each)")
+    right.legend(fontsize=8)
+    return fig
+
+
 def target_curve_figure(c: TargetCurve) -> Figure:
     """The best chance of reaching each target, beside the expected-score strategy's (above), and the gain
     of playing for the target (below)."""

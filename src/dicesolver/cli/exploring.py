@@ -289,6 +289,26 @@ def odds(
 
 
 @app.command()
+def frontier(
+    game: str = typer.Argument(..., help=GAME_HELP),
+    theta: Optional[list[float]] = typer.Option(None, "--theta", help="a risk appetite to include (repeat; default: "
+                                                "-0.05 -0.02 -0.01 -0.005 0 0.005 0.01 0.02 0.05)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write mean against spread and the percentiles by "
+                                       "theta (.png/.svg/.pdf)"),
+) -> None:
+    """The trade-offs of a risk appetite: for each theta, the exact mean, spread, percentiles and chances of
+    winning blind fields of 2, 10 and 100 mean-players of its strategy (scorecard games), with the theta that
+    does best by each."""
+    from ..analysis.frontier import THETAS, frontier as sweep
+
+    g = registry.load(game)
+    with progress(f"{g.canonical}: each risk appetite's strategy and its final scores (once each; cached)") as update:
+        f = sweep(g, theta or THETAS, progress=update)
+    report(f, lambda: render.frontier(out, f), json_output, plot, lambda: plots.frontier_figure(f))
+
+
+@app.command()
 def distribution(
     game: str = typer.Argument(..., help=GAME_HELP),
     plot: Optional[str] = typer.Option(None, "--plot", help="write the distribution's histogram (.png/.svg/.pdf)"),

@@ -533,6 +533,28 @@ class Distribution(_Model):
     probabilities: dict[int, float] = Field(description="every final score's probability")
 
 
+class FrontierRow(_Model):
+    """One risk appetite's strategy, from its exact final-score distribution."""
+
+    theta: float
+    certainty_equivalent: float = Field(description="ln E[exp(theta X)] / theta (the mean at theta = 0)")
+    mean: float
+    sd: float
+    percentiles: dict[str, int] = Field(description="5th, 50th, 95th and 99th percentiles of the final score")
+    field_wins: dict[str, float] = Field(description="P(finishing first in a blind field of N players who play for "
+                                         "the mean), ties shared, for N = 2, 10, 100")
+
+
+class Frontier(_Model):
+    """The trade-offs of a sweep of risk appetites: each strategy's exact mean, spread, percentiles and chances of
+    winning blind fields, and the theta that does best by each measure."""
+
+    game: str
+    rows: list[FrontierRow]
+    best: dict[str, float] = Field(description="each measure (mean, p5, ..., field of N) and the theta that does "
+                                   "best by it among the rows (the first, on a tie)")
+
+
 class TargetCurve(_Model):
     """The best chance of reaching each target score, beside the expected-score strategy's own chance."""
 

@@ -22,6 +22,7 @@ from ..core.results import (
     Decision,
     Distribution,
     Explanation,
+    Frontier,
     MatchResult,
     OddsRow,
     PolicyEvaluation,
@@ -245,6 +246,19 @@ def target_curve(console: Console, c: TargetCurve, step: int = 25) -> None:
                       f"{c.best[t] - c.expected_score_strategy[t]:+.6f}")
     console.print(table)
     say(console, f"largest gain {c.largest_gain:+.6f} at {c.largest_gain_at} points ({c.seconds:.1f} s)")
+
+
+def frontier(console: Console, f: Frontier) -> None:
+    console.print(Text.assemble((f.game, "bold"), ": the strategy of each risk appetite, from its exact final scores"))
+    table = Table()
+    cols = ["theta", "certainty equiv.", "mean", "sd", "p5", "p50", "p95", "p99", "wins 2", "wins 10", "wins 100"]
+    for col in cols:
+        table.add_column(col, justify="right")
+    for r in f.rows:
+        table.add_row(f"{r.theta:g}", f"{r.certainty_equivalent:.2f}", f"{r.mean:.2f}", f"{r.sd:.2f}",
+                      *(str(v) for v in r.percentiles.values()), *(f"{100 * w:.2f}%" for w in r.field_wins.values()))
+    console.print(table)
+    say(console, "best theta by each measure: " + ", ".join(f"{name} {theta:g}" for name, theta in f.best.items()))
 
 
 def policy_evaluation(console: Console, e: PolicyEvaluation) -> None:
