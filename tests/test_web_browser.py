@@ -1046,6 +1046,15 @@ def test_every_tab_fits_a_phone_at_twice_the_text_size_and_passes_the_scan(page,
             wide[name] = width
         phone.evaluate("document.documentElement.style.fontSize = ''")
 
+    every_tab_with_content(phone, check)
+    context.close()
+    assert not wide, wide
+    assert not any(found.values()), found
+
+
+def every_tab_with_content(phone, check) -> None:
+    """Each tab with what makes it widest: the Advisor with its advice, a two-player board with its hints,
+    Explore's odds table, a training question; ``check(name)`` at each."""
     phone.click(".tab[data-page='advisor']")
     phone.select_option("#advisor-game", "yahtzee")
     for f in "11345":
@@ -1067,9 +1076,6 @@ def test_every_tab_fits_a_phone_at_twice_the_text_size_and_passes_the_scan(page,
     phone.click("#train-go")
     phone.wait_for_selector(".train-options button")
     check("train")
-    context.close()
-    assert not wide, wide
-    assert not any(found.values()), found
 
 
 def test_a_variant_is_picked_on_the_page_and_kept_after_a_reload(page, server):
@@ -1343,23 +1349,6 @@ def test_every_tab_reflows_at_four_hundred_percent_zoom(page, server):
         if width > 320:
             wide[name] = width
 
-    phone.select_option("#advisor-game", "yahtzee")
-    for f in "11345":
-        phone.click(f"#faces .die[data-face='{f}']")
-    phone.wait_for_selector("#advice-table tr.best")
-    check("advisor")
-    start_game(phone, "yahtzee", ["optimal"], 8)
-    phone.wait_for_selector("#board .hint-cost")
-    check("play")
-    phone.click(".tab[data-page='explore']")
-    phone.select_option("#explore-game", "yacht")
-    phone.click("#explore-go")
-    phone.wait_for_selector("#explore-out .table-scroll td")
-    check("explore")
-    phone.click(".tab[data-page='train']")
-    phone.select_option("#train-game", "yacht")
-    phone.click("#train-go")
-    phone.wait_for_selector(".train-options button")
-    check("train")
+    every_tab_with_content(phone, check)
     context.close()
     assert not wide, wide
