@@ -9,15 +9,14 @@ import random
 
 import numpy as np
 import pytest
-from reference import final_score_bonus, solve_reference
-from test_solitaire import TINY_CASES, unfinished_cards
+from reference import solve_reference
+from test_solitaire import TINY_CASES, assert_turn_starts_as_reference
 from tinygames import BONUS_GAME, tiny
 
 import dicesolver as ds
 from dicesolver.core import registry
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.game.position import Position
-from dicesolver.scorecard.solitaire.table import SolitaireModel, TurnState
+from dicesolver.scorecard.solitaire.table import SolitaireModel
 
 THETAS = [0.3, -0.3, -0.001]
 
@@ -33,16 +32,7 @@ def test_the_certainty_equivalents_equal_the_slow_reference(case, theta):
     model = SolitaireModel(game)
     values = model.solve(theta=theta)
     assert np.array_equal(model.solve(theta=theta, parallel=False), values)  # the stripes: the same table
-    reference = solve_reference(game, theta)
-    cards = unfinished_cards(game)
-    random.Random(2).shuffle(cards)
-    x = game.extra_yacht
-    for card in cards[:80] + [(None,) * game.n_categories]:
-        for paid in range(x.times + 1 if x and x.times and card[x.category] else 1):
-            position = Position(card, None, game.rolls, paid * (x.points if x else 0))
-            ours = values[model.index(TurnState(position.used, position.progress(game), position.group(game)))]
-            already = final_score_bonus(game, tuple(v or 0 for v in card))  # paid when reached: a sure amount
-            assert ours + already == pytest.approx(reference(card, paid), rel=1e-10, abs=1e-9), (card, paid)
+    assert_turn_starts_as_reference(game, model, values, solve_reference(game, theta), 80, seed=2, rel=1e-10)
 
 
 def decisions(game, n: int, seed: int):
