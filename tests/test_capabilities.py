@@ -6,15 +6,17 @@ from __future__ import annotations
 import pytest
 
 from dicesolver.core import registry
+from dicesolver.core.aims import Field
 from dicesolver.core.errors import InputError
 from dicesolver.core.family import CAPABILITIES, Family
 
 METHODS = {"batch": ["batch"], "compare": ["compare"], "strategy_facts": ["strategy_facts"],
-           "target": ["target_solution", "target_curve"], "risk": ["risk_solution"], "match": ["match"], "odds": ["odds"],
+           "target": ["target_solution", "target_curve"], "risk": ["risk_solution"],
+           "goals": ["goal_solution"], "match": ["match"], "odds": ["odds"],
            "distribution": ["distribution"], "chart": ["chart", "chart_figure"], "simulate": ["simulate"]}
 CALLS = {"batch": lambda f, g: f.batch(g, 4), "compare": lambda f, g: f.compare(g, "a", "b"),
          "strategy_facts": lambda f, g: f.strategy_facts(g), "target": lambda f, g: f.target_curve(g),
-         "risk": lambda f, g: f.risk_solution(g, 0.01),
+         "risk": lambda f, g: f.risk_solution(g, 0.01), "goals": lambda f, g: f.goal_solution(g, Field(3)),
          "match": lambda f, g: f.match(g, ["a", "b"], 10, 0), "odds": lambda f, g: f.odds(g),
          "distribution": lambda f, g: f.distribution(g), "chart": lambda f, g: f.chart(g),
          "simulate": lambda f, g: f.simulate(g, ["a"], 10, 0)}

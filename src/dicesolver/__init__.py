@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .core.answers import Answers
     from .core.protocol import Game, Solution, State, Step
     from .core.results import Advice, Explanation, Review, SolveInfo
+    from .core.aims import AtLeast, Beat, Field, Goal, Mean, RiskAppetite, read_field_scores
     from .core.solved import SolvedGame
 
 __version__ = "0.1.0"
@@ -40,7 +41,8 @@ __version__ = "0.1.0"
 # command, `dicesolver --help` included) does not wait for numpy and pydantic until it needs them.
 _LAZY = {"Game": "core.protocol", "Solution": "core.protocol", "State": "core.protocol", "Step": "core.protocol",
          "Advice": "core.results", "Explanation": "core.results", "Review": "core.results", "SolveInfo": "core.results", "Answers": "core.answers",
-         "SolvedGame": "core.solved"}
+         "SolvedGame": "core.solved", "Goal": "core.aims", "Mean": "core.aims", "RiskAppetite": "core.aims",
+         "AtLeast": "core.aims", "Beat": "core.aims", "Field": "core.aims", "read_field_scores": "core.aims"}
 
 
 def __getattr__(name: str) -> Any:
@@ -53,7 +55,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "DicesolverError", "GameDefinitionError", "InputError", "TableError", "Game", "State", "Step", "Solution",
     "SolvedGame", "Advice", "Explanation", "Review", "SolveInfo", "Answers", "load_game", "parse_state", "solve",
-    "advise", "explain",
+    "advise", "explain", "Goal", "Mean", "RiskAppetite", "AtLeast", "Beat", "Field", "read_field_scores",
     "advise_many", "review",
     "one_turn_odds", "games",
 ]
@@ -81,25 +83,30 @@ def parse_state(spec: str | Game, position: str) -> State:
 
 
 def solve(spec: str | Game, players: int | None = None, judge: str | None = None, rebuild: bool = False,
-          progress: Callable[[int, int], None] | None = None, theta: float | None = None) -> SolvedGame:
+          progress: Callable[[int, int], None] | None = None, theta: float | None = None,
+          goal: Goal | str | None = None) -> SolvedGame:
     """A game's solution, from the cache or solved now: ``value(position)``, ``advise(position)``,
     ``review(record)``, ``info``. ``judge`` picks one where a game has several (``exact``, ``mindful``,
-    ``points``: see ``dicesolver analyze --help``). ``theta``, a risk appetite from -1 to 1: play for the
-    certainty equivalent ln E[exp(theta X)] / theta of the final score X instead of its mean (theta > 0
-    seeks risk, theta < 0 avoids it; 0 is the mean's own solution)."""
+    ``points``: see ``dicesolver analyze --help``). ``goal`` plays for something other than the mean final
+    score: ``"theta:0.02"`` (a risk appetite, also ``theta=0.02``: the certainty equivalent
+    ln E[exp(theta X)] / theta of the final score X, theta > 0 seeking risk, < 0 avoiding it),
+    ``"target:300"``, ``"beat:250"``, ``"field:10"`` (the chance of the top score in a blind tournament of 10
+    against players who play for the mean), or a goal object (``ds.Field(10, ...)``, ``ds.AtLeast(300)``...)."""
     from .core import registry
 
-    return registry.solve(spec, players=players, judge=judge, progress=progress, rebuild=rebuild, theta=theta)
+    return registry.solve(spec, players=players, judge=judge, progress=progress, rebuild=rebuild, theta=theta,
+                          goal=goal)
 
 
-def advise(spec: str | Game, position: str | State, theta: float | None = None) -> Advice:
-    """Every option at a position, ranked, with its value and its cost against the best (``theta``: by the
-    certainty equivalent of that risk appetite, as ``solve`` says)."""
+def advise(spec: str | Game, position: str | State, theta: float | None = None,
+           goal: Goal | str | None = None) -> Advice:
+    """Every option at a position, ranked, with its value and its cost against the best (``theta`` or
+    ``goal``: by what that goal values, as ``solve`` says)."""
     from .core import registry
 
     state = registry.parse_state(spec, position) if isinstance(position, str) else position
-    if theta is not None:
-        return registry.solve(state.game, theta=theta).advise(state)
+    if theta is not None or goal is not None:
+        return registry.solve(state.game, theta=theta, goal=goal).advise(state)
     return registry.solution_for(state).advise(state)
 
 

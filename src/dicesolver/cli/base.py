@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from ..core.errors import InputError
 from ..core.extras import need
 from ..core.pace import Pace
 
@@ -271,3 +272,39 @@ def report(result: Any, draw: Callable[[], None], json_output: bool, plot: str |
     if plot:
         out.print(Text(f"plot written to {plot}"), soft_wrap=True)
 
+
+
+FIELD_HELP = ("play to win a blind tournament of N players: you and N-1 others who each play alone, for the mean "
+              "or as --field-scores says; the best chance of the top score, a tie for it shared (solitaire "
+              "scorecard games)")
+FIELD_SCORES_HELP = ("the others' final scores in a blind tournament are drawn from the scores in this file (whole "
+                     "numbers, e.g. your league's; --field N: N players, 2 by default)")
+
+
+def goal_of(target: int | None = None, beat: int | None = None, theta: float | None = None,
+            field: int | None = None, field_scores: str | None = None) -> Any:
+    """The one goal (``core.aims.Goal``) that the aim options name, or None for the mean; InputError for
+    two goals at once or a malformed one."""
+    from ..core import aims
+
+    given = [flag for flag, value in (("--target", target), ("--beat", beat), ("--theta", theta),
+                                      ("--field", field if field is not None else field_scores)) if value is not None]
+    if len(given) > 1:
+        raise InputError(f"{' and '.join(given)} are different goals: give one")
+    if theta is not None:
+        theta = aims.check_theta(theta)
+        return aims.RiskAppetite(theta) if theta else None
+    if target is not None:
+        if target <= 0:
+            raise InputError("a target is a positive number of points (every game reaches 0)")
+        return aims.AtLeast(target)
+    if beat is not None:
+        if beat < 0:
+            raise InputError("a score to beat is 0 points or more")
+        return aims.Beat(beat)
+    if field is None and field_scores is None:
+        return None
+    goal = aims.Field(2 if field is None else field)
+    if field_scores is not None:
+        goal = goal.against(aims.read_field_scores(field_scores), f"players who scored as in {field_scores}")
+    return goal

@@ -16,8 +16,10 @@ from rich.text import Text
 
 from ..core.errors import DicesolverError, InputError
 from ..core.extras import need
-from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress, report, save_plot, warn
+from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, app, emit, goal_of, lazy_module, out, progress,
+                   report, save_plot, warn)
 
+aims = lazy_module("dicesolver.core.aims")
 distributed = lazy_module("dicesolver.core.distributed")
 plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
 registry = lazy_module("dicesolver.core.registry")
@@ -110,22 +112,27 @@ def solve(
     theta: Optional[float] = typer.Option(None, "--theta", help="a risk appetite from -1 to 1: play for the "
                                           "certainty equivalent ln E[exp(theta X)] / theta of the final score X "
                                           "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games)"),
+    beat: Optional[int] = typer.Option(None, "--beat", help="play for more than this score, a tie counting half"),
+    field: Optional[int] = typer.Option(None, "--field", help=FIELD_HELP),
+    field_scores: Optional[str] = typer.Option(None, "--field-scores", help=FIELD_SCORES_HELP),
 ) -> None:
     """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
-    player: the expected final score, the equity, the probability of winning, or with --theta the certainty
-    equivalent. A big solve shows its progress and, when killed, resumes where it stopped."""
+    player: the expected final score, the equity, the probability of winning, or with a goal (--theta,
+    --target, --beat, --field) what that goal values: the certainty equivalent, the best chance."""
     if dask_storage is not None and dask is None:
         raise InputError("--dask-storage goes with --dask")
     cluster = distributed.parse_cluster(dask, dask_storage) if dask is not None else None
     g = registry.load(game, players_)
     family = registry.family_of(g)
-    if theta is not None:
-        if target is not None or judge is not None or dask is not None or rebuild or verify:
-            raise InputError("--theta goes alone (no --target, --judge, --dask, --rebuild or --verify)")
-        with progress(f"{g.canonical}: the best certainty equivalent for theta={theta:g} (once; cached)") as update:
-            risky = registry.solve(g, theta=theta, progress=update)
+    goal = goal_of(target, beat, theta, field, field_scores)
+    if goal is not None and (judge is not None or dask is not None or rebuild or verify):
+        raise InputError(f"a goal ({goal.text()}) goes alone (no --judge, --dask, --rebuild or --verify)")
+    if isinstance(goal, aims.RiskAppetite):
+        with progress(f"{g.canonical}: the best certainty equivalent for theta={goal.theta:g} (once; cached)"
+                      ) as update:
+            risky = registry.solve(g, goal=goal, progress=update)
         with progress(f"{g.canonical}: the final scores of that strategy (once; cached)") as update:
-            spread = family.distribution(g, progress=update, theta=theta)
+            spread = family.distribution(g, progress=update, theta=goal.theta)
         info = risky.info.model_copy(update={"details": {**risky.info.details, "mean": spread.mean, "sd": spread.sd}})
         if json_output:
             emit(info)
@@ -133,11 +140,9 @@ def solve(
         render.solve_info(out, info, f"{risky.headline()}; its strategy's final score: mean {spread.mean:.4f}, "
                           f"sd {spread.sd:.4f}")
         return
-    if target is not None:
-        if judge is not None or dask is not None or rebuild or verify:
-            raise InputError("--target goes alone (no --judge, --dask, --rebuild or --verify)")
-        with progress(f"{g.canonical}: best chances of every target up to {target} (once; cached)") as update:
-            aimed = family.target_solution(g, target, progress=update)
+    if goal is not None:
+        with progress(f"{g.canonical}: best chances of {goal.words()} (once; cached)") as update:
+            aimed = family.goal_solution(g, goal, progress=update)
         if json_output:
             emit(aimed.info)
             return
@@ -179,33 +184,31 @@ def advise(
     theta: Optional[float] = typer.Option(None, "--theta", help="a risk appetite from -1 to 1: play for the "
                                           "certainty equivalent ln E[exp(theta X)] / theta of the final score X "
                                           "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games)"),
+    field: Optional[int] = typer.Option(None, "--field", help=FIELD_HELP),
+    field_scores: Optional[str] = typer.Option(None, "--field-scores", help=FIELD_SCORES_HELP),
 ) -> None:
     """Rank every option at a position with its value and its cost against the best (expected final score,
-    equity or probability of winning, as the game is solved; with --target or --beat, the chance of that
-    score for the player on turn)."""
+    equity or probability of winning, as the game is solved; with a goal (--target, --beat, --theta,
+    --field), what that goal values for the player on turn)."""
     if versus is not None and not explain:
         raise InputError("--versus goes with --explain")
     if explain and position == "-":
         raise InputError("--explain explains one position, not -")
+    goal = goal_of(target, beat, theta, field, field_scores)
     if position == "-":
-        if target is not None or beat is not None or theta is not None:
-            raise InputError("--target, --beat and --theta rank one position: give it instead of -")
+        if goal is not None:
+            raise InputError("a goal (--target, --beat, --theta, --field) ranks one position: give it instead of -")
         advise_lines(game, sys.stdin, top)
         return
     state = registry.parse_state(game, position)
-    if sum(x is not None for x in (target, beat, theta)) > 1:
-        raise InputError("--target, --beat and --theta are three aims: give one")
-    if theta is not None:
-        with progress(f"{state.game.canonical}: the best certainty equivalent for theta={theta:g} (once; cached)"
-                      ) as update:
-            solution = registry.solve(state.game, theta=theta, progress=update)
-    elif target is not None or beat is not None:
-        score = target if target is not None else beat
-        assert score is not None
-        what = f"beating {score}" if beat is not None else f"reaching {score}"
-        with progress(f"{state.game.canonical}: best chances of {what} (once; cached)") as update:
-            solution = registry.family_of(state.game).target_solution(state.game, score, beat=beat is not None,
+    if isinstance(goal, (aims.AtLeast, aims.Beat)):  # a family may solve only the endgame that follows
+        with progress(f"{state.game.canonical}: best chances of {goal.words()} (once; cached)") as update:
+            solution = registry.family_of(state.game).target_solution(state.game, goal.score,
+                                                                      beat=isinstance(goal, aims.Beat),
                                                                       progress=update, at=state)
+    elif goal is not None:
+        with progress(f"{state.game.canonical}: {goal.words()} (once; cached)") as update:
+            solution = registry.solve(state.game, goal=goal, progress=update)
     else:
         with progress(f"solving {state.game.canonical} (once; cached)") as update:
             solution = registry.solution_for(state, progress=update)

@@ -13,6 +13,7 @@ from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, runtime_
 
 import numpy as np
 
+from .aims import AtLeast, Beat, FinalScoreGoal
 from .counts import ScoreCounts
 from .distributed import Cluster
 from .encoding import Batch, Encoding
@@ -105,6 +106,8 @@ CAPABILITIES = {  # what only some families do, and the one line for a game whos
                       "not from {game}",
     "target": "target scores are solved for solitaire scorecard games and Despirala, not for {game}",
     "risk": "a risk appetite (theta) is solved for scorecard games, not for {game} yet",
+    "goals": "goals on the final score beyond a target (a blind field) are solved for solitaire scorecard games, "
+             "not for {game} yet",
     "match": "{game} has no matches between bots",
     "odds": "one-turn odds are for scorecard games and Farkle, not for {title} ({game})",
     "distribution": "the exact score distribution is for scorecard games, not for {title} ({game})",
@@ -264,6 +267,14 @@ class Family(ABC, Generic[G, S]):
         than ``score``, exactly it counting half), at any position; given a position ``at``, a family may
         solve only the part of the game that follows it."""
         raise self.lacking("target", game)
+
+    def goal_solution(self, game: G, goal: FinalScoreGoal, progress: Progress | None = None) -> SolvedGame:
+        """Play for any goal on one's own final score (``core.aims.FinalScoreGoal``: a target, a score to beat,
+        a blind field): the best chance of it, from a table of needs built for its utility. A family that
+        solves targets only answers those."""
+        if isinstance(goal, (AtLeast, Beat)):  # a family without targets says so
+            return self.target_solution(game, goal.score, beat=isinstance(goal, Beat), progress=progress)
+        raise self.lacking("goals", game)
 
     def risk_solution(self, game: G, theta: float, progress: Progress | None = None) -> SolvedGame:
         """Play with a risk appetite: the strategy of the best certainty equivalent ln E[exp(theta X)] / theta

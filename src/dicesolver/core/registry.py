@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from . import records
-from .aims import check_theta
+from .aims import FinalScoreGoal, Goal, Mean, RiskAppetite, check_theta, parse_goal
 from .distributed import Cluster
 from .errors import GameDefinitionError, InputError
 from .family import Family, Progress
@@ -91,17 +91,24 @@ def parse_state(spec: str | Game, position: str) -> State:
 
 def solve(spec: str | Game, players: int | None = None, judge: str | None = None, progress: Progress | None = None,
           rebuild: bool = False, on_problem: Callable[[str], None] | None = None, cluster: Cluster | None = None,
-          theta: float | None = None) -> SolvedGame:
-    """A game's solution (cached tables are loaded; missing ones are solved and cached), or with a risk
-    appetite ``theta`` the solution that plays for its certainty equivalent (``Family.risk_solution``). A
-    solution once loaded is kept for the process, as long as its table on disk is the same (answers are then
-    lookups, not loads)."""
+          theta: float | None = None, goal: Goal | str | None = None) -> SolvedGame:
+    """A game's solution (cached tables are loaded; missing ones are solved and cached), or the solution that
+    plays for a ``goal`` (``core.aims``: a risk appetite, a target, a score to beat, a blind field; ``theta``
+    is the risk appetite's shorthand). A solution once loaded is kept for the process, as long as its table
+    on disk is the same (answers are then lookups, not loads)."""
     game = load(spec, players)
+    if theta is not None and goal is not None:
+        raise InputError("theta is a goal (a risk appetite): give theta or a goal, not both")
+    aim = parse_goal(goal) if isinstance(goal, str) else goal
     if theta is not None:
-        if judge is not None or cluster is not None:
-            raise InputError("a risk appetite (theta) is its own judge: give it without a judge or a cluster")
         theta = check_theta(theta)
-    key = (game.family, game.canonical, game.n_players, judge, theta)
+        aim = RiskAppetite(theta) if theta else Mean()
+    if aim is not None and not isinstance(aim, Mean):
+        if judge is not None or cluster is not None:
+            raise InputError(f"a goal ({aim.text()}) is its own judge: give it without a judge or a cluster")
+    else:
+        aim = None
+    key = (game.family, game.canonical, game.n_players, judge, aim)
     if not rebuild and cluster is None:
         kept = _SOLVED.get(key)
         if kept is not None:
@@ -112,18 +119,24 @@ def solve(spec: str | Game, players: int | None = None, judge: str | None = None
             if _stamp(solution) == stamp:
                 _SOLVED[key] = (solution, stamp, now)
                 return solution
-    if theta is not None:
-        solution = family_of(game).risk_solution(game, theta, progress)
+    family = family_of(game)
+    if isinstance(aim, RiskAppetite):
+        solution = family.risk_solution(game, aim.theta, progress)
+    elif isinstance(aim, FinalScoreGoal):
+        solution = family.goal_solution(game, aim, progress)
     else:
-        solution = family_of(game).solve(game, judge=judge, progress=progress, rebuild=rebuild,
-                                         on_problem=on_problem, cluster=cluster)
+        solution = family.solve(game, judge=judge, progress=progress, rebuild=rebuild, on_problem=on_problem,
+                                cluster=cluster)
     if solution.info.solved_now:  # a new table: a default judge may now be another one
         for old in [k for k in _SOLVED if k[1] == game.canonical]:
             _SOLVED.pop(old, None)
+    if len(_SOLVED) >= MAX_SOLVED:  # goals are many (every target, every field): keep the newest
+        _SOLVED.pop(next(iter(_SOLVED)))
     _SOLVED[key] = (solution, _stamp(solution), time.monotonic())
     return solution
 
 
+MAX_SOLVED = 64
 _SOLVED: dict[tuple, tuple[SolvedGame, int | None, float]] = {}  # solution, its table's stamp, when checked
 RECHECK_SECONDS = 1.0  # a table rebuilt by another process is seen within a second (a stat a call was 3 µs)
 

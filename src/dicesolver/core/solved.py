@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar, cas
 
 import numpy as np
 
+from .aims import Beat, FinalScoreGoal
 from .answers import Answers, Situations
 from .errors import InputError
 from .protocol import JUDGE_WORDS, UNIT_WORDS, Game, State, Step, Unit
@@ -214,21 +215,22 @@ class SolvedGame(ABC, Generic[G, S]):
 
 
 class TargetChance(SolvedGame[G, S]):
-    """The best chance that a player's own final score reaches ``score`` (``beat``: passes it, a tie counting
-    half), whatever the others do: a family's target table behind the protocol. A family says its goal in
-    words (``goal``), a state's score so far (``score_so_far``), and derives from its answer engine."""
+    """The best chance of a goal on a player's own final score (``core.aims.FinalScoreGoal``: a target, a score
+    to beat, a blind field), whatever the others do: a family's table of needs behind the protocol. A family
+    says a state's score so far (``score_so_far``) and derives from its answer engine."""
 
     unit: Unit = "p_target"
     tie = 1e-6  # the tables are float32
     judge = "target"
 
-    def __init__(self, game: G, table: Any, score: int, beat: bool, info: SolveInfo):
+    def __init__(self, game: G, table: Any, goal: FinalScoreGoal, info: SolveInfo):
         super().__init__(game, info)
-        self.table, self.score, self.beat = table, score, beat
+        self.table, self.final_goal = table, goal
+        self.score, self.beat = goal.aim(), isinstance(goal, Beat)  # needs count from score: score - points
 
-    @abstractmethod
     def goal(self) -> str:
         """What the chance is of, in words ("reaching 300 points")."""
+        return self.final_goal.words()
 
     @abstractmethod
     def score_so_far(self, state: S) -> int:
@@ -245,8 +247,7 @@ class TargetChance(SolvedGame[G, S]):
         return [f"chances of {self.goal()}, playing for it from here"]
 
     def details(self, state: S) -> dict[str, Any]:
-        points = self.score_so_far(state)
-        return {"beat" if self.beat else "target": self.score, "score_so_far": points, "need": self.score - points}
+        return self.final_goal.details(self.score_so_far(state))
 
 
 class WinChance(SolvedGame[G, S]):

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..core.aims import AtLeast, Beat
 from ..core.family import TableSize
 from ..core.results import Explanation, SolveInfo
 from ..core.solved import SolvedGame, TargetChance
@@ -77,7 +78,7 @@ class DespiralaTargetChance(DespiralaEngine, TargetChance[DespiralaGame, Despira
         offset, rows, _ = layout(table.N, table.within)
         DespiralaEngine.__init__(self, table.mode, self.tie, V=np.asarray(table.V), offset=offset, rows=rows,
                                  target=(score, table.N, table.tie, table.within))
-        TargetChance.__init__(self, game, table, score, beat, info)
+        TargetChance.__init__(self, game, table, Beat(score) if beat else AtLeast(score), info)
         self.encoding = DespiralaEncoding(game)
 
     def goal(self) -> str:

@@ -14,8 +14,8 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from ..core.aims import (AT_LEAST, BEAT, TARGET_TEMPLATE, THETA_TEMPLATE, check_theta, parse_target,
-                         parse_theta_player, table_needs, theta_player)
+from ..core.aims import (AT_LEAST, BEAT, TARGET_TEMPLATE, THETA_TEMPLATE, AtLeast, Beat, Field, FinalScoreGoal,
+                         check_theta, parse_target, parse_theta_player, theta_player)
 from .bots.names import ALIASES, BOTS
 from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
@@ -48,7 +48,7 @@ BIG_DUEL_CELL_SECONDS = 2.3e-6  # two-person Yacht's 1.56e9 cells in about an ho
 class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     name = "scorecard"
     title = "scorecard games (the Yahtzee family, and your own rules files)"
-    capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "risk", "match", "simulate", "distribution",
+    capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "risk", "goals", "match", "simulate", "distribution",
                               "odds"})
     human_like = ("joe", "greedy")
 
@@ -348,21 +348,36 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     def target_solution(self, game: ScorecardGame, score: int, beat: bool = False, progress: Progress | None = None,
                         at: ScorecardState | None = None) -> SolvedGame:
+        if score <= 0 and not beat:
+            raise InputError("a target is a positive number of points (every game reaches 0)")
+        if score < 0:
+            raise InputError("a score to beat is 0 points or more")
+        return self.goal_solution(game, Beat(score) if beat else AtLeast(score), progress)
+
+    def goal_solution(self, game: ScorecardGame, goal: FinalScoreGoal, progress: Progress | None = None
+                      ) -> SolvedGame:
+        """The best chance of any goal on one player's final score, from the table of needs built for its
+        utility (a field without scores plays against this game's mean-players' exact distribution)."""
         from .solitaire.table import TurnState
         from .target.solution import ScorecardTargetChance
         from .target.table import load_or_build
 
         single = game.with_players(1)
-        if score <= 0 and not beat:
-            raise InputError("a target is a positive number of points (every game reaches 0)")
-        if score < 0:
-            raise InputError("a score to beat is 0 points or more")
-        table, built, seconds = load_or_build(single, table_needs(score), progress, tie=BEAT if beat else AT_LEAST)
-        info = SolveInfo(game=single.canonical, unit="p_target", value=table.chance(TurnState(0), score),
+        if isinstance(goal, Field) and goal.others is None:
+            from .solitaire.distribution_cache import load_or_build as load_distribution
+
+            dist, _ = load_distribution(single, lambda: self._expected_score(single, progress, False, None).table,
+                                        progress, 0.0)
+            goal = goal.against(dist.probabilities, "players who play for the mean")
+        row = None if isinstance(goal, (AtLeast, Beat)) else goal.full_card_row()
+        tie = BEAT if isinstance(goal, Beat) else AT_LEAST
+        table, built, seconds = load_or_build(single, goal.needs(), progress, tie=tie, row=row,
+                                              what=None if row is None else goal.text())
+        info = SolveInfo(game=single.canonical, unit="p_target", value=table.chance(TurnState(0), goal.aim()),
                          solved_now=built, seconds=seconds, states=int(table.V.shape[0]),
                          table_bytes=int(table.V.nbytes), table_dir=table.directory,
-                         details={"beat" if beat else "target": score})
-        return self._beside_points(ScorecardTargetChance(game, table, score, beat, info))
+                         details={k: v for k, v in goal.details(0).items() if k not in ("score_so_far", "need")})
+        return self._beside_points(ScorecardTargetChance(game, table, goal, info))
 
     def target_curve(self, game: ScorecardGame, up_to: int | None = None,
                      progress: Progress | None = None) -> TargetCurve:

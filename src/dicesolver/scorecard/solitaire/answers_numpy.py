@@ -219,7 +219,11 @@ class SolitaireNumpy:
             out_f[: 2 * width] = np.nan
             out_i[width] = 0
         if kind == TERMINAL:
-            out_f[2 * width] = (1.0 if need < 0 else (self.aim[2] if need == 0 else 0.0)) if aimed else float(total)
+            if not aimed:
+                out_f[2 * width] = float(total)
+            else:  # past the aim certain, else the goal's utility: its full card's row (kernels.answers.answer_one)
+                full = self.offset[(1 << self.n_cats) - 1] * (int(self.aim[1]) + 1)
+                out_f[2 * width] = 1.0 if need < 0 else (self.entry(full + need) if need <= self.aim[1] else 0.0)
             return
         if kind == TURN_START:
             out_f[2 * width] = base + self.entry(key)

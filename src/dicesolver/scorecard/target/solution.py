@@ -1,9 +1,10 @@
 """The target judge behind the protocol (``core.solved.TargetChance``): one player's own card played for a
-score, the best chance of finishing with at least T points, or of beating a known score S (exactly S counts
-half), from the target tables."""
+goal on its final score (a target T, a score S to beat, a blind field; ``core.aims.FinalScoreGoal``), the
+best chance of it from the table of needs built for that goal."""
 
 from __future__ import annotations
 
+from ...core.aims import FinalScoreGoal
 from ...core.results import SolveInfo
 from ...core.solved import TargetChance
 from ..game.encoding import ScorecardEncoding
@@ -14,18 +15,16 @@ from .table import TargetTable
 
 
 class ScorecardTargetChance(SolitaireEngine, TargetChance[ScorecardGame, ScorecardState]):
-    """The best chance that the player's own final score reaches ``score`` (``beat``: exceeds it, a tie
-    counting half), whatever the other cards hold: the solitaire engine on the target table."""
+    """The best chance of ``goal`` on the player's own final score, whatever the other cards hold: the
+    solitaire engine on the goal's table of needs."""
 
     encoding: ScorecardEncoding
 
-    def __init__(self, game: ScorecardGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
-        SolitaireEngine.__init__(self, table.model, table.V, self.tie, self.judge, aim=(score, table.N, table.tie))
-        TargetChance.__init__(self, game, table, score, beat, info)
+    def __init__(self, game: ScorecardGame, table: TargetTable, goal: FinalScoreGoal, info: SolveInfo):
+        SolitaireEngine.__init__(self, table.model, table.V, self.tie, self.judge,
+                                 aim=(goal.aim(), table.N, table.tie))
+        TargetChance.__init__(self, game, table, goal, info)
         self.encoding = ScorecardEncoding(game)
-
-    def goal(self) -> str:
-        return f"beating {self.score} (a tie counts half)" if self.beat else f"reaching {self.score} points"
 
     def score_so_far(self, state: ScorecardState) -> int:
         return state.cards[0 if state.player is None else state.player].total(self.game)

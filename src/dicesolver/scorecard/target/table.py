@@ -57,17 +57,28 @@ class TargetTable:
         return self.needs(TurnState(0))
 
 
-def empty_table(model: SolitaireModel, N: int, tie: float) -> np.ndarray:
-    """The table before its solve: zeros, but the full card's row (tie, 0, ..., 0): no more points."""
-    V = np.zeros(model.size * (N + 1), dtype=np.float32)
+def target_row(N: int, tie: float) -> np.ndarray:
+    """A target's (or a score to beat's) full-card row: (tie, 0, ..., 0), no more points."""
+    row = np.zeros(N + 1)
+    row[0] = tie
+    return row
+
+
+def empty_table(model: SolitaireModel, row: np.ndarray) -> np.ndarray:
+    """The table before its solve: zeros, but every full card's row is ``row`` (the goal's utility of each
+    need, ``core.aims.FinalScoreGoal.full_card_row``)."""
+    W = len(row)
+    V = np.zeros(model.size * W, dtype=np.float32)
     full = model.full
-    for i in range(int(model.offset[full]), int(model.offset[full + 1])):
-        V[i * (N + 1)] = tie
+    start, stop = int(model.offset[full]), int(model.offset[full + 1])
+    V[start * W: stop * W] = np.tile(row.astype(np.float32), stop - start)
     return V
 
 
 def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,
-          tie: float = AT_LEAST) -> TargetTable:
+          tie: float = AT_LEAST, row: np.ndarray | None = None) -> TargetTable:
+    """The table of needs 0..N for a target (``tie`` 1) or a score to beat (1/2), or for any goal on the final
+    score given its full card's ``row`` (N + 1 utilities, from 0 to 1, never lower for a smaller need)."""
     from ...core.jit import Stripes
     from .kernels.target import target_level
 
@@ -82,7 +93,8 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     # one float32 chance for every turn start and points still needed (Yahtzee to 300: 0.7 GB)
     check_table(game, f"the chance of reaching {N} from each of its {model.size:,} turn starts",
                 TableSize(model.size * (N + 1) * 4))
-    V = empty_table(model, N, tie)
+    row = target_row(N, tie) if row is None else check_row(row, N)
+    V = empty_table(model, row)
     levels = model.levels()
     n = len(levels) - 1
     work = [float((model.n_bonus_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
@@ -96,22 +108,35 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     return TargetTable(game, model, V, N, tie)
 
 
-def fingerprint(game: ScorecardGame, N: int, tie: float) -> str:
-    return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:{tie}".encode()).hexdigest()
+def check_row(row: np.ndarray, N: int) -> np.ndarray:
+    """A goal's full-card row, checked: N + 1 utilities in [0, 1], none above a smaller need's."""
+    row = np.asarray(row, dtype=np.float64)
+    if row.shape != (N + 1,) or not np.all((row >= 0) & (row <= 1)) or np.any(np.diff(row) > 0):
+        raise InputError("a goal's utilities are N + 1 chances from 0 to 1, none rising with the need")
+    return row
+
+
+def fingerprint(game: ScorecardGame, N: int, tie: float, row: np.ndarray | None = None) -> str:
+    if row is None:  # a target or a score to beat: keyed as before goals had rows
+        return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:{tie}".encode()).hexdigest()
+    utilities = hashlib.sha256(np.asarray(row, dtype=np.float64).tobytes()).hexdigest()
+    return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:row:{utilities}".encode()).hexdigest()
 
 
 def load_or_build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | None = None,
-                  on_problem: Callable[[str], None] | None = None,
-                  tie: float = AT_LEAST) -> tuple[TargetTable, bool, float]:
-    """(table, built now, seconds)."""
+                  on_problem: Callable[[str], None] | None = None, tie: float = AT_LEAST,
+                  row: np.ndarray | None = None, what: str | None = None) -> tuple[TargetTable, bool, float]:
+    """(table, built now, seconds). ``row`` and ``what``: any goal's table, its full card's row and the
+    goal in words for the cache's listing."""
     start = time.perf_counter()
     model = SolitaireModel(game)
-    what = "targets" if tie == AT_LEAST else "scores to beat"
-    key = tables.TableKey(KIND, f"{game.canonical} {what} to {N}", fingerprint(game, N, tie))
+    what = what or ("targets" if tie == AT_LEAST else "scores to beat")
+    key = tables.TableKey(KIND, f"{game.canonical} {what} to {N}", fingerprint(game, N, tie, row))
 
     def make():
-        table = build(game, N, progress, tie)
-        return {"V": table.V}, float(table.curve()[N]), {"game": game.canonical, "needs": N, "tie": tie}
+        table = build(game, N, progress, tie, row)
+        return {"V": table.V}, float(table.curve()[N]), {"game": game.canonical, "needs": N, "tie": tie,
+                                                         "goal": what}
 
     def check(loaded: tables.LoadedTable) -> None:
         V = loaded.arrays.get("V")

@@ -362,8 +362,11 @@ def answer_one(i, fields, stage, values, narrow, blob, model, aim, tie, out_f, o
     if kind == TERMINAL:
         if aim[0] < 0:
             out_f[i, 2 * width] = float(total)
-        else:
-            out_f[i, 2 * width] = 1.0 if need < 0 else (aim[2] if need == 0 else 0.0)
+        elif need < 0:  # past the aim: certain
+            out_f[i, 2 * width] = 1.0
+        else:  # the goal's utility of this final score: its full card's row (a target's: tie, then 0)
+            out_f[i, 2 * width] = entry(values, narrow, offset[(1 << blob[N_CATS]) - 1] * (int(aim[1]) + 1) + need) \
+                if need <= aim[1] else 0.0
         return
     if kind == TURN_START:
         out_f[i, 2 * width] = base + entry(values, narrow, fields[i, KEY])
