@@ -19,6 +19,7 @@ import time
 import numpy as np
 
 import dicesolver as ds
+from dicesolver.core.aims import AtLeast
 from dicesolver.scorecard.target import table as target
 from dicesolver.scorecard.mindful.future import load_or_build as load_future
 from dicesolver.scorecard.solitaire.table import TurnState
@@ -57,7 +58,7 @@ def play_speed(game, table, N: int, n: int = 100_000) -> str:
     from dicesolver.scorecard.target.player import TargetPlayer
     from dicesolver.scorecard.solitaire.policy_table import dice_stream
 
-    players = [TargetPlayer(game, N, table), make_player("optimal", game)]
+    players = [TargetPlayer(game, N, table, AtLeast(N)), make_player("optimal", game)]
     rates = []
     for player in players:
         small = dice_stream(game, 1, 0, 100)

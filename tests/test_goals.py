@@ -171,3 +171,21 @@ def test_a_target_through_the_goal_is_the_target_table():
     assert by_goal.root_value == by_target.root_value
     assert by_goal.info.table_dir == by_target.info.table_dir
     assert by_goal.table.chance(TurnState(0), 20) == by_goal.root_value
+
+
+def test_the_field_player_wins_as_often_as_its_table_says(fresh_cache):
+    """``field:N`` plays many games in the kernels from its table: its share of fields won (the mean of the
+    field's utility over its final scores) agrees with the table's exact chance, and beats the mean-player's
+    1/N on the same dice."""
+    from dicesolver.scorecard.bots.simulate import simulate
+
+    game = tiny(BONUS_GAME)
+    runs = simulate(game, ["optimal", "field:3"], n=40_000, seed=5)
+    optimal, field = (run.facts for run in runs)
+    assert runs[1].player == "field:3" and field["goal"] == optimal["goal"] == "field:3" and field["target"] is None
+    chance, rate = field["target_chance"], field["target_rate"]
+    sd = (chance * (1 - chance) / 40_000) ** 0.5
+    assert abs(rate - chance) < 4 * sd
+    assert optimal["target_rate"] == pytest.approx(1 / 3, abs=4 * sd)
+    assert chance > 1 / 3 + 1e-3
+    assert "field:N" in registry.family_of(game).players(game)

@@ -213,10 +213,11 @@ def test_the_frontier_of_risk_appetites(capsys, tmp_path):
     equivalent is its table's."""
     from test_cli import run
 
-    from dicesolver.analysis.frontier import field_win, frontier
+    from dicesolver.analysis.frontier import frontier
+    from dicesolver.core.aims import Field
 
     game = tiny(BONUS_GAME, joker="free")
-    f = frontier(game, (-0.3, 0.0, 0.3))
+    f = frontier(game, (-0.3, 0.0, 0.3), simulate=40_000, seed=3)
     mean = next(r for r in f.rows if r.theta == 0.0)
     assert f.best["mean"] == 0.0
     for n in (2, 10, 100):
@@ -226,7 +227,17 @@ def test_the_frontier_of_risk_appetites(capsys, tmp_path):
         if r.theta:
             assert r.certainty_equivalent == pytest.approx(family.risk_solution(game, r.theta).root_value, rel=1e-12)
     others = np.array([0.2, 0.0, 0.5, 0.3])  # by hand: P(first) against one other, ties shared
-    assert field_win(others, 2) == pytest.approx([0.1, 0.2, 0.45, 0.85])
+    assert Field(2).against(others, "").utility(np.arange(4)) == pytest.approx([0.1, 0.2, 0.45, 0.85])
+    for r in f.rows:  # the simulated games of each strategy agree with its exact figures
+        s = r.simulated
+        assert s is not None and s.games == 40_000
+        assert s.mean == pytest.approx(r.mean, abs=4 * r.sd / 200)
+        assert s.sd == pytest.approx(r.sd, rel=0.03)
+        for q, x in r.percentiles.items():
+            assert abs(s.percentiles[q] - x) <= 2
+        for n, w in r.field_wins.items():
+            assert s.field_wins[n] == pytest.approx(w, abs=4 * (w * (1 - w) / 40_000) ** 0.5 + 1e-9)
     code, out, _ = run(capsys, "frontier", "yacht", "--theta", "-0.02", "--theta", "0.02", "--plot",
-                       str(tmp_path / "f.png"))
+                       str(tmp_path / "f.png"), "--simulate", "2000")
     assert code == 0 and "best theta by each measure" in out and (tmp_path / "f.png").stat().st_size > 5000
+    assert "checked by 2,000 simulated games" in out

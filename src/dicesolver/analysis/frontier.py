@@ -1,6 +1,7 @@
 """The trade-offs of a risk appetite (``dicesolver frontier``): for a sweep of theta, each strategy's exact
 final-score distribution (``Family.distribution(game, theta=...)``), read for its mean, spread, percentiles and
-its chance of finishing first in a blind field of N players who each play for the mean on their own cards."""
+its chance of finishing first in a blind field of N players who each play for the mean on their own cards
+(``core.aims.Field``), and, as a check, the same figures from simulated games of each strategy."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..core import registry
+from ..core.aims import Field, theta_player
+from ..core.errors import InputError
 from ..core.protocol import Game
-from ..core.results import Distribution, Frontier, FrontierRow
+from ..core.results import Distribution, Frontier, FrontierCheck, FrontierRow
 
 THETAS = (-0.05, -0.02, -0.01, -0.005, 0.0, 0.005, 0.01, 0.02, 0.05)
 PERCENTILES = ("5", "50", "95", "99")
@@ -25,24 +28,19 @@ def pmf(d: Distribution) -> np.ndarray:
     return out
 
 
-def field_win(others: np.ndarray, n: int) -> np.ndarray:
-    """For each final score x, the chance of finishing first against n - 1 players whose scores are independent
-    draws of ``others`` (a pmf), a tie of j + 1 players shared: sum over j of C(n-1, j) f^j G^(n-1-j) / (j + 1)
-    with f = P(= x) and G = P(< x), which is (F^n - G^n) / (n f), F = G + f (and G^(n-1) where f = 0)."""
-    below = np.concatenate(([0.0], np.cumsum(others)))  # below[x] = P(other < x)
-    f, G = others, below[:-1]
-    F = G + f
-    with np.errstate(divide="ignore", invalid="ignore"):
-        shared = (F**n - G**n) / (n * f)
-    return np.where(f > 0, shared, G ** (n - 1))
-
-
-def frontier(game: Game, thetas: Sequence[float] = THETAS,
-             progress: Callable[[int, int], None] | None = None) -> Frontier:
+def frontier(game: Game, thetas: Sequence[float] = THETAS, progress: Callable[[int, int], None] | None = None,
+             simulate: int = 0, seed: int = 0) -> Frontier:
+    """Each theta's row from its strategy's exact distribution; ``simulate``: that many games of each strategy
+    (the bot ``theta:X``, the same dice for all) beside it, as a check."""
     family = registry.family_of(game)
+    if simulate < 0:
+        raise InputError("--simulate is a number of games, 0 or more")
     mean_player = pmf(family.distribution(game, progress=progress))
+    fields = {n: Field(n).against(mean_player, "players who play for the mean") for n in FIELDS}
+    played = family.simulate(game, [theta_player(t) for t in thetas], n=simulate, seed=seed, progress=progress) \
+        if simulate else [None] * len(thetas)
     rows = []
-    for theta in thetas:
+    for theta, games in zip(thetas, played):
         d = family.distribution(game, progress=progress, theta=theta)
         p = pmf(d)
         scores = np.arange(len(p))
@@ -51,14 +49,17 @@ def frontier(game: Game, thetas: Sequence[float] = THETAS,
             ce = float((top + np.log(np.sum(p * np.exp(theta * scores - top)))) / theta)
         else:
             ce = d.mean
-        wins = {}
-        for n in FIELDS:
-            u = field_win(mean_player, n)
-            width = max(len(u), len(p))
-            u = np.concatenate((u, np.ones(width - len(u))))  # beyond every other score: first for certain
-            wins[str(n)] = float(np.dot(np.concatenate((p, np.zeros(width - len(p)))), u))
+        wins = {str(n): float(p @ field.utility(scores)) for n, field in fields.items()}
+        check = None
+        if games is not None:
+            seen, counts = games.scores.nonzero()
+            check = FrontierCheck(games=games.scores.n, mean=games.scores.mean, sd=games.scores.sd,
+                                  percentiles={q: int(games.scores.percentile(float(q))) for q in PERCENTILES},
+                                  field_wins={str(n): float(counts @ field.utility(seen)) / games.scores.n
+                                              for n, field in fields.items()})
         rows.append(FrontierRow(theta=float(theta), certainty_equivalent=ce, mean=d.mean, sd=d.sd,
-                                percentiles={q: d.percentiles[q] for q in PERCENTILES}, field_wins=wins))
+                                percentiles={q: d.percentiles[q] for q in PERCENTILES}, field_wins=wins,
+                                simulated=check))
     measures: dict[str, list[float]] = {"mean": [r.mean for r in rows]}
     measures |= {f"p{q}": [float(r.percentiles[q]) for r in rows] for q in PERCENTILES}
     measures |= {f"field of {n}": [r.field_wins[str(n)] for r in rows] for n in FIELDS}

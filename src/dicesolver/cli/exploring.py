@@ -299,6 +299,9 @@ def frontier(
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     plot: Optional[str] = typer.Option(None, "--plot", help="write mean against spread and the percentiles by "
                                        "theta (.png/.svg/.pdf)"),
+    simulate: int = typer.Option(0, "--simulate", min=0, help="check the exact figures by simulating this many "
+                                 "games of each strategy (the same dice for all)"),
+    seed: int = typer.Option(0, "--seed", help="the simulation's seed"),
 ) -> None:
     """The trade-offs of a risk appetite: for each theta, the exact mean, spread, percentiles and chances of
     winning blind fields of 2, 10 and 100 mean-players of its strategy (scorecard games), with the theta that
@@ -307,7 +310,7 @@ def frontier(
 
     g = registry.load(game)
     with progress(f"{g.canonical}: each risk appetite's strategy and its final scores (once each; cached)") as update:
-        f = sweep(g, theta or THETAS, progress=update)
+        f = sweep(g, theta or THETAS, progress=update, simulate=simulate, seed=seed)
     report(f, lambda: render.frontier(out, f), json_output, plot, lambda: plots.frontier_figure(f))
 
 

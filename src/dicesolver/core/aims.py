@@ -233,8 +233,9 @@ class Field(FinalScoreGoal):
         f = np.where((x >= 0) & (x < len(p)), p[np.clip(x, 0, len(p) - 1)], 0.0)
         n = self.players
         with np.errstate(divide="ignore", invalid="ignore"):
-            # (lo + f)^n - lo^n = lo^n expm1(n log1p(f / lo)): no cancellation when f is tiny beside lo
-            tied = lo**n * np.expm1(n * np.log1p(f / lo)) / (n * f)
+            # (lo + f)^n - lo^n = (lo + f)^n (1 - (lo / (lo + f))^n): no cancellation when f is tiny beside lo,
+            # no overflow when lo is tiny beside f
+            tied = (lo + f) ** n * -np.expm1(-n * np.log1p(f / lo)) / (n * f)
             alone = (lo + f) ** (n - 1) / n  # nobody scores less: a tie with the k others or nothing
         u = np.where(f > 0, np.where(lo > 0, tied, alone), lo ** (n - 1))
         return np.clip(np.where(x < 0, 0.0, u), 0.0, 1.0)
@@ -249,7 +250,7 @@ class Field(FinalScoreGoal):
         return int(close[0]) if len(close) else top
 
     def text(self) -> str:
-        return f"field:{self.players}"
+        return f"{FIELD_PREFIX}{self.players}"
 
     def words(self) -> str:
         return f"winning a blind field of {self.players} against {self.source}"
@@ -277,6 +278,20 @@ def read_field_scores(path: str | Path) -> np.ndarray:
     return np.bincount(np.array(scores)) / len(scores)
 
 
+FIELD_PREFIX = "field:"
+FIELD_TEMPLATE = FIELD_PREFIX + "N"
+
+
+def parse_field_player(name: str) -> Field | None:
+    """The goal of a player named 'field:N' (None for any other name); InputError for a malformed N."""
+    key = str(name).strip().lower()
+    if not key.startswith(FIELD_PREFIX):
+        return None
+    goal = parse_goal(key)
+    assert isinstance(goal, Field)
+    return goal
+
+
 def parse_goal(text: str) -> Goal:
     """A goal as typed: 'mean', 'theta:X', 'target:T', 'beat:S' or 'field:N' (against mean-players)."""
     key = str(text).strip().lower()
@@ -288,7 +303,7 @@ def parse_goal(text: str) -> Goal:
     target = parse_target(key)
     if target is not None:
         return AtLeast(target)
-    for prefix in ("beat:", "field:"):
+    for prefix in ("beat:", FIELD_PREFIX):
         if key.startswith(prefix):
             number = key[len(prefix):].strip()
             if not number.isdigit():

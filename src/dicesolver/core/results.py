@@ -467,9 +467,12 @@ class SimulationSummary(_Model):
     bonus_rate: Optional[float] = Field(None, description="games reaching the upper bonus, where the game has one")
     extra_bonus_mean: Optional[float] = Field(None, description="extra-yacht bonuses per game, where the game has them")
     categories: list[CategoryStats] = Field(default_factory=list)
+    goal: Optional[str] = Field(None, description="the goal a goal's player in the run plays for ('target:300', "
+                                "'field:10')")
     target: Optional[int] = Field(None, description="the score a target player plays for")
-    target_rate: Optional[float] = Field(None, description="games reaching the target")
-    target_chance: Optional[float] = Field(None, description="the target player's exact chance of reaching it")
+    target_rate: Optional[float] = Field(None, description="games reaching the target (for another goal, the mean "
+                                         "of its utility: for a field, the share of fields won)")
+    target_chance: Optional[float] = Field(None, description="the goal player's exact chance of its goal")
     seconds: float = 0.0
 
 
@@ -533,6 +536,16 @@ class Distribution(_Model):
     probabilities: dict[int, float] = Field(description="every final score's probability")
 
 
+class FrontierCheck(_Model):
+    """One risk appetite's strategy in simulated games (``frontier --simulate N``), beside its exact figures."""
+
+    games: int
+    mean: float
+    sd: float
+    percentiles: dict[str, int]
+    field_wins: dict[str, float] = Field(description="the share of blind fields of N won, ties shared")
+
+
 class FrontierRow(_Model):
     """One risk appetite's strategy, from its exact final-score distribution."""
 
@@ -543,6 +556,7 @@ class FrontierRow(_Model):
     percentiles: dict[str, int] = Field(description="5th, 50th, 95th and 99th percentiles of the final score")
     field_wins: dict[str, float] = Field(description="P(finishing first in a blind field of N players who play for "
                                          "the mean), ties shared, for N = 2, 10, 100")
+    simulated: Optional[FrontierCheck] = Field(None, description="with --simulate N: the same from N simulated games")
 
 
 class Frontier(_Model):

@@ -222,7 +222,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         scores = play_target_games(table, aim, n, seed)
         reached = scores >= aim if game.mode == "normal" else scores <= aim
         return Simulated(f"target:{aim}", ScoreCounts.of(scores),
-                         {"target": aim, "target_rate": float(np.mean(reached)),
+                         {"goal": f"target:{aim}", "target": aim, "target_rate": float(np.mean(reached)),
                           "target_chance": table.start(ALL_FREE, GOODS_PER_TURN, aim)},
                          {"model": "exact"}, time.perf_counter() - start)
 

@@ -14,8 +14,8 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from ..core.aims import (AT_LEAST, BEAT, TARGET_TEMPLATE, THETA_TEMPLATE, AtLeast, Beat, Field, FinalScoreGoal,
-                         check_theta, parse_target, parse_theta_player, theta_player)
+from ..core.aims import (FIELD_TEMPLATE, TARGET_TEMPLATE, THETA_TEMPLATE, AtLeast, Beat, FinalScoreGoal, check_theta,
+                         parse_field_player, parse_target, parse_theta_player, theta_player)
 from .bots.names import ALIASES, BOTS
 from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
@@ -157,7 +157,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         else:
             key = _bot_key(player)
             duel = key == "malina" and supports(single)
-            solitaire = not duel and key not in ("joe", "mindful") and parse_target(key) is None
+            solitaire = not duel and key not in ("joe", "mindful") and parse_target(key) is None \
+                and parse_field_player(key) is None
         if duel:  # float32 cells
             cells = sum(level_cells(single).values())
             return TableSize(4 * cells, (DUEL_CELL_SECONDS if cells < 2.5e8 else BIG_DUEL_CELL_SECONDS) * cells)
@@ -226,6 +227,9 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return dict(BOTS) | {TARGET_TEMPLATE: "plays its own card for the best chance of at least T points "
                                               "(e.g. target:300; solitaire play: simulate, play, matches of "
                                               "solitaire strategies)",
+                             FIELD_TEMPLATE: "plays its own card for the best chance of the top score in a blind "
+                                             "tournament of N against players who play for the mean (e.g. "
+                                             "field:10; see solve --field)",
                              THETA_TEMPLATE: "plays its own card for the best certainty equivalent of a risk "
                                              "appetite X from -1 to 1 (e.g. theta:0.02 bold, theta:-0.02 "
                                              "cautious; see solve --theta)"}
@@ -248,6 +252,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             from .target.player import TargetPlayer
 
             return ScorecardBot(key, TargetPlayer.build(single, aim, progress))
+        field = parse_field_player(key)
+        if field is not None:
+            from .target.player import TargetPlayer
+
+            return ScorecardBot(key, TargetPlayer.for_goal(single, field, progress))
         if key == "joe":
             from .bots.joe import JoePlayer
 
@@ -360,19 +369,10 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         utility (a field without scores plays against this game's mean-players' exact distribution)."""
         from .solitaire.table import TurnState
         from .target.solution import ScorecardTargetChance
-        from .target.table import load_or_build
+        from .target.table import load_or_build_goal
 
         single = game.with_players(1)
-        if isinstance(goal, Field) and goal.others is None:
-            from .solitaire.distribution_cache import load_or_build as load_distribution
-
-            dist, _ = load_distribution(single, lambda: self._expected_score(single, progress, False, None).table,
-                                        progress, 0.0)
-            goal = goal.against(dist.probabilities, "players who play for the mean")
-        row = None if isinstance(goal, (AtLeast, Beat)) else goal.full_card_row()
-        tie = BEAT if isinstance(goal, Beat) else AT_LEAST
-        table, built, seconds = load_or_build(single, goal.needs(), progress, tie=tie, row=row,
-                                              what=None if row is None else goal.text())
+        table, goal, built, seconds = load_or_build_goal(single, goal, progress)
         info = SolveInfo(game=single.canonical, unit="p_target", value=table.chance(TurnState(0), goal.aim()),
                          solved_now=built, seconds=seconds, states=int(table.V.shape[0]),
                          table_bytes=int(table.V.nbytes), table_dir=table.directory,
@@ -501,6 +501,9 @@ def _bot_key(name: str) -> str:
     aim = parse_target(key)
     if aim is not None:
         return f"target:{aim}"
+    field = parse_field_player(key)
+    if field is not None:
+        return field.text()
     theta = parse_theta_player(key)
     if theta is not None:
         return theta_player(theta)

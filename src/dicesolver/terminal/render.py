@@ -259,6 +259,23 @@ def frontier(console: Console, f: Frontier) -> None:
                       *(str(v) for v in r.percentiles.values()), *(f"{100 * w:.2f}%" for w in r.field_wins.values()))
     console.print(table)
     say(console, "best theta by each measure: " + ", ".join(f"{name} {theta:g}" for name, theta in f.best.items()))
+    checked = [r for r in f.rows if r.simulated is not None]
+    if checked:
+        games = checked[0].simulated.games if checked[0].simulated else 0
+        check = Table(title=f"checked by {games:,} simulated games of each (the same dice): simulated, "
+                            "then the 95% interval's half-width, then exact")
+        for col in ("theta", "mean", "sd", "p5", "p50", "p95", "p99", "wins 10"):
+            check.add_column(col, justify="right")
+        for r in checked:
+            s = r.simulated
+            assert s is not None
+            half = 1.96 * s.sd / s.games**0.5
+            wins = s.field_wins["10"]
+            wins_half = 1.96 * (wins * (1 - wins) / s.games) ** 0.5
+            check.add_row(f"{r.theta:g}", f"{s.mean:.2f} ± {half:.2f} ({r.mean:.2f})", f"{s.sd:.2f} ({r.sd:.2f})",
+                          *(f"{s.percentiles[q]} ({r.percentiles[q]})" for q in r.percentiles),
+                          f"{100 * wins:.2f}% ± {100 * wins_half:.2f} ({100 * r.field_wins['10']:.2f}%)")
+        console.print(check)
 
 
 def policy_evaluation(console: Console, e: PolicyEvaluation) -> None:
@@ -330,9 +347,11 @@ def simulation(console: Console, runs: Sequence[SimulationSummary], title: str) 
         table.add_column("expected", justify="right")
     if with_bonus:
         table.add_column("bonus", justify="right")
-    aims = sorted({r.target for r in runs if r.target is not None})
+    aims = sorted({r.goal for r in runs if r.goal is not None})
     if aims:
-        table.add_column(f"reached {aims[0]}" if len(aims) == 1 else "reached its target", justify="right")
+        target = next((r.target for r in runs if r.target is not None), None)
+        title = f"reached {target}" if target is not None else f"won ({aims[0]})"
+        table.add_column(title if len(aims) == 1 else "reached its goal", justify="right")
     for s in runs:
         row: list[Text | str] = [Text(s.player), f"{s.mean:.2f}", f"{s.sd:.2f}", f"{1.96 * s.stderr:.2f}"]
         row += [f"{s.percentiles[str(p)]:.0f}" for p in (5, 25, 50, 75, 95)] + [str(s.mode)]

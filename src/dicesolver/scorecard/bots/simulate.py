@@ -15,7 +15,7 @@ from ...core.counts import ScoreCounts
 from ...core.errors import InputError
 from ...core.family import Progress, Simulated, tell_stage
 from ...core.results import CategoryStats
-from ...core.aims import parse_target
+from ...core.aims import AtLeast, FinalScoreGoal, parse_field_player, parse_target
 from .players import KernelPlayer, make_player
 from .strategies import STAGE_TABLE_MIN_GAMES
 from ..target.player import TargetPlayer
@@ -49,10 +49,12 @@ class Tally:
         self.extra += int(extra.sum())
 
 
-def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, tally: Tally, aim: int | None = None) -> dict:
+def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, tally: Tally,
+          goal: FinalScoreGoal | None = None) -> dict:
     """What the summary says besides the scores: each box's scoring rate and mean, the bonuses, the
-    optimal strategy's exact expected score, and, beside a target player, how often each strategy reaches
-    ``aim`` (a target player's own) with the target player's exact chance."""
+    optimal strategy's exact expected score, and, beside a goal's player (``target:T``, ``field:N``), how
+    often each strategy reaches ``goal`` (the mean of its utility over the games: for a field, the share of
+    fields won) with the goal player's exact chance."""
     n = tally.scores.n
     out = {
         "categories": [CategoryStats(category=cat.name, scored_rate=counts.share(at_least=1), mean=counts.mean)
@@ -61,19 +63,24 @@ def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, tally: Tally
         "extra_bonus_mean": tally.extra / n if game.tracks_yacht_flag else None,
     }
     if isinstance(player, TargetPlayer):
-        aim = player.aim
-        out["target_chance"] = player.table.chance(TurnState(0), aim)
+        out["target_chance"] = player.table.chance(TurnState(0), player.aim)
     elif player.name == "optimal":
         out["expected"] = float(player.values[player.model.index(TurnState(0))])
-    if aim is not None:
-        out |= {"target": aim, "target_rate": tally.scores.share(at_least=aim)}
+    if goal is not None:
+        scores, counts = tally.scores.nonzero()
+        out |= {"goal": goal.text(), "target": goal.score if isinstance(goal, AtLeast) else None,
+                "target_rate": float(counts @ goal.utility(scores)) / n}
     return out
 
 
 def make_strategy(name: str, game: ScorecardGame, seed: int = 0) -> KernelPlayer | TargetPlayer:
-    """A solitaire strategy that plays many games in the kernels: a built-in one, or 'target:T'."""
-    aim = parse_target(name)
-    return make_player(name, game, seed=seed) if aim is None else TargetPlayer.build(game, aim)
+    """A solitaire strategy that plays many games in the kernels: a built-in one, 'target:T' or 'field:N'."""
+    aim, field = parse_target(name), parse_field_player(name)
+    if aim is not None:
+        return TargetPlayer.build(game, aim)
+    if field is not None:
+        return TargetPlayer.for_goal(game, field)
+    return make_player(name, game, seed=seed)
 
 
 def _policy_for(player: KernelPlayer | TargetPlayer, n: int, progress: Progress | None) -> PolicyTable | None:
@@ -115,7 +122,7 @@ def simulate(game: ScorecardGame, players: list[str], n: int = 10_000, seed: int
             if progress:
                 progress(done * len(built) + (i + 1) * size, n * len(built))
         done += size
-    aim = next((p.aim for p in built if isinstance(p, TargetPlayer)), None)
-    return [Simulated(player.name, tally.scores, facts(game, player, tally, aim),
+    goal = next((p.goal for p in built if isinstance(p, TargetPlayer)), None)
+    return [Simulated(player.name, tally.scores, facts(game, player, tally, goal),
                       {"boxes": tally.boxes, "bonus_scores": tally.bonus_scores}, secs)
             for player, tally, secs in zip(built, tallies, seconds)]

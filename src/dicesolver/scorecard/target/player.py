@@ -1,6 +1,7 @@
-"""The target player, ``target:T``: plays for the best chance of finishing with at least T points, from the
-target table (``scorecard.target``), deciding in the kernels (``kernels.target``) one decision at a time in
-play and many games at once in simulations, so both always agree."""
+"""The target player, ``target:T``, and every goal's player (``field:N``): plays for the best chance of a goal
+on its own final score, from the goal's table of needs (``scorecard.target``), deciding in the kernels
+(``kernels.target``) one decision at a time in play and many games at once in simulations, so both always
+agree."""
 
 from __future__ import annotations
 
@@ -10,28 +11,38 @@ import numpy as np
 
 from ...core.jit import Stripes
 from ...core.dice import Dice
-from ...core.aims import TARGET_PREFIX, table_needs
+from ...core.aims import AtLeast, FinalScoreGoal, table_needs
 from ..game.kernels.played import PlayedGames
 from .kernels.target import decide_target_box, decide_target_keep, target_games
 from ..game.position import Position
 from ..game.rules import ScorecardGame
-from .table import TargetTable, load_or_build
+from .table import TargetTable, load_or_build, load_or_build_goal
 
 @dataclass
 class TargetPlayer:
-    """Plays one's own card for at least ``aim`` points (opponents' cards are not looked at)."""
+    """Plays one's own card for ``goal`` (at least ``aim`` points for a target; opponents' cards are not looked
+    at), its needs counted from ``aim``."""
 
     game: ScorecardGame
     aim: int
     table: TargetTable
+    goal: FinalScoreGoal
 
     @classmethod
     def build(cls, game: ScorecardGame, aim: int, progress=None) -> TargetPlayer:
-        return cls(game, aim, load_or_build(game.with_players(1), table_needs(aim), progress)[0])
+        return cls(game, aim, load_or_build(game.with_players(1), table_needs(aim), progress)[0], AtLeast(aim))
+
+    @classmethod
+    def for_goal(cls, game: ScorecardGame, goal: FinalScoreGoal, progress=None) -> TargetPlayer:
+        """The player of any goal on the final score (a field against the mean-players resolved here)."""
+        if isinstance(goal, AtLeast):
+            return cls.build(game, goal.score, progress)
+        table, goal, _, _ = load_or_build_goal(game.with_players(1), goal, progress)
+        return cls(game, goal.aim(), table, goal)
 
     @property
     def name(self) -> str:
-        return f"{TARGET_PREFIX}{self.aim}"
+        return self.goal.text()
 
     def _state(self, position: Position) -> tuple[int, int, int, int]:
         m = self.table.model

@@ -20,12 +20,13 @@ from typing import Callable
 import numpy as np
 
 from ...core import tables
-from ...core.aims import AT_LEAST, MAX_NEED
+from ...core.aims import AT_LEAST, BEAT, MAX_NEED, AtLeast, Beat, FinalScoreGoal, Field
 from ...core.errors import InputError, TableError
 from ..game.rules import ScorecardGame
 from ..solitaire.table import SolitaireModel, TurnState
 
 KIND = "target-chances"
+PROGRESS_PARTS = 16  # progress reports per level
 
 
 @dataclass
@@ -95,16 +96,19 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
                 TableSize(model.size * (N + 1) * 4))
     row = target_row(N, tie) if row is None else check_row(row, N)
     V = empty_table(model, row)
-    levels = model.levels()
-    n = len(levels) - 1
-    work = [float((model.n_bonus_lanes[lv] * model.n_groups[lv]).sum()) for lv in levels]
-    total, done = sum(work[:n]), 0.0
+    levels = model.levels()[:-1]  # the full card's level is the row set above
+    work = [model.n_bonus_lanes[lv] * model.n_groups[lv] for lv in levels]
+    total, done = float(sum(w.sum() for w in work)), 0.0
     with Stripes() as stripes:  # one pool of threads for every level
-        for k in range(n - 1, -1, -1):
-            stripes.each(target_level, levels[k], V, N, model.rules, game.dice.graph, game.rolls - 1)
-            done += work[k]
-            if progress:
-                progress(int(done), int(total))
+        for k in range(len(levels) - 1, -1, -1):
+            # a level in parts, so that a long build reports its progress often enough to be estimated
+            for part in np.array_split(np.arange(len(levels[k])), PROGRESS_PARTS if progress else 1):
+                if len(part):
+                    stripes.each(target_level, levels[k][part[0]: part[-1] + 1], V, N, model.rules,
+                                 game.dice.graph, game.rolls - 1)
+                    done += float(work[k][part].sum())
+                    if progress:
+                        progress(int(done), int(total))
     return TargetTable(game, model, V, N, tie)
 
 
@@ -146,3 +150,20 @@ def load_or_build(game: ScorecardGame, N: int, progress: Callable[[int, int], No
     loaded, built = tables.load_or_build(key, make, check, on_problem=on_problem)
     table = TargetTable(game, model, loaded.arrays["V"], N, tie, str(loaded.directory))
     return table, built, time.perf_counter() - start
+
+
+def load_or_build_goal(game: ScorecardGame, goal: FinalScoreGoal, progress: Callable[[int, int], None] | None = None
+                       ) -> tuple[TargetTable, FinalScoreGoal, bool, float]:
+    """Any goal's table (table, the goal resolved, built now, seconds): a field without scores plays against
+    the game's mean-players, their exact final-score distribution (built and cached as ``distribution``)."""
+    if isinstance(goal, Field) and goal.others is None:
+        from ..solitaire.distribution_cache import load_or_build as load_distribution
+        from ..solitaire.table import load_or_solve
+
+        dist, _ = load_distribution(game, lambda: load_or_solve(game, progress=progress)[0], progress, 0.0)
+        goal = goal.against(dist.probabilities, "players who play for the mean")
+    targets = isinstance(goal, (AtLeast, Beat))  # targets share tables of needs by NEED_STEP
+    table, built, seconds = load_or_build(game, goal.needs(), progress, tie=BEAT if isinstance(goal, Beat) else AT_LEAST,
+                                          row=None if targets else goal.full_card_row(),
+                                          what=None if targets else goal.text())
+    return table, goal, built, seconds
