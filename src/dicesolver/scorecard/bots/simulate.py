@@ -7,6 +7,8 @@ chunk's games are counted (``Tally``) and dropped: memory does not grow with the
 
 from __future__ import annotations
 
+from typing import Any
+
 import time
 
 import numpy as np
@@ -56,7 +58,7 @@ def facts(game: ScorecardGame, player: KernelPlayer | TargetPlayer, tally: Tally
     often each strategy reaches ``goal`` (the mean of its utility over the games: for a field, the share of
     fields won) with the goal player's exact chance."""
     n = tally.scores.n
-    out = {
+    out: dict[str, Any] = {
         "categories": [CategoryStats(category=cat.name, scored_rate=counts.share(at_least=1), mean=counts.mean)
                        for cat, counts in zip(game.categories, tally.boxes)],
         "bonus_rate": tally.bonus_scores.n / n if game.has_upper_bonus else None,
