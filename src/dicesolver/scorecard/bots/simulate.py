@@ -7,9 +7,8 @@ chunk's games are counted (``Tally``) and dropped: memory does not grow with the
 
 from __future__ import annotations
 
-from typing import Any
-
 import time
+from typing import Any
 
 import numpy as np
 
