@@ -202,6 +202,23 @@ def frontier_figure(f) -> Figure:
     return fig
 
 
+def appetite_figure(a) -> Figure:
+    """The likelihood of each risk appetite given a player's choices, the estimate and its 95% interval."""
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    ax = fig.subplots()
+    thetas = [p.theta for p in a.profile]
+    top = max(p.log_likelihood for p in a.profile)
+    ax.plot(thetas, [p.log_likelihood - top for p in a.profile], "o-", color=VERMILION)
+    ax.axvspan(a.low, a.high, color="grey", alpha=0.2, label="95% interval")
+    ax.axvline(a.theta, color="black", lw=0.8, ls=":", label=f"estimate {a.theta:g}")
+    ax.axvline(0.0, color="grey", lw=0.5)
+    ax.set_xlabel("risk appetite theta (< 0 safer, > 0 bolder)")
+    ax.set_ylabel("log-likelihood, from the best")
+    ax.set_title(f"{a.game}: {a.player}'s choices ({a.informative} informative of {a.decisions})")
+    ax.legend(fontsize=8)
+    return fig
+
+
 def target_curve_figure(c: TargetCurve) -> Figure:
     """The best chance of reaching each target, beside the expected-score strategy's (above), and the gain
     of playing for the target (below)."""

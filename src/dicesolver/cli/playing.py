@@ -83,6 +83,28 @@ def analyze(
 
 
 @app.command()
+def appetite(
+    records: list[str] = typer.Argument(..., help="game records (.jsonl) of one game, as written by 'dicesolver play'"),
+    player: int = typer.Option(0, "--player", min=0, help="which player of each record (0 = the first listed)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+    plot: Optional[str] = typer.Option(None, "--plot", help="write the likelihood of each theta (.png/.svg/.pdf)"),
+) -> None:
+    """The risk appetite your choices reveal: the theta (see solve --theta) whose strategy best explains your
+    decisions in the records, with a 95% interval, said in words (scorecard games)."""
+    from ..analysis.appetite import appetite as estimate
+
+    warnings: list[str] = []
+    playthroughs = [registry.read_record(path, warnings) for path in records]
+    for w in warnings:
+        warn(w)
+    game = playthroughs[0].game
+    with progress(f"{game.canonical}: every decision under each risk appetite's strategy (once each; cached)"
+                  ) as update:
+        result = estimate(playthroughs, player, progress=update)
+    report(result, lambda: render.appetite(out, result), json_output, plot, lambda: plots.appetite_figure(result))
+
+
+@app.command()
 def replay(
     record: str = typer.Argument(..., help="a game record (.jsonl), as written by 'dicesolver play'"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),

@@ -569,6 +569,29 @@ class Frontier(_Model):
                                    "best by it among the rows (the first, on a tie)")
 
 
+class AppetitePoint(_Model):
+    """How well one risk appetite's strategy explains a player's choices."""
+
+    theta: float
+    log_likelihood: float = Field(description="of the player's informative choices under logit choice")
+    rationality: float = Field(description="beta, per point: how closely the choices follow theta's values")
+
+
+class Appetite(_Model):
+    """The risk appetite a player's recorded choices reveal (``dicesolver appetite``)."""
+
+    game: str
+    player: str
+    records: int
+    decisions: int
+    informative: int = Field(description="decisions where strategies of different theta choose differently")
+    theta: float = Field(description="the estimate: the theta of the highest likelihood on the grid")
+    low: float = Field(description="the 95% interval's low end (likelihood ratio)")
+    high: float = Field(description="the 95% interval's high end")
+    words: str
+    profile: list[AppetitePoint]
+
+
 class TargetCurve(_Model):
     """The best chance of reaching each target score, beside the expected-score strategy's own chance."""
 

@@ -16,6 +16,7 @@ from rich.text import Text
 from ..core.protocol import JUDGE_WORDS, UNIT_WORDS
 from ..core.results import (
     Advice,
+    Appetite,
     Board,
     ChartRow,
     Comparison,
@@ -276,6 +277,23 @@ def frontier(console: Console, f: Frontier) -> None:
                           *(f"{s.percentiles[q]} ({r.percentiles[q]})" for q in r.percentiles),
                           f"{100 * wins:.2f}% ± {100 * wins_half:.2f} ({100 * r.field_wins['10']:.2f}%)")
         console.print(check)
+
+
+def appetite(console: Console, a: Appetite) -> None:
+    console.print(Text.assemble((a.game, "bold"), f": {a.player}'s risk appetite, from {a.decisions} decisions in "
+                                f"{a.records} record{'s' if a.records != 1 else ''}"))
+    edge = " (at the edge of the grid: perhaps further)" if a.theta in (a.profile[0].theta, a.profile[-1].theta) \
+        and a.theta != 0 else ""
+    say(console, f"theta {a.theta:g}{edge}, 95% interval {a.low:g} to {a.high:g}: {a.words}")
+    say(console, f"{a.informative} of the decisions tell appetites apart (the strategies of different theta choose "
+                 "differently there); the others say nothing about it")
+    table = Table()
+    for col in ("theta", "log-likelihood", "rationality (per point)"):
+        table.add_column(col, justify="right")
+    for p in a.profile:
+        mark = " *" if p.theta == a.theta else ""
+        table.add_row(f"{p.theta:g}{mark}", f"{p.log_likelihood:.2f}", f"{p.rationality:.2f}")
+    console.print(table)
 
 
 def policy_evaluation(console: Console, e: PolicyEvaluation) -> None:

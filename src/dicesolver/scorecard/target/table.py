@@ -123,7 +123,8 @@ def check_row(row: np.ndarray, N: int) -> np.ndarray:
 def fingerprint(game: ScorecardGame, N: int, tie: float, row: np.ndarray | None = None) -> str:
     if row is None:  # a target or a score to beat: keyed as before goals had rows
         return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:{tie}".encode()).hexdigest()
-    utilities = hashlib.sha256(np.asarray(row, dtype=np.float64).tobytes()).hexdigest()
+    # the utilities to 1e-12 (far below the table's float32): a refactor of their formula keeps the table
+    utilities = hashlib.sha256(np.round(np.asarray(row, dtype=np.float64) * 1e12).tobytes()).hexdigest()
     return hashlib.sha256(f"{KIND}-v2:{game.fingerprint}:{N}:row:{utilities}".encode()).hexdigest()
 
 
