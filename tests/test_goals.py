@@ -189,3 +189,23 @@ def test_the_field_player_wins_as_often_as_its_table_says(fresh_cache):
     assert optimal["target_rate"] == pytest.approx(1 / 3, abs=4 * sd)
     assert chance > 1 / 3 + 1e-3
     assert "field:N" in registry.family_of(game).players(game)
+
+
+@pytest.mark.parametrize("q", [5.0, 50.0, 95.0])
+def test_the_highest_percentile_is_the_last_target_likely_enough(q):
+    """percentile:Q plays for the target T whose best chance is the last above 1 - Q/100 (the recursion's
+    curve), which is at least the mean-player's own Q-th percentile."""
+    from test_target import reference_chances
+
+    game = tiny(BONUS_GAME)
+    curve = reference_chances(game, 250)
+    assert curve[-1] == 0.0  # past the most the game scores (its extra-yacht bonuses included)
+    want = int(np.nonzero(curve > 1 - q / 100 + 1e-9)[0][-1])
+    solution = ds.solve(game, goal=f"percentile:{q:g}")
+    assert solution.info.details == {"percentile": q, "target": want}
+    assert solution.root_value == pytest.approx(curve[want], abs=1e-6) and solution.root_value > 1 - q / 100
+    mean_player = registry.family_of(game).distribution(game)
+    assert want >= mean_player.percentiles[str(int(q))] if str(int(q)) in mean_player.percentiles else True
+    assert f"the highest {q:g}th percentile" in solution.headline()
+    with pytest.raises(InputError, match="between 0 and 100"):
+        aims.parse_goal("percentile:100")

@@ -740,3 +740,24 @@ def test_a_game_downloads_as_its_record_and_reviews_from_the_upload(client):
     assert review.status_code == 200 and review.json()["review"]["summary"]["complete"]
     with TestClient(create_app()) as stranger:
         assert stranger.get(f"/api/records/{view['record']}").status_code == 404
+
+
+def test_advice_for_a_goal(client):
+    """A goal in the advice request: the figures of ``ds.advise(..., goal=...)``; goals are a bounded set on
+    the web (theta on a grid, fields up to WEB_MAX_FIELD), anything else is a 400 with one line."""
+    import dicesolver as ds
+
+    for goal, unit in (("field:3", "p_target"), ("theta:-0.02", "ce"), ("target:150", "p_target"),
+                       ("mean", "points")):
+        body = settle(client, "POST", "/api/advice",
+                      json={"game": "yacht", "position": "/11236/2", "goal": goal}).json()
+        want = ds.advise("yacht", "/11236/2", goal=goal)
+        assert body["unit"] == unit and body["options"][0]["action"] == want.best.action, goal
+        assert body["options"][0]["value"] == pytest.approx(want.best.value, abs=1e-12), goal
+    for goal in ("theta:0.013", "theta:0.5", "field:1001", "field:1", "median", "field:x", "theta:nan"):
+        r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/11236/2", "goal": goal})
+        assert r.status_code == 400 and r.json()["detail"] and "Traceback" not in r.text, goal
+    r = settle(client, "POST", "/api/advice", json={"game": "pig", "position": "0,0,0", "goal": "field:3"})
+    assert r.status_code == 400 and "not for pig" in r.json()["detail"]
+    r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/11236/2", "goal": "x" * 41})
+    assert r.status_code == 422

@@ -1352,3 +1352,39 @@ def test_every_tab_reflows_at_four_hundred_percent_zoom(page, server):
     every_tab_with_content(phone, check)
     context.close()
     assert not wide, wide
+
+
+def test_the_advisor_plays_for_a_goal_on_a_phone(page, server):
+    """Play for: the most points, a risk appetite (a slider), a target, the top of a blind field; the advice is
+    the goal's (its figures are ds.advise's), changes as the goal does, and the goal is kept after a reload.
+    A game without goals has no such row; every control a thumb's size."""
+    import dicesolver as ds
+
+    phone = open_phone(page, server)
+    phone.select_option("#advisor-game", "yacht")
+    assert phone.is_visible("#advisor-goal-row")
+    for f in "11236":
+        phone.click(f"#faces .die[data-face='{f}']")
+    phone.wait_for_selector("#advice-table tr.best")
+    for kind, setting, goal in (("field", ("#goal-field", "3"), "field:3"),
+                                ("target", ("#goal-target", "150"), "target:150"),
+                                ("theta", None, "theta:-0.05")):
+        phone.select_option("#advisor-goal", kind)
+        if setting:
+            phone.fill(*setting)
+            phone.dispatch_event(setting[0], "change")
+        else:
+            phone.evaluate("() => { const r = document.getElementById('goal-theta'); r.value = '-0.05';"
+                           " r.dispatchEvent(new Event('input')); r.dispatchEvent(new Event('change')); }")
+            assert phone.inner_text("#goal-theta-out") == "-0.050"
+        want = ds.advise("yacht", "/11236/2", goal=goal)
+        phone.wait_for_function("(v) => state.advice && Math.abs(state.advice.options[0].value - v) < 1e-9",
+                                arg=want.best.value)
+        assert phone.inner_text("#advice-table tr.best td:nth-child(2)").startswith(want.best.action)
+        assert small_advisor_controls(phone) == [] and phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.reload()
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    assert phone.input_value("#advisor-goal") == "theta" and phone.input_value("#goal-theta") == "-0.05"
+    phone.select_option("#advisor-game", "pig")
+    phone.wait_for_function("document.getElementById('advisor-goal-row').hidden")
+    phone.close()

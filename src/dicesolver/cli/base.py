@@ -281,14 +281,19 @@ FIELD_SCORES_HELP = ("the others' final scores in a blind tournament are drawn f
                      "numbers, e.g. your league's; --field N: N players, 2 by default)")
 
 
+PERCENTILE_HELP = ("play for the highest Q-th percentile of your final score (e.g. 5: the most you reach 95% of the "
+                   "time; solitaire scorecard games)")
+
+
 def goal_of(target: int | None = None, beat: int | None = None, theta: float | None = None,
-            field: int | None = None, field_scores: str | None = None) -> Any:
+            field: int | None = None, field_scores: str | None = None, percentile: float | None = None) -> Any:
     """The one goal (``core.aims.Goal``) that the aim options name, or None for the mean; InputError for
     two goals at once or a malformed one."""
     from ..core import aims
 
     given = [flag for flag, value in (("--target", target), ("--beat", beat), ("--theta", theta),
-                                      ("--field", field if field is not None else field_scores)) if value is not None]
+                                      ("--field", field if field is not None else field_scores),
+                                      ("--percentile", percentile)) if value is not None]
     if len(given) > 1:
         raise InputError(f"{' and '.join(given)} are different goals: give one")
     if theta is not None:
@@ -302,6 +307,8 @@ def goal_of(target: int | None = None, beat: int | None = None, theta: float | N
         if beat < 0:
             raise InputError("a score to beat is 0 points or more")
         return aims.Beat(beat)
+    if percentile is not None:
+        return aims.Percentile(0, percentile)
     if field is None and field_scores is None:
         return None
     goal = aims.Field(2 if field is None else field)

@@ -16,8 +16,8 @@ from rich.text import Text
 
 from ..core.errors import DicesolverError, InputError
 from ..core.extras import need
-from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, app, emit, goal_of, lazy_module, out, progress,
-                   report, save_plot, warn)
+from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, PERCENTILE_HELP, app, emit, goal_of, lazy_module,
+                   out, progress, report, save_plot, warn)
 
 aims = lazy_module("dicesolver.core.aims")
 distributed = lazy_module("dicesolver.core.distributed")
@@ -115,6 +115,7 @@ def solve(
     beat: Optional[int] = typer.Option(None, "--beat", help="play for more than this score, a tie counting half"),
     field: Optional[int] = typer.Option(None, "--field", help=FIELD_HELP),
     field_scores: Optional[str] = typer.Option(None, "--field-scores", help=FIELD_SCORES_HELP),
+    percentile: Optional[float] = typer.Option(None, "--percentile", help=PERCENTILE_HELP),
 ) -> None:
     """Solve a game exactly (or load its cached table): the value of the start with best play, for the first
     player: the expected final score, the equity, the probability of winning, or with a goal (--theta,
@@ -124,7 +125,7 @@ def solve(
     cluster = distributed.parse_cluster(dask, dask_storage) if dask is not None else None
     g = registry.load(game, players_)
     family = registry.family_of(g)
-    goal = goal_of(target, beat, theta, field, field_scores)
+    goal = goal_of(target, beat, theta, field, field_scores, percentile)
     if goal is not None and (judge is not None or dask is not None or rebuild or verify):
         raise InputError(f"a goal ({goal.text()}) goes alone (no --judge, --dask, --rebuild or --verify)")
     if isinstance(goal, aims.RiskAppetite):
@@ -186,6 +187,7 @@ def advise(
                                           "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games)"),
     field: Optional[int] = typer.Option(None, "--field", help=FIELD_HELP),
     field_scores: Optional[str] = typer.Option(None, "--field-scores", help=FIELD_SCORES_HELP),
+    percentile: Optional[float] = typer.Option(None, "--percentile", help=PERCENTILE_HELP),
 ) -> None:
     """Rank every option at a position with its value and its cost against the best (expected final score,
     equity or probability of winning, as the game is solved; with a goal (--target, --beat, --theta,
@@ -194,14 +196,15 @@ def advise(
         raise InputError("--versus goes with --explain")
     if explain and position == "-":
         raise InputError("--explain explains one position, not -")
-    goal = goal_of(target, beat, theta, field, field_scores)
+    goal = goal_of(target, beat, theta, field, field_scores, percentile)
     if position == "-":
         if goal is not None:
             raise InputError("a goal (--target, --beat, --theta, --field) ranks one position: give it instead of -")
         advise_lines(game, sys.stdin, top)
         return
     state = registry.parse_state(game, position)
-    if isinstance(goal, (aims.AtLeast, aims.Beat)):  # a family may solve only the endgame that follows
+    if isinstance(goal, (aims.AtLeast, aims.Beat)) and not isinstance(goal, aims.Percentile):  # a family may
+        # solve only the endgame that follows
         with progress(f"{state.game.canonical}: best chances of {goal.words()} (once; cached)") as update:
             solution = registry.family_of(state.game).target_solution(state.game, goal.score,
                                                                       beat=isinstance(goal, aims.Beat),

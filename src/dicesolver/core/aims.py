@@ -23,6 +23,9 @@ NEED_STEP = 50
 
 TARGET_PREFIX = "target:"
 TARGET_TEMPLATE = TARGET_PREFIX + "T"
+FIELD_PREFIX = "field:"
+FIELD_TEMPLATE = FIELD_PREFIX + "N"
+PERCENTILE_PREFIX = "percentile:"
 
 
 def table_needs(need: int) -> int:
@@ -171,6 +174,32 @@ class AtLeast(FinalScoreGoal):
 
 
 @dataclass(frozen=True)
+class Percentile(AtLeast):
+    """The highest q-th percentile of the final score any play reaches: the largest T whose best chance of at
+    least T points is more than 1 - q/100 (the q-th percentile is at least T exactly then), played for as the
+    target T. ``score`` is 0 until a family finds T from its target tables (``resolved``)."""
+
+    q: float = 50.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.q < 100:
+            raise InputError(f"a percentile is between 0 and 100, not {self.q:g}")
+
+    def resolved(self, score: int) -> Percentile:
+        return Percentile(score, self.q)
+
+    def text(self) -> str:
+        return f"{PERCENTILE_PREFIX}{self.q:g}"
+
+    def words(self) -> str:
+        reach = f"reaching {self.score} points, " if self.score else ""
+        return f"{reach}the highest {self.q:g}th percentile of the final score"
+
+    def details(self, points: int) -> dict[str, Any]:
+        return {"percentile": self.q, **super().details(points)}
+
+
+@dataclass(frozen=True)
 class Beat(FinalScoreGoal):
     """A score to beat: more than ``score`` wins, exactly ``score`` counts half."""
 
@@ -278,8 +307,6 @@ def read_field_scores(path: str | Path) -> np.ndarray:
     return np.bincount(np.array(scores)) / len(scores)
 
 
-FIELD_PREFIX = "field:"
-FIELD_TEMPLATE = FIELD_PREFIX + "N"
 
 
 def parse_field_player(name: str) -> Field | None:
@@ -303,10 +330,17 @@ def parse_goal(text: str) -> Goal:
     target = parse_target(key)
     if target is not None:
         return AtLeast(target)
+    if key.startswith(PERCENTILE_PREFIX):
+        try:
+            q = float(key[len(PERCENTILE_PREFIX):])
+        except ValueError:
+            raise InputError(f"{text!r}: percentile:Q takes a number from 0 to 100 (e.g. percentile:5)") from None
+        return Percentile(0, q)
     for prefix in ("beat:", FIELD_PREFIX):
         if key.startswith(prefix):
             number = key[len(prefix):].strip()
             if not number.isdigit():
                 raise InputError(f"{text!r}: {prefix}N takes a whole number")
             return Beat(int(number)) if prefix == "beat:" else Field(int(number))
-    raise InputError(f"{text!r} is not a goal: mean, theta:X (a risk appetite), target:T, beat:S or field:N")
+    raise InputError(f"{text!r} is not a goal: mean, theta:X (a risk appetite), target:T, beat:S, field:N or "
+                     "percentile:Q")

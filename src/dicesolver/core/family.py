@@ -13,7 +13,7 @@ from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, runtime_
 
 import numpy as np
 
-from .aims import AtLeast, Beat, FinalScoreGoal
+from .aims import AtLeast, Beat, FinalScoreGoal, Goal, Percentile
 from .counts import ScoreCounts
 from .distributed import Cluster
 from .encoding import Batch, Encoding
@@ -179,6 +179,10 @@ class Family(ABC, Generic[G, S]):
         builds one, and refuses one beyond ``serve --max-table-gb``."""
         return None
 
+    def goal_size(self, game: G, goal: Goal) -> TableSize | None:
+        """As ``table_size``, for the tables of a goal (``core.aims``: a risk appetite, a target, a field)."""
+        return None
+
     def quick_solution(self, state: S) -> SolvedGame | None:
         """A solution that values ``state`` at once (a table on disk, a small sub-game), if there is one."""
         return None
@@ -272,7 +276,7 @@ class Family(ABC, Generic[G, S]):
         """Play for any goal on one's own final score (``core.aims.FinalScoreGoal``: a target, a score to beat,
         a blind field): the best chance of it, from a table of needs built for its utility. A family that
         solves targets only answers those."""
-        if isinstance(goal, (AtLeast, Beat)):  # a family without targets says so
+        if isinstance(goal, (AtLeast, Beat)) and not isinstance(goal, Percentile):  # without targets: it says so
             return self.target_solution(game, goal.score, beat=isinstance(goal, Beat), progress=progress)
         raise self.lacking("goals", game)
 

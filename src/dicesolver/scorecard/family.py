@@ -14,8 +14,9 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from ..core.aims import (FIELD_TEMPLATE, TARGET_TEMPLATE, THETA_TEMPLATE, AtLeast, Beat, FinalScoreGoal, check_theta,
-                         parse_field_player, parse_target, parse_theta_player, theta_player)
+from ..core.aims import (FIELD_TEMPLATE, MAX_NEED, TARGET_TEMPLATE, THETA_TEMPLATE, AtLeast, Beat, Field, FinalScoreGoal,
+                         Goal, Mean, RiskAppetite, check_theta, parse_field_player, parse_goal, parse_target, parse_theta_player,
+                         theta_player)
 from .bots.names import ALIASES, BOTS
 from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
@@ -156,15 +157,29 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             duel, solitaire = judge == "exact" and game.players == 2, judge == "points"
         else:
             key = _bot_key(player)
+            if key.startswith(("target:", "field:", "theta:")):  # a goal's player reads the goal's tables
+                return self.goal_size(game, parse_goal(key))
             duel = key == "malina" and supports(single)
-            solitaire = not duel and key not in ("joe", "mindful") and parse_target(key) is None \
-                and parse_field_player(key) is None
+            solitaire = not duel and key not in ("joe", "mindful")
         if duel:  # float32 cells
             cells = sum(level_cells(single).values())
             return TableSize(4 * cells, (DUEL_CELL_SECONDS if cells < 2.5e8 else BIG_DUEL_CELL_SECONDS) * cells)
         if solitaire:
             cost = solve_cost(single)
             return TableSize(cost.table_bytes, cost.seconds)
+        return None
+
+    def goal_size(self, game: ScorecardGame, goal: Goal) -> TableSize | None:
+        from .game.size import needs_cost, solve_cost
+
+        single = game.with_players(1)
+        if isinstance(goal, (Mean, RiskAppetite)):  # a risk appetite's table: the mean's, solved in twice the time
+            cost = solve_cost(single)
+            return TableSize(cost.table_bytes, (2 if isinstance(goal, RiskAppetite) else 1) * cost.seconds)
+        if isinstance(goal, Field) and goal.others is None:  # its aim is known once the others' scores are:
+            return needs_cost(single, min(int(single.max_scores.sum()) + 100, MAX_NEED))  # at most past any score
+        if isinstance(goal, FinalScoreGoal):
+            return needs_cost(single, goal.needs())
         return None
 
     def _expected_score(self, game, progress, rebuild, on_problem) -> ExpectedScore:

@@ -28,7 +28,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..core import registry, tables
+from ..core import aims, registry, tables
 from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, Explanation, OddsRow
@@ -91,22 +91,53 @@ def without_paths(text: str) -> str:
     return text
 
 
+GOAL_CAPABILITIES = (("theta", "risk"), ("target", "target"), ("field", "goals"))  # web_goal's kinds
+
+
 def game_info(game: Game) -> models.GameInfo:
     family = registry.family_of(game)
     base = game.canonical.split("(", 1)[0]
     return models.GameInfo(name=game.canonical, title=game.title, family=family.name, rules=list(game.describe()),
                            base=base, variants=[models.VariantInfo(**asdict(v)) for v in family.variants(base)],
                            bots=[b for b in family.players(game) if not b.endswith(":T")],  # templates need a number
-                           page=models.PageInfo(**family.page(game), explore_odds=family.can("odds")),
+                           page=models.PageInfo(**family.page(game), explore_odds=family.can("odds"),
+                                                goals=[goal for goal, capability in GOAL_CAPABILITIES
+                                                       if family.can(capability)]),
                            **family.facts(game))
 
 
-def advice(game: Game, position: str, store: SolutionStore) -> Advice:
-    """Every option of a position ranked (the same figures as ``dicesolver advise``); the position is checked
-    before the table is asked for."""
+def advice(game: Game, position: str, store: SolutionStore, goal: str | None = None) -> Advice:
+    """Every option of a position ranked (the same figures as ``dicesolver advise``), for ``goal`` where one is
+    given (``web_goal``); the position is checked before the table is asked for."""
     state = game.parse_state(position)
+    aim = web_goal(goal)
+    if aim is not None:
+        return store.goal(state.game, aim).advise(state)
     solution = registry.family_of(state.game).quick_solution(state) or store.get(state.game)
     return solution.advise(state)
+
+
+THETA_STEP = 0.005
+WEB_MAX_THETA = 0.1
+
+
+def web_goal(text: str | None) -> aims.Goal | None:
+    """A goal a web client may ask for (None: the game's own solution): a bounded set, since each is a table
+    built and kept (theta on a grid of 0.005 from -0.1 to 0.1, fields of 2 to WEB_MAX_FIELD players)."""
+    if text is None:
+        return None
+    goal = aims.parse_goal(text)
+    if isinstance(goal, aims.Mean):
+        return None
+    if isinstance(goal, aims.RiskAppetite):
+        steps = goal.theta / THETA_STEP
+        if abs(goal.theta) > WEB_MAX_THETA or abs(steps - round(steps)) > 1e-9:
+            raise InputError(f"a risk appetite here is from -{WEB_MAX_THETA:g} to {WEB_MAX_THETA:g} in steps of "
+                             f"{THETA_STEP:g} (the command line takes any: dicesolver solve GAME --theta X)")
+        return aims.RiskAppetite(round(steps) * THETA_STEP)
+    if isinstance(goal, aims.Field) and goal.players > models.WEB_MAX_FIELD:
+        raise InputError(f"a field here is 2 to {models.WEB_MAX_FIELD} players")
+    return goal
 
 
 def explanation(game: Game, position: str, versus: str | None, store: SolutionStore) -> Explanation:
@@ -222,22 +253,22 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         return _job(found)
 
     # -- advice ------------------------------------------------------------------------------------------
-    answers: OrderedDict[tuple[str, str], bytes] = OrderedDict()  # recent advice, as sent (LRU)
+    answers: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()  # recent advice, as sent (LRU)
 
     @app.post("/api/advice", response_model=Advice,
               responses={202: {"model": models.Pending}, 400: {"description": "a position that cannot be"}})
     async def post_advice(request: models.AdviceRequest):
         # Positions repeat (every player of a game starts from the same ones): a recent answer is sent
         # again as it was; the work itself runs in the thread pool, off the event loop.
-        key = (request.game, request.position)
+        key = (request.game, request.position, request.goal or "")
         body = answers.get(key)
         if body is None:
             game = _game(request.game)
             state = game.parse_state(request.position)
-            if store.ready(state.game):  # a millisecond's work: done here, without a thread switch
+            if store.ready(state.game) and request.goal is None:  # a millisecond's work: no thread switch
                 result = advice(game, request.position, store)
             else:
-                result = await run_in_threadpool(advice, game, request.position, store)
+                result = await run_in_threadpool(advice, game, request.position, store, request.goal)
             body = result.model_dump_json().encode()
             answers[key] = body
             if len(answers) > ADVICE_CACHE:

@@ -36,6 +36,8 @@ class PageInfo(BaseModel):
     explore: list[ExploreImage] = []
     explore_odds: bool = False
     start_position: str = Field("", description="a position whose advice needs the game's table (solved first)")
+    goals: list[str] = Field([], description="what the Advisor may play for besides the game's own solution: "
+                             "'theta' (a risk appetite), 'target', 'field' (AdviceRequest.goal)")
 
 
 class VariantInfo(BaseModel):
@@ -91,11 +93,18 @@ class Pending(BaseModel):
     job: JobView
 
 
+WEB_MAX_FIELD = 1000  # a field's table per N: the web offers a bounded set of goals (theta on a grid too)
+
+
 class AdviceRequest(_Request):
     game: str = GameName
     position: str = Field(..., min_length=1, max_length=2000, description=(
         "scorecard games: CARD/DICE/ROLLS (e.g. 'aces=3,fh=25/11345/1'); pig, skunk, big-pig: MINE,THEIRS,TURN_TOTAL; "
         "despirala: USED;GOODS;DICE (e.g. 'none;5;113456')"))
+    goal: Optional[str] = Field(None, max_length=40, description=(
+        "what the player on turn plays for (default: the game's own solution): 'mean', 'theta:X' (a risk "
+        "appetite from -0.1 to 0.1 in steps of 0.005), 'target:T', 'beat:S' or 'field:N' (N from 2 to "
+        f"{WEB_MAX_FIELD})"))
 
 
 class ExplainRequest(_Request):

@@ -168,6 +168,18 @@ class SolutionStore:
                             lambda progress: family.solve(game, progress=progress), wait, start,
                             size=lambda: family.table_size(game), ahead=ahead_command(game))
 
+    def goal(self, game, goal, wait: float | None = None):
+        """The solution that plays ``game`` for ``goal`` (``core.aims``), built by a job like any table (NotReady
+        while it runs; its estimate picks its lane and ``max_table_bytes`` bounds it)."""
+        family = registry.family_of(game)
+        flag = {"theta:": "--theta ", "target:": "--target ", "beat:": "--beat ", "field:": "--field "}
+        text = goal.text()
+        option = next((f + text[len(p):] for p, f in flag.items() if text.startswith(p)), "")
+        return self.prepare(f"goal {text} {self.key(game)}", f"{game.canonical}: {goal.words()}",
+                            lambda progress: registry.solve(game, goal=goal, progress=progress), wait,
+                            size=lambda: family.goal_size(game, goal),
+                            ahead=f"dicesolver solve {game.canonical} {option}".strip())
+
     def bot(self, game, name: str, wait: float | None = None) -> None:
         """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
         game with it then only loads them."""

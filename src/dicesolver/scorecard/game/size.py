@@ -86,6 +86,16 @@ def check_odds(game: ScorecardGame, exact: bool) -> float:
     return seconds
 
 
+NEED_LANE_FACTOR = 0.3  # a table of needs' seconds per need, against the expected-score solve's (Yahtzee 0.26, Yatzy 0.35)
+
+
+def needs_cost(game: ScorecardGame, needs: int) -> TableSize:
+    """A table of needs 0..``needs`` (a target's, a field's: ``scorecard.target``): float32 for every turn start
+    and need, built like the expected-score table once per need (measured: ``bench_target``, ``bench_field``)."""
+    states, _ = _turn_states(game)
+    return TableSize(states * (needs + 1) * 4, solve_cost(game).seconds * (needs + 1) * NEED_LANE_FACTOR)
+
+
 def check_table(game: ScorecardGame, what: str, size: TableSize) -> None:
     """An InputError, before anything is built, when a table derived from the solve (``what`` it is for) is
     over TABLE_LIMIT_BYTES or LIMIT_SECONDS, and not allowed."""

@@ -20,7 +20,8 @@ from typing import Callable
 import numpy as np
 
 from ...core import tables
-from ...core.aims import AT_LEAST, BEAT, MAX_NEED, AtLeast, Beat, FinalScoreGoal, Field
+from ...core.aims import (AT_LEAST, BEAT, MAX_NEED, NEED_STEP, AtLeast, Beat, Field, FinalScoreGoal, Percentile,
+                          table_needs)
 from ...core.errors import InputError, TableError
 from ..game.rules import ScorecardGame
 from ..solitaire.table import SolitaireModel, TurnState
@@ -88,12 +89,11 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     if game.n_players != 1:
         raise InputError("a target is one player's own score: solve the game for one player")
     model = SolitaireModel(game)
-    from ...core.family import TableSize
-    from ..game.size import check_table
+    from ..game.size import check_table, needs_cost
 
     # one float32 chance for every turn start and points still needed (Yahtzee to 300: 0.7 GB)
-    check_table(game, f"the chance of reaching {N} from each of its {model.size:,} turn starts",
-                TableSize(model.size * (N + 1) * 4))
+    check_table(game, f"the chance of each need up to {N} from each of its {model.size:,} turn starts",
+                needs_cost(game, N))
     row = target_row(N, tie) if row is None else check_row(row, N)
     V = empty_table(model, row)
     levels = model.levels()[:-1]  # the full card's level is the row set above
@@ -156,15 +156,34 @@ def load_or_build(game: ScorecardGame, N: int, progress: Callable[[int, int], No
 def load_or_build_goal(game: ScorecardGame, goal: FinalScoreGoal, progress: Callable[[int, int], None] | None = None
                        ) -> tuple[TargetTable, FinalScoreGoal, bool, float]:
     """Any goal's table (table, the goal resolved, built now, seconds): a field without scores plays against
-    the game's mean-players, their exact final-score distribution (built and cached as ``distribution``)."""
-    if isinstance(goal, Field) and goal.others is None:
+    the game's mean-players, their exact final-score distribution (built and cached as ``distribution``); a
+    percentile is the target T found in the target tables (from the mean-players' q-th percentile up)."""
+    def mean_players():
         from ..solitaire.distribution_cache import load_or_build as load_distribution
         from ..solitaire.table import load_or_solve
 
-        dist, _ = load_distribution(game, lambda: load_or_solve(game, progress=progress)[0], progress, 0.0)
-        goal = goal.against(dist.probabilities, "players who play for the mean")
+        return load_distribution(game, lambda: load_or_solve(game, progress=progress)[0], progress, 0.0)[0]
+
+    if isinstance(goal, Field) and goal.others is None:
+        goal = goal.against(mean_players().probabilities, "players who play for the mean")
+    if isinstance(goal, Percentile) and not goal.score:
+        goal = goal.resolved(best_percentile(game, goal.q, mean_players().percentile(goal.q), progress))
     targets = isinstance(goal, (AtLeast, Beat))  # targets share tables of needs by NEED_STEP
     table, built, seconds = load_or_build(game, goal.needs(), progress, tie=BEAT if isinstance(goal, Beat) else AT_LEAST,
                                           row=None if targets else goal.full_card_row(),
                                           what=None if targets else goal.text())
     return table, goal, built, seconds
+
+
+def best_percentile(game: ScorecardGame, q: float, start: int, progress: Callable[[int, int], None] | None = None
+                    ) -> int:
+    """The highest q-th percentile of the final score any play reaches: the largest T with a best chance of at
+    least T points over 1 - q/100, from target tables of needs from ``start`` (the mean-players' q-th
+    percentile: no less) up, the table doubled while its last target is still that likely."""
+    N = table_needs(max(start + NEED_STEP, 1))
+    while True:
+        curve = load_or_build(game, N, progress)[0].curve()
+        likely = np.nonzero(curve > 1 - q / 100)[0]
+        if likely[-1] < N or N >= MAX_NEED:
+            return max(int(likely[-1]), 1)
+        N = min(table_needs(2 * N), MAX_NEED)

@@ -132,6 +132,7 @@ function fillFields(kept) {
 
 function setupAdvisor() {
   const g = advisorGame();
+  setupGoal(g);
   const panels = editorOf(g).panels;
   for (const editor of Object.values(EDITORS)) for (const p of editor.panels) $(p).hidden = !panels.includes(p);
   document.querySelector(".advisor-layout").classList.toggle("with-card", !$("advisor-card").hidden);
@@ -358,6 +359,53 @@ function positionText() {
   return editorOf(g).position(g);
 }
 
+// -- what the player plays for: the most points (the game's own solution), a risk appetite, a target, the top of
+// a blind tournament, as the game offers (GameInfo.page.goals); kept in this browser ------------------------------
+const KEPT_GOAL = "dicesolver.goal";
+
+function goalText(g) {
+  const kind = $("advisor-goal").value;
+  if (!(g.page.goals || []).includes(kind)) return null;
+  if (kind === "theta") return +$("goal-theta").value ? `theta:${+(+$("goal-theta").value).toFixed(3)}` : null;
+  if (kind === "target") return `target:${Math.max(1, Math.round(+$("goal-target").value || 1))}`;
+  if (kind === "field") return `field:${Math.min(1000, Math.max(2, Math.round(+$("goal-field").value || 2)))}`;
+  return null;
+}
+
+function setupGoal(g) {
+  const goals = g.page.goals || [];
+  $("advisor-goal-row").hidden = goals.length === 0;
+  for (const option of $("advisor-goal").options) option.hidden = option.value !== "mean" && !goals.includes(option.value);
+  if ($("advisor-goal").selectedOptions[0]?.hidden) $("advisor-goal").value = "mean";
+  for (const kind of ["theta", "target", "field"]) $(`goal-${kind}-box`).hidden = $("advisor-goal").value !== kind;
+  $("goal-theta-out").textContent = (+$("goal-theta").value).toFixed(3);
+}
+
+function keepGoal() {
+  const kept = { kind: $("advisor-goal").value, theta: $("goal-theta").value, target: $("goal-target").value,
+    field: $("goal-field").value };
+  try { localStorage.setItem(KEPT_GOAL, JSON.stringify(kept)); } catch { /* private mode: not kept */ }
+}
+
+function restoreGoal() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEPT_GOAL)) || {};
+    if ([...$("advisor-goal").options].some((o) => o.value === kept.kind)) $("advisor-goal").value = kept.kind;
+    for (const kind of ["theta", "target", "field"]) if (kept[kind] !== undefined) $(`goal-${kind}`).value = kept[kind];
+  } catch { /* unreadable: the defaults */ }
+}
+
+function goalChanged() {
+  const g = advisorGame();
+  if (!g) return;
+  setupGoal(g);
+  keepGoal();
+  state.advice = null;  // advice for another goal never stays on screen
+  $("advice").innerHTML = "";
+  renderPad();
+  if (editorOf(g).ready(g)) guarded(advise);
+}
+
 function updatePositionText() { $("position-text").textContent = positionText(); }
 
 // The position was edited: advice for another position never stays on screen (nor can it be applied), and a
@@ -381,8 +429,10 @@ async function advise() {
   state.advice = null;
   renderPad();
   const asked = positionText();
-  const result = await api("POST", "/api/advice", { game: g.name, position: asked });
-  if (advisorGame() !== g || positionText() !== asked) return;  // the card changed while it was asked
+  const goal = goalText(g);
+  const result = await api("POST", "/api/advice", { game: g.name, position: asked, ...(goal ? { goal } : {}) });
+  // the card or the goal changed while it was asked
+  if (advisorGame() !== g || positionText() !== asked || goalText(g) !== goal) return;
   state.advice = { ...result, asked };
   renderAdvice(false);
 }
@@ -569,6 +619,10 @@ $("dclear").addEventListener("click", () => { state.ddice = []; renderDespiralaT
 $("rolls-left").addEventListener("change", positionChanged);
 $("combos").addEventListener("change", positionChanged);
 $("advise").addEventListener("click", () => guarded(advise));
+restoreGoal();
+$("advisor-goal").addEventListener("change", goalChanged);
+$("goal-theta").addEventListener("input", () => { $("goal-theta-out").textContent = (+$("goal-theta").value).toFixed(3); });
+["goal-theta", "goal-target", "goal-field"].forEach((id) => $(id).addEventListener("change", goalChanged));
 $("advisor-undo").addEventListener("click", undoStep);
 $("advisor-new").addEventListener("click", newCard);
 // every edit of the position is kept as it is made (after the field's own handler has read it)

@@ -211,7 +211,7 @@ async function explainInto(area, game, position, versus) {
   area.innerHTML = whyPanel(why, game);
 }
 
-const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning", p_target: "probability of reaching the target" };
+const UNITS = { points: "expected final score", equity: "equity (+1 win, 0 draw, −1 loss)", p_win: "probability of winning", p_target: "probability of the goal", ce: "certainty equivalent (points)" };
 
 // -- play ---------------------------------------------------------------------------------------------------------
 function setupPlay() {

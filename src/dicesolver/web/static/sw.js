@@ -2,7 +2,7 @@
 // The page's shell, kept for when the server cannot be reached (a phone that lost the Wi-Fi, a laptop asleep):
 // the page, its scripts, style and icons are fetched from the network first (so a new version shows at once)
 // and from this cache only when the network fails. /api is never cached: answers come from the server alone.
-const SHELL = "dicesolver-shell-v2";
+const SHELL = "dicesolver-shell-v3";
 const FILES = ["/", "/static/app.js", "/static/advisor.js", "/static/board.js", "/static/style.css", "/manifest.webmanifest",
   "/static/icon.svg", "/static/icon-192.png"];
 
