@@ -241,3 +241,23 @@ def test_the_frontier_of_risk_appetites(capsys, tmp_path):
                        str(tmp_path / "f.png"), "--simulate", "2000")
     assert code == 0 and "best theta by each measure" in out and (tmp_path / "f.png").stat().st_size > 5000
     assert "checked by 2,000 simulated games" in out
+
+
+@pytest.mark.essay
+def test_a_million_games_of_each_risk_appetite_agree_with_its_exact_figures():
+    """Yatzy's strategies of theta -0.02, 0 and 0.02, a million simulated games each (the same dice): the mean,
+    the spread, the percentiles and the field chances agree with the exact ones within their intervals."""
+    from dicesolver.analysis.frontier import frontier
+
+    game = ds.load_game("yatzy")
+    n = 1_000_000
+    f = frontier(game, (-0.02, 0.0, 0.02), simulate=n, seed=11)
+    for r in f.rows:
+        s = r.simulated
+        assert s is not None and s.games == n
+        assert abs(s.mean - r.mean) < 4 * r.sd / n**0.5
+        assert s.sd == pytest.approx(r.sd, rel=4 * 2**-0.5 / n**0.5 * 3)
+        for q, x in r.percentiles.items():
+            assert abs(s.percentiles[q] - x) <= 1
+        for k, w in r.field_wins.items():
+            assert abs(s.field_wins[k] - w) < 4 * (w * (1 - w) / n) ** 0.5 + 1e-9

@@ -754,7 +754,8 @@ def test_advice_for_a_goal(client):
         want = ds.advise("yacht", "/11236/2", goal=goal)
         assert body["unit"] == unit and body["options"][0]["action"] == want.best.action, goal
         assert body["options"][0]["value"] == pytest.approx(want.best.value, abs=1e-12), goal
-    for goal in ("theta:0.013", "theta:0.5", "field:1001", "field:1", "median", "field:x", "theta:nan"):
+    for goal in ("theta:0.013", "theta:0.5", "field:1001", "field:1", "median", "field:x", "theta:nan",
+                 "percentile:5"):
         r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/11236/2", "goal": goal})
         assert r.status_code == 400 and r.json()["detail"] and "Traceback" not in r.text, goal
     r = settle(client, "POST", "/api/advice", json={"game": "pig", "position": "0,0,0", "goal": "field:3"})

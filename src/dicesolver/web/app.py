@@ -135,6 +135,9 @@ def web_goal(text: str | None) -> aims.Goal | None:
             raise InputError(f"a risk appetite here is from -{WEB_MAX_THETA:g} to {WEB_MAX_THETA:g} in steps of "
                              f"{THETA_STEP:g} (the command line takes any: dicesolver solve GAME --theta X)")
         return aims.RiskAppetite(round(steps) * THETA_STEP)
+    if isinstance(goal, aims.Percentile):  # its search may build several target tables: the command line's
+        raise InputError("a percentile is played from the command line: dicesolver advise GAME POSITION "
+                         f"--percentile {goal.q:g}")
     if isinstance(goal, aims.Field) and goal.players > models.WEB_MAX_FIELD:
         raise InputError(f"a field here is 2 to {models.WEB_MAX_FIELD} players")
     return goal
