@@ -261,3 +261,18 @@ def test_a_million_games_of_each_risk_appetite_agree_with_its_exact_figures():
             assert abs(s.percentiles[q] - x) <= 1
         for k, w in r.field_wins.items():
             assert abs(s.field_wins[k] - w) < 4 * (w * (1 - w) / n) ** 0.5 + 1e-9
+
+
+def test_a_bold_appetite_plays_for_the_highest_score():
+    """As theta grows, E[exp(theta X)] is ruled by the highest score reachable: the certainty equivalent climbs
+    towards that score M, and at theta = 1 it lies between M + ln P*(M) (P*: the best chance of reaching M, the
+    target table's) and M."""
+    from dicesolver.scorecard.target import table as target
+
+    game = tiny(BONUS_GAME)
+    curve = target.build(game, 250).curve()
+    top = int(np.nonzero(curve > 0)[0][-1])  # the highest final score any play reaches
+    family = registry.family_of(game)
+    values = [family.risk_solution(game, theta).root_value for theta in (0.1, 0.3, 0.6, 1.0)]
+    assert all(a < b for a, b in zip(values, values[1:])) and values[-1] <= top
+    assert values[-1] >= top + np.log(curve[top]) - 1e-6
