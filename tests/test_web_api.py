@@ -744,7 +744,7 @@ def test_a_game_downloads_as_its_record_and_reviews_from_the_upload(client):
 
 def test_advice_for_a_goal(client):
     """A goal in the advice request: the figures of ``ds.advise(..., goal=...)``; goals are a bounded set on
-    the web (theta on a grid, fields up to WEB_MAX_FIELD), anything else is a 400 with one line."""
+    the web (theta on a grid, a menu of fields), anything else is a 400 with one line."""
     import dicesolver as ds
 
     for goal, unit in (("field:3", "p_target"), ("theta:-0.02", "ce"), ("target:150", "p_target"),
@@ -754,7 +754,7 @@ def test_advice_for_a_goal(client):
         want = ds.advise("yacht", "/11236/2", goal=goal)
         assert body["unit"] == unit and body["options"][0]["action"] == want.best.action, goal
         assert body["options"][0]["value"] == pytest.approx(want.best.value, abs=1e-12), goal
-    for goal in ("theta:0.013", "theta:0.5", "field:1001", "field:1", "median", "field:x", "theta:nan",
+    for goal in ("theta:0.013", "theta:0.5", "field:1001", "field:1", "field:7", "median", "field:x", "theta:nan",
                  "percentile:5"):
         r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/11236/2", "goal": goal})
         assert r.status_code == 400 and r.json()["detail"] and "Traceback" not in r.text, goal

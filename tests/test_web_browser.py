@@ -1370,7 +1370,9 @@ def test_the_advisor_plays_for_a_goal_on_a_phone(page, server):
                                 ("target", ("#goal-target", "150"), "target:150"),
                                 ("theta", None, "theta:-0.05")):
         phone.select_option("#advisor-goal", kind)
-        if setting:
+        if kind == "field":
+            phone.select_option(*setting)
+        elif setting:
             phone.fill(*setting)
             phone.dispatch_event(setting[0], "change")
         else:

@@ -149,8 +149,9 @@ class FinalScoreGoal(Goal):
 
 
 @dataclass(frozen=True)
-class AtLeast(FinalScoreGoal):
-    """A target: finish with at least ``score`` points."""
+class ScoreGoal(FinalScoreGoal):
+    """A goal on one score: its needs counted from it, its table shared by the scores up to the same
+    multiple of NEED_STEP (a target's, a score to beat's)."""
 
     score: int
 
@@ -159,6 +160,11 @@ class AtLeast(FinalScoreGoal):
 
     def needs(self) -> int:
         return table_needs(self.score)
+
+
+@dataclass(frozen=True)
+class AtLeast(ScoreGoal):
+    """A target: finish with at least ``score`` points."""
 
     def utility(self, scores: np.ndarray) -> np.ndarray:
         return (np.asarray(scores) >= self.score).astype(np.float64)
@@ -200,16 +206,8 @@ class Percentile(AtLeast):
 
 
 @dataclass(frozen=True)
-class Beat(FinalScoreGoal):
+class Beat(ScoreGoal):
     """A score to beat: more than ``score`` wins, exactly ``score`` counts half."""
-
-    score: int
-
-    def aim(self) -> int:
-        return self.score
-
-    def needs(self) -> int:
-        return table_needs(self.score)
 
     def utility(self, scores: np.ndarray) -> np.ndarray:
         x = np.asarray(scores)

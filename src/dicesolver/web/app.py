@@ -123,7 +123,7 @@ WEB_MAX_THETA = 0.1
 
 def web_goal(text: str | None) -> aims.Goal | None:
     """A goal a web client may ask for (None: the game's own solution): a bounded set, since each is a table
-    built and kept (theta on a grid of 0.005 from -0.1 to 0.1, fields of 2 to WEB_MAX_FIELD players)."""
+    built and kept (theta on a grid of 0.005 from -0.1 to 0.1, fields of WEB_FIELDS players)."""
     if text is None:
         return None
     goal = aims.parse_goal(text)
@@ -138,8 +138,9 @@ def web_goal(text: str | None) -> aims.Goal | None:
     if isinstance(goal, aims.Percentile):  # its search may build several target tables: the command line's
         raise InputError("a percentile is played from the command line: dicesolver advise GAME POSITION "
                          f"--percentile {goal.q:g}")
-    if isinstance(goal, aims.Field) and goal.players > models.WEB_MAX_FIELD:
-        raise InputError(f"a field here is 2 to {models.WEB_MAX_FIELD} players")
+    if isinstance(goal, aims.Field) and goal.players not in models.WEB_FIELDS:
+        raise InputError(f"a field here is one of {', '.join(map(str, models.WEB_FIELDS))} players (the command "
+                         "line takes any: dicesolver solve GAME --field N)")
     return goal
 
 

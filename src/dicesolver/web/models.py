@@ -93,7 +93,8 @@ class Pending(BaseModel):
     job: JobView
 
 
-WEB_MAX_FIELD = 1000  # a field's table per N: the web offers a bounded set of goals (theta on a grid too)
+# a field's table per N (Yahtzee's: 2 GB, minutes): the web offers a short menu of them (and theta on a grid)
+WEB_FIELDS = (2, 3, 4, 5, 6, 8, 10, 20, 50, 100)
 
 
 class AdviceRequest(_Request):
@@ -103,8 +104,8 @@ class AdviceRequest(_Request):
         "despirala: USED;GOODS;DICE (e.g. 'none;5;113456')"))
     goal: Optional[str] = Field(None, max_length=40, description=(
         "what the player on turn plays for (default: the game's own solution): 'mean', 'theta:X' (a risk "
-        "appetite from -0.1 to 0.1 in steps of 0.005), 'target:T', 'beat:S' or 'field:N' (N from 2 to "
-        f"{WEB_MAX_FIELD})"))
+        "appetite from -0.1 to 0.1 in steps of 0.005), 'target:T', 'beat:S' or 'field:N' (N one of "
+        f"{', '.join(map(str, WEB_FIELDS))})"))
 
 
 class ExplainRequest(_Request):

@@ -368,7 +368,7 @@ function goalText(g) {
   if (!(g.page.goals || []).includes(kind)) return null;
   if (kind === "theta") return +$("goal-theta").value ? `theta:${+(+$("goal-theta").value).toFixed(3)}` : null;
   if (kind === "target") return `target:${Math.max(1, Math.round(+$("goal-target").value || 1))}`;
-  if (kind === "field") return `field:${Math.min(1000, Math.max(2, Math.round(+$("goal-field").value || 2)))}`;
+  if (kind === "field") return `field:${$("goal-field").value}`;
   return null;
 }
 
@@ -391,7 +391,8 @@ function restoreGoal() {
   try {
     const kept = JSON.parse(localStorage.getItem(KEPT_GOAL)) || {};
     if ([...$("advisor-goal").options].some((o) => o.value === kept.kind)) $("advisor-goal").value = kept.kind;
-    for (const kind of ["theta", "target", "field"]) if (kept[kind] !== undefined) $(`goal-${kind}`).value = kept[kind];
+    for (const kind of ["theta", "target"]) if (kept[kind] !== undefined) $(`goal-${kind}`).value = kept[kind];
+    if ([...$("goal-field").options].some((o) => o.value === kept.field)) $("goal-field").value = kept.field;
   } catch { /* unreadable: the defaults */ }
 }
 
