@@ -109,8 +109,11 @@ def appetite(playthroughs: Sequence[Playthrough], player: int = 0, thetas: Seque
     informative = [i for i in range(len(picks)) if len({best[t][i] for t in grid}) > 1]
     points = []
     for theta in grid:
-        beta, loglik = fit_rationality([values[theta][i] for i in informative], [chosen[theta][i] for i in informative]) \
-            if informative else (MAX_RATIONALITY, 0.0)
+        if informative:
+            beta, loglik = fit_rationality([values[theta][i] for i in informative],
+                                           [chosen[theta][i] for i in informative])
+        else:
+            beta, loglik = MAX_RATIONALITY, 0.0
         points.append(AppetitePoint(theta=theta, log_likelihood=loglik, rationality=beta))
     top = max(points, key=lambda p: (p.log_likelihood, -abs(p.theta)))
     inside = [p.theta for p in points if p.log_likelihood >= top.log_likelihood - HALF_CHI2_95]

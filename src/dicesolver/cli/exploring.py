@@ -16,8 +16,8 @@ from rich.text import Text
 
 from ..core.errors import DicesolverError, InputError
 from ..core.extras import need
-from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, PERCENTILE_HELP, app, emit, goal_of, lazy_module,
-                   out, progress, report, save_plot, warn)
+from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, PERCENTILE_HELP, app, emit, goal_of,
+                   lazy_module, out, progress, report, save_plot, warn)
 
 aims = lazy_module("dicesolver.core.aims")
 distributed = lazy_module("dicesolver.core.distributed")

@@ -14,9 +14,9 @@ from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
 from ..core.solved import SolvedGame
-from ..core.aims import (FIELD_TEMPLATE, MAX_NEED, TARGET_TEMPLATE, THETA_TEMPLATE, AtLeast, Beat, Field, FinalScoreGoal,
-                         Goal, Mean, RiskAppetite, check_theta, parse_field_player, parse_goal, parse_target, parse_theta_player,
-                         theta_player)
+from ..core.aims import (FIELD_TEMPLATE, MAX_NEED, TARGET_TEMPLATE, THETA_TEMPLATE, AtLeast, Beat, Field,
+                         FinalScoreGoal, Goal, Mean, RiskAppetite, check_theta, parse_field_player, parse_goal,
+                         parse_target, parse_theta_player, theta_player)
 from .bots.names import ALIASES, BOTS
 from .bots.protocol import ScorecardBot
 from .game.presets import load_scorecard_game, looks_like_path, preset_names
@@ -49,8 +49,8 @@ BIG_DUEL_CELL_SECONDS = 2.3e-6  # two-person Yacht's 1.56e9 cells in about an ho
 class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     name = "scorecard"
     title = "scorecard games (the Yahtzee family, and your own rules files)"
-    capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "risk", "goals", "match", "simulate", "distribution",
-                              "odds"})
+    capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "risk", "goals", "match", "simulate",
+                              "distribution", "odds"})
     human_like = ("joe", "greedy")
 
     # -- games ---------------------------------------------------------------------------------------

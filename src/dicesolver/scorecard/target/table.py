@@ -169,7 +169,8 @@ def load_or_build_goal(game: ScorecardGame, goal: FinalScoreGoal, progress: Call
     if isinstance(goal, Percentile) and not goal.score:
         goal = goal.resolved(best_percentile(game, goal.q, mean_players().percentile(goal.q), progress))
     targets = isinstance(goal, (AtLeast, Beat))  # targets share tables of needs by NEED_STEP
-    table, built, seconds = load_or_build(game, goal.needs(), progress, tie=BEAT if isinstance(goal, Beat) else AT_LEAST,
+    table, built, seconds = load_or_build(game, goal.needs(), progress,
+                                          tie=BEAT if isinstance(goal, Beat) else AT_LEAST,
                                           row=None if targets else goal.full_card_row(),
                                           what=None if targets else goal.text())
     return table, goal, built, seconds
