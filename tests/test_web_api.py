@@ -762,3 +762,12 @@ def test_advice_for_a_goal(client):
     assert r.status_code == 400 and "not for pig" in r.json()["detail"]
     r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/11236/2", "goal": "x" * 41})
     assert r.status_code == 422
+
+
+def test_the_frontier_drawn_on_the_explore_page(client):
+    """The explore page's risk-appetite figure: drawn by a job (each theta's table), then read by a GET."""
+    info = client.get("/api/games").json()
+    yacht = next(g for g in info if g["name"] == "yacht")
+    assert "frontier.png" in [x["image"] for x in yacht["page"]["explore"]]
+    r = draw(client, "yacht", "frontier.png")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png" and r.content[:4] == b"\x89PNG"

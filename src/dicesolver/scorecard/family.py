@@ -80,7 +80,9 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
 
     def page(self, game: ScorecardGame) -> dict[str, Any]:
         return {"quick": ["", "all", "none", "hint", "card"], "max_opponents": 5,
-                "explore": [{"title": "Final-score distribution of optimal play", "image": "distribution.png"}],
+                "explore": [{"title": "Final-score distribution of optimal play", "image": "distribution.png"},
+                            {"title": "Risk appetites: mean against spread, and percentiles by theta",
+                             "image": "frontier.png"}],
                 "start_position": "/-"}
 
     # -- solutions -----------------------------------------------------------------------------------

@@ -548,7 +548,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         with sized(game):
             return store.prepare(f"figure {what} {width} {store.key(game)}", f"drawing the {what} of {game.canonical}",
                                  lambda progress: _figure(game, what, progress, width), start=start,
-                                 size=lambda: registry.family_of(game).table_size(game))
+                                 size=lambda: figure_size(game, what))
 
     @app.post("/api/explore/figure", response_model=models.FigureReady,
               responses={202: {"model": models.Pending}}, summary="Draw an explore figure (solving what it needs)")
@@ -572,6 +572,11 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
              responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
     def simulation_png(game: str = Query(..., max_length=200), width: int | None = WidthQuery):
         return Response(figure(_game(game), "simulation", start=False, width=width), media_type="image/png")
+
+    @app.get("/api/explore/frontier.png", response_class=Response,
+             responses={200: {"content": {"image/png": {}}}, 409: {"description": "not solved yet: POST /api/explore/figure"}})
+    def frontier_png(game: str = Query(..., max_length=200), width: int | None = WidthQuery):
+        return Response(figure(_game(game), "frontier", start=False, width=width), media_type="image/png")
 
     @app.get("/api/explore/despirala.png", response_class=Response, include_in_schema=False)
     def despirala_png(game: str = Query("despirala", max_length=200)):
@@ -647,13 +652,31 @@ def sized(game: Game) -> Iterator[None]:
         raise tables.NotBuilt(exc.key, registry.family_of(game).table_size(game)) from None
 
 
+def figure_size(game: Game, what: str):
+    """The tables an explore figure builds (``Family.table_size``); the frontier's: a risk appetite's for
+    each of its thetas (the lane its job waits in follows)."""
+    family = registry.family_of(game)
+    if what == "frontier":
+        from ..analysis.frontier import THETAS
+
+        one = family.goal_size(game, aims.RiskAppetite(THETAS[-1]))
+        if one is not None:
+            return type(one)(one.bytes * len(THETAS), (one.seconds or 0.0) * len(THETAS))
+    return family.table_size(game)
+
+
 def _figure(game: Game, what: str, progress=None, width: int | None = None) -> bytes:
-    """A game's explore figure as a PNG: the exact score distribution, the strategy chart, or the score
-    histogram of 100,000 games of the expected-score strategy (seed 1)."""
+    """A game's explore figure as a PNG: the exact score distribution, the strategy chart, the score
+    histogram of 100,000 games of the expected-score strategy (seed 1), or the risk appetites' trade-offs
+    (``dicesolver frontier``)."""
     from ..analysis import plots
 
     family = registry.family_of(game)
-    if what == "distribution":
+    if what == "frontier":
+        from ..analysis.frontier import frontier
+
+        fig = plots.frontier_figure(frontier(game, progress=progress))
+    elif what == "distribution":
         fig = plots.distribution_figure(family.distribution(game, progress))
     elif what == "chart":
         if progress is not None:  # a job: the solve shows its progress (the chart reads the table then)

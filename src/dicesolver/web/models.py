@@ -208,7 +208,7 @@ class TrainSummary(BaseModel):
 
 class FigureRequest(_Request):
     game: str = GameName
-    image: Literal["distribution.png", "chart.png", "simulation.png"] = Field(
+    image: Literal["distribution.png", "chart.png", "simulation.png", "frontier.png"] = Field(
         ..., description="the explore figure to draw (its tables built first, with progress)")
     width: Optional[int] = Field(None, ge=200, le=4000, description="the page's width in CSS pixels: the figure is "
                                  "drawn for it (panels stacked on a phone, text 12 px or more)")
