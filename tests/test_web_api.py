@@ -293,7 +293,7 @@ def test_explore(client):
     assert r.status_code == 200 and r.content[:4] == b"\x89PNG"
     assert client.get("/api/explore/despirala.png", params={"game": "despirala"}).content == r.content
     for url, params in [("/api/explore/chart.png", {"game": "yacht"}), ("/api/explore/odds", {"game": "skunk"}),
-                        ("/api/explore/distribution.png", {"game": "despirala"}), ("/api/explore/despirala.png", {"game": "pig"})]:
+                        ("/api/explore/distribution.png", {"game": "farkle"}), ("/api/explore/despirala.png", {"game": "pig"})]:
         r = client.get(url, params=params)
         assert r.status_code == 400
 
@@ -760,6 +760,12 @@ def test_advice_for_a_goal(client):
         assert r.status_code == 400 and r.json()["detail"] and "Traceback" not in r.text, goal
     r = settle(client, "POST", "/api/advice", json={"game": "pig", "position": "0,0,0", "goal": "field:3"})
     assert r.status_code == 400 and "not for pig" in r.json()["detail"]
+    body = settle(client, "POST", "/api/advice",  # Despirala plays with a risk appetite too
+                  json={"game": "despirala", "position": "none;5;123456", "goal": "theta:0.02"}).json()
+    want = ds.advise("despirala", "none;5;123456", theta=0.02)
+    assert body["unit"] == "ce" and body["options"][0]["value"] == pytest.approx(want.best.value, abs=1e-12)
+    despirala = client.get("/api/games/despirala").json()
+    assert "theta" in despirala["page"]["goals"] and not any(":" in bot for bot in despirala["bots"])
     r = settle(client, "POST", "/api/advice", json={"game": "yacht", "position": "/11236/2", "goal": "x" * 41})
     assert r.status_code == 422
 

@@ -111,7 +111,8 @@ def solve(
                                          "scorecard games, Despirala)"),
     theta: Optional[float] = typer.Option(None, "--theta", help="a risk appetite from -1 to 1: play for the "
                                           "certainty equivalent ln E[exp(theta X)] / theta of the final score X "
-                                          "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games)"),
+                                          "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games and "
+                                          "Despirala)"),
     beat: Optional[int] = typer.Option(None, "--beat", help="play for more than this score, a tie counting half"),
     field: Optional[int] = typer.Option(None, "--field", help=FIELD_HELP),
     field_scores: Optional[str] = typer.Option(None, "--field-scores", help=FIELD_SCORES_HELP),
@@ -184,7 +185,8 @@ def advise(
                                          "against, as typed to play it (e.g. 'keep 345')"),
     theta: Optional[float] = typer.Option(None, "--theta", help="a risk appetite from -1 to 1: play for the "
                                           "certainty equivalent ln E[exp(theta X)] / theta of the final score X "
-                                          "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games)"),
+                                          "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games and "
+                                          "Despirala)"),
     field: Optional[int] = typer.Option(None, "--field", help=FIELD_HELP),
     field_scores: Optional[str] = typer.Option(None, "--field-scores", help=FIELD_SCORES_HELP),
     percentile: Optional[float] = typer.Option(None, "--percentile", help=PERCENTILE_HELP),
@@ -307,8 +309,8 @@ def frontier(
     seed: int = typer.Option(0, "--seed", help="the simulation's seed"),
 ) -> None:
     """The trade-offs of a risk appetite: for each theta, the exact mean, spread, percentiles and chances of
-    winning blind fields of 2, 10 and 100 mean-players of its strategy (scorecard games), with the theta that
-    does best by each."""
+    winning blind fields of 2, 10 and 100 mean-players of its strategy (scorecard games and Despirala), with
+    the theta that does best by each."""
     from ..analysis.frontier import THETAS, frontier as sweep
 
     g = registry.load(game)

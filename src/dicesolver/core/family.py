@@ -105,7 +105,7 @@ CAPABILITIES = {  # what only some families do, and the one line for a game whos
     "strategy_facts": "strategy facts come from an exact two-person scorecard table (generala, yacht, crag), "
                       "not from {game}",
     "target": "target scores are solved for solitaire scorecard games and Despirala, not for {game}",
-    "risk": "a risk appetite (theta) is solved for scorecard games, not for {game} yet",
+    "risk": "a risk appetite (theta) is solved for scorecard games and Despirala, not for {game} yet",
     "goals": "goals on the final score beyond a target (a blind field) are solved for solitaire scorecard games, "
              "not for {game} yet",
     "match": "{game} has no matches between bots",

@@ -473,6 +473,9 @@ class SimulationSummary(_Model):
     target_rate: Optional[float] = Field(None, description="games reaching the target (for another goal, the mean "
                                          "of its utility: for a field, the share of fields won)")
     target_chance: Optional[float] = Field(None, description="the goal player's exact chance of its goal")
+    certainty_equivalent: Optional[float] = Field(None, description="a risk appetite's player: the exact certainty "
+                                                  "equivalent ln E[exp(theta X)] / theta of its final score X")
+    simulated_certainty_equivalent: Optional[float] = Field(None, description="the same, from the games played")
     seconds: float = 0.0
 
 

@@ -48,18 +48,20 @@ def pick_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class DespiralaEngine:
-    """Answers Despirala situations from the expected-score table ``W``, or with ``target`` = (T, the
-    table's largest need N, a tie's worth, the sets it holds) from the target table ``V``."""
+    """Answers Despirala situations from the expected-score table ``W`` (with a risk appetite ``theta``, its
+    certainty equivalents), or with ``target`` = (T, the table's largest need N, a tie's worth, the sets it
+    holds) from the target table ``V``."""
 
     _width = 1 + len(PICKS)
 
     def __init__(self, mode: str, tie: float, W: np.ndarray | None = None, V: np.ndarray | None = None,
                  offset: np.ndarray | None = None, rows: np.ndarray | None = None,
-                 target: tuple[int, int, float, int] | None = None):
+                 target: tuple[int, int, float, int] | None = None, theta: float = 0.0):
         self._normal = mode == "normal"
         self.tie = tie
-        self.judge = "target" if target else "points"
-        self.unit: Unit = "p_target" if target else "points"
+        self._theta = float(theta)
+        self.judge = "target" if target else "risk" if theta else "points"
+        self.unit: Unit = "p_target" if target else "ce" if theta else "points"
         self.higher_is_better = bool(target) or self._normal
         self._W = frozen(W if W is not None else np.zeros((1, H)))
         self._V = frozen(V if V is not None else np.zeros(1, dtype=np.float32))
@@ -92,7 +94,8 @@ class DespiralaEngine:
                                                      self._W, self._normal, *self._tables, self.tie, f, i)
         else:
             refused = self._kernel(free, goods, points, dice, phase, combination, have, picked, self._W, self._V,
-                                   self._offset, self._rows, self._aim, self._normal, *self._tables, self.tie, f, i)
+                                   self._offset, self._rows, self._aim, self._normal, self._theta, *self._tables,
+                                   self.tie, f, i)
         return out.check(REASONS) if refused else out
 
     @cached_property

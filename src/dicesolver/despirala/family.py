@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
-from ..core.aims import AT_LEAST, BEAT, parse_target, table_needs
+from ..core.aims import AT_LEAST, BEAT, parse_target, parse_theta_player, table_needs
 from ..core.counts import ScoreCounts
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
 from ..core.family import Family, MatchGames, Progress, Simulated, Variant
 from ..core.playthrough import Playthrough
-from ..core.results import Board, SolveInfo, TargetCurve
+from ..core.results import Board, Distribution, SolveInfo, TargetCurve
 from .records import DespiralaRecord, despirala_record_from_lines
 from .rules import (ALL_FREE, COMBINATION_WORDS, COMBINATIONS, GOODS_PER_TURN, MOVE_WORDS, DespiralaGame, Move,
                     format_throw, make_despirala)
@@ -22,7 +22,7 @@ from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
 
 if TYPE_CHECKING:
     from .encoding import DespiralaEncoding  # the solver and the players load numba kernels: imported when first needed
-    from .solutions import DespiralaTargetChance, ExpectedFinalScore
+    from .solutions import DespiralaCertaintyEquivalent, DespiralaTargetChance, ExpectedFinalScore
 
 
 class DespiralaBot:
@@ -39,7 +39,7 @@ class DespiralaBot:
 class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     name = "despirala"
     title = "Despirala"
-    capabilities = frozenset({"target", "simulate", "match"})
+    capabilities = frozenset({"target", "simulate", "match", "risk", "distribution"})
     human_like = ("mc-5",)
 
     def names(self) -> list[str]:
@@ -86,6 +86,44 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                          seconds=li.seconds, states=int(table.W.shape[0] * table.W.shape[1]),
                          table_bytes=li.table_bytes, table_dir=li.directory)
         return ExpectedFinalScore(game, table, info)
+
+    def risk_solution(self, game: DespiralaGame, theta: float, progress: Progress | None = None
+                      ) -> ExpectedFinalScore | DespiralaCertaintyEquivalent:
+        """Normal play with a risk appetite (misere play is refused: ``solver.check_appetite``); theta = 0 is
+        the mean's own solution, bit for bit."""
+        from .solutions import DespiralaCertaintyEquivalent
+        from .solver import check_appetite, load_or_solve
+
+        if not check_appetite(game.mode, theta):
+            return self.solve(game, progress=progress)
+        table, li = load_or_solve(game.mode, progress=progress, theta=theta)
+        info = SolveInfo(game=game.canonical, unit="ce", judge="risk", value=table.root_value, solved_now=li.built,
+                         seconds=li.seconds, states=int(table.W.shape[0] * table.W.shape[1]),
+                         table_bytes=li.table_bytes, table_dir=li.directory, details={"theta": theta})
+        return DespiralaCertaintyEquivalent(game, table, info)
+
+    def distribution(self, game: DespiralaGame, progress: Progress | None = None,
+                     theta: float | None = None) -> Distribution:
+        """The exact final-score distribution of expected-score play (``theta``: of that risk appetite's
+        strategy), from the table of every turn start's distribution (``future``, built once and cached)."""
+        from .future import load_or_build
+
+        table = self.risk_solution(game, theta or 0.0, progress).table
+        p = np.asarray(load_or_build(table, progress).start(ALL_FREE, GOODS_PER_TURN), dtype=np.float64)
+        p = p / p.sum()
+        scores = np.arange(len(p))
+        mean = float(p @ scores)
+        cdf = np.cumsum(p)
+        support = np.nonzero(p > 0)[0]
+        top = int(support[-1])
+        best = float(p[top])
+        return Distribution(
+            game=game.canonical, theta=float(table.theta), mean=mean, sd=float(np.sqrt(p @ (scores - mean) ** 2)),
+            percentiles={str(q): int(np.searchsorted(cdf, q / 100 - 1e-12))
+                         for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)},
+            mode=int(np.argmax(p)), min=int(support[0]), max=top,
+            perfect_game_probability=best, perfect_game_one_in=1 / best if best > 0 else float("inf"),
+            probabilities={int(x): float(p[x]) for x in support})
 
     def players(self, game: DespiralaGame) -> dict[str, str]:
         from .players import DESPIRALA_STRATEGIES
@@ -200,13 +238,41 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         aim = parse_target(names[0]) if len(names) == 1 else None
         if aim is not None:
             return [self._simulate_target(game, aim, n, seed, samples, progress)]
+        thetas = [0.0 if name.strip().lower() == "optimal" else parse_theta_player(name) for name in names]
+        if any(name.strip().lower() != "optimal" for name in names) and all(t is not None for t in thetas):
+            # risk appetites (theta:0 and optimal: the mean), one by one
+            return [self._simulate_appetite(game, float(t or 0.0), n, seed, samples, progress, name)
+                    for name, t in zip(names, thetas)]
         if names not in ([], ["optimal"]):
             raise InputError("Despirala simulates its expected-score table (optimal; --samples N for a Monte Carlo "
-                             "model) or a target player (target:T); for its other bots use match")
+                             "model), a target player (target:T) or a risk appetite (theta:X); for its other bots "
+                             "use match")
         stats, scores = simulate_despirala(game.mode, n, seed, samples)
         label = "optimal" if not samples else f"mc-{samples}"
         return [Simulated(label, ScoreCounts.of(scores), {"expected": stats.expected}, {"model": stats.model},
                           stats.seconds)]
+
+    def _simulate_appetite(self, game: DespiralaGame, theta: float, n: int, seed: int, samples: int,
+                           progress: Progress | None, label: str) -> Simulated:
+        """``n`` games of a risk appetite's strategy, with the certainty equivalent its table promises and the
+        one the games show (ln of the mean of exp(theta X), over theta)."""
+        import time
+
+        from .simulate import play_games
+        from .solver import check_appetite, load_or_solve
+
+        if samples:
+            raise InputError("--samples goes with the expected-score table, not with a risk appetite")
+        table = load_or_solve(game.mode, progress=progress, theta=check_appetite(game.mode, theta))[0]
+        start = time.perf_counter()
+        scores = play_games(np.asarray(table.W), game.mode, n, seed, theta=theta)
+        x = scores.astype(np.float64)
+        far = x.max() if theta > 0 else x.min()  # exp of the scores from the one that weighs most: no overflow
+        shown = float(far + np.log(np.mean(np.exp(theta * (x - far)))) / theta) if theta else float(x.mean())
+        return Simulated(label.strip().lower(), ScoreCounts.of(scores),
+                         {"certainty_equivalent": table.root_value,
+                          "simulated_certainty_equivalent": shown},
+                         {"model": "exact"}, time.perf_counter() - start)
 
     def _simulate_target(self, game: DespiralaGame, aim: int, n: int, seed: int, samples: int,
                          progress: Progress | None) -> Simulated:

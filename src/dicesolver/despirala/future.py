@@ -82,7 +82,7 @@ def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
     from .kernels.future import future_level
 
     mode = solution.mode
-    sign = 1.0 if mode == "normal" else -1.0
+    sign = solution.sign
     W = np.ascontiguousarray(solution.W)
     probs, counts, start, combo, shape, points = throw_options(mode)
     slot_points, n_slots, opt_slot = point_slots(mode)
@@ -101,7 +101,7 @@ def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
                 continue
             stripes.each(future_level, F, offset, length, level, most_goods((1 << k) - 1), sign, mode == "normal", W,
                          probs, counts, start, combo, shape, points, opt_slot, slot_points, n_slots, q, qcum,
-                         binomial_table())
+                         binomial_table(), solution.theta)
             done += work[k]
             if progress:
                 progress(int(done), int(sum(work)))
@@ -137,8 +137,9 @@ class FutureTable:
         return int(self.F.nbytes)
 
 
-def fingerprint(mode: str) -> str:
-    return hashlib.sha256(f"{KIND}-v1:{mode}:{H}".encode()).hexdigest()
+def fingerprint(mode: str, theta: float = 0.0) -> str:
+    appetite = f":theta={theta!r}" if theta else ""
+    return hashlib.sha256(f"{KIND}-v1:{mode}:{H}{appetite}".encode()).hexdigest()
 
 
 def _check(solution: DespiralaTable):
@@ -147,14 +148,22 @@ def _check(solution: DespiralaTable):
         if F is None or F.dtype != np.float32 or F.shape != (layout()[2],):
             raise TableError(f"the Despirala {solution.mode} distribution table has the wrong shape")
         p = FutureTable(solution.mode, F, *layout()[:2]).start(ALL_FREE, GOODS_PER_TURN)
-        if abs(float(p @ np.arange(len(p))) - solution.root_value) > 1e-3:
+        # the mean strategy's mean is its table's value; a risk appetite's table holds exp utilities
+        if solution.theta:
+            with np.errstate(over="ignore"):
+                value = float(np.log(p @ np.exp(solution.theta * np.arange(len(p)))) / solution.theta)
+        else:
+            value = float(p @ np.arange(len(p)))
+        if abs(value - solution.root_value) > 1e-3:
             raise TableError(f"the Despirala {solution.mode} distribution table does not match its game")
     return check
 
 
 def load_or_build(solution: DespiralaTable, progress: Callable[[int, int], None] | None = None,
                   on_problem: Callable[[str], None] | None = None) -> FutureTable:
-    key = tables.TableKey(KIND, f"despirala({solution.mode}) distributions", fingerprint(solution.mode))
+    appetite = f" theta={solution.theta:g}" if solution.theta else ""
+    key = tables.TableKey(KIND, f"despirala({solution.mode}){appetite} distributions",
+                          fingerprint(solution.mode, solution.theta))
 
     def make():
         started = time.perf_counter()

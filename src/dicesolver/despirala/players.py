@@ -18,7 +18,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.aims import TARGET_PREFIX, TARGET_TEMPLATE, parse_target, table_needs
+from ..core.aims import (TARGET_PREFIX, TARGET_TEMPLATE, THETA_TEMPLATE, parse_target, parse_theta_player, table_needs,
+                         theta_player)
 from ..core.errors import InputError
 from .future import FutureTable, point_slots
 from .rules import COMBINATIONS, DespiralaGame, Move
@@ -42,17 +43,15 @@ DESPIRALA_STRATEGIES = {
             "any N",
     TARGET_TEMPLATE: "plays for the best chance of a final score of at least T (at most T in misere play), "
                      "e.g. target:450",
+    THETA_TEMPLATE: "plays with a risk appetite theta from -1 to 1 (normal play): the best certainty equivalent "
+                    "ln E[exp(theta X)] / theta of its final score X, e.g. theta:0.02 (bold) or theta:-0.02",
 }
 _MC = re.compile(r"^mc-?([0-9]{1,7})$")
 
 
-def _better(mode: str) -> float:
-    return 1.0 if mode == "normal" else -1.0
-
-
 @dataclass
 class ExpectedScorePlayer:
-    """Plays the best move of a table of expected final scores."""
+    """Plays the best move of a table of expected final scores (or of a risk appetite's table)."""
 
     name: str
     solution: DespiralaTable
@@ -63,7 +62,7 @@ class ExpectedScorePlayer:
             return turn_options(self.solution, seat.free, seat.goods, state.dice)[0][0]
         if state.phase == COLLECT:
             values = collect_state_values(self.solution, state)
-            sign = _better(self.solution.mode)
+            sign = self.solution.sign
             return Move(max(values, key=lambda k: sign * values[k]))
         raise InputError("no decision is due now")
 
@@ -233,20 +232,22 @@ def _throw_index() -> dict[tuple[int, ...], int]:
 def check_despirala_player(name: str) -> None:
     """InputError naming the choices when ``name`` is no Despirala bot (nothing is built)."""
     key = str(name).strip().lower()
-    if parse_target(key) is not None or key in ("optimal", "ev", "expected", "competitive"):
+    if parse_target(key) is not None or parse_theta_player(key) is not None:
+        return
+    if key in ("optimal", "ev", "expected", "competitive"):
         return
     m = _MC.match(key)
     if not m:
-        raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive, mc-N (e.g. mc-5) or target:T "
-                         "(e.g. target:450)")
+        raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive, mc-N (e.g. mc-5), target:T "
+                         "(e.g. target:450) or theta:X (e.g. theta:0.02)")
     if not 1 <= int(m.group(1)) <= 1000:
         raise InputError("mc-N takes N from 1 to 1000 samples per state")
 
 
 def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaTable, seed: int = 0,
                           progress: Callable[[int, int], None] | None = None):
-    """A bot by name: optimal, competitive, mc-N (a Monte Carlo model with N samples per state) or
-    target:T. ``progress`` follows the first build of the table the competitive or target strategy reads."""
+    """A bot by name: optimal, competitive, mc-N (a Monte Carlo model with N samples per state), target:T or
+    theta:X. ``progress`` follows the first build of the table the competitive, target or theta strategy reads."""
     check_despirala_player(name)
     key = str(name).strip().lower()
     aim = parse_target(key)
@@ -254,6 +255,13 @@ def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaTab
         from .target import load_or_build as load_targets
 
         return TargetPlayer(load_targets(game.mode, table_needs(aim), progress)[0], aim)
+    theta = parse_theta_player(key)
+    if theta:
+        from .solver import load_or_solve
+
+        return ExpectedScorePlayer(theta_player(theta), load_or_solve(game.mode, progress=progress, theta=theta)[0])
+    if theta is not None:  # theta:0 is the mean
+        return ExpectedScorePlayer("optimal", solution)
     if key in ("optimal", "ev", "expected"):
         return ExpectedScorePlayer("optimal", solution)
     if key == "competitive":

@@ -54,15 +54,20 @@ def _kernel_inputs(mode: str) -> tuple:
             points, q, qcum, shape_cum, done, binomial_table())
 
 
-def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, int, int] = (ALL_FREE, 0, 0)) -> np.ndarray:
+def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, int, int] = (ALL_FREE, 0, 0),
+               theta: float = 0.0) -> np.ndarray:
     """Final scores of ``n`` games played with table ``W``'s decisions (reproducible from ``seed``), from
-    the start of a turn: ``start`` = (free combinations, goods before this turn's 5, points)."""
+    the start of a turn: ``start`` = (free combinations, goods before this turn's 5, points); ``theta``: the
+    risk appetite ``W`` was solved for."""
     mode = check_mode(mode)
     if not 1 <= n <= MAX_GAMES:
         raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
     scores = np.zeros(n, dtype=np.int64)
     mask, goods, pts = start
-    simulate_games(frozen(W), *_kernel_inputs(mode), mask, goods, pts, int(seed) % 2**31, scores)  # one type, cached or new
+    sign, *inputs = _kernel_inputs(mode)
+    sign *= -1.0 if theta < 0 else 1.0  # E[exp(theta X)] is minimised for theta < 0
+    # one type, cached or new
+    simulate_games(frozen(W), sign, *inputs, mask, goods, pts, int(seed) % 2**31, scores, float(theta))
     return scores
 
 

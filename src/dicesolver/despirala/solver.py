@@ -4,12 +4,17 @@ Completion probabilities are exact: the missing dice of a picked combination onl
 *shape* (how many of each still-missing face; faces are interchangeable), so one Markov chain over the
 34 shapes gives q[s, t] = P(complete on exactly the t-th rethrow). ``W[mask, h]`` (see
 ``kernels.despirala``) is solved level by level and cached like the other tables.
+
+With a risk appetite theta (normal play) the same solve plays for the certainty equivalent
+ln E[exp(theta X)] / theta of the final score X: the table then holds E[exp(theta * what is still to come)]
+(``kernels.expected``), and ``certainty`` turns such a value into points.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,6 +25,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from ..core import tables
+from ..core.aims import check_theta
 from ..core.errors import InputError, TableError
 from ..core.arrays import frozen
 from .rules import ALL_FREE, COMBINATIONS, FACES, GOODS_PER_TURN, MAX_GOODS, Move, missing, six_dice_throws
@@ -176,15 +182,26 @@ def check_mode(mode: str) -> str:
     return key
 
 
+def check_appetite(mode: str, theta: float) -> float:
+    """A risk appetite for ``mode``: one of check_theta's, and only in normal play (misere's player wants the
+    fewest points, where a certainty equivalent of the score says nothing of the player's risk)."""
+    theta = check_theta(theta)
+    if theta and mode != "normal":
+        raise InputError("a risk appetite (theta) plays normal Despirala; misere play is for the mean alone")
+    return theta
+
+
 def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = None, samples: int = 0,
-          seed: int = 0) -> np.ndarray:
+          seed: int = 0, theta: float = 0.0) -> np.ndarray:
     """W[mask, h] for every set of free combinations and goods (see ``kernels.despirala``). With
     ``samples`` = N > 0, a Monte Carlo model: every state's mean over all throws is replaced by the mean
-    over N throws sampled for that state (reproducible from ``seed``)."""
+    over N throws sampled for that state (reproducible from ``seed``). With a risk appetite ``theta``:
+    E[exp(theta * what is still to come)] under the strategy of the best certainty equivalent."""
     if samples < 0 or samples > 100_000:
         raise InputError("--samples is between 1 and 100000 (0: the exact model)")
     mode = check_mode(mode)
-    sign = 1.0 if mode == "normal" else -1.0
+    theta = check_appetite(mode, theta)
+    sign = _sign(mode, theta)
     from .kernels.expected import base_completion, solve_level  # numba is loaded by the solve, not by advice
 
     probs, counts, start, combo, shape, points = throw_options(mode)
@@ -200,7 +217,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
             level_index[mask] = i
     W = np.zeros((ALL_FREE + 1, H))
     D_prev = np.zeros((1, n_shapes, H))
-    base_completion(q, qcum, D_prev[0])
+    base_completion(q, qcum, D_prev[0], theta)
     binom = binomial_table()
     for size in range(1, n_combos + 1):
         masks = np.array(levels[size], dtype=np.int64)
@@ -209,7 +226,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
         hmax = GOODS_PER_TURN * (n_combos + 1 - size)
         next_hmax = GOODS_PER_TURN * (n_combos - size)
         solve_level(W, masks, hmax, sign, mode == "normal", probs, counts, start, combo, shape, points, q, qcum,
-                    D_prev, D_next, max(next_hmax, 0), level_index, binom, samples, seed)
+                    D_prev, D_next, max(next_hmax, 0), level_index, binom, samples, seed, theta)
         D_prev = D_next
         if progress:
             progress(size, n_combos)
@@ -220,6 +237,7 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
 class DespiralaTable:
     mode: str
     W: np.ndarray  # float64 [2**14, H]
+    theta: float = 0.0  # a risk appetite: W holds E[exp(theta * what is still to come)]
     # collect_table's answers, by (combinations left, face, goods): a walk through a game's states asks for the
     # same few again and again (about 60 µs each)
     _collect_tables: dict[tuple[int, int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False,
@@ -232,28 +250,41 @@ class DespiralaTable:
         if table is None:
             if len(self._collect_tables) >= COLLECT_TABLES:
                 self._collect_tables.clear()
-            table = frozen(collect_table(np.asarray(self.W), free_after, face, goods, _sign(self.mode)))
+            table = frozen(collect_table(np.asarray(self.W), free_after, face, goods, self.sign, self.theta))
             self._collect_tables[key] = table
         return table
 
     @property
+    def sign(self) -> float:
+        """+1 where the table's best value is its largest, -1 where it is its smallest."""
+        return _sign(self.mode, self.theta)
+
+    @property
     def root_value(self) -> float:
-        """Expected final score of a whole game (first turn: 5 goods)."""
-        return float(self.W[ALL_FREE, GOODS_PER_TURN])
+        """Expected final score of a whole game (first turn: 5 goods); with a risk appetite, its certainty
+        equivalent."""
+        return certainty(float(self.W[ALL_FREE, GOODS_PER_TURN]), self.theta)
 
     def end_value(self, free: int, goods: int) -> float:
-        """Value when a turn ends leaving ``free`` combinations and ``goods``."""
+        """Value when a turn ends leaving ``free`` combinations and ``goods`` (the table's own kind)."""
         if free == 0:
-            return float(goods)
+            return float(goods) if self.theta == 0.0 else math.exp(self.theta * goods)
         return float(self.W[free, min(goods + GOODS_PER_TURN, H - 1)])
 
 
-def _check(mode: str):
+def certainty(value: float, theta: float) -> float:
+    """A table's value in points: itself for the mean, ln(value) / theta (the certainty equivalent) with a
+    risk appetite."""
+    return value if theta == 0.0 else math.log(value) / theta
+
+
+def _check(mode: str, theta: float = 0.0):
     def check(loaded: tables.LoadedTable) -> None:
         W = loaded.arrays.get("W")
         if W is None or W.shape != (ALL_FREE + 1, H) or W.dtype != np.float64:
             raise TableError(f"the Despirala {mode} table has the wrong shape")
-        if abs(float(W[ALL_FREE, GOODS_PER_TURN]) - float(loaded.manifest.get("root_value", -1))) > 1e-9:
+        root = certainty(float(W[ALL_FREE, GOODS_PER_TURN]), theta)
+        if abs(root - float(loaded.manifest.get("root_value", -1))) > 1e-9:
             raise TableError(f"the Despirala {mode} table does not match its manifest")
     return check
 
@@ -266,37 +297,46 @@ class LoadInfo:
     table_bytes: int
 
 
-def fingerprint(mode: str) -> str:
-    return hashlib.sha256(f"despirala-ev-v1:{mode}:{H}".encode()).hexdigest()
+def fingerprint(mode: str, theta: float = 0.0) -> str:
+    appetite = f":theta={theta!r}" if theta else ""
+    return hashlib.sha256(f"despirala-ev-v1:{mode}:{H}{appetite}".encode()).hexdigest()
 
 
 def load_or_solve(mode: str = "normal", rebuild: bool = False, progress: Callable[[int, int], None] | None = None,
-                  on_problem: Callable[[str], None] | None = None) -> tuple[DespiralaTable, LoadInfo]:
+                  on_problem: Callable[[str], None] | None = None, theta: float = 0.0
+                  ) -> tuple[DespiralaTable, LoadInfo]:
+    """The expected-score table of ``mode`` (with a risk appetite ``theta``: its certainty equivalent's),
+    from the cache or solved now and cached."""
     mode = check_mode(mode)
+    theta = check_appetite(mode, theta)
     start = time.perf_counter()
-    key = tables.TableKey(KIND, f"despirala({mode})", fingerprint(mode))
+    appetite = f" theta={theta:g}" if theta else ""
+    key = tables.TableKey(KIND, f"despirala({mode}){appetite}", fingerprint(mode, theta))
 
     def build():
-        W = solve(mode, progress)
-        return {"W": W}, float(W[ALL_FREE, GOODS_PER_TURN]), {"mode": mode}
+        W = solve(mode, progress, theta=theta)
+        extra = {"mode": mode, "theta": theta} if theta else {"mode": mode}
+        return {"W": W}, certainty(float(W[ALL_FREE, GOODS_PER_TURN]), theta), extra
 
-    loaded, built = tables.load_or_build(key, build, _check(mode), rebuild=rebuild, on_problem=on_problem)
+    loaded, built = tables.load_or_build(key, build, _check(mode, theta), rebuild=rebuild, on_problem=on_problem)
     info = LoadInfo(built, time.perf_counter() - start, str(loaded.directory),
                     int(sum(e["bytes"] for e in loaded.manifest["arrays"].values())))
-    return DespiralaTable(mode, frozen(loaded.arrays["W"])), info
+    return DespiralaTable(mode, frozen(loaded.arrays["W"]), theta), info
 
 
 # -- option values inside a turn (advice, hints, luck and mistakes) ------------------------------------------
 
-def _sign(mode: str) -> float:
-    return 1.0 if mode == "normal" else -1.0
+def _sign(mode: str, theta: float = 0.0) -> float:
+    """+1 where values are maximised: normal play's points, or E[exp(theta X)] for theta > 0."""
+    return (1.0 if mode == "normal" else -1.0) * (-1.0 if theta < 0 else 1.0)
 
 
 def collect_values(solution: DespiralaTable, free_after: int, face: int, have: int, goods: int) -> dict[str, float]:
     """Collecting ``face`` with ``have`` of it showing and ``goods``: the value of Stop, and of Continue
     when it is allowed (goods left and a die that is not ``face``)."""
     table = solution.collect_table(free_after, face, goods + 1)
-    values = {"stop": face * have + solution.end_value(free_after, goods)}
+    stop = solution.end_value(free_after, goods)
+    values = {"stop": face * have + stop if solution.theta == 0.0 else math.exp(solution.theta * (face * have)) * stop}
     if goods > 0 and have < 6:
         b = _binomial()[6 - have]
         values["continue"] = float(sum(b[j] * table[have + j, goods - 1] for j in range(6 - have + 1)))
@@ -305,11 +345,13 @@ def collect_values(solution: DespiralaTable, free_after: int, face: int, have: i
 
 # One position's answer, in Python in the kernels' order of operations (the same bits as kernels.py's
 # _end_value, _collect_table and _pick_value), so that advice from a table on disk does not load numba.
-def end_values(W: np.ndarray, mask: int) -> np.ndarray:
+def end_values(W: np.ndarray, mask: int, theta: float = 0.0) -> np.ndarray:
     """The value of ending a turn leaving ``mask`` free, for every number of goods."""
     H = W.shape[1]
     if mask == 0:
-        return np.arange(H, dtype=np.float64)
+        if theta == 0.0:
+            return np.arange(H, dtype=np.float64)
+        return np.array([math.exp(theta * g) for g in range(H)])  # math.exp: the kernels' exp, to the bit
     return W[mask, np.minimum(np.arange(H) + GOODS_PER_TURN, H - 1)]
 
 
@@ -324,18 +366,25 @@ def _rethrow_terms() -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]:
     return tuple(terms)
 
 
-def collect_table(W: np.ndarray, mask_after: int, face: int, goods: int, sign: float) -> np.ndarray:
+def collect_table(W: np.ndarray, mask_after: int, face: int, goods: int, sign: float, theta: float = 0.0
+                  ) -> np.ndarray:
     """out[c, h]: the best value of collecting ``face`` holding ``c`` of it with ``h`` goods (h < goods).
     Each goods column from the one before, every c at once, each sum in the kernel's order."""
-    end = end_values(W, mask_after)
+    end = end_values(W, mask_after, theta)
     held = np.arange(7)
     out = np.empty((7, goods))
-    out[:, 0] = face * held + end[0]
+
+    gains = np.array([math.exp(theta * float(face * c)) for c in held])  # math.exp: the kernels' exp, to the bit
+
+    def stop_at(h: int) -> np.ndarray:
+        return face * held + end[h] if theta == 0.0 else gains * end[h]
+
+    out[:, 0] = stop_at(0)
     for h in range(1, goods):
         go = np.zeros(6)  # rethrowing the 6 - c other dice, for c < 6
         for c, weight, hit in _rethrow_terms():
             go[c] += weight * out[hit, h - 1]
-        stop = face * held + end[h]
+        stop = stop_at(h)
         out[:, h] = stop
         better = sign * go > sign * stop[:6]
         out[:6, h][better] = go[better]
@@ -343,15 +392,18 @@ def collect_table(W: np.ndarray, mask_after: int, face: int, goods: int, sign: f
 
 
 def pick_value(W: np.ndarray, after: int, s: int, h: int, pts: float, q: np.ndarray, qcum: np.ndarray,
-               end: np.ndarray | None = None) -> float:
+               end: np.ndarray | None = None, theta: float = 0.0) -> float:
     """Picking a combination with missing shape ``s`` and ``pts`` points at ``h`` goods, leaving ``after``
-    (``end``: end_values(W, after), when already at hand)."""
+    (``end``: end_values(W, after, theta), when already at hand)."""
     if end is None:
-        end = end_values(W, after)
+        end = end_values(W, after, theta)
     acc = 0.0
     for t in range(h + 1):
         acc += q[s, t] * end[h - t]
-    return float(pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * end[0])
+    out_of_goods = (1.0 - qcum[s, h]) * end[0]
+    if theta == 0.0:
+        return float(pts * qcum[s, h] + acc + out_of_goods)
+    return float(math.exp(theta * pts) * acc + out_of_goods)
 
 
 def throw_moves(free: int, goods: int, throw: tuple[int, ...], normal: bool) -> Iterator[tuple[Move, int, int, int]]:
@@ -378,7 +430,7 @@ def turn_options(solution: DespiralaTable, free: int, goods: int, throw: tuple[i
     """Every legal move after a throw (Reroll and each free combination with each argument) and its
     expected final-score value (points still to come + goods at the end), best first for the mode."""
     out = list(throw_values(solution, free, goods, throw))
-    out.sort(key=lambda mv: -_sign(solution.mode) * mv[1])
+    out.sort(key=lambda mv: -solution.sign * mv[1])
     return out
 
 
@@ -388,12 +440,12 @@ def throw_values(solution: DespiralaTable, free: int, goods: int, throw: tuple[i
     best here)."""
     W = np.asarray(solution.W)
     q, qcum = completion_odds()
-    best = max if solution.mode == "normal" else min
+    best = max if solution.sign > 0 else min
     for move, after, shape_or_have, points_or_face in throw_moves(free, goods, throw, solution.mode == "normal"):
         if move.kind == "reroll":
             value = float(W[free, goods - 1])
         elif COMBINATIONS[move.combination].is_collect:
             value = best(collect_values(solution, after, points_or_face, shape_or_have, goods).values())
         else:
-            value = pick_value(W, after, shape_or_have, goods, float(points_or_face), q, qcum)
+            value = pick_value(W, after, shape_or_have, goods, float(points_or_face), q, qcum, theta=solution.theta)
         yield move, value

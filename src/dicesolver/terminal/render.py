@@ -365,6 +365,9 @@ def simulation(console: Console, runs: Sequence[SimulationSummary], title: str) 
         table.add_column("expected", justify="right")
     if with_bonus:
         table.add_column("bonus", justify="right")
+    with_ce = any(r.certainty_equivalent is not None for r in runs)
+    if with_ce:
+        table.add_column("certainty equivalent", justify="right")
     aims = sorted({r.goal for r in runs if r.goal is not None})
     if aims:
         target = next((r.target for r in runs if r.target is not None), None)
@@ -377,6 +380,9 @@ def simulation(console: Console, runs: Sequence[SimulationSummary], title: str) 
             row.append("" if s.expected is None else f"{s.expected:.3f}")
         if with_bonus:
             row.append("" if s.bonus_rate is None else f"{100 * s.bonus_rate:.1f}%")
+        if with_ce:
+            row.append("" if s.certainty_equivalent is None else
+                       f"{s.simulated_certainty_equivalent:.2f} (exactly {s.certainty_equivalent:.3f})")
         if s.target_rate is not None:
             ci = 1.96 * (s.target_rate * (1 - s.target_rate) / s.games) ** 0.5
             exact = "" if s.target_chance is None else f" (exactly {100 * s.target_chance:.2f}%)"

@@ -99,7 +99,8 @@ def game_info(game: Game) -> models.GameInfo:
     base = game.canonical.split("(", 1)[0]
     return models.GameInfo(name=game.canonical, title=game.title, family=family.name, rules=list(game.describe()),
                            base=base, variants=[models.VariantInfo(**asdict(v)) for v in family.variants(base)],
-                           bots=[b for b in family.players(game) if not b.endswith(":T")],  # templates need a number
+                           # templates (target:T, field:N, theta:X) need a number the page does not ask for
+                           bots=[b for b in family.players(game) if not b.rsplit(":", 1)[-1].isupper()],
                            page=models.PageInfo(**family.page(game), explore_odds=family.can("odds"),
                                                 goals=[goal for goal, capability in GOAL_CAPABILITIES
                                                        if family.can(capability)]),

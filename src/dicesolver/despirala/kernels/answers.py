@@ -7,13 +7,17 @@ goods, points; the six dice; the moment of the turn (``PHASES``); the combinatio
 collected and the dice of its face held; and the pick being completed (its action code). Options come in
 the order of ``legal_moves`` with the encoding's action codes (0 Reroll, 1 Continue, 2 Stop, 3 + p pick
 p). The sums are those of the solves (``expected._collect_table``; ``target.pick_chance`` and
-``target.collect_chances``), and pick values are summed in the order of ``solver.pick_value``.
+``target.collect_chances``), and pick values are summed in the order of ``solver.pick_value``. With a risk
+appetite ``theta`` the table holds E[exp(theta * what is still to come)] (``expected``): options are
+compared in it and shown as certainty equivalents in points (``shown``), best first.
 """
+
+import math
 
 import numpy as np
 
 from ...core.jit import njit
-from .expected import _collect_table
+from .expected import _collect_table, then
 from .target import collect_chances, end_chance, pick_chance, turn_chance
 
 THROW, DECIDE, COMPLETE, COLLECT, HITS, OVER = range(6)
@@ -25,20 +29,31 @@ BAD_SHEET, BAD_DICE, BAD_MOMENT, BAD_COMBINATION, NEED_BEYOND_TABLE, OUTSIDE_TAB
 
 
 @njit(cache=True, nogil=True, inline="always")
-def end_value(W, mask, g):
-    """The expected value when a turn ends leaving ``mask`` free and ``g`` goods."""
+def end_value(W, mask, g, theta):
+    """The table's value when a turn ends leaving ``mask`` free and ``g`` goods."""
     if mask == 0:
-        return float(g)
+        return float(g) if theta == 0.0 else math.exp(theta * g)
     return W[mask, min(g + GOODS_PER_TURN, W.shape[1] - 1)]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def pick_value(W, after, s, h, pts, q, qcum):
+def pick_value(W, after, s, h, pts, q, qcum, theta):
     """``solver.pick_value``: picking a combination missing shape ``s`` with ``pts`` points at ``h`` goods."""
     acc = 0.0
     for t in range(h + 1):
-        acc += q[s, t] * end_value(W, after, h - t)
-    return pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * end_value(W, after, np.int64(0))
+        acc += q[s, t] * end_value(W, after, h - t, theta)
+    out_of_goods = (1.0 - qcum[s, h]) * end_value(W, after, np.int64(0), theta)
+    if theta == 0.0:
+        return pts * qcum[s, h] + acc + out_of_goods
+    return math.exp(theta * pts) * acc + out_of_goods
+
+
+@njit(cache=True, nogil=True, inline="always")
+def shown(theta, points, value):
+    """A value of the table with ``points`` so far, in points: their sum, or the certainty equivalent."""
+    if theta == 0.0:
+        return points + value
+    return points + math.log(value) / theta
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -55,7 +70,8 @@ def throw_index(dice, i, keep_add, roll_offset):
 
 @njit(cache=True, nogil=True)
 def answer_despirala(free, goods, points, dice, phase, combination, have, picked, W, V, offset, rows, aim, normal,
-                     pick_combo, pick_points, pick_shape, keep_add, roll_offset, q, qcum, binom, tie, out_f, out_i):
+                     theta, pick_combo, pick_points, pick_shape, keep_add, roll_offset, q, qcum, binom, tie, out_f,
+                     out_i):
     """Every situation's options and value; returns how many were refused (their count: minus the reason).
     ``aim`` = (target, N, tie's worth, the sets the table holds): target < 0 for expected scores (``W``);
     else chances from the target table ``V`` (``offset``, ``rows``)."""
@@ -67,6 +83,9 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
     tie_worth = aim[2]
     within = int(aim[3])
     sign = 1.0 if (normal or chance) else -1.0
+    rank = sign  # the values shown are best at their largest with a risk appetite, whatever theta's sign
+    if theta < 0.0:
+        sign = -1.0
     col = np.empty((7, H + 1))
     refused = 0
     for i in range(n):
@@ -109,7 +128,8 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
                 out_f[i, 2 * width] = float(pts + h)
             continue
         if ph == THROW:
-            out_f[i, 2 * width] = turn_chance(V, offset, rows, N, mask, h, need, normal) if chance else base + W[mask, h]
+            out_f[i, 2 * width] = turn_chance(V, offset, rows, N, mask, h, need, normal) if chance \
+                else shown(theta, base, W[mask, h])
             continue
         r = -1
         if ph == DECIDE or ph == COMPLETE:
@@ -134,7 +154,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             if chance:
                 out_f[i, 2 * width] = pick_chance(V, offset, rows, N, after, s, h, p, need, normal, tie_worth, q, qcum)
             else:
-                out_f[i, 2 * width] = base + pick_value(W, after, s, h, float(p), q, qcum)
+                out_f[i, 2 * width] = shown(theta, base, pick_value(W, after, s, h, float(p), q, qcum, theta))
             continue
         count = 0
         if ph == COLLECT or ph == HITS:
@@ -144,27 +164,27 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             if chance:
                 collect_chances(V, offset, rows, N, after, face, g, need, normal, tie_worth, binom, table)
             else:
-                _collect_table(W, after, face, binom, sign, table)
+                _collect_table(W, after, face, binom, sign, table, theta)
             go = np.nan
             if g > 0 and held < 6:
                 go = 0.0
                 for j in range(6 - held + 1):
                     go += binom[6 - held, j] * table[held + j, g - 1]
             if ph == HITS:
-                out_f[i, 2 * width] = base + go
+                out_f[i, 2 * width] = shown(theta, base, go)
                 continue
             if not np.isnan(go):
-                out_i[i, count], out_f[i, count] = 1, base + go
+                out_i[i, count], out_f[i, count] = 1, shown(theta, base, go)
                 count += 1
             stop = end_chance(V, offset, rows, N, after, h, need - face * held, normal, tie_worth) if chance \
-                else face * held + end_value(W, after, h)
-            out_i[i, count], out_f[i, count] = 2, base + stop
+                else then(theta, float(face * held), end_value(W, after, h, theta))
+            out_i[i, count], out_f[i, count] = 2, shown(theta, base, stop)
             count += 1
         else:  # DECIDE: Reroll, then every free combination with every argument
             if normal and h > 0:
                 out_i[i, count] = 0
                 out_f[i, count] = turn_chance(V, offset, rows, N, mask, h - 1, need, normal) if chance \
-                    else base + W[mask, h - 1]
+                    else shown(theta, base, W[mask, h - 1])
                 count += 1
             for p in range(pick_combo.shape[0]):
                 c = pick_combo[p]
@@ -177,9 +197,9 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
                     if chance:
                         collect_chances(V, offset, rows, N, after, face, h, need, normal, tie_worth, binom, table)
                     else:
-                        _collect_table(W, after, face, binom, sign, table)
+                        _collect_table(W, after, face, binom, sign, table, theta)
                     stop = end_chance(V, offset, rows, N, after, h, need - face * showing, normal, tie_worth) \
-                        if chance else face * showing + end_value(W, after, h)
+                        if chance else then(theta, float(face * showing), end_value(W, after, h, theta))
                     best = stop
                     if h > 0 and showing < 6:
                         go = 0.0
@@ -192,16 +212,16 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
                     value = pick_chance(V, offset, rows, N, after, pick_shape[p, r], h, pick_points[p], need, normal,
                                         tie_worth, q, qcum)
                 else:
-                    value = pick_value(W, after, pick_shape[p, r], h, float(pick_points[p]), q, qcum)
+                    value = pick_value(W, after, pick_shape[p, r], h, float(pick_points[p]), q, qcum, theta)
                 out_i[i, count] = 3 + p
-                out_f[i, count] = base + value
+                out_f[i, count] = value if chance else shown(theta, base, value)
                 count += 1
         best = out_f[i, 0]
         for k in range(1, count):
-            if sign * out_f[i, k] > sign * best:
+            if rank * out_f[i, k] > rank * best:
                 best = out_f[i, k]
         for k in range(count):
-            cost = sign * (best - out_f[i, k])
+            cost = rank * (best - out_f[i, k])
             out_f[i, width + k] = cost if cost > tie else 0.0
         out_f[i, 2 * width] = best
         out_i[i, width] = count

@@ -12,7 +12,16 @@ Tables (``H = MAX_GOODS + 5 + 1`` goods values):
 
 Levels of equal free-combination count are solved upwards from none free; ``D`` is kept for the level
 below only. ``sign`` is +1 (normal: maximise) or -1 (misere: minimise, no Reroll).
+
+With a risk appetite ``theta`` != 0 (normal play) every value is E[exp(theta * what is still to come)]
+instead of its mean: points now and a future worth U are worth exp(theta * points) * U (``then``), a
+finished game's goods g are exp(theta * g), the averages are unchanged, and ``sign`` is the sign of theta
+(theta < 0 minimises). ``D`` then holds the completion's success part alone (the picked points multiply
+it), the running out of goods being added where it is used. Despirala's final scores stay below 620 and
+|theta| <= 1, so these values lie between e^-620 and e^620: doubles hold them without logarithms.
 """
+
+import math
 
 import numpy as np
 
@@ -22,34 +31,44 @@ GOODS_PER_TURN = 5
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _end_value(W, mask, g):
+def then(theta, points, value):
+    """``points`` scored now, then a future worth ``value``: their sum (the mean), or with a risk appetite
+    exp(theta * points) * value."""
+    if theta == 0.0:
+        return points + value
+    return math.exp(theta * points) * value
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _end_value(W, mask, g, theta=0.0):
     if mask == 0:
-        return float(g)
+        return then(theta, float(g), 0.0 if theta == 0.0 else 1.0)
     return W[mask, min(g + GOODS_PER_TURN, W.shape[1] - 1)]
 
 
 @njit(cache=True, nogil=True)
-def _completion(W, mask, hmax, q, qcum, out):
-    """out[s, h] = D for the successor ``mask``, every shape, goods up to ``hmax``."""
+def _completion(W, mask, hmax, q, qcum, out, theta=0.0):
+    """out[s, h] = D for the successor ``mask``, every shape, goods up to ``hmax`` (with a risk appetite,
+    the success part alone)."""
     n_shapes, H = out.shape
     end = np.empty(H)
     for g in range(H):
-        end[g] = _end_value(W, mask, g)
+        end[g] = _end_value(W, mask, g, theta)
     for s in range(n_shapes):
         for h in range(hmax + 1):
             acc = 0.0
             for t in range(h + 1):
                 acc += q[s, t] * end[h - t]
-            out[s, h] = acc + (1.0 - qcum[s, h]) * end[0]
+            out[s, h] = acc + (1.0 - qcum[s, h]) * end[0] if theta == 0.0 else acc
 
 
 @njit(cache=True, nogil=True)
-def _collect_table(W, mask_after, face, binom, sign, out):
+def _collect_table(W, mask_after, face, binom, sign, out, theta=0.0):
     """out[c, h]: best value of Collect ``face`` holding ``c`` of it with ``h`` goods."""
     H = out.shape[1]
     for h in range(H):
         for c in range(6, -1, -1):
-            stop = face * c + _end_value(W, mask_after, h)
+            stop = then(theta, float(face * c), _end_value(W, mask_after, h, theta))
             best = stop
             if h > 0 and c < 6:
                 go = 0.0
@@ -85,7 +104,7 @@ def _sample_weights(mask, h, samples, seed, cum, weights):
 
 @njit(cache=True, nogil=True)
 def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                 opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights):
+                 opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights, theta):
     """Fill W[mask, :hmax + 1] from the level below. ``picks[r, h]`` (scratch) gets each throw's best
     pick, contiguous in h; the Reroll, the same for every throw, is mixed in afterwards. With
     ``samples`` > 0 the mean over all throws is replaced by the mean over that many sampled throws
@@ -94,7 +113,7 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
     n_rolls = roll_probs.shape[0]
     for f in range(6):
         if mask & (1 << f):
-            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f])
+            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f], theta)
     for r in range(n_rolls):
         row = picks[r]
         for h in range(H):
@@ -112,10 +131,18 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
                 d = D_prev[level_index[mask & ~(1 << c)], s]
                 q = qcum[s]
                 pts = opt_points[o]
-                for h in range(H):
-                    v = pts * q[h] + d[h]
-                    if sign * v > sign * row[h]:
-                        row[h] = v
+                if theta == 0.0:
+                    for h in range(H):
+                        v = pts * q[h] + d[h]
+                        if sign * v > sign * row[h]:
+                            row[h] = v
+                else:  # the points multiply the success part; running out of goods leaves them out
+                    gain = math.exp(theta * pts)
+                    out_of_goods = _end_value(W, mask & ~(1 << c), 0, theta)
+                    for h in range(H):
+                        v = gain * d[h] + (1.0 - q[h]) * out_of_goods
+                        if sign * v > sign * row[h]:
+                            row[h] = v
     for h in range(H):
         if samples > 0:
             _sample_weights(mask, h, samples, seed, cum, weights)
@@ -129,7 +156,7 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
             for r in range(n_rolls):
                 if weights[r] != 0.0:
                     v = picks[r, h]
-                    total += weights[r] * (v if v > reroll else reroll)
+                    total += weights[r] * (v if sign * v > sign * reroll else reroll)
         else:
             for r in range(n_rolls):
                 total += weights[r] * picks[r, h]
@@ -140,7 +167,7 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
 
 @njit(cache=True, parallel=True)
 def solve_level(W, masks, hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                opt_points, q, qcum, D_prev, D_next, next_hmax, level_index, binom, samples, seed):
+                opt_points, q, qcum, D_prev, D_next, next_hmax, level_index, binom, samples, seed, theta):
     """W for every mask of one level (in parallel; goods up to ``hmax``, the most a turn of this level
     can hold), then that level's D for the level above (goods up to ``next_hmax``)."""
     n = masks.shape[0]
@@ -151,25 +178,29 @@ def solve_level(W, masks, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
         picks = np.empty((roll_probs.shape[0], H))
         weights = np.empty(roll_probs.shape[0])
         _turn_values(W, masks[i], hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
-                     opt_shape, opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights)
+                     opt_shape, opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights,
+                     theta)
     for i in prange(n):
-        _completion(W, masks[i], next_hmax, q, qcum, D_next[i])
+        _completion(W, masks[i], next_hmax, q, qcum, D_next[i], theta)
 
 
 @njit(cache=True)
-def base_completion(q, qcum, out):
+def base_completion(q, qcum, out, theta):
     """D for the level with nothing free (the game ends: the goods left are the value)."""
     W = np.zeros((1, out.shape[1]))
-    _completion(W, np.int64(0), out.shape[1] - 1, q, qcum, out)
+    _completion(W, np.int64(0), out.shape[1] - 1, q, qcum, out, theta)
 
 
 @njit(cache=True, nogil=True)
-def _pick_value(W, after, s, h, pts, q, qcum):
+def _pick_value(W, after, s, h, pts, q, qcum, theta=0.0):
     """Picking a combination with missing shape ``s`` and ``pts`` points at ``h`` goods, leaving ``after``."""
     acc = 0.0
     for t in range(h + 1):
-        acc += q[s, t] * _end_value(W, after, h - t)
-    return pts * qcum[s, h] + acc + (1.0 - qcum[s, h]) * _end_value(W, after, 0)
+        acc += q[s, t] * _end_value(W, after, h - t, theta)
+    out_of_goods = (1.0 - qcum[s, h]) * _end_value(W, after, 0, theta)
+    if theta == 0.0:
+        return pts * qcum[s, h] + acc + out_of_goods
+    return math.exp(theta * pts) * acc + out_of_goods
 
 
 @njit(cache=True, nogil=True)
@@ -215,7 +246,7 @@ def complete_by_draws(s, h, shape_cum, done):
 
 @njit(cache=True, parallel=True)
 def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo, opt_shape, opt_points,
-                   q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
+                   q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores, theta):
     """Play ``len(scores)`` games (from the turn start (start_mask, start_goods, start_points)) with the
     decisions of table ``W``; game g uses its own seeded random stream, whatever thread plays it."""
     H = W.shape[1]
@@ -230,7 +261,7 @@ def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, 
             h = min(goods + GOODS_PER_TURN, H - 1)
             for f in range(6):
                 if mask & (1 << f):
-                    _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f, :, : h + 1])
+                    _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f, :, : h + 1], theta)
             _throw(6, counts)
             while True:
                 r = code_index[throw_code(counts)]
@@ -247,7 +278,7 @@ def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, 
                 for o in range(opt_start[r], opt_start[r + 1]):
                     c = opt_combo[o]
                     if mask & (1 << c):
-                        v = _pick_value(W, mask & ~(1 << c), opt_shape[o], h, opt_points[o], q, qcum)
+                        v = _pick_value(W, mask & ~(1 << c), opt_shape[o], h, opt_points[o], q, qcum, theta)
                         if sign * v > sign * best:
                             best = v
                             choice = 6 + o
@@ -260,7 +291,7 @@ def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, 
                     after = mask & ~(1 << f)
                     have = roll_counts[r, f]
                     while True:
-                        stop = (f + 1) * have + _end_value(W, after, h)
+                        stop = then(theta, float((f + 1) * have), _end_value(W, after, h, theta))
                         if h > 0 and have < 6:
                             go = 0.0
                             for j in range(6 - have + 1):

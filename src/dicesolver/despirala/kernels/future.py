@@ -11,39 +11,43 @@ the strategy's decisions, of the distributions where the turn ends, shifted by t
 * a turn end leaving ``after`` and ``g`` goods reads row ``g + 5`` of ``after`` (or is ``g`` itself when
   nothing is left).
 
-The decisions are those of ``expected.simulate_games``: the same values compared in the same order.
+The decisions are those of ``expected.simulate_games``: the same values compared in the same order (with a
+risk appetite ``theta``, those of its table: ``expected``'s module docstring).
 """
+
+import math
 
 import numpy as np
 
 from ...core.jit import borrowed, njit
-from .expected import _collect_table, _end_value
+from .expected import _collect_table, _end_value, then
 
 GOODS_PER_TURN = 5
 N_COMBOS = 14
 
 
 @njit(cache=True, nogil=True)
-def pick_parts(W, mask, h, q, qcum, acc, fail):
+def pick_parts(W, mask, h, q, qcum, acc, fail, theta=0.0):
     """For every free combination c and shape s, the two goods-dependent terms of picking it at ``h``
-    goods (``_pick_value`` is ``points * qcum[s, h] + acc[c, s] + fail[c, s]``, summed in that order)."""
+    goods (``_pick_value`` is ``points * qcum[s, h] + acc[c, s] + fail[c, s]``, summed in that order; with
+    a risk appetite ``exp(theta * points) * acc[c, s] + fail[c, s]``)."""
     n_shapes = q.shape[0]
     for c in range(N_COMBOS):
         if not mask & (1 << c):
             continue
         after = mask & ~(1 << c)
-        at_zero = _end_value(W, after, 0)
+        at_zero = _end_value(W, after, 0, theta)
         for s in range(n_shapes):
             a = 0.0
             for t in range(h + 1):
-                a += q[s, t] * _end_value(W, after, h - t)
+                a += q[s, t] * _end_value(W, after, h - t, theta)
             acc[c, s] = a
             fail[c, s] = (1.0 - qcum[s, h]) * at_zero
 
 
 @njit(cache=True, nogil=True)
 def expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo, opt_shape, opt_points,
-                    qcum, acc, fail, col):
+                    qcum, acc, fail, col, theta=0.0):
     """The expected-score decision after throw ``r``: -1 Reroll, f < 6 Collect f + 1, 6 + o option o."""
     best = -sign * 1e300
     choice = -1
@@ -59,7 +63,10 @@ def expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start,
         c = opt_combo[o]
         if mask & (1 << c):
             s = opt_shape[o]
-            v = opt_points[o] * qcum[s, h] + acc[c, s] + fail[c, s]
+            if theta == 0.0:
+                v = opt_points[o] * qcum[s, h] + acc[c, s] + fail[c, s]
+            else:
+                v = math.exp(theta * opt_points[o]) * acc[c, s] + fail[c, s]
             if sign * v > sign * best:
                 best = v
                 choice = 6 + o
@@ -67,7 +74,7 @@ def expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def collect_goes_on(W, col_f, after, face, have, g, binom, sign):
+def collect_goes_on(W, col_f, after, face, have, g, binom, sign, theta=0.0):
     """Whether the expected-score strategy rethrows when collecting ``face`` holding ``have`` at ``g`` goods
     (the comparison ``_collect_table`` makes)."""
     if g == 0 or have == 6:
@@ -76,11 +83,11 @@ def collect_goes_on(W, col_f, after, face, have, g, binom, sign):
     n = 6 - have
     for j in range(n + 1):
         go += binom[n, j] * col_f[have + j, g - 1]
-    return sign * go > sign * (face * have + _end_value(W, after, g))
+    return sign * go > sign * then(theta, float(face * have), _end_value(W, after, g, theta))
 
 
 @njit(cache=True, nogil=True)
-def collect_ends(W, col_f, after, face, h, entry, binom, sign, out):
+def collect_ends(W, col_f, after, face, h, entry, binom, sign, out, theta=0.0):
     """Push ``entry[have]`` (collecting ``face`` at ``h`` goods) through the strategy's Continue / Stop
     decisions: out[have, g] += the probability of stopping holding ``have`` with ``g`` goods."""
     mass = entry.copy()
@@ -91,7 +98,7 @@ def collect_ends(W, col_f, after, face, h, entry, binom, sign, out):
             m = mass[have]
             if m == 0.0:
                 continue
-            if collect_goes_on(W, col_f, after, face, have, g, binom, sign):
+            if collect_goes_on(W, col_f, after, face, have, g, binom, sign, theta):
                 n = 6 - have
                 for j in range(n + 1):
                     nxt[have + j] += m * binom[n, j]
@@ -104,17 +111,17 @@ def collect_ends(W, col_f, after, face, h, entry, binom, sign, out):
 
 @njit(cache=True, nogil=True)
 def turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                     opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw):
+                     opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw, theta=0.0):
     """weight[c, slot, g] (zeroed up to g = h here): the probability that a turn started at (mask, h)
     ends by picking c with slot's points and g goods left; returns the probability of a Reroll."""
     weight[:, :, : h + 1] = 0.0
     cw[:, :] = 0.0
-    pick_parts(W, mask, h, q, qcum, acc, fail)
+    pick_parts(W, mask, h, q, qcum, acc, fail, theta)
     reroll = 0.0
     for r in range(roll_probs.shape[0]):
         p = roll_probs[r]
         choice = expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo, opt_shape,
-                                 opt_points, qcum, acc, fail, col)
+                                 opt_points, qcum, acc, fail, col, theta)
         if choice < 0:
             reroll += p
         elif choice < 6:
@@ -129,19 +136,19 @@ def turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, 
             weight[c, 0, 0] += p * (1.0 - qcum[s, h])  # out of goods: no points, no goods
     for f in range(6):
         if mask & (1 << f):
-            collect_ends(W, col[f], mask & ~(1 << f), f + 1, h, cw[f], binom, sign, weight[f])
+            collect_ends(W, col[f], mask & ~(1 << f), f + 1, h, cw[f], binom, sign, weight[f], theta)
     return reroll
 
 
 @njit(cache=True, nogil=True)
-def turn_scratch(W, mask, sign, binom, n_shapes, n_slots):
+def turn_scratch(W, mask, sign, binom, n_shapes, n_slots, theta=0.0):
     """What ``turn_end_weights`` and ``turn_ends`` work in for the turns of one set of free combinations: its
     Collect tables made, the rest to be written."""
     H = W.shape[1]
     col = np.empty((6, 7, H))
     for f in range(6):
         if mask & (1 << f):
-            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f])
+            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f], theta)
     weight = np.zeros((N_COMBOS, n_slots, H))
     size = weight.size
     return (col, np.zeros((N_COMBOS, n_shapes)), np.zeros((N_COMBOS, n_shapes)), weight, np.zeros((6, 7)),
@@ -172,7 +179,7 @@ def turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_
 
 @njit(cache=True, nogil=True)
 def future_level(stripe, stripes, F, offset, length, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts,
-                 opt_start, opt_combo, opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom):
+                 opt_start, opt_combo, opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom, theta):
     """Every row h <= hmax of masks stripe, stripe + stripes, ... of one level, from the level below (already
     in F), on the calling thread without the GIL (Python's threads run one stripe each)."""
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
@@ -189,11 +196,12 @@ def future_level(stripe, stripes, F, offset, length, masks, hmax, sign, reroll_a
         L = length[mask]
         base = offset[mask]
         col, acc, fail, weight, cw, end_combo, end_points, end_goods, end_weight = turn_scratch(
-            W, mask, sign, binom, n_shapes, slot_points.shape[1])
+            W, mask, sign, binom, n_shapes, slot_points.shape[1], theta)
         row = np.empty(L)
         for h in range(hmax + 1):
             reroll = turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
-                                      opt_shape, opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw)
+                                      opt_shape, opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw,
+                                      theta)
             row[:] = 0.0
             if reroll > 0.0:
                 before = base + (h - 1) * L
