@@ -4,7 +4,8 @@ For each game, in one process with its kernels compiled (a warm-up solve of Yach
 table cache: the public solve (``ds.solve(game)`` and ``ds.solve(game, theta=...)``: the table built and
 written), best of ``--rounds``, alternating the mean and each theta so that the machine's drift falls on
 both; then the certainty equivalent of each and one advice's time under each. Prints Markdown for
-BENCHMARKS.md. Usage: ``python benchmarks/bench_risk.py [GAME ...] [--rounds N]`` (default yahtzee yatzy, 3).
+BENCHMARKS.md. Usage: ``python benchmarks/bench_risk.py [GAME ...] [--rounds N]`` (default yahtzee yatzy, 3;
+despirala too).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import tempfile
 import time
 
 THETAS = (0.0, 0.01, -0.01, 0.05)
+POSITIONS = {"despirala": "none;5;123456"}  # each game's position for the advice; scorecard games: /13456/2
 
 
 def timed_solve(game: str, theta: float) -> tuple[float, float]:
@@ -32,8 +34,9 @@ def timed_solve(game: str, theta: float) -> tuple[float, float]:
 def main(games: list[str], rounds: int) -> None:
     import dicesolver as ds
 
-    timed_solve("yacht", 0.01)  # the kernels compiled (or loaded) before any timing
-    timed_solve("yacht", 0.0)
+    for game in games:  # the kernels compiled (or loaded) before any timing
+        timed_solve(game, 0.01)
+        timed_solve(game, 0.0)
     print("| game | theta | solve, best of %d (s) | against the mean's | root value |" % rounds)
     print("|---|---:|---:|---:|---:|")
     for game in games:
@@ -47,15 +50,16 @@ def main(games: list[str], rounds: int) -> None:
             print(f"| {game} | {theta:g} | {best[theta]:.2f} | {best[theta] / best[0.0]:.2f}x | {root[theta]:.4f} |")
     with tempfile.TemporaryDirectory() as cache:
         os.environ["DICESOLVER_CACHE_DIR"] = cache
-        print("\n| game | theta | ds.advise of /13456/2, best of 200 (µs) |")
+        print("\n| game | theta | ds.advise of its position, best of 200 (µs) |")
         print("|---|---:|---:|")
         for game in games:
+            position = POSITIONS.get(game, "/13456/2")
             for theta in (None, 0.01):
-                ds.advise(game, "/13456/2", theta=theta)
+                ds.advise(game, position, theta=theta)
                 times = []
                 for _ in range(200):
                     start = time.perf_counter()
-                    ds.advise(game, "/13456/2", theta=theta)
+                    ds.advise(game, position, theta=theta)
                     times.append(time.perf_counter() - start)
                 print(f"| {game} | {'mean' if theta is None else theta} | {1e6 * min(times):.0f} |")
 
