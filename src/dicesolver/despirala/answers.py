@@ -50,13 +50,14 @@ def pick_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 class DespiralaEngine:
     """Answers Despirala situations from the expected-score table ``W`` (with a risk appetite ``theta``, its
     certainty equivalents), or with ``target`` = (T, the table's largest need N, a tie's worth, the sets it
-    holds) from the target table ``V``."""
+    holds) from the target table ``V``, a finished game still needing m worth ``row[m]``."""
 
     _width = 1 + len(PICKS)
 
     def __init__(self, mode: str, tie: float, W: np.ndarray | None = None, V: np.ndarray | None = None,
                  offset: np.ndarray | None = None, rows: np.ndarray | None = None,
-                 target: tuple[int, int, float, int] | None = None, theta: float = 0.0):
+                 target: tuple[int, int, float, int] | None = None, theta: float = 0.0,
+                 row: np.ndarray | None = None):
         self._normal = mode == "normal"
         self.tie = tie
         self._theta = float(theta)
@@ -68,6 +69,7 @@ class DespiralaEngine:
         self._offset = frozen(offset if offset is not None else np.zeros(1, dtype=np.int64))
         self._rows = frozen(rows if rows is not None else np.zeros(1, dtype=np.int64))
         self._aim = frozen(np.array(target if target else (-1, 0, 0.0, ALL_FREE), dtype=np.float64))
+        self._row = frozen(np.ascontiguousarray(row if row is not None else np.ones(1), dtype=np.float64))
         self._numpy_first = NumpyFirst(lambda: self._kernel)  # expected scores: a few situations in Python
 
     @cached_property
@@ -94,7 +96,8 @@ class DespiralaEngine:
                                                      self._W, self._normal, *self._tables, self.tie, f, i)
         else:
             refused = self._kernel(free, goods, points, dice, phase, combination, have, picked, self._W, self._V,
-                                   self._offset, self._rows, self._aim, self._normal, self._theta, *self._tables,
+                                   self._offset, self._rows, self._aim, self._row, self._normal, self._theta,
+                                   *self._tables,
                                    self.tie, f, i)
         return out.check(REASONS) if refused else out
 

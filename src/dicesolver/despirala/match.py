@@ -137,7 +137,7 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
 
 
 def _target_inputs(game: DespiralaGame, a, b) -> tuple:
-    """The target arrays of the match kernel: (V, offsets, rows, N, aims, tie) of the one target table the
+    """The target arrays of the match kernel: (V, offsets, rows, N, aims, row) of the one target table the
     target players share (two target players must share one: the same aim's kind and needs), or empty ones."""
     from .players import TargetPlayer
     from .target import layout
@@ -146,9 +146,10 @@ def _target_inputs(game: DespiralaGame, a, b) -> tuple:
     tables = [p.table for p in players if p is not None]
     aims = np.array([p.aim if p is not None else 0 for p in players], dtype=np.int64)
     if not tables:
-        return (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, aims, 1.0)
+        return (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, aims,
+                np.ones(1))
     table = max(tables, key=lambda t: t.N)
     if any(t.tie != table.tie or t.within != table.within for t in tables):
         raise InputError("two target players in one match play from one kind of target table")
     offset, rows, _ = layout(table.N, table.within)
-    return np.asarray(table.V), offset, rows, table.N, aims, table.tie
+    return np.asarray(table.V), offset, rows, table.N, aims, np.ascontiguousarray(table.row)

@@ -113,6 +113,7 @@ def play_target_games(table: TargetTable, aim: int, n: int, seed: int,
         raise InputError("the target table does not hold this start or this aim")
     offset, rows, _ = layout(table.N, table.within)
     scores = np.zeros(n, dtype=np.int64)
-    target_games(np.asarray(table.V), offset, rows, table.N, aim, normal, table.tie, counts, code_index, start_idx,
-                 combo, shape, points, q, qcum, shape_cum, done, binom, free, goods, scored, int(seed) % 2**31, scores)
+    target_games(np.asarray(table.V), offset, rows, table.N, aim, normal, np.ascontiguousarray(table.row), counts,
+                 code_index, start_idx, combo, shape, points, q, qcum, shape_cum, done, binom, free, goods, scored,
+                 int(seed) % 2**31, scores)
     return scores

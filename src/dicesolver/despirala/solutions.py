@@ -114,7 +114,7 @@ class DespiralaTargetChance(DespiralaEngine, TargetChance[DespiralaGame, Despira
     def __init__(self, game: DespiralaGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
         offset, rows, _ = layout(table.N, table.within)
         DespiralaEngine.__init__(self, table.mode, self.tie, V=np.asarray(table.V), offset=offset, rows=rows,
-                                 target=(score, table.N, table.tie, table.within))
+                                 target=(score, table.N, table.tie, table.within), row=table.row)
         TargetChance.__init__(self, game, table, Beat(score) if beat else AtLeast(score), info)
         self.encoding = DespiralaEncoding(game)
 

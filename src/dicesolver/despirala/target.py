@@ -1,5 +1,7 @@
 """Despirala played for a score: the best chance of finishing with at least T points (at most T in misere
-play), or of beating a known score S (a tie counting half), from any position.
+play), or of beating a known score S (a tie counting half), from any position; in normal play, any goal on
+the final score (``core.aims.FinalScoreGoal``: a blind field, a percentile), as the best expected utility,
+from the same table with the goal's own row for a finished game (``kernels.target``).
 
 One table per mode and aim holds every turn start's best chance for every need n = 0..N of further points
 (``kernels.target``); the options inside a turn are priced here in Python from it, in the kernel's order
@@ -51,6 +53,23 @@ def used_shapes(mode: str) -> np.ndarray:
     return used
 
 
+def target_row(mode: str, N: int, tie: float = AT_LEAST) -> np.ndarray:
+    """A target's row: a finished game still needing m points is worth ``tie`` at m = 0, then nothing (normal
+    play: fewer points than needed) or everything (misere: fewer than the most allowed)."""
+    row = np.full(N + 1, 0.0 if mode == "normal" else 1.0)
+    row[0] = tie
+    return row
+
+
+def row_tail(row: np.ndarray) -> tuple[int, float]:
+    """(reach, beyond): from ``reach`` (1 to N) on, every cell of ``row`` is ``beyond`` (the kernel's prune)."""
+    N = len(row) - 1
+    reach = N
+    while reach > 1 and row[reach - 1] == row[N]:
+        reach -= 1
+    return reach, float(row[N])
+
+
 @dataclass
 class TargetTable:
     """The best chances of a mode's games for needs 0..N (see the module docstring)."""
@@ -58,13 +77,18 @@ class TargetTable:
     mode: str
     V: np.ndarray  # float32, see layout()
     N: int
-    tie: float = AT_LEAST
+    row: np.ndarray  # a finished game still needing m points is worth row[m] (``target_row`` for a target)
     directory: str = ""
     within: int = ALL_FREE
 
     @property
     def normal(self) -> bool:
         return self.mode == "normal"
+
+    @property
+    def tie(self) -> float:
+        """What finishing with the need exactly is worth (a target's 1, a score to beat's 1/2)."""
+        return float(self.row[0])
 
     def _below(self) -> float:
         return 1.0 if self.normal else 0.0
@@ -87,9 +111,7 @@ class TargetTable:
         return float(self.V[int(offset[free]) + h * (self.N + 1) + need])
 
     def _terminal(self, goods: int, need: int) -> float:
-        if goods == need:
-            return self.tie
-        return 1.0 if (goods > need) == self.normal else 0.0
+        return self._below() if goods > need else float(self.row[need - goods])
 
     def end(self, free: int, goods: int, need: int) -> float:
         """The best chance when a turn ends leaving ``free`` and ``goods``, needing ``need``."""
@@ -159,14 +181,17 @@ class TargetTable:
 
 
 def build(mode: str, N: int, progress: Callable[[int, int], None] | None = None, tie: float = AT_LEAST,
-          within: int = ALL_FREE) -> TargetTable:
-    """The table (or the part of it for the sets of free combinations inside ``within``)."""
+          within: int = ALL_FREE, row: np.ndarray | None = None) -> TargetTable:
+    """The table (or the part of it for the sets of free combinations inside ``within``); ``row``: a goal's
+    worth of a finished game for every need (a target's by default)."""
     from ..core.jit import Stripes
     from .kernels.target import target_level
 
     mode = check_mode(mode)
     if not 1 <= N <= MAX_NEED:
         raise InputError(f"a target is between 1 and {MAX_NEED} points")
+    row = target_row(mode, N, tie) if row is None else np.ascontiguousarray(row, dtype=np.float64)
+    reach, beyond = row_tail(row)
     probs, counts, start, combo, shape, points = throw_options(mode)
     q, qcum = completion_odds()
     offset, rows, cells = layout(N, within)
@@ -181,33 +206,41 @@ def build(mode: str, N: int, progress: Callable[[int, int], None] | None = None,
         for k in range(1, len(COMBINATIONS) + 1):
             if len(levels[k]):
                 stripes.each(target_level, V, offset, rows, N, levels[k], most_goods((1 << k) - 1), mode == "normal",
-                             tie, mode == "normal", probs, counts, start, combo, shape, points, used_shapes(mode), top,
-                             q, qcum, binomial_table())
+                             row, reach, beyond, mode == "normal", probs, counts, start, combo, shape, points,
+                             used_shapes(mode), top, q, qcum, binomial_table())
             done += work[k]
             if progress:
                 progress(done, sum(work))
-    return TargetTable(mode, V, N, tie, within=within)
+    return TargetTable(mode, V, N, row, within=within)
 
 
-def fingerprint(mode: str, N: int, tie: float, within: int) -> str:
+def fingerprint(mode: str, N: int, tie: float, within: int, row: np.ndarray | None = None) -> str:
+    """A target's tables keep their key; a goal's row (rounded to 1e-12) is part of its own."""
     part = "" if within == ALL_FREE else f":{within}"
-    return hashlib.sha256(f"{KIND}-v1:{mode}:{H}:{N}:{tie}{part}".encode()).hexdigest()
+    goal = "" if row is None else ":row=" + ",".join(f"{x:.12f}" for x in row)
+    return hashlib.sha256(f"{KIND}-v1:{mode}:{H}:{N}:{tie}{part}{goal}".encode()).hexdigest()
 
 
 def load_or_build(mode: str, N: int, progress: Callable[[int, int], None] | None = None,
                   on_problem: Callable[[str], None] | None = None, tie: float = AT_LEAST,
-                  within: int = ALL_FREE) -> tuple[TargetTable, bool, float]:
-    """(table, built now, seconds); ``within``: only the sets inside it (an endgame's own table)."""
+                  within: int = ALL_FREE, row: np.ndarray | None = None, goal: str = ""
+                  ) -> tuple[TargetTable, bool, float]:
+    """(table, built now, seconds); ``within``: only the sets inside it (an endgame's own table); ``row``: a
+    goal's worth of a finished game for every need, ``goal`` its words for the table's name."""
     mode = check_mode(mode)
     if not 0 < within <= ALL_FREE:
         raise InputError("a target table needs a combination left to play")
     started = time.perf_counter()
-    aim = "targets" if tie == AT_LEAST else "scores to beat"
+    aim = goal or ("targets" if tie == AT_LEAST else "scores to beat")
     part = "" if within == ALL_FREE else f", combinations {within:#x}"
-    key = tables.TableKey(KIND, f"despirala({mode}) {aim} to {N}{part}", fingerprint(mode, N, tie, within))
+    if row is not None:
+        row = np.asarray(row, dtype=np.float64)
+        if row.shape != (N + 1,) or not np.all((row >= 0) & (row <= 1)):
+            raise InputError(f"a goal's row is {N + 1} worths from 0 to 1")
+    key = tables.TableKey(KIND, f"despirala({mode}) {aim} to {N}{part}", fingerprint(mode, N, tie, within, row))
 
     def make():
-        table = build(mode, N, progress, tie, within)
+        table = build(mode, N, progress, tie, within, row)
         # the manifest's value: the best chance of the table's largest need from the start (a part's last cell)
         value = float(table.curve()[N]) if within == ALL_FREE else float(table.V[-1])
         return {"V": table.V}, value, {"mode": mode, "needs": N, "tie": tie, "within": within}
@@ -218,5 +251,6 @@ def load_or_build(mode: str, N: int, progress: Callable[[int, int], None] | None
             raise TableError(f"the Despirala {mode} target table has the wrong shape")
 
     loaded, built = tables.load_or_build(key, make, check, on_problem=on_problem)
-    table = TargetTable(mode, loaded.arrays["V"], N, tie, str(loaded.directory), within)
+    table = TargetTable(mode, loaded.arrays["V"], N, target_row(mode, N, tie) if row is None else row,
+                        str(loaded.directory), within)
     return table, built, time.perf_counter() - started

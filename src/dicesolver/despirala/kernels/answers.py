@@ -69,18 +69,18 @@ def throw_index(dice, i, keep_add, roll_offset):
 
 
 @njit(cache=True, nogil=True)
-def answer_despirala(free, goods, points, dice, phase, combination, have, picked, W, V, offset, rows, aim, normal,
-                     theta, pick_combo, pick_points, pick_shape, keep_add, roll_offset, q, qcum, binom, tie, out_f,
+def answer_despirala(free, goods, points, dice, phase, combination, have, picked, W, V, offset, rows, aim, goal,
+                     normal, theta, pick_combo, pick_points, pick_shape, keep_add, roll_offset, q, qcum, binom, tie, out_f,
                      out_i):
     """Every situation's options and value; returns how many were refused (their count: minus the reason).
-    ``aim`` = (target, N, tie's worth, the sets the table holds): target < 0 for expected scores (``W``);
-    else chances from the target table ``V`` (``offset``, ``rows``)."""
+    ``aim`` = (the score needs count from, N, unused, the sets the table holds): < 0 for expected scores
+    (``W``); else chances from the target table ``V`` (``offset``, ``rows``), a finished game still needing m
+    worth ``goal[m]``."""
     n = free.shape[0]
     width = out_i.shape[1] - 1
     H = W.shape[1] if aim[0] < 0 else q.shape[1]
     chance = aim[0] >= 0
     N = int(aim[1])
-    tie_worth = aim[2]
     within = int(aim[3])
     sign = 1.0 if (normal or chance) else -1.0
     rank = sign  # the values shown are best at their largest with a risk appetite, whatever theta's sign
@@ -123,7 +123,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
         base = 0.0 if chance else float(pts)
         if ph == OVER:
             if chance:
-                out_f[i, 2 * width] = end_chance(V, offset, rows, N, np.int64(0), h, need, normal, tie_worth)
+                out_f[i, 2 * width] = end_chance(V, offset, rows, N, np.int64(0), h, need, normal, goal)
             else:
                 out_f[i, 2 * width] = float(pts + h)
             continue
@@ -152,7 +152,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             after = mask & ~(1 << combo)
             s, p = pick_shape[code - 3, r], pick_points[code - 3]
             if chance:
-                out_f[i, 2 * width] = pick_chance(V, offset, rows, N, after, s, h, p, need, normal, tie_worth, q, qcum)
+                out_f[i, 2 * width] = pick_chance(V, offset, rows, N, after, s, h, p, need, normal, goal, q, qcum)
             else:
                 out_f[i, 2 * width] = shown(theta, base, pick_value(W, after, s, h, float(p), q, qcum, theta))
             continue
@@ -162,7 +162,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             after, face = mask & ~(1 << combo), combo + 1
             table = col[:, : g + 1]
             if chance:
-                collect_chances(V, offset, rows, N, after, face, g, need, normal, tie_worth, binom, table)
+                collect_chances(V, offset, rows, N, after, face, g, need, normal, goal, binom, table)
             else:
                 _collect_table(W, after, face, binom, sign, table, theta)
             go = np.nan
@@ -176,7 +176,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             if not np.isnan(go):
                 out_i[i, count], out_f[i, count] = 1, shown(theta, base, go)
                 count += 1
-            stop = end_chance(V, offset, rows, N, after, h, need - face * held, normal, tie_worth) if chance \
+            stop = end_chance(V, offset, rows, N, after, h, need - face * held, normal, goal) if chance \
                 else then(theta, float(face * held), end_value(W, after, h, theta))
             out_i[i, count], out_f[i, count] = 2, shown(theta, base, stop)
             count += 1
@@ -195,10 +195,10 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
                     face, showing = pick_points[p], pick_shape[p, r]
                     table = col[:, : h + 1]
                     if chance:
-                        collect_chances(V, offset, rows, N, after, face, h, need, normal, tie_worth, binom, table)
+                        collect_chances(V, offset, rows, N, after, face, h, need, normal, goal, binom, table)
                     else:
                         _collect_table(W, after, face, binom, sign, table, theta)
-                    stop = end_chance(V, offset, rows, N, after, h, need - face * showing, normal, tie_worth) \
+                    stop = end_chance(V, offset, rows, N, after, h, need - face * showing, normal, goal) \
                         if chance else then(theta, float(face * showing), end_value(W, after, h, theta))
                     best = stop
                     if h > 0 and showing < 6:
@@ -210,7 +210,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
                     value = best
                 elif chance:
                     value = pick_chance(V, offset, rows, N, after, pick_shape[p, r], h, pick_points[p], need, normal,
-                                        tie_worth, q, qcum)
+                                        goal, q, qcum)
                 else:
                     value = pick_value(W, after, pick_shape[p, r], h, float(pick_points[p]), q, qcum, theta)
                 out_i[i, count] = 3 + p

@@ -241,10 +241,11 @@ def uniform(key, counter):
 def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index,
                 opt_start, opt_combo, opt_shape, opt_points, opt_slot, slot_points, q, qcum, shape_cum, done, binom,
                 most_options, start_mask, start_goods, start_points, first_seat, seed, first_deal, TV, toffset, trows,
-                TN, aims, tie, finals):
+                TN, aims, goal, finals):
     """Two-player games between strategy 0 and strategy 1 (kinds[k]: 0 plays the expected-score decisions
     of table W2[k], 1 plays to win with W2[k] and F, 2 plays for at least aims[k] points with the target
-    table TV (``kernels.target``: offsets toffset, rows trows, needs 0..TN, a tie worth ``tie``)). Deal i is played twice: game 2i with strategy 0
+    table TV (``kernels.target``: offsets toffset, rows trows, needs 0..TN, a finished game still needing m
+    worth ``goal[m]``)). Deal i is played twice: game 2i with strategy 0
     first, game 2i + 1 with strategy 1 first; in both, seat s throws the dice of stream
     (seed, first_deal + i, s). Every game starts from the same position: seat s with start_mask[s] free,
     start_goods[s] goods before its next turn's 5 and start_points[s], seat first_seat to throw.
@@ -299,7 +300,7 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                     pts = points[s]
                     need = aims[strategy] - pts
                     if to_reach:
-                        turn_collects(TV, toffset, trows, TN, m, h, need, normal, tie, binom, col)
+                        turn_collects(TV, toffset, trows, TN, m, h, need, normal, goal, binom, col)
                     else:
                         for f in range(6):
                             if m & (1 << f):
@@ -317,7 +318,7 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                     while True:
                         r = code_index[throw_code(counts)]
                         if to_reach:
-                            choice = target_choice(TV, toffset, trows, TN, m, h, need, r, normal, tie,
+                            choice = target_choice(TV, toffset, trows, TN, m, h, need, r, normal, goal,
                                                    roll_counts, opt_start, opt_combo, opt_shape, opt_points, q, qcum,
                                                    col)
                         else:
@@ -346,7 +347,7 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                             while True:
                                 if to_reach:
                                     go = target_goes_on(TV, toffset, trows, TN, col[f], m & ~(1 << f), f + 1, have, h,
-                                                        need, normal, tie, binom)
+                                                        need, normal, goal, binom)
                                 elif to_win:
                                     go = collect_goes_on_to_win(F, offset, length, rows, W, col[f], m, f, have, h, pts,
                                                                 slot_points, beat, ends, collects, binom, sign)

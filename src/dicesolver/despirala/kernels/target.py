@@ -3,9 +3,13 @@
 ``V`` is float32, one block per set of free combinations ``mask``: row ``h`` (goods at the start of a
 turn, this turn's 5 included; ``rows[mask]`` is the most a turn of that set can hold) of ``N + 1`` cells
 from ``offset[mask] + h * (N + 1)``. Cell ``n`` holds the best chance that the points still to come plus
-the final goods, X, are more than n (fewer than n in misere play), X = n counting ``tie``: 1 for a target,
+the final goods, X, are more than n (fewer than n in misere play), X = n counting ``row[0]``: 1 for a target,
 1/2 for a score to beat. Needs only fall as points are scored, so needs 0..N answer every need up to N; a
-need below 0 is met (normal) or missed (misere) already.
+need below 0 is met (normal) or missed (misere) already. More generally a finished game still needing m >= 0
+points is worth ``row[m]`` (a goal's utility of the final score, ``core.aims.FinalScoreGoal``: a target's row
+is (1, 0, 0, ...), a blind field's the chance of coming first), and the best expected worth is the table's.
+From ``reach`` on the row is one value, ``beyond``: a need more than ``reach - 1`` points past what a player
+can still score is worth ``beyond`` whatever the dice, and is not computed from them.
 
 A turn's chance is the mean over its 462 throws of the best option for each need, as in the expected-score
 solve (``kernels.expected``) with chances for values; but a combination's points now move the need, so
@@ -34,14 +38,14 @@ def met_already(normal):
 
 
 @njit(cache=True, nogil=True)
-def end_chance(V, offset, rows, N, after, g, n, normal, tie):
+def end_chance(V, offset, rows, N, after, g, n, normal, row):
     """The chance when a turn ends leaving ``after`` free and ``g`` goods, needing ``n`` (at most N)."""
     if n < 0:
         return met_already(normal)
     if after == 0:  # the game is over: the goods are all that is still to come
-        if g == n:
-            return tie
-        return 1.0 if (g > n) == normal else 0.0
+        if g > n:
+            return met_already(normal)
+        return row[n - g]
     return np.float64(V[offset[after] + min(g + GOODS_PER_TURN, rows[after]) * (N + 1) + n])
 
 
@@ -54,14 +58,14 @@ def turn_chance(V, offset, rows, N, mask, h, n, normal):
 
 
 @njit(cache=True, nogil=True)
-def fill_ends(V, offset, rows, N, mask, hmax, normal, tie, ends):
+def fill_ends(V, offset, rows, N, mask, hmax, normal, row, ends):
     """ends[c, g, n]: end_chance leaving mask - c, for every free c, g <= hmax and n <= N."""
     for c in range(N_COMBOS):
         if mask & (1 << c):
             after = mask & ~(1 << c)
             for g in range(hmax + 1):
                 for n in range(N + 1):
-                    ends[c, g, n] = end_chance(V, offset, rows, N, after, g, n, normal, tie)
+                    ends[c, g, n] = end_chance(V, offset, rows, N, after, g, n, normal, row)
 
 
 @njit(cache=True, nogil=True)
@@ -93,7 +97,8 @@ def fill_collects(mask, hmax, N, normal, binom, ends, col):
 def fill_completions(mask, h, N, most, used, q, ends, done):
     """done[c, s, m]: the chance of completing c (missing shape s) within h rethrows and then meeting
     need m, for the shapes ``used`` by c's options (the points are taken off the need by the caller), for
-    the needs up to ``most`` (turn_row reads no more)."""
+    the needs up to ``most`` (turn_row reads no more; ``most``: what the player can still score, plus
+    ``reach`` - 1)."""
     W = min(N, most) + 1
     for c in range(N_COMBOS):
         if not mask & (1 << c) or c < 6:
@@ -114,15 +119,16 @@ def fill_completions(mask, h, N, most, used, q, ends, done):
 
 
 @njit(cache=True, nogil=True)
-def turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
-             opt_shape, opt_points, qcum, ends, col, done, row, acc):
+def turn_row(V, offset, N, mask, h, most, beyond, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
+             opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc):
     """acc[n] = the chance of a turn started at (mask, h), for every need (the completions at h ready).
-    ``most``: the most the turn's player can still score, goods included; needs above it are missed
-    (normal) or met (misere) whatever the dice, and are not computed from them."""
+    ``most``: the most the turn's player can still score, goods included, plus ``reach`` - 1; needs above it
+    are worth ``beyond`` whatever the dice (a target's: missed in normal play, met in misere), and are not
+    computed from them."""
     below = met_already(normal)
     W = min(N, most) + 1
     for n in range(W, N + 1):
-        acc[n] = 1.0 - below
+        acc[n] = beyond
     for n in range(W):
         acc[n] = 0.0
     reroll = reroll_allowed and h > 0
@@ -159,11 +165,11 @@ def turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, ro
 
 
 @njit(cache=True, nogil=True)
-def target_level(stripe, stripes, V, offset, rows, N, masks, hmax, normal, tie, reroll_allowed, roll_probs,
-                 roll_counts, opt_start, opt_combo, opt_shape, opt_points, used, top, q, qcum, binom):
+def target_level(stripe, stripes, V, offset, rows, N, masks, hmax, normal, goal, reach, beyond, reroll_allowed,
+                 roll_probs, roll_counts, opt_start, opt_combo, opt_shape, opt_points, used, top, q, qcum, binom):
     """Every row h <= hmax of masks stripe, stripe + stripes, ... of one level, from the level below (already
     in V), on the calling thread without the GIL (Python's threads run one stripe each). ``top[c]``: the most
-    combination c scores."""
+    combination c scores; ``goal``: a finished game's worth for every need (the module docstring's row)."""
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
     V, offset, rows, masks, roll_probs, roll_counts = borrowed(V), borrowed(offset), borrowed(rows), \
         borrowed(masks), borrowed(roll_probs), borrowed(roll_counts)
@@ -179,7 +185,7 @@ def target_level(stripe, stripes, V, offset, rows, N, masks, hmax, normal, tie, 
     acc = np.empty(W)
     for i in range(stripe, masks.shape[0], stripes):
         mask = masks[i]
-        fill_ends(V, offset, rows, N, mask, hmax, normal, tie, ends)
+        fill_ends(V, offset, rows, N, mask, hmax, normal, goal, ends)
         fill_collects(mask, hmax, N, normal, binom, ends, col)
         base = offset[mask]
         points = 0
@@ -189,35 +195,36 @@ def target_level(stripe, stripes, V, offset, rows, N, masks, hmax, normal, tie, 
                 points += top[c]
                 turns += 1
         for h in range(hmax + 1):
-            most = points + h + GOODS_PER_TURN * (turns - 1)  # every good kept, every combination at its best
+            # every good kept, every combination at its best; past it by reach or more, the row's tail
+            most = points + h + GOODS_PER_TURN * (turns - 1) + reach - 1
             fill_completions(mask, h, N, most, used, q, ends, done)
-            turn_row(V, offset, N, mask, h, most, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
+            turn_row(V, offset, N, mask, h, most, beyond, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
                      opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc)
             for n in range(W):
                 V[base + h * W + n] = acc[n]
 
 
 @njit(cache=True, nogil=True)
-def pick_chance(V, offset, rows, N, after, s, h, p, n, normal, tie, q, qcum):
+def pick_chance(V, offset, rows, N, after, s, h, p, n, normal, goal, q, qcum):
     """Picking a combination that misses shape ``s`` and scores ``p`` at ``h`` goods, needing ``n``
     (``TargetTable.pick_chance``'s sum, in its order)."""
     ok = qcum[s, h]
-    lost = (1.0 - ok) * end_chance(V, offset, rows, N, after, np.int64(0), n, normal, tie)
+    lost = (1.0 - ok) * end_chance(V, offset, rows, N, after, np.int64(0), n, normal, goal)
     if n - p < 0:
         return ok * met_already(normal) + lost
     acc = 0.0
     for t in range(h + 1):
         if q[s, t] != 0.0:
-            acc += q[s, t] * end_chance(V, offset, rows, N, after, h - t, n - p, normal, tie)
+            acc += q[s, t] * end_chance(V, offset, rows, N, after, h - t, n - p, normal, goal)
     return acc + lost
 
 
 @njit(cache=True, nogil=True)
-def collect_chances(V, offset, rows, N, after, face, h, n, normal, tie, binom, out):
+def collect_chances(V, offset, rows, N, after, face, h, n, normal, goal, binom, out):
     """out[c, g] (g <= h): the best chance collecting ``face`` holding c at g goods, needing n."""
     for g in range(h + 1):
         for c in range(7):
-            best = end_chance(V, offset, rows, N, after, g, n - face * c, normal, tie)
+            best = end_chance(V, offset, rows, N, after, g, n - face * c, normal, goal)
             if g > 0 and c < 6:
                 go = 0.0
                 for j in range(6 - c + 1):
@@ -227,15 +234,15 @@ def collect_chances(V, offset, rows, N, after, face, h, n, normal, tie, binom, o
 
 
 @njit(cache=True, nogil=True)
-def turn_collects(V, offset, rows, N, mask, h, n, normal, tie, binom, col):
+def turn_collects(V, offset, rows, N, mask, h, n, normal, goal, binom, col):
     """col[f] = collect_chances for every free collect face at the start of a turn (h goods, need n)."""
     for f in range(6):
         if mask & (1 << f):
-            collect_chances(V, offset, rows, N, mask & ~(1 << f), f + 1, h, n, normal, tie, binom, col[f])
+            collect_chances(V, offset, rows, N, mask & ~(1 << f), f + 1, h, n, normal, goal, binom, col[f])
 
 
 @njit(cache=True, nogil=True)
-def target_choice(V, offset, rows, N, mask, h, n, r, normal, tie, roll_counts, opt_start, opt_combo, opt_shape,
+def target_choice(V, offset, rows, N, mask, h, n, r, normal, goal, roll_counts, opt_start, opt_combo, opt_shape,
                   opt_points, q, qcum, col):
     """The target player's move after throw r (``col`` from turn_collects): -1 Reroll, f < 6 Collect f + 1,
     6 + o option o; the first best of Reroll, the collects, then the options in their order."""
@@ -253,7 +260,7 @@ def target_choice(V, offset, rows, N, mask, h, n, r, normal, tie, roll_counts, o
         c = opt_combo[o]
         if mask & (1 << c):
             v = pick_chance(V, offset, rows, N, mask & ~(1 << c), opt_shape[o], h, int(opt_points[o]), n, normal,
-                            tie, q, qcum)
+                            goal, q, qcum)
             if v > best:
                 best = v
                 choice = 6 + o
@@ -261,7 +268,7 @@ def target_choice(V, offset, rows, N, mask, h, n, r, normal, tie, roll_counts, o
 
 
 @njit(cache=True, nogil=True)
-def target_goes_on(V, offset, rows, N, col_f, after, face, have, h, n, normal, tie, binom):
+def target_goes_on(V, offset, rows, N, col_f, after, face, have, h, n, normal, goal, binom):
     """Whether the target player rethrows when collecting ``face`` holding ``have`` at h goods (a tie
     stops)."""
     if h == 0 or have == 6:
@@ -269,11 +276,11 @@ def target_goes_on(V, offset, rows, N, col_f, after, face, have, h, n, normal, t
     go = 0.0
     for j in range(6 - have + 1):
         go += binom[6 - have, j] * col_f[have + j, h - 1]
-    return go > end_chance(V, offset, rows, N, after, h, n - face * have, normal, tie)
+    return go > end_chance(V, offset, rows, N, after, h, n - face * have, normal, goal)
 
 
 @njit(cache=True, parallel=True)
-def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, opt_start, opt_combo, opt_shape,
+def target_games(V, offset, rows, N, aim, normal, goal, roll_counts, code_index, opt_start, opt_combo, opt_shape,
                  opt_points, q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
     """Play ``len(scores)`` games for the best chance of ``aim`` from a turn start (each game its own seeded
     random stream, whatever thread plays it), deciding as ``TargetPlayer`` does (``target_choice``)."""
@@ -289,11 +296,11 @@ def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, 
         while mask != 0:
             h = goods + GOODS_PER_TURN
             n = aim - points
-            turn_collects(V, offset, rows, N, mask, h, n, normal, tie, binom, col)
+            turn_collects(V, offset, rows, N, mask, h, n, normal, goal, binom, col)
             _throw(6, counts)
             while True:
                 r = code_index[np.sum(counts * powers)]
-                choice = target_choice(V, offset, rows, N, mask, h, n, r, normal, tie, roll_counts, opt_start,
+                choice = target_choice(V, offset, rows, N, mask, h, n, r, normal, goal, roll_counts, opt_start,
                                        opt_combo, opt_shape, opt_points, q, qcum, col)
                 if choice == -1:
                     h -= 1
@@ -303,7 +310,7 @@ def target_games(V, offset, rows, N, aim, normal, tie, roll_counts, code_index, 
                     f = choice
                     after = mask & ~(1 << f)
                     have = roll_counts[r, f]
-                    while target_goes_on(V, offset, rows, N, col[f], after, f + 1, have, h, n, normal, tie, binom):
+                    while target_goes_on(V, offset, rows, N, col[f], after, f + 1, have, h, n, normal, goal, binom):
                         h -= 1
                         have += collect_hits(6 - have, f)
                     points += (f + 1) * have
