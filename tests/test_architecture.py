@@ -83,7 +83,7 @@ def test_each_judge_is_one_object_its_answer_engine_and_its_solved_game():
 
     judges = {cls.__name__: cls for cls in concrete(SolvedGame) if cls.__module__.startswith("dicesolver.")}
     assert set(judges) == {"ExpectedScore", "CertaintyEquivalent", "ScorecardTargetChance", "DuelEquity", "MindfulModel",
-                           "ExpectedFinalScore",
+                           "ExpectedFinalScore", "DespiralaCertaintyEquivalent",
                            "DespiralaTargetChance", "WinProbability", "FarkleWinProbability"}
     for name, judge in judges.items():
         engine = next(c for c in judge.__mro__ if "answer" in vars(c))

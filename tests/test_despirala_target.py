@@ -8,7 +8,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from dicesolver.core.aims import AT_LEAST, BEAT
+from dicesolver.core.aims import AT_LEAST, BEAT, AtLeast
 from dicesolver.despirala import target
 from dicesolver.despirala.rules import COMBINATIONS, GOODS_PER_TURN, missing, six_dice_throws
 
@@ -176,7 +176,7 @@ def test_the_python_player_and_the_kernels_decide_alike(tables):
     table = tables["normal", AT_LEAST]
     game = make_despirala({})
     player = TargetPlayer(table, 70)
-    solved = DespiralaTargetChance(game, table, 70, False, None)
+    solved = DespiralaTargetChance(game, table, AtLeast(70), None)
     rng = np.random.default_rng(5)
     for _ in range(20):
         state = start_state(1, game)

@@ -13,19 +13,11 @@ from ..core import registry
 from ..core.aims import Field, theta_player
 from ..core.errors import InputError
 from ..core.protocol import Game
-from ..core.results import Distribution, Frontier, FrontierCheck, FrontierRow
+from ..core.results import Frontier, FrontierCheck, FrontierRow
 
 THETAS = (-0.05, -0.02, -0.01, -0.005, 0.0, 0.005, 0.01, 0.02, 0.05)
 PERCENTILES = ("5", "50", "95", "99")
 FIELDS = (2, 10, 100)
-
-
-def pmf(d: Distribution) -> np.ndarray:
-    """Every final score's probability, from 0 to the largest."""
-    out = np.zeros(max(d.probabilities) + 1)
-    for score, p in d.probabilities.items():
-        out[score] = p
-    return out
 
 
 def frontier(game: Game, thetas: Sequence[float] = THETAS, progress: Callable[[int, int], None] | None = None,
@@ -35,14 +27,14 @@ def frontier(game: Game, thetas: Sequence[float] = THETAS, progress: Callable[[i
     family = registry.family_of(game)
     if simulate < 0:
         raise InputError("--simulate is a number of games, 0 or more")
-    mean_player = pmf(family.distribution(game, progress=progress))
+    mean_player = np.array(family.distribution(game, progress=progress).pmf())
     fields = {n: Field(n).against(mean_player, "players who play for the mean") for n in FIELDS}
     played = family.simulate(game, [theta_player(t) for t in thetas], n=simulate, seed=seed, progress=progress) \
         if simulate else [None] * len(thetas)
     rows = []
     for theta, games in zip(thetas, played):
         d = family.distribution(game, progress=progress, theta=theta)
-        p = pmf(d)
+        p = np.array(d.pmf())
         scores = np.arange(len(p))
         if theta:
             top = (theta * scores[p > 0]).max()

@@ -205,12 +205,9 @@ def advise(
         advise_lines(game, sys.stdin, top)
         return
     state = registry.parse_state(game, position)
-    if isinstance(goal, (aims.AtLeast, aims.Beat)) and not isinstance(goal, aims.Percentile):  # a family may
-        # solve only the endgame that follows
+    if isinstance(goal, aims.FinalScoreGoal):  # a family may solve only the endgame that follows
         with progress(f"{state.game.canonical}: best chances of {goal.words()} (once; cached)") as update:
-            solution = registry.family_of(state.game).target_solution(state.game, goal.score,
-                                                                      beat=isinstance(goal, aims.Beat),
-                                                                      progress=update, at=state)
+            solution = registry.family_of(state.game).goal_solution(state.game, goal, progress=update, at=state)
     elif goal is not None:
         with progress(f"{state.game.canonical}: {goal.words()} (once; cached)") as update:
             solution = registry.solve(state.game, goal=goal, progress=update)

@@ -272,12 +272,14 @@ class Family(ABC, Generic[G, S]):
         solve only the part of the game that follows it."""
         raise self.lacking("target", game)
 
-    def goal_solution(self, game: G, goal: FinalScoreGoal, progress: Progress | None = None) -> SolvedGame:
+    def goal_solution(self, game: G, goal: FinalScoreGoal, progress: Progress | None = None,
+                      at: S | None = None) -> SolvedGame:
         """Play for any goal on one's own final score (``core.aims.FinalScoreGoal``: a target, a score to beat,
-        a blind field): the best chance of it, from a table of needs built for its utility. A family that
-        solves targets only answers those."""
+        a blind field): the best chance of it, from a table of needs built for its utility; given a position
+        ``at``, a family may solve only the part of the game that follows it. A family that solves targets only
+        answers those."""
         if isinstance(goal, (AtLeast, Beat)) and not isinstance(goal, Percentile):  # without targets: it says so
-            return self.target_solution(game, goal.score, beat=isinstance(goal, Beat), progress=progress)
+            return self.target_solution(game, goal.score, beat=isinstance(goal, Beat), progress=progress, at=at)
         raise self.lacking("goals", game)
 
     def risk_solution(self, game: G, theta: float, progress: Progress | None = None) -> SolvedGame:

@@ -538,6 +538,13 @@ class Distribution(_Model):
     perfect_game_one_in: float
     probabilities: dict[int, float] = Field(description="every final score's probability")
 
+    def pmf(self) -> list[float]:
+        """Every final score's probability, from 0 points to the largest (index: points)."""
+        out = [0.0] * (max(self.probabilities) + 1)
+        for score, p in self.probabilities.items():
+            out[score] = p
+        return out
+
 
 class FrontierCheck(_Model):
     """One risk appetite's strategy in simulated games (``frontier --simulate N``), beside its exact figures."""

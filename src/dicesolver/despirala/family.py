@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import numpy as np
 
-from ..core.aims import AT_LEAST, BEAT, parse_target, parse_theta_player, table_needs
+from ..core.aims import (AT_LEAST, BEAT, MAX_NEED, NEED_STEP, AtLeast, Beat, Field, FinalScoreGoal, Goal, Percentile,
+                         RiskAppetite, parse_field_player, parse_target, parse_theta_player, table_needs)
 from ..core.counts import ScoreCounts
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, Simulated, Variant
+from ..core.family import Family, MatchGames, Progress, Simulated, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, Distribution, SolveInfo, TargetCurve
 from .records import DespiralaRecord, despirala_record_from_lines
@@ -23,6 +24,14 @@ from .state import COLLECT, COMPLETE, DespiralaState, Event, SixDice
 if TYPE_CHECKING:
     from .encoding import DespiralaEncoding  # the solver and the players load numba kernels: imported when first needed
     from .solutions import DespiralaCertaintyEquivalent, DespiralaTargetChance, ExpectedFinalScore
+
+
+# rates of the 2-core reference machine (BENCHMARKS.md): a goal's table of needs a cell, a risk appetite's table,
+# the mean-players' distribution; a field against them reaches at most past every final score they make
+NEED_CELL_SECONDS = 1.8e-6
+RISK_SECONDS = 3.0
+DISTRIBUTION_SECONDS = 60.0
+MOST_FINAL = 600
 
 
 class DespiralaBot:
@@ -39,7 +48,7 @@ class DespiralaBot:
 class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     name = "despirala"
     title = "Despirala"
-    capabilities = frozenset({"target", "simulate", "match", "risk", "distribution"})
+    capabilities = frozenset({"target", "goals", "simulate", "match", "risk", "distribution"})
     human_like = ("mc-5",)
 
     def names(self) -> list[str]:
@@ -146,29 +155,87 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                         at: DespiralaState | None = None) -> DespiralaTargetChance:
         """From a position ``at``, only the sets of combinations its players still have free are solved, for
         the needs their points leave: an endgame's table is built in moments."""
-        from .breakdown import breakdown_size
-        from .solutions import DespiralaTargetChance
-        from .target import load_or_build
-
         if score <= 0 and not beat:
             raise InputError("a target is a positive number of points (every game reaches 0)")
         if score < 0:
             raise InputError("a score to beat is 0 points or more")
-        within, need = ALL_FREE, score
+        return self._needs_solution(game, Beat(score) if beat else AtLeast(score), progress, at)
+
+    def goal_solution(self, game: DespiralaGame, goal: FinalScoreGoal, progress: Progress | None = None,
+                      at: DespiralaState | None = None) -> DespiralaTargetChance:
+        """Any goal on one's own final score (normal play; misere plays for targets and scores to beat): a
+        blind field without scores plays against mean-players, their exact final-score distribution (built
+        once, as ``distribution``); a percentile is the target T found from the target tables. From a position
+        ``at``, only what follows it is solved, as for a target."""
+        if isinstance(goal, (AtLeast, Beat)) and not isinstance(goal, Percentile):
+            return self.target_solution(game, goal.score, isinstance(goal, Beat), progress, at)
+        if game.mode != "normal":
+            raise InputError(f"misere Despirala plays for targets and scores to beat, not for {goal.words()}")
+        if isinstance(goal, Field) and goal.others is None:
+            mean_players = self.distribution(game, progress)
+            goal = goal.against(np.array(mean_players.pmf()), "players who play for the mean")
+        if isinstance(goal, Percentile) and not goal.score:
+            goal = goal.resolved(self._best_percentile(game, goal.q, progress))
+        return self._needs_solution(game, goal, progress, at)
+
+    def goal_size(self, game: DespiralaGame, goal: Goal) -> TableSize | None:
+        """A risk appetite's table is the mean's shape; a goal's table of needs is 4 bytes a cell, 1.8 µs each
+        (BENCHMARKS.md: the field of 10's, 552 needs, 1.49 GB in 671 s; a target's prunes more), and a field or
+        percentile without scores reads the mean-players' distribution (0.86 GB, about a minute) too."""
+        from .future import layout as future_layout
+        from .solver import H
+        from .target import layout
+
+        if isinstance(goal, RiskAppetite):
+            return TableSize((ALL_FREE + 1) * H * 8, RISK_SECONDS)
+        if not isinstance(goal, FinalScoreGoal):
+            return None
+        unknown = (isinstance(goal, Field) and goal.others is None) or (isinstance(goal, Percentile) and not goal.score)
+        N = MOST_FINAL if unknown else goal.needs()
+        cells = layout(N)[2]
+        extra = TableSize(future_layout()[2] * 4, DISTRIBUTION_SECONDS) if unknown else TableSize(0, 0.0)
+        return TableSize(cells * 4 + extra.bytes, cells * NEED_CELL_SECONDS + (extra.seconds or 0.0))
+
+    def _best_percentile(self, game: DespiralaGame, q: float, progress: Progress | None) -> int:
+        """The largest T whose best chance of at least T points is over 1 - q/100 (``aims.Percentile``), from
+        target tables of needs from the mean-players' q-th percentile up, doubled while their last target is
+        still that likely."""
+        from .target import load_or_build
+
+        start = self.distribution(game, progress).percentiles.get(f"{q:g}") or 0
+        N = table_needs(max(start + NEED_STEP, 1))
+        while True:
+            curve = load_or_build(game.mode, N, progress)[0].curve()
+            likely = np.nonzero(curve > 1 - q / 100)[0]
+            if likely[-1] < N or N >= MAX_NEED:
+                return max(int(likely[-1]), 1)
+            N = min(table_needs(2 * N), MAX_NEED)
+
+    def _needs_solution(self, game: DespiralaGame, goal: FinalScoreGoal, progress: Progress | None,
+                        at: DespiralaState | None) -> DespiralaTargetChance:
+        from .breakdown import breakdown_size
+        from .solutions import DespiralaTargetChance
+        from .target import load_or_build
+
+        targets = isinstance(goal, (AtLeast, Beat))  # targets share tables of needs by NEED_STEP
+        within, need = ALL_FREE, goal.aim()
         if at is not None and not at.over:
             within = 0
             for seat in at.seats:
                 within |= seat.free
-            need = max(1, score - min(seat.points for seat in at.seats))
-        table, built, seconds = load_or_build(game.mode, table_needs(need), progress, tie=BEAT if beat else AT_LEAST,
-                                              within=within)
+            need = max(1, goal.aim() - min(seat.points for seat in at.seats))
+        N = table_needs(need) if targets else min(need, goal.needs())
+        row = None if targets else goal.full_card_row()[: N + 1]
+        table, built, seconds = load_or_build(game.mode, N, progress, tie=BEAT if isinstance(goal, Beat) else AT_LEAST,
+                                              within=within, row=row, goal="" if targets else goal.text())
+        details = {k: v for k, v in goal.details(0).items() if k not in ("score_so_far", "need")}
         info = SolveInfo(game=game.canonical, unit="p_target", value=0.0, solved_now=built, seconds=seconds,
                          states=int(table.V.shape[0]), table_bytes=int(table.V.nbytes), table_dir=table.directory,
-                         details={"beat" if beat else "target": score})
-        solved = DespiralaTargetChance(game, table, score, beat, info)
+                         details=details)
+        solved = DespiralaTargetChance(game, table, goal, info)
         # the value: the chance from the start, or from the position when only its endgame is solved
         value = solved.state_value(at) if at is not None and within != ALL_FREE else \
-            table.start(ALL_FREE, GOODS_PER_TURN, score)
+            table.start(ALL_FREE, GOODS_PER_TURN, goal.aim())
         solved.info = info.model_copy(update={"value": value})
         solved.explain_beside(lambda progress: self.solve(game, progress=progress), breakdown_size)  # the points alone
         return solved
@@ -236,8 +303,10 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
         from .simulate import simulate_despirala
 
         aim = parse_target(names[0]) if len(names) == 1 else None
-        if aim is not None:
-            return [self._simulate_target(game, aim, n, seed, samples, progress)]
+        field = parse_field_player(names[0]) if len(names) == 1 else None
+        goal = AtLeast(aim) if aim is not None else field
+        if goal is not None:
+            return [self._simulate_goal(game, goal, n, seed, samples, progress)]
         thetas = [0.0 if name.strip().lower() == "optimal" else parse_theta_player(name) for name in names]
         if any(name.strip().lower() != "optimal" for name in names) and all(t is not None for t in thetas):
             # risk appetites (theta:0 and optimal: the mean), one by one
@@ -245,8 +314,8 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                     for name, t in zip(names, thetas)]
         if names not in ([], ["optimal"]):
             raise InputError("Despirala simulates its expected-score table (optimal; --samples N for a Monte Carlo "
-                             "model), a target player (target:T) or a risk appetite (theta:X); for its other bots "
-                             "use match")
+                             "model), a goal's player (target:T, field:N) or risk appetites (theta:X); for its other "
+                             "bots use match")
         stats, scores = simulate_despirala(game.mode, n, seed, samples)
         label = "optimal" if not samples else f"mc-{samples}"
         return [Simulated(label, ScoreCounts.of(scores), {"expected": stats.expected}, {"model": stats.model},
@@ -274,22 +343,32 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
                           "simulated_certainty_equivalent": shown},
                          {"model": "exact"}, time.perf_counter() - start)
 
-    def _simulate_target(self, game: DespiralaGame, aim: int, n: int, seed: int, samples: int,
-                         progress: Progress | None) -> Simulated:
+    def _simulate_goal(self, game: DespiralaGame, goal: FinalScoreGoal, n: int, seed: int, samples: int,
+                       progress: Progress | None) -> Simulated:
+        """``n`` games of a goal's player (target:T, field:N), how often they reach the goal (for a field, the
+        mean of its utility: the share of fields won) beside its exact chance."""
         import time
 
         from .simulate import play_target_games
         from .target import load_or_build
 
         if samples:
-            raise InputError("--samples goes with the expected-score table, not with a target player")
-        table = load_or_build(game.mode, table_needs(aim), progress)[0]
+            raise InputError("--samples goes with the expected-score table, not with a goal's player")
+        if isinstance(goal, AtLeast):  # misere too: at most T
+            table = load_or_build(game.mode, table_needs(goal.score), progress)[0]
+            chance = table.start(ALL_FREE, GOODS_PER_TURN, goal.score)
+        else:
+            solved = self.goal_solution(game, goal, progress)
+            table, goal, chance = solved.table, solved.final_goal, solved.root_value
         start = time.perf_counter()
-        scores = play_target_games(table, aim, n, seed)
-        reached = scores >= aim if game.mode == "normal" else scores <= aim
-        return Simulated(f"target:{aim}", ScoreCounts.of(scores),
-                         {"goal": f"target:{aim}", "target": aim, "target_rate": float(np.mean(reached)),
-                          "target_chance": table.start(ALL_FREE, GOODS_PER_TURN, aim)},
+        scores = play_target_games(table, goal.aim(), n, seed)
+        if isinstance(goal, AtLeast):
+            worth = (scores >= goal.score) if game.mode == "normal" else (scores <= goal.score)
+        else:
+            worth = goal.utility(scores)
+        return Simulated(goal.text(), ScoreCounts.of(scores),
+                         {"goal": goal.text(), "target": goal.score if isinstance(goal, AtLeast) else None,
+                          "target_rate": float(np.mean(worth)), "target_chance": chance},
                          {"model": "exact"}, time.perf_counter() - start)
 
     def match(self, game: DespiralaGame, names: list[str], n: int, seed: int,

@@ -18,9 +18,10 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.aims import (TARGET_PREFIX, TARGET_TEMPLATE, THETA_TEMPLATE, parse_target, parse_theta_player, table_needs,
-                         theta_player)
+from ..core.aims import (FIELD_TEMPLATE, TARGET_PREFIX, TARGET_TEMPLATE, THETA_TEMPLATE, parse_field_player,
+                         parse_target, parse_theta_player, table_needs, theta_player)
 from ..core.errors import InputError
+from ..core.solved import TargetChance
 from .future import FutureTable, point_slots
 from .rules import COMBINATIONS, DespiralaGame, Move
 from .solver import (DespiralaTable, binomial_table, collect_values, completion_odds, pick_shape, throw_options,
@@ -43,6 +44,8 @@ DESPIRALA_STRATEGIES = {
             "any N",
     TARGET_TEMPLATE: "plays for the best chance of a final score of at least T (at most T in misere play), "
                      "e.g. target:450",
+    FIELD_TEMPLATE: "plays for the best chance of the top score in a blind tournament of N players who play for "
+                    "the mean (normal play), e.g. field:10",
     THETA_TEMPLATE: "plays with a risk appetite theta from -1 to 1 (normal play): the best certainty equivalent "
                     "ln E[exp(theta X)] / theta of its final score X, e.g. theta:0.02 (bold) or theta:-0.02",
 }
@@ -203,10 +206,11 @@ class TargetPlayer:
 
     table: TargetTable
     aim: int
+    label: str = ""  # a goal's name (field:N) where the aim is not a target's
 
     @property
     def name(self) -> str:
-        return f"{TARGET_PREFIX}{self.aim}"
+        return self.label or f"{TARGET_PREFIX}{self.aim}"
 
     def choose(self, game: DespiralaGame, state: DespiralaState) -> Move:
         seat = state.seat
@@ -232,14 +236,14 @@ def _throw_index() -> dict[tuple[int, ...], int]:
 def check_despirala_player(name: str) -> None:
     """InputError naming the choices when ``name`` is no Despirala bot (nothing is built)."""
     key = str(name).strip().lower()
-    if parse_target(key) is not None or parse_theta_player(key) is not None:
+    if parse_target(key) is not None or parse_theta_player(key) is not None or parse_field_player(key) is not None:
         return
     if key in ("optimal", "ev", "expected", "competitive"):
         return
     m = _MC.match(key)
     if not m:
         raise InputError(f"unknown Despirala strategy {name!r}: optimal, competitive, mc-N (e.g. mc-5), target:T "
-                         "(e.g. target:450) or theta:X (e.g. theta:0.02)")
+                         "(e.g. target:450), field:N (e.g. field:10) or theta:X (e.g. theta:0.02)")
     if not 1 <= int(m.group(1)) <= 1000:
         raise InputError("mc-N takes N from 1 to 1000 samples per state")
 
@@ -255,6 +259,13 @@ def make_despirala_player(name: str, game: DespiralaGame, solution: DespiralaTab
         from .target import load_or_build as load_targets
 
         return TargetPlayer(load_targets(game.mode, table_needs(aim), progress)[0], aim)
+    field = parse_field_player(key)
+    if field is not None:
+        from ..core import registry
+
+        solved = registry.family_of(game).goal_solution(game, field, progress)
+        assert isinstance(solved, TargetChance)
+        return TargetPlayer(solved.table, solved.final_goal.aim(), field.text())
     theta = parse_theta_player(key)
     if theta:
         from .solver import load_or_solve

@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..core.aims import AtLeast, Beat
+from ..core.aims import AtLeast, Beat, FinalScoreGoal, Percentile
 from ..core.errors import InputError
 from ..core.family import TableSize
 from ..core.protocol import Unit
@@ -108,20 +108,23 @@ class DespiralaCertaintyEquivalent(ExpectedFinalScore):
 
 
 class DespiralaTargetChance(DespiralaEngine, TargetChance[DespiralaGame, DespiralaState]):
-    """The best chance that a player's own final score reaches ``score`` (at least it; at most it in
-    misere play), or with ``beat`` passes it (a tie counting half), whatever the others do."""
+    """The best chance that a player's own final score reaches a target (at least it; at most it in misere
+    play), or passes a score to beat (a tie counting half), or the best expected worth of another goal on it
+    (a blind field, a percentile: normal play), whatever the others do."""
 
-    def __init__(self, game: DespiralaGame, table: TargetTable, score: int, beat: bool, info: SolveInfo):
+    def __init__(self, game: DespiralaGame, table: TargetTable, goal: FinalScoreGoal, info: SolveInfo):
         offset, rows, _ = layout(table.N, table.within)
         DespiralaEngine.__init__(self, table.mode, self.tie, V=np.asarray(table.V), offset=offset, rows=rows,
-                                 target=(score, table.N, table.tie, table.within), row=table.row)
-        TargetChance.__init__(self, game, table, Beat(score) if beat else AtLeast(score), info)
+                                 target=(goal.aim(), table.N, table.tie, table.within), row=table.row)
+        TargetChance.__init__(self, game, table, goal, info)
         self.encoding = DespiralaEncoding(game)
 
     def goal(self) -> str:
-        if self.beat:
+        if isinstance(self.final_goal, Beat):
             return f"{'beating' if self.table.normal else 'finishing under'} {self.score} (a tie counts half)"
-        return f"finishing with {'at least' if self.table.normal else 'at most'} {self.score} points"
+        if isinstance(self.final_goal, AtLeast) and not isinstance(self.final_goal, Percentile):
+            return f"finishing with {'at least' if self.table.normal else 'at most'} {self.score} points"
+        return self.final_goal.words()
 
     def score_so_far(self, state: DespiralaState) -> int:
         return state.seat.points

@@ -380,10 +380,11 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             raise InputError("a score to beat is 0 points or more")
         return self.goal_solution(game, Beat(score) if beat else AtLeast(score), progress)
 
-    def goal_solution(self, game: ScorecardGame, goal: FinalScoreGoal, progress: Progress | None = None
-                      ) -> SolvedGame:
+    def goal_solution(self, game: ScorecardGame, goal: FinalScoreGoal, progress: Progress | None = None,
+                      at: ScorecardState | None = None) -> SolvedGame:
         """The best chance of any goal on one player's final score, from the table of needs built for its
-        utility (a field without scores plays against this game's mean-players' exact distribution)."""
+        utility (a field without scores plays against this game's mean-players' exact distribution); the
+        whole game's table, whatever the position ``at``."""
         from .solitaire.table import TurnState
         from .target.solution import ScorecardTargetChance
         from .target.table import load_or_build_goal
