@@ -1,6 +1,7 @@
 """Who may use the web app (the token of a server open to the network) and whose games are whose (each
 browser sees its own)."""
 
+import re
 import time
 
 import pytest
@@ -49,10 +50,16 @@ def test_the_address_with_the_token_leaves_a_cookie(cache):
     assert visit.status_code == 303 and visit.headers["location"] == "/"  # the address bar loses the token
     cookies = visit.headers.get_list("set-cookie")
     # one cookie per port (two servers on one machine keep theirs), holding proof of the token, not the token
-    assert any(c.startswith(f"{access.TOKEN_COOKIE}-80={access.cookie_value(TOKEN)};") and "HttpOnly" in c
-               for c in cookies)
+    proof = next(c.split(";")[0].split("=", 1)[1] for c in cookies if c.startswith(f"{access.TOKEN_COOKIE}-80="))
+    assert re.fullmatch(r"[0-9a-f]{64}", proof) and all("HttpOnly" in c for c in cookies)
     assert not any(TOKEN in c for c in cookies)
     assert browser.get("/").status_code == 200  # from now on the cookie is enough
+    # the proof is this start's and this port's: a restarted server, or another port of the host, asks again
+    restarted = TestClient(create_app(token=TOKEN), cookies={f"{access.TOKEN_COOKIE}-80": proof})
+    assert restarted.get("/api/games").status_code == 401
+    other_port = TestClient(create_app(token=TOKEN), base_url="http://localhost:8001")
+    assert other_port.get("/", follow_redirects=False, params={"token": TOKEN}).status_code == 303
+    assert other_port.cookies.get(f"{access.TOKEN_COOKIE}-8001") not in (None, proof)
     assert browser.get("/api/games").status_code == 200
     assert browser.post("/api/advice", json={"game": "pig", "position": "0,0,0"}).status_code in (200, 202)
     # a program sends the header instead
@@ -130,9 +137,13 @@ def run(capsys, *argv):
     (["--token", "short"], "16 or more"),
     (["--token", "12345678"], "16 or more"),
     (["--token", "has spaces in it, too"], "letters, digits"),
-    (["--token", "passwordpassword1"], "common passwords"),
-    (["--token", "qwerty123456qwerty"], "common passwords"),
+    (["--token", "passwordpassword1"], "repeats like"),
+    (["--token", "qwerty123456qwerty"], "commonly used password"),
     (["--token", "abababababababababab"], "repeats"),
+    (["--token", "Passw0rd-Passw0rd"], "guesses find it"),
+    (["--token", "qwertyuiopasdfgh"], "commonly used password"),
+    (["--token", "aaaabbbbccccddddeeeeffffgggghhhh"], "guesses find it"),
+    (["--token", "dicesolver-2026-12-07"], "guesses find it"),
     (["--no-token", "--token", "abcdefgh1-xyz-7890"], "contradict"),
     (["--token", "abcdefgh1-xyz-7890", "--token-file", "x"], "contradict"),
     (["--token-file", "/nonexistent/token"], "cannot read"),
@@ -305,6 +316,68 @@ def test_wrong_tokens_are_slowed_and_told(cache, capsys):
     assert err.count("wrong token from 10.0.0.9") == 1
     asyncio.run(failures.failed("10.0.0.10"))  # another address starts free
     assert "10.0.0.10" in capsys.readouterr().err
+
+
+def test_thousands_of_wrong_tokens_never_get_a_5xx_and_lock_out_guessing(cache, capsys, monkeypatch):
+    """Wrong tokens from one address, then from many (the throttle's delay stubbed to nothing, so that thousands
+    run in a second): never a 5xx; after the lockout's count a guess is not checked (429 with Retry-After), the
+    right token offered as a guess included, while a browser holding the token's cookie goes on; stderr gets a
+    bounded number of lines."""
+    import asyncio
+
+    slept = []
+
+    async def pause(self, delay: float) -> None:
+        slept.append(delay)
+
+    monkeypatch.setattr(access.Failures, "pause", pause)
+    app = create_app(token=TOKEN)
+    codes: dict[int, int] = {}
+
+    async def ask(client: str, token: str, cookie: str | None = None) -> tuple[int, dict[str, str]]:
+        headers = [(b"host", b"localhost"), (b"authorization", f"token {token}".encode())] if token else \
+            [(b"host", b"localhost")]
+        if cookie:
+            headers.append((b"cookie", cookie.encode()))
+        scope = {"type": "http", "method": "GET", "path": "/api/games", "raw_path": b"/api/games", "query_string": b"",
+                 "headers": headers, "client": (client, 5000), "server": ("localhost", 8000), "scheme": "http",
+                 "http_version": "1.1", "root_path": "", "asgi": {"version": "3.0"}}
+        said: dict = {}
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                said["status"] = message["status"]
+                said["headers"] = {k.decode().lower(): v.decode() for k, v in message["headers"]
+                                   if k.decode().lower() != "set-cookie" or v.startswith(access.TOKEN_COOKIE.encode())}
+
+        await app(scope, receive, send)
+        codes[said["status"]] = codes.get(said["status"], 0) + 1
+        return said["status"], said["headers"]
+
+    async def attack():
+        status, headers = await ask("10.0.0.1", TOKEN)  # a browser that opened the address: its cookie
+        cookie = headers["set-cookie"].split(";")[0]
+        assert status == 200 and cookie.startswith(access.token_cookie({"server": ("localhost", 8000)}))
+        for i in range(3000):
+            status, _ = await ask("10.1.1.1", f"guess-{i}")
+            assert status in (401, 429), status
+        status, headers = await ask("10.1.1.1", TOKEN)  # even the right one: guesses are not checked now
+        assert status == 429 and int(headers["retry-after"]) > 0
+        assert (await ask("10.1.1.1", "", cookie))[0] == 200  # the cookie's browser goes on
+        assert (await ask("10.2.2.2", TOKEN))[0] == 200  # another address is not locked out by one
+        for i in range(3000):  # many addresses, a few guesses each: the lockout of all
+            status, _ = await ask(f"10.3.{i // 250}.{i % 250}", f"guess-{i}")
+            assert status in (401, 429), status
+        assert (await ask("10.4.4.4", TOKEN))[0] == 429
+        assert (await ask("10.4.4.4", "", cookie))[0] == 200
+
+    asyncio.run(attack())
+    assert not any(code >= 500 for code in codes) and codes[429] > 2000
+    assert max(slept) <= access.Failures.MAX_DELAY
+    assert capsys.readouterr().err.count("\n") <= access.Failures.MAX_LINES
 
 
 def test_every_response_carries_the_security_headers(cache):

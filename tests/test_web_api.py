@@ -486,10 +486,9 @@ def test_a_cut_record_continues_from_its_last_event_and_can_be_discarded(tmp_pat
     with TestClient(create_app(), cookies=browser) as client:
         resumed = settle(client, "POST", "/api/play", json={"resume": name}).json()
         assert "note:" in resumed["transcript"] and resumed["board"] is not None
-        assert client.delete(f"/api/records/{name}").status_code == 400  # being played
-        client.post(f"/api/play/{resumed['id']}/send", json={"line": "quit"})
-        time.sleep(0.5)
-        assert client.delete(f"/api/records/{name}").json() == {"discarded": name}
+        assert str(tmp_path) not in resumed["transcript"] and "half-written" in resumed["transcript"]  # no server path
+        assert client.delete(f"/api/records/{name}").json() == {"discarded": name}  # quit and discarded at once
+        assert client.get(f"/api/play/{resumed['id']}").status_code == 404  # gone with its record
         assert not path.exists() and client.post("/api/play", json={"resume": name}).status_code == 404
         assert client.post("/api/play", json={"resume": "../x.jsonl"}).status_code == 400
         assert client.post("/api/play", json={}).status_code == 400
@@ -777,3 +776,35 @@ def test_the_frontier_drawn_on_the_explore_page(client):
     assert "frontier.png" in [x["image"] for x in yacht["page"]["explore"]]
     r = draw(client, "yacht", "frontier.png")
     assert r.status_code == 200 and r.headers["content-type"] == "image/png" and r.content[:4] == b"\x89PNG"
+
+
+def registry_load_reads(path) -> bool:
+    from dicesolver.core import registry
+
+    return registry.load(str(path)).canonical is not None
+
+
+def test_a_records_header_is_read_once_whatever_its_first_lines(client, tmp_path, monkeypatch):
+    """The rules-file guard reads the header the reader reads: blank first lines, CR line ends, a BOM or
+    whitespace before the header cannot make the server open a file a record names (a real rules file here)."""
+    import shutil
+
+    from dicesolver.scorecard.game import presets
+
+    rules = tmp_path / "mine.toml"
+    shutil.copy(Path(presets.__file__).parent / "presets" / "yacht.toml", rules)
+    opened = []
+    real = presets._read_file
+    monkeypatch.setattr(presets, "_read_file", lambda path: opened.append(path) or real(path))
+    assert registry_load_reads(rules) and opened == [rules]  # the watch sees a rules file read
+    opened.clear()
+    header = json.dumps({"type": "game", "format": 2, "game": str(rules), "players": ["you"]})
+    for text in (f"\n{header}\n", f"\n\n  \n{header}\n", f"\r\n{header}\r\n", f"   \n{header}\n", f"\t{header}\n",
+                 f"\ufeff{header}\n", f"{header}\n", f"\n{header}\n{{\"type\": \"throw\"}}\n"):
+        r = client.post("/api/review", json={"record": text})
+        assert 400 <= r.status_code < 500, (text, r.status_code, r.text)
+        assert str(tmp_path) not in r.json()["detail"], r.text
+    assert opened == []
+    for game in ([1], {"a": 1}, "", None):
+        r = client.post("/api/review", json={"record": json.dumps({"type": "game", "format": 2, "game": game}) + "\n"})
+        assert r.status_code == 400 and "game string" in r.json()["detail"], (game, r.text)

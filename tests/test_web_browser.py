@@ -676,7 +676,7 @@ def test_a_whole_game_with_my_own_dice_on_a_phone(page, server, tmp_path):
             assert sorted(shown) == sorted(view["held"] + thrown)
             throws += 1
             continue
-        phone.wait_for_function("(p) => board.adviceFor === p", arg=board["position"])
+        phone.wait_for_function("(p) => board.adviceFor === p + '|'", arg=board["position"])
         advice = phone.evaluate("board.advice")
         library = dicesolver.advise("yacht", board["position"])
         assert [o["action"] for o in advice["options"]] == [o.action for o in library.options]
@@ -1366,8 +1366,8 @@ def test_the_advisor_plays_for_a_goal_on_a_phone(page, server):
     for f in "11236":
         phone.click(f"#faces .die[data-face='{f}']")
     phone.wait_for_selector("#advice-table tr.best")
-    for kind, setting, goal in (("field", ("#goal-field", "3"), "field:3"),
-                                ("target", ("#goal-target", "150"), "target:150"),
+    for kind, setting, goal in (("field", ("#advisor-goal-field", "3"), "field:3"),
+                                ("target", ("#advisor-goal-target", "150"), "target:150"),
                                 ("theta", None, "theta:-0.05")):
         phone.select_option("#advisor-goal", kind)
         if kind == "field":
@@ -1376,9 +1376,9 @@ def test_the_advisor_plays_for_a_goal_on_a_phone(page, server):
             phone.fill(*setting)
             phone.dispatch_event(setting[0], "change")
         else:
-            phone.evaluate("() => { const r = document.getElementById('goal-theta'); r.value = '-0.05';"
+            phone.evaluate("() => { const r = document.getElementById('advisor-goal-theta'); r.value = '-0.05';"
                            " r.dispatchEvent(new Event('input')); r.dispatchEvent(new Event('change')); }")
-            assert phone.inner_text("#goal-theta-out") == "-0.050"
+            assert phone.inner_text("#advisor-goal-theta-out") == "-0.050"
         want = ds.advise("yacht", "/11236/2", goal=goal)
         phone.wait_for_function("(v) => state.advice && Math.abs(state.advice.options[0].value - v) < 1e-9",
                                 arg=want.best.value)
@@ -1386,7 +1386,43 @@ def test_the_advisor_plays_for_a_goal_on_a_phone(page, server):
         assert small_advisor_controls(phone) == [] and phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.reload()
     phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
-    assert phone.input_value("#advisor-goal") == "theta" and phone.input_value("#goal-theta") == "-0.05"
+    assert phone.input_value("#advisor-goal") == "theta" and phone.input_value("#advisor-goal-theta") == "-0.05"
     phone.select_option("#advisor-game", "pig")
     phone.wait_for_function("document.getElementById('advisor-goal-row').hidden")
+    phone.close()
+
+
+def test_the_board_hint_plays_for_the_boards_goal(page, server):
+    """The Play board's hint takes a goal of its own ("Play for", shown with the hint): its best move and value
+    are ds.advise's for that goal, the chance is said in words, and the goal is kept after a reload; the Advisor's
+    own goal is another setting."""
+    import dicesolver as ds
+
+    phone = open_phone(page, server)
+    errors = []
+    phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+    phone.click(".tab[data-page='play']")
+    start_game(phone, "yacht", [], seed=3)
+    phone.wait_for_selector("#board .hint-best")
+    assert phone.is_visible("#board-goal-row") and phone.input_value("#board-goal") == "mean"
+    phone.select_option("#board-goal", "target")
+    phone.fill("#board-goal-target", "150")
+    phone.dispatch_event("#board-goal-target", "change")
+    position = phone.evaluate("state.session.board.position")
+    want = ds.advise("yacht", position, goal="target:150")
+    phone.wait_for_function("(v) => board.advice && board.advice.unit === 'p_target'"
+                            " && Math.abs(board.advice.options[0].value - v) < 1e-9", arg=want.best.value)
+    phone.wait_for_selector("#board .hint-best")
+    assert phone.inner_text("#board .hint-best") == f"best {100 * want.best.value:.1f}%"
+    assert "reach the goal" in phone.inner_text("#board .chance")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390 and errors == []
+    phone.click("#hint-toggle")  # the goal is the hint's: no hint, no row (the field left says no new goal)
+    phone.wait_for_function("document.getElementById('board-goal-row').hidden")
+    phone.click("#hint-toggle")
+    phone.wait_for_selector("#board .hint-best")
+    phone.reload()
+    phone.wait_for_function("document.querySelectorAll('#advisor-game option').length > 5")
+    assert phone.input_value("#board-goal") == "target" and phone.input_value("#board-goal-target") == "150"
+    assert phone.input_value("#advisor-goal") == "mean"
     phone.close()

@@ -14,7 +14,7 @@ import os
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from . import records
 from .aims import FinalScoreGoal, Goal, Mean, RiskAppetite, check_theta, parse_goal
@@ -157,14 +157,25 @@ def solution_for(state: State, progress: Progress | None = None) -> SolvedGame:
     return family_of(state.game).quick_solution(state) or solve(state.game, progress=progress)
 
 
+def record_game(path: str | Path, lines: list[tuple[int, Any]] | None = None) -> str:
+    """The game string a record's header names, read as ``read_record`` reads it (its first line that is not
+    blank): what a server checks before it loads the game, with nothing read twice another way."""
+    path = Path(path)
+    number, header = (lines if lines is not None else read_lines(path, MAX_RECORD_BYTES))[0]
+    if not isinstance(header, dict) or header.get("type") != "game":
+        raise InputError(f"{path}, line {number}: the first line must be the game header")
+    game = header.get("game")
+    if not isinstance(game, str) or not game.strip():
+        raise InputError(f"{path}, line {number}: a record names its game as a game string, such as \"yahtzee\"")
+    return game
+
+
 def read_record(path: str | Path, warnings: list[str] | None = None) -> Playthrough:
     """A game record of any game, checked against its rules."""
     path = Path(path)
     lines = read_lines(path, MAX_RECORD_BYTES, warnings)
-    number, header = lines[0]
-    if not isinstance(header, dict) or header.get("type") != "game":
-        raise InputError(f"{path}, line {number}: the first line must be the game header")
-    game = load(str(header.get("game", "")))
+    header = lines[0][1]
+    game = load(record_game(path, lines))
     if header.get("format") == records.STEP_FORMAT:
         return records.read(path, lines, game)
     return family_of(game).read_record(path, lines, game)  # format 1: each family's own events

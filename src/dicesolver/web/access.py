@@ -26,6 +26,7 @@ import hashlib
 import hmac
 import html
 import ipaddress
+import math
 import re
 import secrets
 import socket
@@ -42,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 TOKEN_COOKIE = "dicesolver-token"
 BROWSER_COOKIE = "dicesolver-browser"
 TOKEN_ENV = "DICESOLVER_WEB_TOKEN"  # how ``serve --workers N`` hands its token to every process
+COOKIE_ENV = "DICESOLVER_WEB_COOKIE_SECRET"  # and the secret of this start's cookie proofs (hex)
 COOKIE_SECONDS = 400 * 24 * 3600  # browsers cap a cookie's life at 400 days
 BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
 OWNER_SUFFIX = ".owner"
@@ -111,25 +113,31 @@ def same_origin(request: Request) -> bool:
 
 TOKEN_FROM_USER_ENV = "DICESOLVER_TOKEN"  # where a user may keep the token (out of the process list)
 TOKEN_CHARACTERS = re.compile(r"^[A-Za-z0-9_.~-]+$")
-# parts of the passwords people pick first: a token built mostly of one is guessed first
-COMMON = ("password", "passwort", "qwerty", "azerty", "123456", "654321", "abcdef", "letmein", "welcome", "iloveyou",
-          "admin", "dragon", "monkey", "football", "baseball", "sunshine", "princess", "trustno1", "master", "secret",
-          "dicesolver", "yahtzee", "token", "changeme", "000000", "111111")
+MIN_GUESSES_LOG10 = 12  # a trillion guesses: centuries at the pace the throttle and its lockout allow
+# what an attacker would try first with this server: its own words (zxcvbn checks the rest)
+OWN_WORDS = ("dicesolver", "yahtzee", "yatzy", "yacht", "token", "table", "serve", "dice")
 
 
 def weak_token(token: str) -> str | None:
-    """Why a token chosen by hand is too easy to guess, or None: at least 16 characters, no common password
-    in half of it, not a few characters repeated."""
+    """Why a token chosen by hand is too easy to guess, or None: at least 16 characters of those an address
+    carries, and a trillion guesses or more by zxcvbn's estimate (common passwords, keyboard walks, repeats,
+    dates and words; made for the job and maintained, rather than a list of our own)."""
     if len(token) < 16:
         return f"it has {len(token)} characters; use 16 or more (or let the server make one)"
     if not TOKEN_CHARACTERS.match(token):
         return "use letters, digits and '-_.~' only (it travels in an address)"
     if len(set(token)) < 8:
         return "it repeats a few characters"
-    lowered = token.lower()
-    common = sum(lowered.count(word) * len(word) for word in COMMON)
-    if 2 * common >= len(token):
-        return "it is made of common passwords"
+    from zxcvbn import zxcvbn
+
+    # its limit is 72 characters (a longer token is at least as strong); runs of one character ("aaaabbbb") are
+    # read as one, a pattern zxcvbn scores too kindly
+    estimate = min((zxcvbn(text[:72], user_inputs=list(OWN_WORDS)) for text in (token, re.sub(r"(.)\1+", r"\1", token))),
+                   key=lambda e: e["guesses_log10"])
+    if estimate["guesses_log10"] < MIN_GUESSES_LOG10:
+        why = (estimate["feedback"].get("warning") or "it follows a pattern people use").rstrip(".")
+        return f"{why[0].lower()}{why[1:]} (about 10^{estimate['guesses_log10']:.0f} guesses find it; let the server " \
+               "make one, or join four or more unrelated words)"
     return None
 
 
@@ -177,11 +185,12 @@ class Guard:
     gives each browser its id (in ``request.state.browser``). Plain ASGI rather than ``@app.middleware``: it
     costs every request microseconds, not a task and a wrapped response."""
 
-    def __init__(self, app: ASGIApp, token: str | None, hosts: Hosts | None = None):
+    def __init__(self, app: ASGIApp, token: str | None, hosts: Hosts | None = None, secret: bytes | None = None):
         self.app = app
         self.token = token
         self.hosts = hosts or Hosts()
-        self.cookie_value = cookie_value(token) if token is not None else ""
+        # the cookie's proof changes with each start of the server (``serve --workers N`` shares one: COOKIE_ENV)
+        self.secret = secret or secrets.token_bytes(32)
         self.failures = Failures()
 
     def _token_of(self, request: Request, cookie: str) -> tuple[str | None, bool]:
@@ -194,10 +203,10 @@ class Guard:
             return request.query_params["token"], False
         return request.cookies.get(cookie), True
 
-    def _valid(self, supplied: str | None, as_cookie: bool) -> bool:
+    def _valid(self, supplied: str | None, as_cookie: bool, proof: str) -> bool:
         if not supplied:
             return False
-        expected = self.cookie_value if as_cookie else str(self.token)
+        expected = proof if as_cookie else str(self.token)
         return secrets.compare_digest(supplied.encode("utf-8", "replace"), expected.encode())
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -218,16 +227,21 @@ class Guard:
         if self.token is not None and request.url.path not in PUBLIC_PATHS:
             name = token_cookie(scope)
             supplied, as_cookie = self._token_of(request, name)
+            proof = cookie_value(self.token, self.secret, server_port(scope))
             client = (scope.get("client") or ("?", 0))[0]
-            if not self._valid(supplied, as_cookie):
+            wait = self.failures.locked(client) if supplied is not None and not as_cookie else 0.0
+            if wait:  # a guess, while guesses are not checked
+                await _locked_out(wait)(scope, receive, send)
+                return
+            if not self._valid(supplied, as_cookie, proof):
                 if supplied is not None:
                     await self.failures.failed(client)
                 response = _refused(request, supplied is not None)
                 response.headers.update(dict(_SECURITY))
                 await response(scope, receive, send)
                 return
-            if request.cookies.get(name) != self.cookie_value:  # proved it holds the token: the browser keeps proof
-                cookies.append(_cookie(name, self.cookie_value))
+            if request.cookies.get(name) != proof:  # proved it holds the token: the browser keeps proof
+                cookies.append(_cookie(name, proof))
             opened = request.method == "GET" and not request.url.path.startswith("/api")
             if opened and request.query_params.get("token"):
                 # the address with the token was opened: keep proof of it in a cookie and show a clean address
@@ -253,41 +267,87 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
+def server_port(scope: Scope) -> int:
+    server = scope.get("server") or (None, None)
+    return int(server[1] or 0)
+
+
 def token_cookie(scope: Scope) -> str:
     """The token cookie's name, one per port: two servers on one machine keep their own (a browser sends a
     host's cookies to each of its ports)."""
-    server = scope.get("server") or (None, None)
-    return f"{TOKEN_COOKIE}-{server[1] or 0}"
+    return f"{TOKEN_COOKIE}-{server_port(scope)}"
 
 
-def cookie_value(token: str) -> str:
-    """What the cookie holds: proof of the token, not the token (a cookie read elsewhere does not give it away)."""
-    return hmac.new(token.encode(), b"dicesolver web cookie", hashlib.sha256).hexdigest()
+def cookie_value(token: str, secret: bytes, port: int) -> str:
+    """What the cookie holds: proof of the token, not the token (a cookie read elsewhere does not give it away),
+    for this start of the server (``secret``) and this port only (a browser sends a host's cookies to all of its
+    ports: another server there cannot replay it)."""
+    return hmac.new(token.encode(), b"dicesolver web cookie|%d|" % port + secret, hashlib.sha256).hexdigest()
 
 
 class Failures:
-    """Wrong tokens, by client address: each answer after the first few is slower (up to ``MAX_DELAY`` s),
-    and a line on stderr says how many came, at most once a minute for each address."""
+    """Wrong tokens, by client address and from all of them. After ``FREE`` a minute from one address each
+    answer comes slower (doubling, at most ``MAX_DELAY`` s); after ``LOCKOUT`` a minute from one address, or
+    ``GLOBAL_LOCKOUT`` from all, a token offered in the address or a header is not even checked until the minute
+    is over (429): guessing stops, while a browser that holds the token's cookie goes on. Lines on stderr say
+    how many came: at most one a minute for each address and ``MAX_LINES`` a minute in all."""
 
-    FREE, MAX_DELAY, WINDOW = 5, 2.0, 60.0
+    FREE, LOCKOUT, GLOBAL_LOCKOUT, MAX_DELAY, WINDOW, MAX_LINES = 5, 30, 600, 2.0, 60.0, 10
+    MAX_ADDRESSES = 10_000
 
     def __init__(self) -> None:
         self.recent: dict[str, list[float]] = {}  # address -> [failures in this window, window start, last told]
+        self.everyone = [0, 0.0]  # failures from all addresses in this window, its start
+        self.lines = [0, 0.0]  # lines written in this window, its start
+
+    def _window(self, counter: list, now: float) -> list:
+        if now - counter[1] > self.WINDOW:
+            counter[0], counter[1] = 0, now
+        return counter
+
+    def locked(self, client: str) -> float:
+        """The seconds until guesses from ``client`` are checked again (0: they are checked now)."""
+        now = time.monotonic()
+        count, since, _ = self.recent.get(client, (0, now, 0.0))
+        left = [self.WINDOW - (now - since) if count >= self.LOCKOUT and now - since <= self.WINDOW else 0.0]
+        everyone = self._window(self.everyone, now)
+        if everyone[0] >= self.GLOBAL_LOCKOUT:
+            left.append(self.WINDOW - (now - everyone[1]))
+        return max(0.0, *left)
+
+    def _say(self, text: str, now: float) -> None:
+        lines = self._window(self.lines, now)
+        lines[0] += 1
+        if lines[0] <= self.MAX_LINES:
+            print(text if lines[0] < self.MAX_LINES else f"{text}; no more lines about wrong tokens this minute",
+                  file=sys.stderr, flush=True)
 
     async def failed(self, client: str) -> None:
         now = time.monotonic()
-        if len(self.recent) > 10_000:  # many addresses: forget the quiet ones
+        if len(self.recent) >= self.MAX_ADDRESSES:  # many addresses: forget the quiet ones, else the oldest half
             self.recent = {k: v for k, v in self.recent.items() if now - v[1] < self.WINDOW}
+            if len(self.recent) >= self.MAX_ADDRESSES:
+                self.recent = dict(sorted(self.recent.items(), key=lambda kv: kv[1][1])[len(self.recent) // 2:])
         count, since, told = self.recent.get(client, [0, now, 0.0])
         if now - since > self.WINDOW:
             count, since = 0, now
         count += 1
+        self._window(self.everyone, now)[0] += 1
         if now - told >= self.WINDOW:
-            print(f"dicesolver: a wrong token from {client} ({count:.0f} in the last minute)", file=sys.stderr, flush=True)
+            self._say(f"dicesolver: a wrong token from {client} ({count:.0f} in the last minute)", now)
             told = now
         self.recent[client] = [count, since, told]
-        if count > self.FREE:
-            await asyncio.sleep(min(self.MAX_DELAY, 0.05 * 2 ** (count - self.FREE)))
+        if count > self.FREE:  # the exponent stops growing with the delay: no overflow however many come
+            await self.pause(min(self.MAX_DELAY, 0.05 * 2.0 ** min(count - self.FREE, 16)))
+
+    async def pause(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+def _locked_out(seconds: float) -> Response:
+    return JSONResponse({"detail": "too many wrong tokens: tokens are not checked for a while; try again in "
+                                   f"{math.ceil(seconds)} s (a browser that opened the server's address goes on)"},
+                        status_code=429, headers={**dict(_SECURITY), "Retry-After": str(math.ceil(seconds))})
 
 
 def _forbidden(reason: str) -> Response:

@@ -85,7 +85,10 @@ def _job(job) -> models.JobView:
 
 def without_paths(text: str) -> str:
     """A message as a client may read it: the server's own folders (its cache, its home) not named."""
-    for path, name in ((str(tables.cache_dir()), "the server's cache"), (str(Path.home()), "the server's home")):
+    import tempfile
+
+    for path, name in ((str(tables.cache_dir()), "the server's cache"), (tempfile.gettempdir(), "the server's temporary "
+                       "folder"), (str(Path.home()), "the server's home")):
         if len(path) > 1:
             text = text.replace(path, name)
     return text
@@ -185,7 +188,8 @@ MAX_TABLE_GB = 4.0  # the biggest table the server builds unless started with mo
 
 
 def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None,
-               max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = ()) -> FastAPI:
+               max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = (), cookie_secret: bytes | None = None
+               ) -> FastAPI:
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
     ``hosts``: the names it answers to (by default this machine's loopback names only); ``max_table_gb``: the
     biggest table it builds; ``warmup``: games whose tables it starts building (or loading) as it starts, in
@@ -217,7 +221,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     app.state.sessions = sessions
 
     app.add_middleware(BodyLimit)
-    app.add_middleware(Guard, token=token, hosts=hosts)  # added last, so it runs first: nothing before it checks
+    app.add_middleware(Guard, token=token, hosts=hosts, secret=cookie_secret)  # added last, so it runs first: nothing before it checks
     _clean_uploads()
 
     @app.exception_handler(DicesolverError)
@@ -432,7 +436,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
         def start(console, ask):
             for warning in dict.fromkeys(warnings):
-                console.print(f"note: {warning}", markup=False)
+                console.print(f"note: {without_paths(warning)}", markup=False)
             console.print(f"continuing from its record ({len(table.playthrough.steps)} steps so far)", markup=False)
             return table.playthrough, play(table, solution, console, ask)
 
@@ -460,11 +464,19 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         return Response(text, media_type="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
-    @app.delete("/api/records/{name}", summary="Discard an unfinished game (its record is deleted)")
+    @app.delete("/api/records/{name}", summary="Discard an unfinished game (its record is deleted); one being "
+                                               "played is quit first")
     def discard(name: str, http: Request):
         path = record_path(name, http)
-        if sessions.playing(path) is not None:
-            raise InputError("that game is being played; quit it first")
+        live = sessions.playing(path)
+        if live is not None:  # this browser's own game: discarding it says quit
+            try:
+                live.send("quit")
+            except DicesolverError:  # it ended meanwhile, or is moving: it is quit below or asked again
+                pass
+            if not (live.stopped or live.over):
+                raise GameBusy("that game is making a move; ask again in a moment")
+            sessions.drop(live)
         if registry.read_record(path).is_over():
             raise InputError(f"{name} is a finished game: finished games are kept")
         path.unlink(missing_ok=True)
@@ -627,19 +639,9 @@ def _clean_uploads() -> None:
 
 
 def _check_record_game(path: Path) -> None:
-    """Refuse a record whose header names a rules file, or gives its game as anything but a string: the web
-    app never reads files a request names."""
-    import json
-
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            header = json.loads(fh.readline() or "null")
-    except (ValueError, RecursionError):
-        return  # reading the record reports it
-    if isinstance(header, dict) and "game" in header:
-        if not isinstance(header["game"], str):
-            raise InputError("a record names its game as a game string, such as \"yahtzee\"")
-        _game(header["game"])
+    """Refuse a record whose header names a rules file: the web app never reads files a request names. The
+    header is the record reader's own (``registry.record_game``: the first line that is not blank)."""
+    _game(registry.record_game(path))
 
 
 @contextlib.contextmanager

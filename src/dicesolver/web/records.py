@@ -115,8 +115,8 @@ class Shelf:
             except OSError:
                 idle = 0.0
             if idle < ABANDONED_SECONDS:
-                raise TooMany(f"you have {len(unfinished)} unfinished games, the most kept: continue or discard one "
-                              "(Play's list)")
+                raise TooMany(f"you have {len(unfinished)} unfinished games, the most kept: continue one, or discard "
+                              "one (Play's list of unfinished games; DELETE /api/records/NAME quits and discards it)")
             for path in (oldest, oldest.with_name(oldest.name + OWNER_SUFFIX), RecordLock(oldest).path):
                 path.unlink(missing_ok=True)
         with self._lock:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from fastapi import FastAPI
 
 from ..core import registry
-from .access import TOKEN_ENV, Hosts
+from .access import COOKIE_ENV, TOKEN_ENV, Hosts
 from .app import MAX_TABLE_GB, create_app
 
 
@@ -28,7 +28,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, w
     if workers > 1:
         from .processes import serve_processes
 
+        import secrets
+
         os.environ[TOKEN_ENV] = token or ""  # the worker processes inherit it
+        os.environ[COOKIE_ENV] = secrets.token_hex(32)  # and one secret for this start's cookies
         os.environ[HOSTS_ENV] = json.dumps({"network": hosts.network, "names": sorted(hosts.names),
                                             "max_table_gb": max_table_gb, "warmup": list(warmup)})
         serve_processes(host, port, workers)
@@ -49,6 +52,7 @@ def app_from_environment() -> FastAPI:
     given = json.loads(os.environ.get(HOSTS_ENV) or "{}")
     hosts = Hosts(bool(given.get("network")), given.get("names", ()))
     app = create_app(token=os.environ.get(TOKEN_ENV) or None, hosts=hosts,
+                     cookie_secret=bytes.fromhex(os.environ.get(COOKIE_ENV) or "") or None,
                      max_table_gb=float(given.get("max_table_gb", MAX_TABLE_GB)),
                      warmup=given.get("warmup", ()))  # each process starts them: the tables' locks build each once
     _settle_process()

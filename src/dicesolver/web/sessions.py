@@ -351,8 +351,9 @@ class SessionStore:
             except OSError:
                 return None
             if changed != self._scanned:
-                self._scanned = changed
+                # marked scanned once the scan is in: a request meanwhile scans too, rather than finding nothing
                 self._records.update({game_id(p): p for p in self.folder.glob("*.jsonl")})
+                self._scanned = changed
                 path = self._records.get(session_id)
         return path
 

@@ -360,40 +360,55 @@ function positionText() {
 }
 
 // -- what the player plays for: the most points (the game's own solution), a risk appetite, a target, the top of
-// a blind tournament, as the game offers (GameInfo.page.goals); kept in this browser ------------------------------
-const KEPT_GOAL = "dicesolver.goal";
+// a blind tournament, as the game offers (GameInfo.page.goals). Two rows ask it, each kept in this browser: the
+// Advisor's ("advisor-goal-…") and the Play board's ("board-goal-…", a copy of the Advisor's made in board.js).
+const goalInput = (where, kind) => $(`${where}-goal-${kind}`);
 
-function goalText(g) {
-  const kind = $("advisor-goal").value;
-  if (!(g.page.goals || []).includes(kind)) return null;
-  if (kind === "theta") return +$("goal-theta").value ? `theta:${+(+$("goal-theta").value).toFixed(3)}` : null;
-  if (kind === "target") return `target:${Math.max(1, Math.round(+$("goal-target").value || 1))}`;
-  if (kind === "field") return `field:${$("goal-field").value}`;
+function goalText(g, where = "advisor") {
+  const kind = $(`${where}-goal`).value;
+  if (!g || !(g.page.goals || []).includes(kind)) return null;
+  const theta = +goalInput(where, "theta").value;
+  if (kind === "theta") return theta ? `theta:${+theta.toFixed(3)}` : null;
+  if (kind === "target") return `target:${Math.max(1, Math.round(+goalInput(where, "target").value || 1))}`;
+  if (kind === "field") return `field:${goalInput(where, "field").value}`;
   return null;
 }
 
-function setupGoal(g) {
-  const goals = g.page.goals || [];
-  $("advisor-goal-row").hidden = goals.length === 0;
-  for (const option of $("advisor-goal").options) option.hidden = option.value !== "mean" && !goals.includes(option.value);
-  if ($("advisor-goal").selectedOptions[0]?.hidden) $("advisor-goal").value = "mean";
-  for (const kind of ["theta", "target", "field"]) $(`goal-${kind}-box`).hidden = $("advisor-goal").value !== kind;
-  $("goal-theta-out").textContent = (+$("goal-theta").value).toFixed(3);
+function setupGoal(g, where = "advisor") {
+  const goals = (g && g.page.goals) || [];
+  const select = $(`${where}-goal`);
+  $(`${where}-goal-row`).hidden = goals.length === 0;
+  for (const option of select.options) option.hidden = option.value !== "mean" && !goals.includes(option.value);
+  if (select.selectedOptions[0]?.hidden) select.value = "mean";
+  for (const kind of ["theta", "target", "field"]) goalInput(where, `${kind}-box`).hidden = select.value !== kind;
+  goalInput(where, "theta-out").textContent = (+goalInput(where, "theta").value).toFixed(3);
 }
 
-function keepGoal() {
-  const kept = { kind: $("advisor-goal").value, theta: $("goal-theta").value, target: $("goal-target").value,
-    field: $("goal-field").value };
-  try { localStorage.setItem(KEPT_GOAL, JSON.stringify(kept)); } catch { /* private mode: not kept */ }
+const keptGoalKey = (where) => (where === "advisor" ? "dicesolver.goal" : `dicesolver.${where}-goal`);
+
+function keepGoal(where = "advisor") {
+  const kept = { kind: $(`${where}-goal`).value };
+  for (const kind of ["theta", "target", "field"]) kept[kind] = goalInput(where, kind).value;
+  try { localStorage.setItem(keptGoalKey(where), JSON.stringify(kept)); } catch { /* private mode: not kept */ }
 }
 
-function restoreGoal() {
+function restoreGoal(where = "advisor") {
   try {
-    const kept = JSON.parse(localStorage.getItem(KEPT_GOAL)) || {};
-    if ([...$("advisor-goal").options].some((o) => o.value === kept.kind)) $("advisor-goal").value = kept.kind;
-    for (const kind of ["theta", "target"]) if (kept[kind] !== undefined) $(`goal-${kind}`).value = kept[kind];
-    if ([...$("goal-field").options].some((o) => o.value === kept.field)) $("goal-field").value = kept.field;
+    const kept = JSON.parse(localStorage.getItem(keptGoalKey(where))) || {};
+    const has = (select, value) => [...select.options].some((o) => o.value === value);
+    if (has($(`${where}-goal`), kept.kind)) $(`${where}-goal`).value = kept.kind;
+    for (const kind of ["theta", "target"]) if (kept[kind] !== undefined) goalInput(where, kind).value = kept[kind];
+    if (has(goalInput(where, "field"), kept.field)) goalInput(where, "field").value = kept.field;
   } catch { /* unreadable: the defaults */ }
+}
+
+// The goal's controls tell `changed` when the goal they say is another one.
+function watchGoal(where, changed) {
+  $(`${where}-goal`).addEventListener("change", changed);
+  goalInput(where, "theta").addEventListener("input", () => {
+    goalInput(where, "theta-out").textContent = (+goalInput(where, "theta").value).toFixed(3);
+  });
+  for (const kind of ["theta", "target", "field"]) goalInput(where, kind).addEventListener("change", changed);
 }
 
 function goalChanged() {
@@ -621,9 +636,7 @@ $("rolls-left").addEventListener("change", positionChanged);
 $("combos").addEventListener("change", positionChanged);
 $("advise").addEventListener("click", () => guarded(advise));
 restoreGoal();
-$("advisor-goal").addEventListener("change", goalChanged);
-$("goal-theta").addEventListener("input", () => { $("goal-theta-out").textContent = (+$("goal-theta").value).toFixed(3); });
-["goal-theta", "goal-target", "goal-field"].forEach((id) => $(id).addEventListener("change", goalChanged));
+watchGoal("advisor", goalChanged);
 $("advisor-undo").addEventListener("click", undoStep);
 $("advisor-new").addEventListener("click", newCard);
 // every edit of the position is kept as it is made (after the field's own handler has read it)

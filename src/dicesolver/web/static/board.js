@@ -7,7 +7,7 @@
 // The hint is on until the player turns it off, and stays as they left it (local storage).
 const HINT_KEY = "dicesolver-hint";
 const board = { held: new Set(), heldFor: "", entered: [], enteredFor: "", hint: localStorage.getItem(HINT_KEY) !== "off",
-  advice: null, adviceFor: "" };
+  advice: null, adviceFor: "", asking: new Set() };
 
 // -- dice -------------------------------------------------------------------------------------------------------
 const PIPS = { 1: [[50, 50]], 2: [[28, 28], [72, 72]], 3: [[28, 28], [50, 50], [72, 72]],
@@ -52,15 +52,56 @@ function saveHeld() {
 }
 
 // -- hints: the advice for the board's position, every option's value and cost ------------------------------------
+// The hint plays for the board's own goal ("Play for", a copy of the Advisor's row, shown with the hint).
 async function boardAdvice(b, game) {
   // race boards (push-your-luck, Farkle) always show each player's chance of winning: the position's value
   if (!(board.hint || RACES.has(b.family)) || !b.actions.length) return null;
-  if (board.adviceFor !== b.position) {
+  const goal = board.hint ? goalText(state.games[game], "board") : null;
+  const key = boardAdviceKey(b, game);
+  if (board.adviceFor === key) return board.advice;
+  if (!goal) {
     board.advice = await api("POST", "/api/advice", { game, position: b.position });
-    board.adviceFor = b.position;
+    board.adviceFor = key;
+    return board.advice;
   }
-  return board.advice;
+  // a goal's table may take minutes the first time: the board is drawn without the hint meanwhile (the bar shows
+  // the build), and again when its advice comes if the board still wants it (not when the goal or the game moved on)
+  if (!board.asking.has(key)) {
+    board.asking.add(key);
+    api("POST", "/api/advice", { game, position: b.position, goal }).then((advice) => {
+      const s = state.session;
+      if (!s || !s.board || boardAdviceKey(s.board, s.game) !== key) return;
+      board.advice = advice;
+      board.adviceFor = key;
+      renderBoard(s);
+    }).catch((err) => showMessage(err.message)).finally(() => board.asking.delete(key));
+  }
+  return null;
 }
+
+// What the board's hint is asked for: its position under the board's goal.
+function boardAdviceKey(b, game) {
+  const goal = board.hint ? goalText(state.games[game], "board") : null;
+  return `${b.position}|${goal || ""}`;
+}
+
+// The board's "Play for" row: the Advisor's row copied, its ids "board-goal-…", placed below the board.
+function makeBoardGoalRow() {
+  const row = $("advisor-goal-row").cloneNode(true);
+  row.id = "board-goal-row";
+  for (const element of row.querySelectorAll("[id]")) element.id = element.id.replace(/^advisor-/, "board-");
+  row.hidden = true;
+  $("board").after(row);
+  restoreGoal("board");
+  let said = null;  // the goal last drawn for: a change event that says the same (a field left) redraws nothing
+  watchGoal("board", () => {
+    keepGoal("board");
+    const s = state.session;
+    const goal = s && goalText(state.games[s.game], "board");
+    if (s && goal !== said) { said = goal; guarded(() => renderBoard(s)); }
+  });
+}
+makeBoardGoalRow();
 
 function costOf(advice, action) {
   const option = advice && advice.options.find((o) => o.action === action);
@@ -72,10 +113,10 @@ function costOf(advice, action) {
 function hintText(option, unit) {
   if (!option) return "";
   const percent = unit === "p_win" || unit === "p_target";
-  const shown = (x) => (unit === "points" ? `${x.toFixed(2)} pts` : percent ? `${(100 * x).toFixed(1)}%`
-    : `${x.toFixed(3)} equity`);
-  const said = unit === "points" ? "points expected" : percent ? (unit === "p_win" ? "chance to win" : "chance to reach it")
-    : "equity (+1 a win, −1 a loss)";
+  const points = unit === "points" || unit === "ce";
+  const shown = (x) => (points ? `${x.toFixed(2)} pts` : percent ? `${(100 * x).toFixed(1)}%` : `${x.toFixed(3)} equity`);
+  const said = unit === "points" ? "points expected" : unit === "ce" ? "points as good as certain (certainty equivalent)"
+    : percent ? (unit === "p_win" ? "chance to win" : "chance of the goal") : "equity (+1 a win, −1 a loss)";
   return option.cost === 0 ? `<span class="hint-best" title="the best move: ${said}">best ${shown(option.value)}</span>`
     : `<span class="hint-cost" title="what it costs against the best, in ${said}">−${shown(option.cost)}</span>`;
 }
@@ -275,6 +316,8 @@ const BOARDS = { scorecard: scorecardBoard, pushluck: pushBoard, despirala: desp
 function chanceInWords(advice) {
   if (!advice || advice.value === null) return "";
   if (advice.unit === "p_win") return `With best play you win ${(100 * advice.value).toFixed(1)}% of games from here.`;
+  if (advice.unit === "p_target") return `Played for it, you reach the goal ${(100 * advice.value).toFixed(1)}% of the time from here.`;
+  if (advice.unit === "ce") return `To this risk appetite the position is worth ${advice.value.toFixed(2)} points as good as certain.`;
   if (advice.unit === "equity") {
     return `With best play you win about ${(50 * (1 + advice.value)).toFixed(1)}% of games from here (a draw counted as half).`;
   }
@@ -283,7 +326,7 @@ function chanceInWords(advice) {
 
 // Every option of the position, its value and cost (the Advisor's table), under "show all".
 function allOptions(advice) {
-  const digits = advice.unit === "points" ? 2 : 4;
+  const digits = advice.unit === "points" || advice.unit === "ce" ? 2 : 4;
   if (!board.showAll) {
     return `<button type="button" class="all-options" data-show-all="1">show all ${advice.options.length} options</button>`;
   }
@@ -296,6 +339,9 @@ function allOptions(advice) {
 async function renderBoard(session) {
   const area = $("board");
   const b = session.board;
+  const g = state.games[session.game];
+  setupGoal(g, "board");
+  $("board-goal-row").hidden = !b || !BOARDS[b.family] || !board.hint || !b.actions.length || !(g && (g.page.goals || []).length);
   if (!b || !BOARDS[b.family]) { area.hidden = true; return; }
   area.hidden = false;
   const advice = await boardAdvice(b, session.game).catch(() => null);
