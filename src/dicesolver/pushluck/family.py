@@ -109,9 +109,12 @@ class PushLuckFamily(Family[PushGame, PushState]):
         return ["optimal"]
 
     def player(self, game: PushGame, name: str, seed: int = 0, progress: Progress | None = None) -> PushBot:
-        key = str(name).strip().lower()
-        table = self.solve(game, progress=progress).table if key in ("optimal", "opt") else None
+        from ..core import registry
         from .players import make_push_player
+
+        key = str(name).strip().lower()
+        # the process's own solution (registry.solve keeps it): every bot of the game shares its read-only policy
+        table = registry.solve(game, progress=progress).table if key in ("optimal", "opt") else None
 
         return PushBot(make_push_player(name, game, table))
 

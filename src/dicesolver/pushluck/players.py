@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -38,16 +39,25 @@ def _grid(goal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (np.arange(goal)[:, None, None], np.arange(goal)[None, :, None], np.arange(goal)[None, None, :])
 
 
+def _shared(policy: np.ndarray) -> np.ndarray:
+    """A policy as every bot of a process shares it: int8, contiguous, read-only."""
+    policy = np.ascontiguousarray(policy, dtype=np.int8)
+    policy.flags.writeable = False
+    return policy
+
+
+@lru_cache(maxsize=32)  # one array per goal and N for the process, not one per game (Pig's: 1 MB)
 def hold_at(goal: int, n: int) -> np.ndarray:
     m, _, t = _grid(goal)
-    return np.broadcast_to((t < n) & (m + t < goal), (goal,) * 3).astype(np.int8)
+    return _shared(np.broadcast_to((t < n) & (m + t < goal), (goal,) * 3))
 
 
+@lru_cache(maxsize=8)
 def keep_pace(goal: int) -> np.ndarray:
     m, o, t = _grid(goal)
     race = (m >= round(0.71 * goal)) | (o >= round(0.71 * goal))
     target = np.round(0.21 * goal + (o - m) / 8.0)
-    return np.broadcast_to(((race & (m + t < goal)) | (t < target)) & (m + t < goal), (goal,) * 3).astype(np.int8)
+    return _shared(np.broadcast_to(((race & (m + t < goal)) | (t < target)) & (m + t < goal), (goal,) * 3))
 
 
 def push_strategy_names(game: PushGame) -> str:
@@ -73,4 +83,4 @@ def make_push_player(name: str, game: PushGame, solution: PushTable | None = Non
         key = f"hold-at-{n}"
     else:
         raise InputError(f"unknown strategy {name!r} for {game.canonical}: {push_strategy_names(game)}")
-    return PushPlayer(key, np.ascontiguousarray(policy, dtype=np.int8))
+    return PushPlayer(key, policy if not policy.flags.writeable else _shared(policy))

@@ -178,6 +178,7 @@ class PushTable:
         mine = np.arange(goal)[:, None, None]
         turn = np.arange(goal)[None, None, :]
         policy[np.broadcast_to(mine + turn >= goal, policy.shape)] = 0
+        policy.flags.writeable = False  # shared by every bot of the table
         return policy
 
     @cached_property
