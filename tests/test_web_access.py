@@ -158,7 +158,7 @@ def test_serve_refuses_contradictions(capsys, monkeypatch, argv, words):
 
 def test_serve_lan_prints_the_address_with_its_token_and_a_qr_code(capsys, monkeypatch):
     served = {}
-    monkeypatch.setattr("dicesolver.web.serving.serve", lambda host, port, token, workers, hosts, max_table_gb, warmup=(): served.update(
+    monkeypatch.setattr("dicesolver.web.serving.serve", lambda host, port, token, workers, hosts, *limits: served.update(
         host=host, port=port, token=token, workers=workers, network=hosts.network))
     monkeypatch.delenv(access.TOKEN_FROM_USER_ENV, raising=False)
     monkeypatch.setattr(access, "lan_address", lambda: "192.168.1.23")
@@ -226,7 +226,7 @@ def test_the_app_can_be_added_to_a_home_screen(cache):
 def test_the_token_can_stay_out_of_the_process_list(capsys, monkeypatch, tmp_path):
     """From $DICESOLVER_TOKEN or a file, where other users of the machine cannot read it in ``ps``."""
     served = {}
-    monkeypatch.setattr("dicesolver.web.serving.serve", lambda host, port, token, workers, hosts, max_table_gb, warmup=(): served.update(
+    monkeypatch.setattr("dicesolver.web.serving.serve", lambda host, port, token, workers, hosts, *limits: served.update(
         token=token))
     monkeypatch.setenv(access.TOKEN_FROM_USER_ENV, "from-the-environment-42")
     code, out, _ = run(capsys, "serve", "--lan")

@@ -808,3 +808,14 @@ def test_a_records_header_is_read_once_whatever_its_first_lines(client, tmp_path
     for game in ([1], {"a": 1}, "", None):
         r = client.post("/api/review", json={"record": json.dumps({"type": "game", "format": 2, "game": game}) + "\n"})
         assert r.status_code == 400 and "game string" in r.json()["detail"], (game, r.text)
+
+
+def test_a_build_longer_than_the_servers_limit_is_refused_with_the_command(client):
+    """An 11-hour build asked by a page is refused by its estimate (413, the estimate and the command that
+    builds it ahead), before it holds the long lane; a quick one in the same server goes on."""
+    r = settle(client, "POST", "/api/explore/figure", json={"game": "farkle(goal=20000,floor=-20000)",
+                                                             "image": "chart.png"})
+    detail = r.json()["detail"]
+    assert r.status_code == 413 and "--max-build-minutes" in detail and "h to build" in detail, r.text
+    assert "dicesolver solve farkle(floor=-20000,goal=20000) --players 2" in detail
+    assert draw(client, "pig(goal=20)", "chart.png").status_code == 200

@@ -410,6 +410,10 @@ def serve(
                                                                             "is 6.2 GB, Crag's 19.7 GB); tables "
                                                                             "already solved are read whatever "
                                                                             "their size"),
+    max_build_minutes: float = typer.Option(30.0, "--max-build-minutes", min=0.0,
+                                            help="the longest build the server starts when a page asks, by its "
+                                                 "estimate (Farkle's table: about 20 minutes on 2 cores); longer "
+                                                 "ones are refused with the command that builds them"),
     warmup: list[str] = typer.Option([], "--warmup", help="a game whose tables the server starts building as it "
                                                           "starts, as if a page had asked (repeatable), e.g. "
                                                           "--warmup farkle: the first game at the table waits "
@@ -462,5 +466,5 @@ def serve(
     if warmup:
         render.say(out, f"building or loading the tables of {', '.join(warmup)} in the background")
     run_server(host, port, token, workers, access.Hosts(open_to_network, [access.host_only(n) for n in allow_host]),
-               max_table_gb, warmup)
+               max_table_gb, warmup, max_build_minutes)
 

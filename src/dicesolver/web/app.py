@@ -37,7 +37,7 @@ from .access import Guard, Hosts, Owners, browser_of
 from .bodies import BodyLimit
 from .records import Shelf, TooMany
 from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, StaleMove, board_of, position_board
-from .solutions import Busy, NotReady, SolutionStore, Stopped, TooBig
+from .solutions import Busy, NotReady, SolutionStore, Stopped, TooBig, ahead_command
 
 ADVICE_CACHE = 20_000
 RECORD_NAME = re.compile(r"^[A-Za-z0-9_.()=,-]{1,120}\.jsonl$")
@@ -185,16 +185,17 @@ def reviewed(review, width: int | None = None) -> models.ReviewResponse:
 
 
 MAX_TABLE_GB = 4.0  # the biggest table the server builds unless started with more (serve --max-table-gb)
+MAX_BUILD_MINUTES = 30.0  # the longest build it starts, by its estimate (serve --max-build-minutes; Farkle's: ~20)
 
 
 def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None,
-               max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = (), cookie_secret: bytes | None = None
-               ) -> FastAPI:
+               max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = (), cookie_secret: bytes | None = None,
+               max_build_minutes: float = MAX_BUILD_MINUTES) -> FastAPI:
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
     ``hosts``: the names it answers to (by default this machine's loopback names only); ``max_table_gb``: the
     biggest table it builds; ``warmup``: games whose tables it starts building (or loading) as it starts, in
     its build lanes, as if a page had asked (a page that asks meanwhile finds the job and its bar)."""
-    store = SolutionStore(wait_seconds, int(max_table_gb * 1e9))
+    store = SolutionStore(wait_seconds, int(max_table_gb * 1e9), max_build_minutes * 60.0)
 
     def start_warmups() -> None:
         for spec in warmup:
@@ -561,7 +562,9 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         with sized(game):
             return store.prepare(f"figure {what} {width} {store.key(game)}", f"drawing the {what} of {game.canonical}",
                                  lambda progress: _figure(game, what, progress, width), start=start,
-                                 size=lambda: figure_size(game, what))
+                                 size=lambda: figure_size(game, what),
+                                 ahead=f"dicesolver frontier {game.canonical}" if what == "frontier"
+                                 else ahead_command(game))
 
     @app.post("/api/explore/figure", response_model=models.FigureReady,
               responses={202: {"model": models.Pending}}, summary="Draw an explore figure (solving what it needs)")

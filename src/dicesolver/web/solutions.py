@@ -99,7 +99,8 @@ class Stopped(DicesolverError):
 
 
 class TooBig(DicesolverError):
-    """A table beyond what this server was started to build (``serve --max-table-gb``): refused (413)."""
+    """A table beyond what this server was started to build (``serve --max-table-gb``, ``--max-build-minutes``):
+    refused (413)."""
 
 
 QUICK_SECONDS = 30.0  # a build estimated at most this long goes in the quick lane (a 1-s Yatzy solve, Pig's tables)
@@ -127,9 +128,11 @@ class SolutionStore:
     MAX_BUILDS = 4
     MAX_KEPT = 32  # solutions and figures held in memory, the least recently used let go (read again from disk)
 
-    def __init__(self, wait_seconds: float = 0.8, max_table_bytes: int | None = None):
+    def __init__(self, wait_seconds: float = 0.8, max_table_bytes: int | None = None,
+                 max_build_seconds: float | None = None):
         self.wait_seconds = wait_seconds
         self.max_table_bytes = max_table_bytes
+        self.max_build_seconds = max_build_seconds
         self._solutions: OrderedDict[str, Any] = OrderedDict()
         self._jobs: dict[str, Job] = {}
         self._job_by_game: dict[str, Job] = {}
@@ -247,7 +250,7 @@ class SolutionStore:
                 with tables.refuse_builds():  # what is on disk is read at once, beside any build
                     result = work(job.progress)
             except tables.NotBuilt:
-                needed = self._check_size(size)
+                needed = self._check_size(size, ahead)
                 lane = lane_of(needed)
                 if lane == "long" and needed is not None and needed.seconds:  # said before the wait starts
                     job.base += (f" (once: {in_words(needed.seconds)} on this machine"
@@ -278,8 +281,9 @@ class SolutionStore:
                 self._jobs.pop(job.id, None)
         return result
 
-    def _check_size(self, size: Callable[[], TableSize | None] | None) -> TableSize | None:
-        """The table's estimate (None when unknown), refused (``TooBig``) beyond ``max_table_bytes``."""
+    def _check_size(self, size: Callable[[], TableSize | None] | None, ahead: str | None = None) -> TableSize | None:
+        """The table's estimate (None when unknown), refused (``TooBig``) beyond ``max_table_bytes`` or, by its
+        time, ``max_build_seconds`` (an 11-hour build asked by a page would hold the long lane for the day)."""
         try:
             needed = size() if size is not None else None
         except Exception:  # an estimate that cannot be made is no estimate: the build is judged by its work
@@ -288,6 +292,11 @@ class SolutionStore:
             raise TooBig(f"its table would be {needed.describe()}; this server builds tables up to "
                          f"{self.max_table_bytes / 1e9:,.1f} GB (serve --max-table-gb): solve it with "
                          "'dicesolver solve' first, or raise the limit")
+        if needed is not None and needed.seconds and self.max_build_seconds is not None \
+                and needed.seconds > self.max_build_seconds:
+            raise TooBig(f"its table would take {in_words(needed.seconds)} to build; this server starts builds of up "
+                         f"to {in_words(self.max_build_seconds)} (serve --max-build-minutes): build it with "
+                         f"'{ahead or 'dicesolver solve GAME'}' first, or raise the limit")
         return needed
 
     def _busy(self, lane: str | None = None) -> Busy:
