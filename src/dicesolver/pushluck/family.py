@@ -111,10 +111,15 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def player(self, game: PushGame, name: str, seed: int = 0, progress: Progress | None = None) -> PushBot:
         from ..core import registry
         from .players import make_push_player
+        from .solutions import WinProbability
 
         key = str(name).strip().lower()
         # the process's own solution (registry.solve keeps it): every bot of the game shares its read-only policy
-        table = registry.solve(game, progress=progress).table if key in ("optimal", "opt") else None
+        table = None
+        if key in ("optimal", "opt"):
+            solved = registry.solve(game, progress=progress)
+            assert isinstance(solved, WinProbability)
+            table = solved.table
 
         return PushBot(make_push_player(name, game, table))
 
