@@ -105,6 +105,43 @@ def test_each_browser_sees_its_own_games(cache):
     assert uploaded.status_code == 200 and uploaded.json()["review"]["summary"]["player"] == "you"
 
 
+def test_browser_ids_are_the_servers_own_and_minted_a_few_a_minute_per_address(cache):
+    """An id a client makes up is no id (it is given one of the server's, signed); cookie-less clients from one
+    address get at most Browsers.NEW_PER_MINUTE new ids a minute, then cannot start a game (429), while a
+    browser that kept its cookie plays on and another address is not held back. A signed id holds across a
+    restart (the key is in the cache folder), and an id from before ids were signed is kept where a game
+    names it as its owner."""
+    app = create_app()
+    player = TestClient(app, client=("127.0.0.1", 40000))
+    game = _start_pig(player)
+    signed = player.cookies.get(access.BROWSER_COOKIE)
+    assert access.SIGNED_BROWSER.match(signed)
+    made_up = TestClient(app, client=("127.0.0.9", 40000), cookies={access.BROWSER_COOKIE: "ab" * 16})
+    given = made_up.get("/api/records").cookies.get(access.BROWSER_COOKIE)
+    assert access.SIGNED_BROWSER.match(given) and given != signed
+    forged = TestClient(app, client=("127.0.0.9", 40000), cookies={access.BROWSER_COOKIE: signed[:33] + "0" * 32})
+    assert forged.get("/api/records").json() == []  # not the player's games
+    refused = 0
+    for _ in range(access.Browsers.NEW_PER_MINUTE + 5):  # a flood of new clients from one address
+        r = TestClient(app, client=("127.0.0.2", 40000)).post(
+            "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "first": "you"})
+        refused += r.status_code == 429
+        assert r.status_code in (200, 429), r.text
+    assert refused == 5
+    r = TestClient(app, client=("127.0.0.2", 40001)).post("/api/play", json={"game": "pig", "first": "you"})
+    assert r.status_code == 429 and "new browsers from your address" in r.json()["detail"]
+    assert _start_pig(player)["record"]  # the player with a cookie plays on, from any address
+    assert _start_pig(TestClient(app, client=("127.0.0.3", 40000)))["record"]  # another address too
+    again = TestClient(create_app(), cookies={access.BROWSER_COOKIE: signed})  # a restart: the same browser
+    assert game["record"] in [r["name"] for r in again.get("/api/records").json()]
+    legacy = "cd" * 16
+    (cache / "web-games" / (game["record"] + access.OWNER_SUFFIX)).write_text(legacy + "\n")
+    old = TestClient(create_app(), cookies={access.BROWSER_COOKIE: legacy})
+    listed = old.get("/api/records")
+    assert [r["name"] for r in listed.json()] == [game["record"]]
+    assert access.SIGNED_BROWSER.match(listed.cookies.get(access.BROWSER_COOKIE)).group(1) == legacy  # now signed
+
+
 def test_records_from_before_owners_stay_with_this_machine(cache):
     local = TestClient(create_app())
     game = _start_pig(local)
@@ -123,7 +160,7 @@ def test_discarding_a_game_removes_its_owner_file(cache):
             break
         time.sleep(0.05)
     assert client.delete(f"/api/records/{game['record']}").status_code == 200
-    assert list((cache / "web-games").iterdir()) == []
+    assert [p.name for p in (cache / "web-games").iterdir()] == [access.BROWSER_KEY]  # the game and its files gone
 
 
 def run(capsys, *argv):

@@ -521,7 +521,16 @@ def _server(port: int, cache: Path):
     raise AssertionError("the server did not start")
 
 
-BROWSER = {"Cookie": "dicesolver-browser=" + "0123456789abcdef" * 2}  # one browser, whatever the server
+def _browser():
+    """One browser, whatever the server: its cookies kept (the id a server signed holds across its restarts, its
+    key being in the cache folder)."""
+    import http.cookiejar
+    import urllib.request
+
+    return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+
+BROWSER = _browser()
 
 
 def _call(port: int, method: str, path: str, body: dict | None = None) -> dict:
@@ -530,8 +539,8 @@ def _call(port: int, method: str, path: str, body: dict | None = None) -> dict:
     for _ in range(600):
         request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
                                          data=json.dumps(body).encode() if body is not None else None,
-                                         headers={"Content-Type": "application/json", **BROWSER})
-        with urllib.request.urlopen(request, timeout=60) as response:
+                                         headers={"Content-Type": "application/json"})
+        with BROWSER.open(request, timeout=60) as response:
             data = json.loads(response.read())
             if response.status != 202:
                 return data

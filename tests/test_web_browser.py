@@ -26,10 +26,16 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "images"
 def server():
     from webclient import served
 
+    from dicesolver.web import access
     from dicesolver.web.app import create_app
 
-    with served(create_app()) as port:
-        yield f"http://127.0.0.1:{port}"
+    # every phone of these tests is a new browser from 127.0.0.1, dozens a minute: more than a person opens
+    saved, access.Browsers.NEW_PER_MINUTE = access.Browsers.NEW_PER_MINUTE, 10_000
+    try:
+        with served(create_app()) as port:
+            yield f"http://127.0.0.1:{port}"
+    finally:
+        access.Browsers.NEW_PER_MINUTE = saved
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 record, one move at a time, never a lost or doubled move. Two apps on one cache stand for two processes
 (each its own games in memory and its own tables); the last test runs real worker processes."""
 
+import http.cookiejar
 import json
 import os
 import subprocess
@@ -133,15 +134,16 @@ def test_a_line_for_a_game_that_has_moved_on_is_not_applied(two_processes):
         assert again.json()["board"]["moves"] == now == moved.json()["board"]["moves"]
 
 
-BROWSER = {"Cookie": "dicesolver-browser=" + "fedcba9876543210" * 2}
+# one browser, whatever the process answers: the id the server signed (its key in the shared cache folder)
+BROWSER = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
 
 
 def _call(port: int, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
     request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
                                      data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Content-Type": "application/json", "Connection": "close", **BROWSER})
+                                     headers={"Content-Type": "application/json", "Connection": "close"})
     try:
-        with urllib.request.urlopen(request, timeout=60) as response:
+        with BROWSER.open(request, timeout=60) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())

@@ -11,7 +11,13 @@ import fastapi.testclient
 class TestClient(fastapi.testclient.TestClient):
     __test__ = False  # not a test class
 
+    made = 0
+
     def __init__(self, app, base_url: str = "http://localhost", **kwargs):
+        # each client from an address of its own, as separate programs or machines: the server mints at most a
+        # few browser ids a minute for one address (web.access.Browsers)
+        TestClient.made += 1
+        kwargs.setdefault("client", (f"127.1.{TestClient.made // 250 % 250}.{TestClient.made % 250 + 1}", 50000))
         super().__init__(app, base_url=base_url, **kwargs)
 
 

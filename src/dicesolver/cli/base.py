@@ -252,6 +252,14 @@ def seconds(s: float) -> str:
     return f"{s / 60:.0f} min"
 
 
+def needs_plot(path: str | None) -> str | None:
+    """A --plot option's check, made as the command line is read: a missing plot extra is said before any
+    work (a simulation of minutes, a table built), not after it."""
+    if path is not None:
+        need("plot", "matplotlib")
+    return path
+
+
 def save_plot(figure: Callable[[], Any], path: str) -> None:
     """``figure()`` drawn to ``path``: matplotlib (the plot extra) is imported here, only for a --plot."""
     need("plot", "matplotlib")

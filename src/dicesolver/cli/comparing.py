@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..core.errors import InputError
-from .base import GAME_HELP, JSON_HELP, app, emit, err, lazy_module, out, progress, report
+from .base import GAME_HELP, JSON_HELP, app, emit, err, lazy_module, needs_plot, out, progress, report
 
 matches = lazy_module("dicesolver.analysis.match")
 plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
@@ -24,7 +24,8 @@ def simulate(
                                      "see 'dicesolver players GAME'"),
     n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games per player"),
     seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
-    plot: Optional[str] = typer.Option(None, "--plot", help="write a histogram figure (.png/.svg/.pdf)"),
+    plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot,
+                                       help="write a histogram figure (.png/.svg/.pdf)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     samples: int = typer.Option(0, "--samples", min=0, max=100_000, help="despirala: play a Monte Carlo model that "
                                 "averages N sampled throws per state instead of all of them (0: the exact model)"),
@@ -84,7 +85,7 @@ def match(
     players: list[str] = typer.Argument(..., help="2 to 6 strategies (see 'dicesolver players GAME'); repeats allowed"),
     n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games (rounded up to whole rotations)"),
     seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
-    plot: Optional[str] = typer.Option(None, "--plot", help="write a figure (.png/.svg/.pdf)"),
+    plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot, help="write a figure (.png/.svg/.pdf)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:
     """Many games between 2-6 bots, every seating order in turn and the same dice for each seat (common random

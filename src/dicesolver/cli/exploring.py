@@ -17,7 +17,7 @@ from rich.text import Text
 from ..core.errors import DicesolverError, InputError
 from ..core.extras import need
 from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, PERCENTILE_HELP, app, emit, goal_of,
-                   lazy_module, out, progress, report, save_plot, warn)
+                   lazy_module, needs_plot, out, progress, report, save_plot, warn)
 
 aims = lazy_module("dicesolver.core.aims")
 distributed = lazy_module("dicesolver.core.distributed")
@@ -299,7 +299,8 @@ def frontier(
     theta: Optional[list[float]] = typer.Option(None, "--theta", help="a risk appetite to include (repeat; default: "
                                                 "-0.05 -0.02 -0.01 -0.005 0 0.005 0.01 0.02 0.05)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
-    plot: Optional[str] = typer.Option(None, "--plot", help="write mean against spread and the percentiles by "
+    plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot,
+                                       help="write mean against spread and the percentiles by "
                                        "theta (.png/.svg/.pdf)"),
     simulate: int = typer.Option(0, "--simulate", min=0, help="check the exact figures by simulating this many "
                                  "games of each strategy (the same dice for all)"),
@@ -319,7 +320,8 @@ def frontier(
 @app.command()
 def distribution(
     game: str = typer.Argument(..., help=GAME_HELP),
-    plot: Optional[str] = typer.Option(None, "--plot", help="write the distribution's histogram (.png/.svg/.pdf)"),
+    plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot,
+                                       help="write the distribution's histogram (.png/.svg/.pdf)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (with every score's probability)"),
     target_curve: bool = typer.Option(False, "--target-curve", help="instead, the best chance of reaching each "
                                       "target score, beside the expected-score strategy's own (solitaire "
@@ -352,7 +354,8 @@ def chart(
     game: str = typer.Argument(..., help="pig, skunk or big-pig (with goal=N / faces=N), or a Farkle game"),
     me: Optional[int] = typer.Option(None, "--me", help="only the rows with this score of mine"),
     them: Optional[int] = typer.Option(None, "--them", help="only the rows with this opponent's score"),
-    png: Optional[str] = typer.Option(None, "--png", help="also draw the chart (win probability, hold totals, "
+    png: Optional[str] = typer.Option(None, "--png", callback=needs_plot,
+                                      help="also draw the chart (win probability, hold totals, "
                                       "throw/hold regions) to this .png/.svg/.pdf"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
 ) -> None:

@@ -12,7 +12,8 @@ from rich.text import Text
 
 from ..core.aims import check_theta, theta_player
 from ..core.errors import InputError
-from .base import GAME_HELP, JSON_HELP, app, emit, err, lazy_module, out, progress, report, save_plot, warn
+from .base import (GAME_HELP, JSON_HELP, app, emit, err, lazy_module, needs_plot, out, progress, report,
+                   save_plot, warn)
 
 if TYPE_CHECKING:
     from ..core.solved import SolvedGame
@@ -43,7 +44,8 @@ def analyze(
     record: str = typer.Argument(..., help="a game record (.jsonl), as written by 'dicesolver play'"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     player: int = typer.Option(0, "--player", min=0, help="which player of the record (0 = the first listed)"),
-    plot: Optional[str] = typer.Option(None, "--plot", help="write the timeline: value, cumulative luck and loss"),
+    plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot,
+                                       help="write the timeline: value, cumulative luck and loss"),
     points: bool = typer.Option(False, "--points", help="several players: judge each by expected points alone"),
     mindful: bool = typer.Option(False, "--mindful", help="two players: judge by the mindful model instead of the "
                                  "exact table"),
@@ -87,7 +89,8 @@ def appetite(
     records: list[str] = typer.Argument(..., help="game records (.jsonl) of one game, as written by 'dicesolver play'"),
     player: int = typer.Option(0, "--player", min=0, help="which player of each record (0 = the first listed)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
-    plot: Optional[str] = typer.Option(None, "--plot", help="write the likelihood of each theta (.png/.svg/.pdf)"),
+    plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot,
+                                       help="write the likelihood of each theta (.png/.svg/.pdf)"),
 ) -> None:
     """The risk appetite your choices reveal: the theta (see solve --theta) whose strategy best explains your
     decisions in the records, with a 95% interval, said in words (scorecard games)."""
@@ -161,7 +164,8 @@ def train(
                                                      "decisions you lost on join your deck of mistakes, the game "
                                                      "your proficiency (repeat for several)"),
     history: bool = typer.Option(False, "--history", help="show your proficiency so far instead of training"),
-    plot: Optional[str] = typer.Option(None, "--plot", help="with --history: draw it (.png/.svg/.pdf)"),
+    plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot,
+                                       help="with --history: draw it (.png/.svg/.pdf)"),
     theta: Optional[float] = typer.Option(None, "--theta", help="judge the answers by the certainty equivalent of "
                                           "this risk appetite (-1 to 1; see solve --theta; a history and a deck "
                                           "of their own)"),

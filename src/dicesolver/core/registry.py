@@ -162,11 +162,11 @@ def record_game(path: str | Path, lines: list[tuple[int, Any]] | None = None) ->
     blank): what a server checks before it loads the game, with nothing read twice another way."""
     path = Path(path)
     number, header = (lines if lines is not None else read_lines(path, MAX_RECORD_BYTES))[0]
-    if not isinstance(header, dict) or header.get("type") != "game":
-        raise InputError(f"{path}, line {number}: the first line must be the game header")
-    game = header.get("game")
-    if not isinstance(game, str) or not game.strip():
+    game = header.get("game") if isinstance(header, dict) else None
+    if isinstance(header, dict) and "game" in header and not (isinstance(game, str) and game.strip()):
         raise InputError(f"{path}, line {number}: a record names its game as a game string, such as \"yahtzee\"")
+    if not isinstance(header, dict) or header.get("type") != "game" or not isinstance(game, str):
+        raise InputError(f"{path}, line {number}: the first line must be the game header")
     return game
 
 

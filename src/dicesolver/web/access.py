@@ -27,12 +27,13 @@ import hmac
 import html
 import ipaddress
 import math
+import os
 import re
 import secrets
 import socket
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -46,7 +47,9 @@ TOKEN_ENV = "DICESOLVER_WEB_TOKEN"  # how ``serve --workers N`` hands its token 
 COOKIE_ENV = "DICESOLVER_WEB_COOKIE_SECRET"  # and the secret of this start's cookie proofs (hex)
 COOKIE_SECONDS = 400 * 24 * 3600  # browsers cap a cookie's life at 400 days
 BROWSER_ID = re.compile(r"^[0-9a-f]{32}$")
+SIGNED_BROWSER = re.compile(r"^([0-9a-f]{32})\.([0-9a-f]{32})$")  # the id and the server's signature of it
 OWNER_SUFFIX = ".owner"
+BROWSER_KEY = ".browser-key"  # beside the games: the key that signs browser ids (Browsers)
 # what a phone fetches to add the app to its home screen, without the page's cookies; no data in any of them
 PUBLIC_PATHS = frozenset({"/manifest.webmanifest", "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png"})
 
@@ -179,14 +182,91 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
+class Browsers:
+    """Each browser's id, in a cookie signed by the server (a key kept in the cache folder, so ids outlive a
+    restart and are shared by ``serve --workers N``): an id a client made up is no id. New ids are minted at
+    most ``NEW_PER_MINUTE`` a minute for one client address, so that the caps kept per browser (games started,
+    unfinished games, training decks) bind a client without a cookie too; past that, a new client is served
+    without an id, and whatever would be kept under one is refused (429). An id from before ids were signed is
+    taken (and signed) if a game of this server names it as its owner."""
+
+    NEW_PER_MINUTE, MAX_ADDRESSES = 20, 10_000
+
+    def __init__(self, key_file: Path | None = None, legacy: Callable[[], set[str]] | None = None):
+        self.key = self._key(key_file)
+        self._legacy = legacy
+        self._legacy_ids: set[str] | None = None
+        self._minted: dict[str, list[float]] = {}  # address -> times of the ids minted for it this minute
+
+    @staticmethod
+    def _key(key_file: Path | None) -> bytes:
+        """The signing key, made once and kept readable by this user only; in memory alone where the folder
+        cannot be written (ids then last as long as the server)."""
+        if key_file is not None:
+            try:
+                return bytes.fromhex(key_file.read_text(encoding="ascii").strip())
+            except (OSError, ValueError):
+                pass
+            key = secrets.token_bytes(32)
+            try:
+                key_file.parent.mkdir(parents=True, exist_ok=True)
+                made = key_file.with_name(f"{key_file.name}.{secrets.token_hex(4)}")
+                made.write_text(key.hex(), encoding="ascii")
+                made.chmod(0o600)
+                try:
+                    os.link(made, key_file)  # whole or not at all, and never over another process's key
+                except FileExistsError:
+                    pass
+                except OSError:  # a file system without hard links
+                    if not key_file.exists():
+                        os.replace(made, key_file)
+                finally:
+                    made.unlink(missing_ok=True)
+                return bytes.fromhex(key_file.read_text(encoding="ascii").strip())  # the first process's
+            except (OSError, ValueError):
+                return key
+        return secrets.token_bytes(32)
+
+    def sign(self, browser: str) -> str:
+        return f"{browser}.{hmac.new(self.key, browser.encode(), hashlib.sha256).hexdigest()[:32]}"
+
+    def id_of(self, cookie: str) -> tuple[str, bool]:
+        """The browser id a cookie proves ("" for none), and whether its cookie should be set anew (signed)."""
+        signed = SIGNED_BROWSER.match(cookie)
+        if signed:
+            return (signed[1], False) if secrets.compare_digest(self.sign(signed[1]), cookie) else ("", False)
+        if BROWSER_ID.match(cookie) and self._legacy is not None:
+            if self._legacy_ids is None:
+                self._legacy_ids = self._legacy()
+            if cookie in self._legacy_ids:
+                return cookie, True
+        return "", False
+
+    def mint(self, client: str) -> str:
+        """A new id for a request from ``client`` ("" past this address's share of new ids this minute)."""
+        now = time.monotonic()
+        if len(self._minted) >= self.MAX_ADDRESSES:
+            self._minted = {a: t for a, t in self._minted.items() if t and now - t[-1] < 60}
+            if len(self._minted) >= self.MAX_ADDRESSES:  # a flood from as many addresses: none more this minute
+                return ""
+        times = [t for t in self._minted.get(client, []) if now - t < 60]
+        if len(times) >= self.NEW_PER_MINUTE:
+            self._minted[client] = times
+            return ""
+        self._minted[client] = [*times, now]
+        return secrets.token_hex(16)
+
+
 class Guard:
     """ASGI middleware, before anything else: refuses a ``Host`` the server does not answer to (403) and a
     request that changes something from a foreign page (403); checks the token when the server has one; and
     gives each browser its id (in ``request.state.browser``). Plain ASGI rather than ``@app.middleware``: it
     costs every request microseconds, not a task and a wrapped response."""
 
-    def __init__(self, app: ASGIApp, token: str | None, hosts: Hosts | None = None, secret: bytes | None = None):
+    def __init__(self, app: ASGIApp, token: str | None, hosts: Hosts | None = None, secret: bytes | None = None,
+                 browsers: Browsers | None = None):
         self.app = app
+        self.browsers = browsers or Browsers()
         self.token = token
         self.hosts = hosts or Hosts()
         # the cookie's proof changes with each start of the server (``serve --workers N`` shares one: COOKIE_ENV)
@@ -252,10 +332,13 @@ class Guard:
                 response.raw_headers.extend((b"set-cookie", c.encode("latin-1")) for c in cookies)
                 await response(scope, receive, send)
                 return
-        browser = request.cookies.get(BROWSER_COOKIE, "")
-        if not BROWSER_ID.match(browser):
-            browser = secrets.token_hex(16)
-            cookies.append(_cookie(BROWSER_COOKIE, browser))
+        browser, renew = self.browsers.id_of(request.cookies.get(BROWSER_COOKIE, ""))
+        path = request.url.path
+        if not browser and (path == "/" or path.startswith("/api/")):  # the page (its files need none) or the API
+            browser = self.browsers.mint((scope.get("client") or ("?", 0))[0])
+            renew = bool(browser)
+        if renew:
+            cookies.append(_cookie(BROWSER_COOKIE, self.browsers.sign(browser)))
         scope.setdefault("state", {})["browser"] = browser
         extra = [*SECURITY_HEADERS, *((b"set-cookie", c.encode("latin-1")) for c in cookies)]
 
@@ -417,3 +500,14 @@ class Owners:
 
     def forget(self, record: Path) -> None:
         self._file(record).unlink(missing_ok=True)
+
+    @staticmethod
+    def all_owners(folder: Path) -> set[str]:
+        """Every browser id that owns a game in ``folder``."""
+        owners = set()
+        for file in folder.glob(f"*{OWNER_SUFFIX}"):
+            try:
+                owners.add(file.read_text(encoding="utf-8").strip())
+            except OSError:
+                pass
+        return owners

@@ -33,7 +33,7 @@ from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, Explanation, OddsRow
 from . import models
-from .access import Guard, Hosts, Owners, browser_of
+from .access import BROWSER_KEY, Browsers, Guard, Hosts, Owners, browser_of
 from .bodies import BodyLimit
 from .records import Shelf, TooMany
 from .sessions import GameBusy, RecordLock, SessionStore, StaleGame, StaleMove, board_of, position_board
@@ -222,7 +222,8 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     app.state.sessions = sessions
 
     app.add_middleware(BodyLimit)
-    app.add_middleware(Guard, token=token, hosts=hosts, secret=cookie_secret)  # added last, so it runs first: nothing before it checks
+    browsers = Browsers(games_folder / BROWSER_KEY, lambda: owners.all_owners(games_folder))
+    app.add_middleware(Guard, token=token, hosts=hosts, secret=cookie_secret, browsers=browsers)  # added last, so it runs first: nothing before it checks
     _clean_uploads()
 
     @app.exception_handler(DicesolverError)
@@ -302,7 +303,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
         game = _game(request.game)
         solution = store.get(game)
-        record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
+        record = training.TrainingRecord.load(game, own_browser(http))
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         asked = training.questions(game, solution, record, request.questions, seed)
         return models.TrainQuestions(game=game.canonical, unit=solution.unit, mistakes=len(record.mistakes),
@@ -321,7 +322,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         mine, best = judged.mine, judged.best
         # the why first: a table still being built answers 202, and the answer is counted only once it is told
         why = explanation(game, request.position, mine.action, store) if solution.explains and judged.wrong else None
-        record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
+        record = training.TrainingRecord.load(game, own_browser(http))
         record.answered(str(state), mine.cost, judged.wrong, solution.tie)
         record.save_deck(game)
         return models.TrainVerdict(action=mine.action, value=mine.value, cost=mine.cost, label=judged.label,
@@ -340,7 +341,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
             if answer.game != request.game:
                 raise InputError("every answer of a session is of its game")
             losses.append(training.judge_answer(solution, game.parse_state(answer.position), answer.action).mine.cost)
-        record = training.TrainingRecord.load(game, browser_of(http) or "this-machine")
+        record = training.TrainingRecord.load(game, own_browser(http))
         result = training.session_result(game, solution.unit, losses, solution.tie)
         record.add_session(game, result)
         shown = record.sessions[-20:]
@@ -385,7 +386,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         solution = store.get(players)  # 202 while the hints' table is solved; nothing is written before
         for name in opponents:  # the bots' own tables too, through the same queue (202 while they build)
             store.bot(players, name)
-        shelf.admit(browser_of(http))  # 429 past this browser's share of new and unfinished games
+        shelf.admit(own_browser(http))  # 429 past this browser's share of new and unfinished games
         owners.claim(path, browser_of(http))
         shelf.claimed(path, browser_of(http))
         try:
@@ -639,6 +640,16 @@ def _clean_uploads() -> None:
     """Uploaded records are read from a temporary file, deleted after; one a crash left behind goes now."""
     for stale in (tables.cache_dir() / "uploads").glob("*.jsonl"):
         stale.unlink(missing_ok=True)
+
+
+def own_browser(http: Request) -> str:
+    """The browser's id, for what is kept under it; a client given none (``access.Browsers``: its address had
+    its share of new ids this minute) is refused (429)."""
+    browser = browser_of(http)
+    if not browser:
+        raise TooMany("too many new browsers from your address this minute: wait a moment, and let this browser "
+                      "keep its cookie")
+    return browser
 
 
 def _check_record_game(path: Path) -> None:
