@@ -581,3 +581,38 @@ def ds_load(spec):
     import dicesolver as ds
 
     return ds.load_game(spec)
+
+
+def test_pollers_of_a_busy_game_hold_no_thread(cache):
+    """Sixty clients waiting on a game busy with a move (GET /api/play/ID?wait=3) hold no thread each: another
+    client's GET /api/games is answered at once, not after the pool of threads (40) frees up."""
+    import threading
+    import urllib.request
+
+    import httpx2
+
+    app = create_app()
+    with served(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        with httpx2.Client(base_url=base) as player:
+            game = settle(player, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"],
+                                                             "first": "you"}).json()
+            session = app.state.sessions.get(game["id"])
+            session._idle.clear()  # as while a move is applied
+            cookie = "; ".join(f"{k}={v}" for k, v in player.cookies.items())
+
+            def poll() -> None:
+                request = urllib.request.Request(f"{base}/api/play/{game['id']}?wait=3", headers={"Cookie": cookie})
+                urllib.request.urlopen(request, timeout=30).read()
+
+            pollers = [threading.Thread(target=poll, daemon=True) for _ in range(60)]
+            for thread in pollers:
+                thread.start()
+            time.sleep(0.5)  # all of them waiting now
+            start = time.perf_counter()
+            assert urllib.request.urlopen(f"{base}/api/games/pig", timeout=30).status == 200
+            took = time.perf_counter() - start
+            session._idle.set()
+            for thread in pollers:
+                thread.join(30)
+    assert took < 1.0, took

@@ -9,12 +9,14 @@ directory (web games in ``<cache>/web-games``).
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import io
 import re
 import secrets
 import tempfile
+import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict
@@ -85,8 +87,6 @@ def _job(job) -> models.JobView:
 
 def without_paths(text: str) -> str:
     """A message as a client may read it: the server's own folders (its cache, its home) not named."""
-    import tempfile
-
     for path, name in ((str(tables.cache_dir()), "the server's cache"), (tempfile.gettempdir(), "the server's temporary "
                        "folder"), (str(Path.home()), "the server's home")):
         if len(path) > 1:
@@ -487,10 +487,12 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         return {"discarded": name}
 
     @app.get("/api/play/{session_id}", response_model=models.SessionResponse)
-    def get_game(session_id: str, http: Request, wait: float = Query(0.0, ge=0.0, le=10.0)):
-        session = session_or_404(session_id, http)
-        if wait:
-            session.wait(wait)
+    async def get_game(session_id: str, http: Request, wait: float = Query(0.0, ge=0.0, le=10.0)):
+        # waiting for a bot's move holds no thread: pollers of busy games cannot use up the pool of threads
+        session = await run_in_threadpool(session_or_404, session_id, http)
+        deadline = time.monotonic() + wait
+        while not session.idle() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
         return view(session)
 
     @app.post("/api/play/{session_id}/send", response_model=models.SessionResponse)

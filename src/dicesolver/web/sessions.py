@@ -259,6 +259,10 @@ class PlaySession:
     def wait(self, seconds: float) -> None:
         self._idle.wait(seconds)
 
+    def idle(self) -> bool:
+        """Whether no move is being applied (the game waits for its player, or has ended)."""
+        return self._idle.is_set()
+
     def stale(self) -> bool:
         """Whether the record changed since this game last moved (another process moved it)."""
         return self._idle.is_set() and _mark(self.record_path) != self._record_mark

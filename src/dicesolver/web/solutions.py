@@ -216,9 +216,11 @@ class SolutionStore:
                 raise self._busy() from None
             with self._lock:
                 return self._keep(key, result)
+        started = False
         with self._lock:
             job = self._job_by_game.get(key)
             if job is None or job.state == "failed":
+                started = True
                 if self._stopping.is_set():
                     raise Stopped("the server is stopping")
                 if never_compiled():
@@ -233,7 +235,9 @@ class SolutionStore:
                                           name=f"{JOB_THREAD} {key}")
                 self._threads.add(thread)
                 thread.start()
-        deadline = time.time() + (self.wait_seconds if wait is None else wait)
+        # the request that starts a job waits a moment for it (a quick build answers at once); one that finds it
+        # running answers 202 now rather than hold a thread while the job's own pollers ask
+        deadline = time.time() + ((self.wait_seconds if wait is None else wait) if started else 0.0)
         while job.state == "running" and time.time() < deadline:
             time.sleep(0.02)
         with self._lock:
