@@ -106,13 +106,37 @@ def test_uploads_a_crash_left_behind_are_removed_at_start(cache):
 # -- a real server: bodies, slow clients, many connections -------------------------------------------------------
 
 @pytest.fixture
-def server(cache, monkeypatch):
+def served_app(cache, monkeypatch):
     """The app under uvicorn on a free loopback port with the server's connection guard, tightened for a test:
-    headers within 1 s, at most 12 connections."""
+    headers within 1 s, at most 12 connections: (its port, the app)."""
     monkeypatch.setattr(connections.GuardedH11, "HEADER_SECONDS", 1.0)
     monkeypatch.setattr(connections.GuardedH11, "MAX_CONNECTIONS", 12)
-    with served(create_app(), http=connections.GuardedH11) as port:
-        yield port
+    app = create_app()
+    with served(app, http=connections.GuardedH11) as port:
+        yield port, app
+
+
+@pytest.fixture
+def server(served_app):
+    return served_app[0]
+
+
+def busy_requests(port: int, app, n: int) -> list[socket.socket]:
+    """``n`` connections each with a request the app is answering: the wait for a bot's move in a game made
+    busy (as while a move is applied) for 10 s."""
+    player = TestClient(app)  # not entered: the served app's lifespan is uvicorn's
+    game = settle(player, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"],
+                                                     "first": "you"}).json()
+    cookie = "; ".join(f"{k}={v}" for k, v in player.cookies.items())
+    app.state.sessions.get(game["id"])._idle.clear()
+    held = []
+    for _ in range(n):
+        conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+        conn.sendall(f"GET /api/play/{game['id']}?wait=10 HTTP/1.1\r\nHost: localhost\r\nCookie: {cookie}\r\n\r\n"
+                     .encode())
+        held.append(conn)
+    time.sleep(0.3)
+    return held
 
 
 def ask(port: int, path: str = "/api/games/pig", timeout: float = 10) -> int:
@@ -190,11 +214,31 @@ def slow_body(port: int) -> socket.socket:
     return conn
 
 
-def test_past_the_cap_of_busy_connections_a_new_one_gets_503_told_once(server, capfd):
-    """When every connection is busy with a request, a new one gets 503, and stderr says so once, not once
-    a socket."""
-    busy = [slow_body(server) for _ in range(12)]
+def test_bodies_that_trickle_in_make_room_for_new_requests(server):
+    """At the cap, a connection whose body is still coming is closed for a new one, the oldest first: a client
+    that sends headers and then a byte now and then holds no slot another client needs."""
+    slow = [slow_body(server) for _ in range(30)]
     time.sleep(0.3)
+    try:
+        assert [ask(server) for _ in range(4)] == [200] * 4
+        closed = 0
+        for conn in slow[:18]:  # the oldest were closed to make room
+            conn.settimeout(2)
+            try:
+                closed += conn.recv(1024) == b""
+            except OSError:
+                closed += 1
+        assert closed == 18
+    finally:
+        for conn in slow:
+            conn.close()
+
+
+def test_past_the_cap_of_busy_connections_a_new_one_gets_503_told_once(served_app, capfd):
+    """When every connection has a request the app is answering, a new one gets 503, and stderr says so once,
+    not once a socket."""
+    server, app = served_app
+    busy = busy_requests(server, app, 12)
     try:
         statuses = [ask(server) for _ in range(4)]
         assert statuses == [503] * 4, statuses
@@ -456,11 +500,11 @@ def test_an_unknown_game_id_costs_a_lookup_not_a_walk_through_every_record(cache
     assert len(walks) <= 1
 
 
-def test_one_address_holds_at_most_its_share_of_connections(server, monkeypatch):
+def test_one_address_holds_at_most_its_share_of_connections(served_app, monkeypatch):
     """Busy connections from one address past its share: that address gets 503, the cap is not reached."""
+    server, app = served_app
     monkeypatch.setattr(connections.GuardedH11, "MAX_PER_ADDRESS", 5)
-    busy = [slow_body(server) for _ in range(5)]
-    time.sleep(0.3)
+    busy = busy_requests(server, app, 5)
     try:
         assert ask(server) == 503  # the sixth from 127.0.0.1 (the cap of 12 is not reached)
     finally:

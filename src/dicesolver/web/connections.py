@@ -4,9 +4,10 @@ uvicorn closes a connection idle after a response (its keep-alive timeout) but w
 headers of a request that trickle in a byte at a time, and accepts connections until the process runs out
 of file descriptors, logging a traceback for each one refused then. ``GuardedH11`` is uvicorn's HTTP/1.1
 protocol with both bounded: a request's headers must come within ``HEADER_SECONDS`` of the connection (or
-of the previous response), and at ``MAX_CONNECTIONS`` open ones (or ``MAX_PER_ADDRESS`` from one address) the one that has waited longest
-for its headers is closed to make room; only when every one of them is busy with a request does a new one
-get 503, told on stderr at most once a minute. ``watch_parent`` ends a worker process whose parent died.
+of the previous response), and at ``MAX_CONNECTIONS`` open ones (or ``MAX_PER_ADDRESS`` from one address) the
+one that has waited longest for its headers, or for the rest of its body, is closed to make room (a client
+that trickles bodies holds no slot another needs); only when every one of them has a request the app is
+answering does a new one get 503, told on stderr at most once a minute. ``watch_parent`` ends a worker process whose parent died.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 import threading
 import time
 
+import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: 33\r\n"
@@ -42,7 +44,8 @@ def _open_file_limit() -> int:
 
 class GuardedH11(H11Protocol):
     HEADER_SECONDS = 10.0
-    MAX_CONNECTIONS = max(16, min(1000, _open_file_limit() - 200))  # files besides: tables, records, the log
+    # half the files the process may open, at most 1000: tables, records, threads and the log have the rest
+    MAX_CONNECTIONS = max(16, min(1000, _open_file_limit() // 2))
     MAX_PER_ADDRESS = 100  # one machine's share: a phone opens a handful; past this, its own oldest go first
     _told = 0.0  # when the last refusal was told (one line a minute at most, for the whole process)
 
@@ -80,7 +83,16 @@ class GuardedH11(H11Protocol):
             return
         super().data_received(data)
         if self.cycle is not None and not self.cycle.response_complete:
-            self._disarm()  # a request's headers are in: the app has it
+            if self.conn.their_state is h11.SEND_BODY:
+                # its body still coming: as a connection waiting for headers, it may be closed to make room
+                # (the app's own limit, BodyLimit, answers 408 to a body too slow when there is room)
+                if self._header_timer is not None:  # the headers came in time
+                    self._header_timer.cancel()
+                    self._header_timer = None
+                if self._waiting_since is None:
+                    self._waiting_since = time.monotonic()
+            else:
+                self._disarm()  # the whole request is in: the app has it
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
