@@ -365,6 +365,37 @@ def test_table_builds_wait_in_one_queue_and_a_full_queue_is_refused(cache):
     assert max(most) == 1 and store.prepare("k9", "solving g9", work_for("g9"), wait=5) == "g9"
 
 
+def test_a_build_nobody_asks_about_stops_and_gives_way(cache, monkeypatch):
+    """A page that asked for a long build and went away: once nobody has asked about the job for
+    ORPHAN_SECONDS, the build stops at its next progress report (the next build in its lane goes); a job its
+    page polls goes on, and a warmup's goes on unasked."""
+    from dicesolver.core import tables
+    from dicesolver.web import solutions
+    from dicesolver.web.solutions import NotReady, SolutionStore
+
+    monkeypatch.setattr(solutions, "ORPHAN_SECONDS", 0.5)
+    store = SolutionStore(wait_seconds=0)
+
+    def work(progress):
+        tables.may_build(tables.TableKey("test", "slow", "0" * 16))
+        for step in range(30):
+            progress(step, 30)
+            time.sleep(0.1)
+        return "built"
+
+    jobs = {}
+    for key, expires in (("left", True), ("polled", True), ("warmup", False)):
+        with pytest.raises(NotReady) as pending:
+            store.prepare(key, key, work, expires=expires)
+        jobs[key] = pending.value.job
+    deadline = time.monotonic() + 30
+    while any(j.state == "running" for j in jobs.values()) and time.monotonic() < deadline:
+        store.job(jobs["polled"].id)  # its page polls it
+        time.sleep(0.1)
+    assert jobs["left"].state == "failed" and "nobody asked" in jobs["left"].error
+    assert jobs["polled"].state == "done" and jobs["warmup"].state == "done"
+
+
 def test_an_app_that_stops_stops_its_table_builds(cache):
     """Leaving the app (its lifespan's end: a served app's shutdown, a test's ``with TestClient``) stops the
     build running and the builds waiting their turn, each at its next progress report, and refuses new jobs

@@ -200,7 +200,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     def start_warmups() -> None:
         for spec in warmup:
             try:
-                store.get(registry.load(spec), wait=0)
+                store.get(registry.load(spec), wait=0, expires=False)  # built whoever waits
             except NotReady:
                 pass  # building: the job goes on in the background
 

@@ -40,12 +40,23 @@ class Job:
     halt: threading.Event | None = None  # set when the server stops: the work ends at its next report
     estimate: float | None = None  # the build's estimated seconds (``TableSize``), where it has one
     building_since: float | None = None  # when its build started (after its wait in its lane)
+    expires: bool = True  # ends once nobody has asked about it for ORPHAN_SECONDS (not a warmup's)
+    asked: float = field(default_factory=time.monotonic)  # when someone last asked about it
 
     def __post_init__(self) -> None:
         self.base = self.label  # the job's name, which each stage's label starts with
 
+    def ask(self) -> None:
+        """Someone waits for it (its page polls it, or a request found it)."""
+        self.asked = time.monotonic()
+
+    def orphaned(self) -> bool:
+        return self.expires and time.monotonic() - self.asked > ORPHAN_SECONDS
+
     def progress(self, done: int, total: int) -> None:
         self._go_on()
+        if self.orphaned():  # the page that asked for it is gone: its build gives way to the others'
+            raise Stopped(f"stopped: nobody asked about it for {ORPHAN_SECONDS:.0f} s; ask again to build it")
         self.done, self.total = int(done), int(total or 0)
         if self.total > 0:
             self.pace.report(self.done / self.total, time.monotonic())
@@ -103,6 +114,7 @@ class TooBig(DicesolverError):
     refused (413)."""
 
 
+ORPHAN_SECONDS = 120.0  # a web build nobody asked about for this long stops (pages poll their job every second)
 QUICK_SECONDS = 30.0  # a build estimated at most this long goes in the quick lane (a 1-s Yatzy solve, Pig's tables)
 
 
@@ -154,7 +166,10 @@ class SolutionStore:
             thread.join(max(0.0, deadline - time.monotonic()))
 
     def job(self, job_id: str) -> Job | None:
-        return self._jobs.get(job_id)
+        found = self._jobs.get(job_id)
+        if found is not None:
+            found.ask()
+        return found
 
     @staticmethod
     def key(game) -> str:
@@ -163,13 +178,14 @@ class SolutionStore:
     def ready(self, game) -> bool:
         return self.key(game) in self._solutions
 
-    def get(self, game, wait: float | None = None, start: bool = True):
+    def get(self, game, wait: float | None = None, start: bool = True, expires: bool = True):
         """The game's solution (for its number of players), or NotReady while a job builds it. ``start``
-        false (a GET, which builds nothing): loaded from disk in this thread, or ``tables.NotBuilt``."""
+        false (a GET, which builds nothing): loaded from disk in this thread, or ``tables.NotBuilt``;
+        ``expires`` false: its build goes on when nobody asks about it (a warmup's)."""
         family = registry.family_of(game)
         return self.prepare(self.key(game), f"solving {game.canonical}",
                             lambda progress: family.solve(game, progress=progress), wait, start,
-                            size=lambda: family.table_size(game), ahead=ahead_command(game))
+                            size=lambda: family.table_size(game), ahead=ahead_command(game), expires=expires)
 
     def goal(self, game, goal, wait: float | None = None):
         """The solution that plays ``game`` for ``goal`` (``core.aims``), built by a job like any table (NotReady
@@ -187,19 +203,21 @@ class SolutionStore:
         """Returns once a bot's tables are built and cached (NotReady while a job builds them): starting a
         game with it then only loads them."""
         def build(progress) -> None:
-            registry.family_of(game).player(game, name, progress=progress)  # its tables are on disk; the bot is not kept
+            # its tables are on disk after this; the bot itself is not kept
+            registry.family_of(game).player(game, name, progress=progress)
 
         self.prepare(f"bot {name} {self.key(game)}", f"building {name}'s tables for {game.canonical}", build, wait,
                      size=lambda: registry.family_of(game).table_size(game, name), ahead=ahead_command(game))
 
     def prepare(self, key: str, label: str, work, wait: float | None = None, start: bool = True,
-                size: Callable[[], TableSize | None] | None = None, ahead: str | None = None):
+                size: Callable[[], TableSize | None] | None = None, ahead: str | None = None, expires: bool = True):
         """The result of ``work(progress)`` for ``key``: at once when done before, else from the one job
         that runs it in the background (started now if none is running); NotReady while it runs. ``start``
         false: no job is started; ``work`` runs here with builds refused (what is on disk is read, nothing
         is written: ``tables.NotBuilt`` otherwise). ``size``: the table it would build, checked against
         ``max_table_bytes`` before it does (``TooBig``), and by its estimate the lane it waits in; ``ahead``:
-        the command that builds its tables ahead of time, in a long build's words."""
+        the command that builds its tables ahead of time, in a long build's words. A job stops once nobody has
+        asked about it for ORPHAN_SECONDS (its page closed), unless ``expires`` is false."""
         with self._lock:
             if key in self._solutions:
                 self._solutions.move_to_end(key)
@@ -219,13 +237,15 @@ class SolutionStore:
         started = False
         with self._lock:
             job = self._job_by_game.get(key)
+            if job is not None and job.state == "running":
+                job.ask()
             if job is None or job.state == "failed":
                 started = True
                 if self._stopping.is_set():
                     raise Stopped("the server is stopping")
                 if never_compiled():
                     label += " (a first run also compiles the solver's kernels, once per install)"
-                job = Job(uuid.uuid4().hex[:12], label, halt=self._stopping)
+                job = Job(uuid.uuid4().hex[:12], label, halt=self._stopping, expires=expires)
                 if len(self._jobs) >= 500:  # finished jobs are asked about for a moment only
                     self._jobs = {i: j for i, j in self._jobs.items()
                                   if j.state == "running" or j.seconds() < 600}
@@ -317,10 +337,11 @@ class SolutionStore:
                 raise self._busy(lane)
             queue.append(job)
             while queue[0] is not job:
-                if self._stopping.is_set():
+                if self._stopping.is_set() or job.orphaned():
                     queue.remove(job)
                     self._turn.notify_all()
-                    raise Stopped("the server stopped before this was done")
+                    raise Stopped("the server stopped before this was done" if self._stopping.is_set() else
+                                  f"stopped: nobody asked about it for {ORPHAN_SECONDS:.0f} s; ask again to build it")
                 ahead = queue[:queue.index(job)]
                 # the build running: its time left by its pace (by its estimate until it has one); the others
                 waits = [(j.seconds_left() if j is queue[0] else None) or j.estimate for j in ahead]
