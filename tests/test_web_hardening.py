@@ -365,6 +365,42 @@ def test_table_builds_wait_in_one_queue_and_a_full_queue_is_refused(cache):
     assert max(most) == 1 and store.prepare("k9", "solving g9", work_for("g9"), wait=5) == "g9"
 
 
+def test_one_client_never_holds_every_place_in_a_build_lane(cache):
+    """Builds asked from one address take at most MAX_BUILDS_PER_CLIENT places of a lane: the next one from it
+    is refused (503: wait for yours), while another address still gets a place."""
+    from dicesolver.core import tables
+    from dicesolver.web.solutions import REQUESTER, Busy, NotReady, SolutionStore
+
+    store = SolutionStore(wait_seconds=0)
+    release = threading.Event()
+
+    def work(progress):
+        tables.may_build(tables.TableKey("test", "slow", "0" * 16))
+        release.wait(20)
+        return "built"
+
+    def ask(key: str, client: str):
+        """The job started for ``client``, once it has its place in the lane (or failed)."""
+        REQUESTER.set(client)
+        with pytest.raises(NotReady) as pending:
+            store.prepare(key, key, work)
+        job = pending.value.job
+        while job.state == "running" and job not in store._lanes["long"]:
+            time.sleep(0.01)
+        return job
+
+    try:
+        jobs = [ask(f"mine{i}", "10.0.0.66") for i in range(SolutionStore.MAX_BUILDS_PER_CLIENT)]
+        assert [j.state for j in jobs] == ["running"] * SolutionStore.MAX_BUILDS_PER_CLIENT
+        with pytest.raises(Busy, match="your address"):  # one more from the same address
+            store.prepare("mine-more", "mine-more", work, wait=5)
+        theirs = ask("theirs", "10.0.0.77")
+        assert theirs.state == "running" and theirs in store._lanes["long"]
+    finally:
+        REQUESTER.set("")
+        release.set()
+
+
 def test_a_build_nobody_asks_about_stops_and_gives_way(cache, monkeypatch):
     """A page that asked for a long build and went away: once nobody has asked about the job for
     ORPHAN_SECONDS, the build stops at its next progress report (the next build in its lane goes); a job its

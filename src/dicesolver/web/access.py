@@ -41,6 +41,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .solutions import REQUESTER
+
 TOKEN_COOKIE = "dicesolver-token"
 BROWSER_COOKIE = "dicesolver-browser"
 TOKEN_ENV = "DICESOLVER_WEB_TOKEN"  # how ``serve --workers N`` hands its token to every process
@@ -347,6 +349,7 @@ class Guard:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
+        REQUESTER.set((scope.get("client") or ("", 0))[0])  # whose request starts a build (its lane's share)
         await self.app(scope, receive, send_with_headers)
 
 

@@ -9,9 +9,10 @@ API answers with 202 and the job's progress so the page can show a bar and ask a
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 import time
 import uuid
+from collections import OrderedDict
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -42,6 +43,7 @@ class Job:
     building_since: float | None = None  # when its build started (after its wait in its lane)
     expires: bool = True  # ends once nobody has asked about it for ORPHAN_SECONDS (not a warmup's)
     asked: float = field(default_factory=time.monotonic)  # when someone last asked about it
+    requester: str = ""  # the client whose request started it (REQUESTER)
 
     def __post_init__(self) -> None:
         self.base = self.label  # the job's name, which each stage's label starts with
@@ -114,6 +116,7 @@ class TooBig(DicesolverError):
     refused (413)."""
 
 
+REQUESTER: ContextVar[str] = ContextVar("requester", default="")  # the client asking (its address: web.access)
 ORPHAN_SECONDS = 120.0  # a web build nobody asked about for this long stops (pages poll their job every second)
 QUICK_SECONDS = 30.0  # a build estimated at most this long goes in the quick lane (a 1-s Yatzy solve, Pig's tables)
 
@@ -138,6 +141,7 @@ class SolutionStore:
     that builds it ahead of time."""
 
     MAX_BUILDS = 4
+    MAX_BUILDS_PER_CLIENT = 2  # of a lane's MAX_BUILDS, from one client address
     MAX_KEPT = 32  # solutions and figures held in memory, the least recently used let go (read again from disk)
 
     def __init__(self, wait_seconds: float = 0.8, max_table_bytes: int | None = None,
@@ -245,7 +249,8 @@ class SolutionStore:
                     raise Stopped("the server is stopping")
                 if never_compiled():
                     label += " (a first run also compiles the solver's kernels, once per install)"
-                job = Job(uuid.uuid4().hex[:12], label, halt=self._stopping, expires=expires)
+                job = Job(uuid.uuid4().hex[:12], label, halt=self._stopping, expires=expires,
+                          requester=REQUESTER.get())
                 if len(self._jobs) >= 500:  # finished jobs are asked about for a moment only
                     self._jobs = {i: j for i, j in self._jobs.items()
                                   if j.state == "running" or j.seconds() < 600}
@@ -335,6 +340,10 @@ class SolutionStore:
         with self._turn:
             if len(queue) >= self.MAX_BUILDS:
                 raise self._busy(lane)
+            mine = [j for j in queue if job.requester and j.requester == job.requester]
+            if len(mine) >= self.MAX_BUILDS_PER_CLIENT:  # one client never holds every place in a lane
+                raise Busy(f"{len(mine)} table builds asked from your address are waiting or running: try again "
+                           "when they are done")
             queue.append(job)
             while queue[0] is not job:
                 if self._stopping.is_set() or job.orphaned():
