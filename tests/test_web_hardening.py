@@ -567,6 +567,32 @@ def test_an_unknown_game_id_costs_a_lookup_not_a_walk_through_every_record(cache
     assert len(walks) <= 1
 
 
+def test_a_game_being_scanned_for_is_found_by_every_request_meanwhile(cache, monkeypatch):
+    """A record another process wrote is found by a request that comes while a first request's scan of the
+    folder is still under way (as when a worker restarts): it scans too, rather than answering 404."""
+    from dicesolver.web import sessions as web_sessions
+
+    folder = cache / "web-games"
+    folder.mkdir(parents=True)
+    store = web_sessions.SessionStore(folder)
+    record = folder / "pig-1-abcd.jsonl"
+    record.write_text("{}\n")
+    real = Path.glob
+
+    def slow_glob(self, pattern):
+        time.sleep(0.5)  # a folder of many records
+        return real(self, pattern)
+
+    monkeypatch.setattr(web_sessions.Path, "glob", slow_glob)
+    found: list = []
+    first = threading.Thread(target=lambda: found.append(store.record_of(web_sessions.game_id(record))))
+    first.start()
+    time.sleep(0.1)
+    assert store.record_of(web_sessions.game_id(record)) == record  # while the first scan is under way
+    first.join()
+    assert found == [record]
+
+
 def test_one_address_holds_at_most_its_share_of_connections(served_app, monkeypatch):
     """Busy connections from one address past its share: that address gets 503, the cap is not reached."""
     server, app = served_app
