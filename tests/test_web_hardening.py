@@ -553,6 +553,23 @@ def test_one_browser_starts_a_bounded_number_of_games(cache, monkeypatch):
     assert settle(other, "POST", "/api/play", json=body).status_code == 200
 
 
+def test_past_the_servers_count_of_games_only_known_browsers_start_more(cache, monkeypatch):
+    """At MAX_RECORDS games on disk (here 3), a browser new to the server is refused (429) while one that has
+    games here starts another: a flood of new browsers cannot crowd out the players the server knows."""
+    from dicesolver.web import records
+
+    monkeypatch.setattr(records, "MAX_RECORDS", 3)
+    app = create_app()
+    body = {"game": "pig(goal=30)", "opponents": ["hold-at-20"], "first": "you", "manual_dice": True}
+    known = TestClient(app)
+    assert settle(known, "POST", "/api/play", json=body).status_code == 200
+    for _ in range(2):
+        assert settle(TestClient(app), "POST", "/api/play", json=body).status_code == 200
+    refused = TestClient(app).post("/api/play", json=body)
+    assert refused.status_code == 429 and "played here before" in refused.json()["detail"]
+    assert settle(known, "POST", "/api/play", json=body).status_code == 200
+
+
 def test_an_unknown_game_id_costs_a_lookup_not_a_walk_through_every_record(cache, monkeypatch):
     from dicesolver.web import sessions as web_sessions
 

@@ -3,7 +3,8 @@
 Each record's summary (``RecordInfo``) and owner are kept in memory, keyed by the record's size and
 modification time, so listing a browser's games costs a directory listing and look-ups, not a read of
 every record of every browser. ``Shelf`` also bounds what one browser may pile up: games started per
-minute, and unfinished games (the oldest abandoned one is put out when the cap is reached).
+minute, and unfinished games (the oldest abandoned one is put out when the cap is reached); and the games
+of all: past MAX_RECORDS only a browser that has games here already starts another.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .sessions import RecordLock
 
 STARTS_PER_MINUTE = 30  # new games one browser may start in a minute
 MAX_UNFINISHED = 20  # unfinished games one browser keeps
+MAX_RECORDS = 20_000  # games on disk in all; past it only browsers that already have games here start more
 ABANDONED_SECONDS = 7 * 24 * 3600  # an unfinished game untouched this long may be put out for a new one
 
 
@@ -85,6 +87,12 @@ class Shelf:
         out.sort(key=lambda item: item[0], reverse=True)
         return [(path, info) for _, path, info in out]
 
+    def _count(self) -> int:
+        try:
+            return sum(1 for _ in self.folder.glob("*.jsonl"))
+        except OSError:
+            return 0
+
     def _may_see(self, record: Path, browser: str) -> bool:
         if record.name not in self._owner:
             self._owner[record.name] = self.owners.owner(record)
@@ -107,7 +115,11 @@ class Shelf:
                 raise TooMany(f"{STARTS_PER_MINUTE} games started in a minute is the most: wait a moment")
             if len(self._starts) > 10_000:  # many browsers: forget the quiet ones
                 self._starts = {b: s for b, s in self._starts.items() if s and now - s[-1] < 60}
-        unfinished = [path for path, info in self.mine(browser) if not info.over]
+        mine = self.mine(browser)
+        if not mine and self._count() >= MAX_RECORDS:  # a flood of new browsers cannot crowd out the known ones
+            raise TooMany(f"this server keeps {MAX_RECORDS:,} games, the most it will: a browser that has played "
+                          "here before can still start one")
+        unfinished = [path for path, info in mine if not info.over]
         if len(unfinished) >= MAX_UNFINISHED:
             oldest = unfinished[-1]
             try:
