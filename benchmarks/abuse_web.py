@@ -87,6 +87,11 @@ def game_flood(port: int, i: int, k: int) -> int:
     return request(port, post("/api/play", '{"game": "pig", "opponents": ["hold-at-20"]}', AUTH + cookie))
 
 
+def cookieless_pig_games(port: int, i: int, k: int) -> int:
+    """A new client each time (no cookie): a Pig game against the optimal bot, the game that kept 26 MB."""
+    return request(port, post("/api/play", '{"game": "pig", "opponents": ["optimal"]}'))
+
+
 def unknown_ids(port: int, i: int, k: int) -> int:
     return request(port, get(f"/api/play/{(i << 32) + k:016x}"))
 
@@ -148,6 +153,7 @@ ATTACKS: dict[str, tuple[str, Callable[[int, int, int], int]]] = {
     "foreign Origin POSTing a game": ("foreign-origin", foreign_origin),
     "chart GETs for unsolved variants": ("chart-gets", chart_gets),
     "one browser starting games": ("game-flood", game_flood),
+    "cookie-less clients starting Pig games against the optimal bot": ("cookieless-pig", cookieless_pig_games),
     "GETs of unknown game ids": ("unknown-ids", unknown_ids),
     "wrong tokens": ("wrong-tokens", wrong_tokens),
     "endless chunked bodies": ("chunked", chunked_body),

@@ -828,3 +828,22 @@ def test_a_build_longer_than_the_servers_limit_is_refused_with_the_command(clien
     assert r.status_code == 413 and "--max-build-minutes" in detail and "h to build" in detail, r.text
     assert "dicesolver solve farkle(floor=-20000,goal=20000) --players 2" in detail
     assert draw(client, "pig(goal=20)", "chart.png").status_code == 200
+
+
+def test_past_the_servers_count_of_trainers_only_known_ones_train(monkeypatch, tmp_path):
+    """At MAX_TRAINERS browsers with training records (here 1), a new browser is refused (429) while the one
+    that has records trains on: a flood of new browsers cannot fill the disk with decks."""
+    from dicesolver.web import app as web_app
+
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no other test's trainers
+    monkeypatch.setattr(web_app, "MAX_TRAINERS", 1)
+    app = create_app()
+    known = TestClient(app)
+    asked = settle(known, "POST", "/api/train/questions", json={"game": "yacht", "questions": 1, "seed": 4}).json()
+    q = asked["questions"][0]
+    answer = {"game": "yacht", "position": q["position"], "action": q["board"]["actions"][-1]["action"]}
+    assert settle(known, "POST", "/api/train/finish", json={"game": "yacht", "answers": [answer]}).status_code == 200
+    refused = TestClient(app).post("/api/train/questions", json={"game": "yacht", "questions": 1})
+    assert refused.status_code == 429 and "trained here before" in refused.json()["detail"]
+    assert settle(known, "POST", "/api/train/questions", json={"game": "yacht", "questions": 1}).status_code == 200

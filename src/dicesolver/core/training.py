@@ -40,6 +40,18 @@ def training_dir() -> Path:
     return Path(platformdirs.user_data_dir("dicesolver")) / "training"
 
 
+def trainers() -> int:
+    """How many web browsers have training records."""
+    try:
+        return sum(1 for p in (training_dir() / "browsers").iterdir() if p.is_dir())
+    except OSError:
+        return 0
+
+
+def has_trained(owner: str) -> bool:
+    return (training_dir() / "browsers" / _slug(owner)).is_dir()
+
+
 # -- where the positions come from ---------------------------------------------------------------------
 
 

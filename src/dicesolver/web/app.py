@@ -303,7 +303,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
         game = _game(request.game)
         solution = store.get(game)
-        record = training.TrainingRecord.load(game, own_browser(http))
+        record = training.TrainingRecord.load(game, trainer(http))
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         asked = training.questions(game, solution, record, request.questions, seed)
         return models.TrainQuestions(game=game.canonical, unit=solution.unit, mistakes=len(record.mistakes),
@@ -322,7 +322,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         mine, best = judged.mine, judged.best
         # the why first: a table still being built answers 202, and the answer is counted only once it is told
         why = explanation(game, request.position, mine.action, store) if solution.explains and judged.wrong else None
-        record = training.TrainingRecord.load(game, own_browser(http))
+        record = training.TrainingRecord.load(game, trainer(http))
         record.answered(str(state), mine.cost, judged.wrong, solution.tie)
         record.save_deck(game)
         return models.TrainVerdict(action=mine.action, value=mine.value, cost=mine.cost, label=judged.label,
@@ -341,7 +341,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
             if answer.game != request.game:
                 raise InputError("every answer of a session is of its game")
             losses.append(training.judge_answer(solution, game.parse_state(answer.position), answer.action).mine.cost)
-        record = training.TrainingRecord.load(game, own_browser(http))
+        record = training.TrainingRecord.load(game, trainer(http))
         result = training.session_result(game, solution.unit, losses, solution.tie)
         record.add_session(game, result)
         shown = record.sessions[-20:]
@@ -642,6 +642,21 @@ def _clean_uploads() -> None:
     """Uploaded records are read from a temporary file, deleted after; one a crash left behind goes now."""
     for stale in (tables.cache_dir() / "uploads").glob("*.jsonl"):
         stale.unlink(missing_ok=True)
+
+
+MAX_TRAINERS = 5_000  # browsers with training records; past it only those that have one train here
+
+
+def trainer(http: Request) -> str:
+    """The browser's id for its training records (``own_browser``); past MAX_TRAINERS browsers with records,
+    only one that has records already starts training (429): a flood of new browsers cannot fill the disk."""
+    from ..core import training
+
+    browser = own_browser(http)
+    if not training.has_trained(browser) and training.trainers() >= MAX_TRAINERS:
+        raise TooMany(f"this server keeps the training of {MAX_TRAINERS:,} browsers, the most it will: a browser "
+                      "that has trained here before can go on")
+    return browser
 
 
 def own_browser(http: Request) -> str:
