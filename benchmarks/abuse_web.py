@@ -155,10 +155,11 @@ ATTACKS: dict[str, tuple[str, Callable[[int, int, int], int]]] = {
     "one browser starting games": ("game-flood", game_flood),
     "cookie-less clients starting Pig games against the optimal bot": ("cookieless-pig", cookieless_pig_games),
     "GETs of unknown game ids": ("unknown-ids", unknown_ids),
-    "wrong tokens": ("wrong-tokens", wrong_tokens),
     "endless chunked bodies": ("chunked", chunked_body),
     "headers a byte short, held open": ("slow-headers", slow_headers),
     "bodies that never come, held open": ("slow-bodies", slow_bodies),
+    # last: past its lockout, the attackers' address has its tokens unchecked (429) for the rest of the minute
+    "wrong tokens": ("wrong-tokens", wrong_tokens),
 }
 
 

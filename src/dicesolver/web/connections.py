@@ -5,9 +5,11 @@ headers of a request that trickle in a byte at a time, and accepts connections u
 of file descriptors, logging a traceback for each one refused then. ``GuardedH11`` is uvicorn's HTTP/1.1
 protocol with both bounded: a request's headers must come within ``HEADER_SECONDS`` of the connection (or
 of the previous response), and at ``MAX_CONNECTIONS`` open ones (or ``MAX_PER_ADDRESS`` from one address) the
-one that has waited longest for its headers, or for the rest of its body, is closed to make room (a client
-that trickles bodies holds no slot another needs); only when every one of them has a request the app is
-answering does a new one get 503, told on stderr at most once a minute. ``watch_parent`` ends a worker process whose parent died.
+one that has waited longest for its headers is closed to make room; at ``MAX_CONNECTIONS``, failing that, the
+one that has waited longest for the rest of its body (clients at many addresses trickling bodies hold no slot
+another needs; one address past its share is refused instead, which costs less than closing a request the app
+holds); only when every one of them has a request the app is answering does a new one get 503, told on
+stderr at most once a minute. ``watch_parent`` ends a worker process whose parent died.
 """
 
 from __future__ import annotations
@@ -52,12 +54,13 @@ class GuardedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._header_timer: asyncio.TimerHandle | None = None
         self._waiting_since: float | None = None  # since when it waits for a request's headers
+        self._body_since: float | None = None  # since when it waits for the rest of a request's body
         address = (transport.get_extra_info("peername") or ("?",))[0]
         mine = [c for c in self.connections if isinstance(c, GuardedH11) and c.client and c.client[0] == address]
         if len(mine) >= self.MAX_PER_ADDRESS:
             self._make_room(mine)
         elif len(self.connections) >= self.MAX_CONNECTIONS:
-            self._make_room(self.connections)
+            self._make_room(self.connections, bodies=True)
         self._refused = (len(self.connections) >= self.MAX_CONNECTIONS
                          or sum(1 for c in mine if c in self.connections) >= self.MAX_PER_ADDRESS)
         if self._refused:
@@ -89,8 +92,9 @@ class GuardedH11(H11Protocol):
                 if self._header_timer is not None:  # the headers came in time
                     self._header_timer.cancel()
                     self._header_timer = None
-                if self._waiting_since is None:
-                    self._waiting_since = time.monotonic()
+                if self._body_since is None:
+                    self._body_since = self._waiting_since or time.monotonic()
+                self._waiting_since = None
             else:
                 self._disarm()  # the whole request is in: the app has it
 
@@ -99,17 +103,20 @@ class GuardedH11(H11Protocol):
         if not self.transport.is_closing():
             self._arm()  # the next request's headers, if any, in time too
 
-    def _make_room(self, among) -> None:
+    def _make_room(self, among, bodies: bool = False) -> None:
         """At a cap, the connection (``among`` those it counts) that has waited longest for a request's headers
         is closed for the new one (a client holding connections open without asking for anything loses them
-        first; one whose request is being answered keeps it)."""
-        waiting = [c for c in among if isinstance(c, GuardedH11) and c._waiting_since is not None
-                   and not c.transport.is_closing()]
-        if waiting:
-            oldest = min(waiting, key=lambda c: c._waiting_since or 0.0)
-            oldest._disarm()
-            oldest.transport.close()
-            self.connections.discard(oldest)
+        first; one whose request is being answered keeps it); ``bodies``: failing that, the one that has waited
+        longest for the rest of its body."""
+        for since in ("_waiting_since", "_body_since") if bodies else ("_waiting_since",):
+            waiting = [c for c in among if isinstance(c, GuardedH11) and getattr(c, since) is not None
+                       and not c.transport.is_closing()]
+            if waiting:
+                oldest = min(waiting, key=lambda c: getattr(c, since) or 0.0)
+                oldest._disarm()
+                oldest.transport.close()
+                self.connections.discard(oldest)
+                return
 
     def _arm(self) -> None:
         self._disarm()
@@ -117,7 +124,7 @@ class GuardedH11(H11Protocol):
         self._header_timer = self.loop.call_later(self.HEADER_SECONDS, self._too_slow)
 
     def _disarm(self) -> None:
-        self._waiting_since = None
+        self._waiting_since = self._body_since = None
         if self._header_timer is not None:
             self._header_timer.cancel()
             self._header_timer = None
