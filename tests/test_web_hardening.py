@@ -186,6 +186,18 @@ def test_a_client_that_trickles_its_headers_is_cut_off(server):
     assert ask(server) == 200
 
 
+def closed_among(conns: list[socket.socket]) -> int:
+    """How many of ``conns`` the server has closed."""
+    closed = 0
+    for conn in conns:
+        conn.settimeout(2)
+        try:
+            closed += conn.recv(1024) == b""
+        except OSError:
+            closed += 1
+    return closed
+
+
 def test_connections_held_open_without_a_request_make_room_for_new_ones(server):
     """At the cap, the connection waiting longest for its headers is closed for a new one: a client holding
     connections open cannot lock the others out."""
@@ -193,14 +205,7 @@ def test_connections_held_open_without_a_request_make_room_for_new_ones(server):
     try:
         for _ in range(5):
             assert ask(server) == 200
-        closed = 0
-        for conn in idle[:18]:  # the oldest were closed to make room
-            conn.settimeout(2)
-            try:
-                closed += conn.recv(1024) == b""
-            except OSError:
-                closed += 1
-        assert closed == 18
+        assert closed_among(idle[:18]) == 18  # the oldest were closed to make room
     finally:
         for conn in idle:
             conn.close()
@@ -221,14 +226,7 @@ def test_bodies_that_trickle_in_make_room_for_new_requests(server):
     time.sleep(0.3)
     try:
         assert [ask(server) for _ in range(4)] == [200] * 4
-        closed = 0
-        for conn in slow[:18]:  # the oldest were closed to make room
-            conn.settimeout(2)
-            try:
-                closed += conn.recv(1024) == b""
-            except OSError:
-                closed += 1
-        assert closed == 18
+        assert closed_among(slow[:18]) == 18  # the oldest were closed to make room
     finally:
         for conn in slow:
             conn.close()
