@@ -10,6 +10,7 @@ import pytest
 from test_explain import TWO_PERSON_END
 from webclient import TestClient
 
+import dicesolver
 from dicesolver.web.app import create_app
 
 
@@ -79,6 +80,7 @@ def test_games_and_schema(client):
     assert client.get("/api/games/yahtzee(upper_bonus=off)").json()["name"] == "yahtzee(upper_bonus=off)"
     schema = client.get("/openapi.json").json()
     assert {"/api/advice", "/api/play", "/api/review", "/api/explore/odds"} <= set(schema["paths"])
+    assert schema["info"]["version"] == dicesolver.__version__  # written once, in the package
     assert {"Advice", "Review", "Option"} <= set(schema["components"]["schemas"])
     page = client.get("/")
     assert page.status_code == 200 and "dicesolver" in page.text

@@ -8,7 +8,7 @@ import importlib.util
 from .errors import DicesolverError
 
 EXTRAS = {"plot": "drawing figures (--plot)", "web": "the web app (dicesolver serve)",
-          "rl": "the learning environments (dicesolver.rl)", "dask": "solving on a dask cluster (--scheduler)",
+          "rl": "the learning environments (dicesolver.rl)", "dask": "solving on a dask cluster (--dask)",
           "parquet": "Parquet files (label --out FILE.parquet)", "notebook": "tables as DataFrames (to_pandas)"}
 
 

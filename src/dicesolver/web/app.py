@@ -30,6 +30,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .. import __version__
 from ..core import aims, registry, tables
 from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
@@ -210,7 +211,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         yield
         await run_in_threadpool(store.close)  # the tables still building stop with the app
 
-    app = FastAPI(title="dicesolver", version="0.1.0", docs_url=None, redoc_url=None,  # /docs: our own page below
+    app = FastAPI(title="dicesolver", version=__version__, docs_url=None, redoc_url=None,  # /docs: our own page below
                   description="Optimal strategies for dice games: advice, play against bots, game review. Results "
                               "are the same models as the command line's --json ('dicesolver schema').",
                   lifespan=lifespan)
