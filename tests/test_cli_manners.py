@@ -80,7 +80,8 @@ def test_top_is_honoured_with_json(capsys):
 
 
 def test_advise_reads_positions_from_stdin_and_writes_json_lines():
-    done = command("advise", "yacht", "-", "--top", "2", stdin="/11345/1\n\nnot a position\n/66666/0\n")
+    done = command("advise", "yacht", "-", "--top", "2",
+                   stdin="# my positions\n/11345/1\n\nnot a position\n  # a note\n/66666/0\n")  # comments skipped
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert [line["position"] for line in lines] == ["/11345/1", "not a position", "/66666/0"]
     assert len(lines[0]["options"]) == 2 and "error" in lines[1] and lines[2]["value"] > 0

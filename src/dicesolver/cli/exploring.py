@@ -235,13 +235,14 @@ def best_few(advice, top: int):
 
 
 def advise_lines(game: str, lines: Iterable[str], top: int) -> None:
-    """``advise GAME -``: one JSON line of advice per position read (blank lines skipped), as the positions
-    come; a position refused is a line with its error, and the command exits 2 once every line is read."""
+    """``advise GAME -``: one JSON line of advice per position read (blank lines and ``# comments`` skipped), as
+    the positions come; a position refused is a line with its error, and the command exits 2 once every line is
+    read."""
     solution = None
     refused = 0
     for line in lines:
         text = line.strip()
-        if not text:
+        if not text or text.startswith("#"):
             continue
         try:
             state = registry.parse_state(game, text)
