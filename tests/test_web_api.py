@@ -629,6 +629,42 @@ def test_a_hundred_abandoned_games_lock_nobody_out(tmp_path, monkeypatch):
         assert moved.status_code == 200
 
 
+def test_games_beyond_the_memory_budget_are_put_away_oldest_first_and_resume(tmp_path, monkeypatch):
+    """The games held in memory fit a budget as well as a count: past it the longest-waiting are put away
+    (the game asked for stays), and a game put away continues from its record where it stood."""
+    from dicesolver.web import records, sessions
+
+    monkeypatch.setattr(records, "STARTS_PER_MINUTE", 1000)
+    monkeypatch.setattr(records, "MAX_UNFINISHED", 1000)
+    monkeypatch.setattr(sessions, "MEMORY_BUDGET", 3 * sessions.GAME_BYTES + 100_000)
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app()) as client:
+        store = client.app.state.sessions
+        views = [settle(client, "POST", "/api/play", json={"game": "pig", "opponents": ["hold-at-20"], "seed": k,
+                                                           "first": "you"}).json() for k in range(6)]
+        held = [v["id"] for v in views if store.get(v["id"]) is not None]
+        assert held == [v["id"] for v in views[-3:]]
+        assert sum(s.footprint() for s in store._sessions.values()) <= sessions.MEMORY_BUDGET
+        first = client.get(f"/api/play/{views[0]['id']}").json()  # put away: continued from its record
+        assert first["board"]["position"] == views[0]["board"]["position"] and first["record"] == views[0]["record"]
+        assert client.post(f"/api/play/{views[0]['id']}/send", json={"line": "roll"}).status_code == 200
+
+
+def test_a_game_keeps_a_bounded_transcript_however_many_hints_it_is_asked(tmp_path, monkeypatch):
+    """A page asking for hints for ever does not grow its game without end: the transcript is cut."""
+    from dicesolver.web import sessions
+
+    monkeypatch.setattr(sessions, "MAX_TRANSCRIPT", 2_000)
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app()) as client:
+        view = settle(client, "POST", "/api/play", json={"game": "yacht-dice", "seed": 3}).json()
+        game = client.app.state.sessions.get(view["id"])
+        for _ in range(40):
+            view = client.post(f"/api/play/{view['id']}/send", json={"line": "hint"}).json()
+        assert game._buffer.tell() <= 2 * 2_000 + 3_000 and len(view["transcript"]) <= 2_000
+        assert view["prompt"] and "best options" in view["transcript"]
+
+
 def test_a_game_waiting_for_its_player_holds_no_thread(tmp_path, monkeypatch):
     """Forty games waiting at a prompt add no thread: each line runs the game only to its next prompt."""
     import threading

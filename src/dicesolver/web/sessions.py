@@ -8,8 +8,8 @@ the game last moved are replayed to it unseen (a hint, a mistake, 'stand' before
 nothing), and the new line is answered at the prompt where the game waits. Every request returns as soon
 as the game asks again (or after a short wait, with ``busy`` set, while a bot thinks), so a page never
 hangs. The records are the same JSON Lines files as in the terminal, in the web games folder inside the
-cache directory; a game idle for ``IDLE_SECONDS``, or the oldest waiting one beyond ``MAX_SESSIONS``, is
-put away (dropped from memory; its record holds every move) and continued from its record when its page
+cache directory; a game idle for ``IDLE_SECONDS``, or the oldest waiting one beyond ``MAX_SESSIONS`` or
+``MEMORY_BUDGET``, is put away (dropped from memory; its record holds every move) and continued from its record when its page
 comes back.
 
 Several server processes (``serve --workers N``) share the games folder. A game's id is its record's
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 IDLE_SECONDS = 30 * 60
 MAX_SESSIONS = 500  # games held in memory (no thread each); beyond, the longest-waiting one is put away to disk
 MAX_TRANSCRIPT = 400_000  # characters kept (the oldest are dropped)
+MEMORY_BUDGET = 512 * 2**20  # bytes the games held in memory may take (PlaySession.footprint); beyond, put away
+GAME_BYTES = 2**20  # a live game beyond its transcript: bench_web_memory.py measures at most 0.6 MB, rounded up
 LOCK_WAIT_SECONDS = 5.0  # how long a move waits for another process's move on the same game
 LOCK_SUFFIX = ".lock"  # a record's lock file is beside it: <record>.lock
 
@@ -239,6 +241,10 @@ class PlaySession:
         except Exception as exc:  # shown on the page; the server carries on
             self.error = f"internal error: {type(exc).__name__}: {exc}"
         finally:
+            if seen.tell() > 2 * MAX_TRANSCRIPT:  # a page asking for hints for ever does not grow the game
+                seen = io.StringIO(seen.getvalue()[-MAX_TRANSCRIPT:])
+                seen.seek(0, io.SEEK_END)
+                self._buffer = seen
             self.console.file = seen
             if self.over or self.stopped or self.error:
                 self.prompt = ""
@@ -255,6 +261,11 @@ class PlaySession:
                 self.board = self._snapshot()
             except Exception:  # noqa: BLE001 - the transcript still shows the game
                 self.board = None
+
+    def footprint(self) -> int:
+        """Bytes this game holds, estimated: its transcript at the widest a character takes in a Python
+        string, and GAME_BYTES for the rest."""
+        return GAME_BYTES + 4 * self._buffer.tell()
 
     def wait(self, seconds: float) -> None:
         self._idle.wait(seconds)
@@ -298,6 +309,10 @@ class PlaySession:
         """Whether the game waits for its player (no drive running, not over)."""
         return self._idle.is_set() and bool(self.prompt)
 
+    def ended(self) -> bool:
+        """Whether the game is over, quit or stopped by an error (no drive runs again)."""
+        return self._idle.is_set() and (self.over or self.stopped or bool(self.error))
+
     def view(self) -> SessionResponse:
         text = self._buffer.getvalue()
         if len(text) > MAX_TRANSCRIPT:
@@ -310,7 +325,8 @@ class PlaySession:
 
 class SessionStore:
     """The games in play. A game waiting for its player costs no thread; when more than MAX_SESSIONS are
-    open, or one has been idle for IDLE_SECONDS, it is put away (dropped from memory: every move is already
+    open or they take more than MEMORY_BUDGET, the longest-waiting are put away; one idle for IDLE_SECONDS
+    is put away too (dropped from memory: every move is already
     in its record) and continued from its record when its page comes back (``record_of``). Starting a game
     never fails because others are open."""
 
@@ -327,9 +343,7 @@ class SessionStore:
         caller read the record under it; the game releases it when it first waits)."""
         with self._lock:
             self._expire()
-            waiting = [s for s in self._sessions.values() if s.waiting()]
-            if len(self._sessions) >= MAX_SESSIONS and waiting:
-                self._put_away(min(waiting, key=lambda s: s.last_used))
+            self._fit(room=GAME_BYTES)
             session = PlaySession(game, start, record_path, position, snapshot, lock)
             self._sessions[session.id] = session
             self._records[session.id] = record_path
@@ -338,6 +352,8 @@ class SessionStore:
     def get(self, session_id: str) -> PlaySession | None:
         """The game held in memory, if it is up to date with its record (else it is dropped: continue it
         from the record)."""
+        with self._lock:
+            self._fit(keep=session_id)
         session = self._sessions.get(session_id)
         if session is not None and session.stale():
             self.drop(session)
@@ -377,11 +393,26 @@ class SessionStore:
             if self._sessions.get(session.id) is session:
                 del self._sessions[session.id]
 
+    def _fit(self, room: int = 0, keep: str = "") -> None:
+        """Put away the longest-waiting games until the rest, and ``room`` bytes more (a new game), fit in
+        MAX_SESSIONS and MEMORY_BUDGET. A game being moved stays, and so does ``keep`` (the one asked for)."""
+        count = len(self._sessions) + (room > 0)
+        used = sum(s.footprint() for s in self._sessions.values()) + room
+        if count <= MAX_SESSIONS and used <= MEMORY_BUDGET:
+            return
+        resting = [s for s in self._sessions.values() if s.id != keep and (s.waiting() or s.ended())]
+        for session in sorted(resting, key=lambda s: s.last_used):
+            if count <= MAX_SESSIONS and used <= MEMORY_BUDGET:
+                break
+            used -= session.footprint()
+            count -= 1
+            self._put_away(session)
+
     def _put_away(self, session: PlaySession) -> None:
         self._sessions.pop(session.id, None)
 
     def _expire(self) -> None:
         now = time.time()
         for s in list(self._sessions.values()):
-            if now - s.last_used > IDLE_SECONDS and (s.waiting() or s.over or s.stopped or s.error):
+            if now - s.last_used > IDLE_SECONDS and (s.waiting() or s.ended()):
                 self._put_away(s)
