@@ -8,13 +8,16 @@ from 127.0.0.1. Prints, per attack, what the attackers got (status
 counts), the victim's p50/p99/max latency and its failures, the server's RSS before and after, and the
 cache's size after, as Markdown for BENCHMARKS.md.
 
-Usage: ``python benchmarks/abuse_web.py [--seconds 10] [--clients 8]``
+Then 60 clients poll a table being built while the victim asks for the list of games.
+
+Usage: ``python benchmarks/abuse_web.py [--seconds 10] [--clients 8] [--only KEY...]``
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import platform
 import socket
@@ -148,6 +151,42 @@ def slow_bodies(port: int, i: int, k: int) -> int:
         return 0
 
 
+ADDRESSES = 1100  # as many machines as the issue's slow-body attack came from
+
+
+def many(n: int) -> tuple[str, int]:
+    """The nth of ADDRESSES loopback addresses (never the victim's 127.0.0.1 nor the attackers' 127.0.0.2)."""
+    n %= ADDRESSES
+    return (f"127.0.{1 + n // 250}.{1 + n % 250}", 0)
+
+
+def trickled_bodies(port: int, i: int, k: int) -> int:
+    """From 1,100 addresses: whole headers, then a body byte every 2 s (``trickle``) that never ends; as many
+    held as there are addresses, one opened again for each the server closes."""
+    if len(SLOW) >= ADDRESSES:
+        time.sleep(0.05)
+        return 1
+    try:
+        conn = connect(port, 5, source=many(i * 137 + k))
+        conn.sendall(f"POST /api/advice HTTP/1.1\r\nHost: 127.0.0.1\r\n{AUTH}Content-Type: application/json\r\n"
+                     "Content-Length: 100000\r\n\r\n{".encode())
+        SLOW.append(conn)
+        time.sleep(0.005)
+        return 1
+    except OSError:
+        return 0
+
+
+def trickle(stop: threading.Event) -> None:
+    while not stop.wait(2.0):
+        for conn in list(SLOW):
+            try:
+                conn.sendall(b" ")
+            except OSError:  # closed by the server: the attackers open another
+                SLOW.remove(conn)
+                conn.close()
+
+
 ATTACKS: dict[str, tuple[str, Callable[[int, int, int], int]]] = {
     "foreign Host (DNS rebinding) POSTing a two-person solve": ("foreign-host", foreign_host),
     "foreign Origin POSTing a game": ("foreign-origin", foreign_origin),
@@ -158,6 +197,7 @@ ATTACKS: dict[str, tuple[str, Callable[[int, int, int], int]]] = {
     "endless chunked bodies": ("chunked", chunked_body),
     "headers a byte short, held open": ("slow-headers", slow_headers),
     "bodies that never come, held open": ("slow-bodies", slow_bodies),
+    f"bodies trickled a byte every 2 s from {ADDRESSES:,} addresses": ("trickled-bodies", trickled_bodies),
     # last: past its lockout, the attackers' address has its tokens unchecked (429) for the rest of the minute
     "wrong tokens": ("wrong-tokens", wrong_tokens),
 }
@@ -197,6 +237,7 @@ def run_attack(port: int, attack: Callable[[int, int, int], int], clients: int, 
 
     threads = [threading.Thread(target=attacker, args=(i,), daemon=True) for i in range(clients)]
     threads.append(threading.Thread(target=victim, daemon=True))
+    threads.append(threading.Thread(target=trickle, args=(stop,), daemon=True))
     for t in threads:
         t.start()
     time.sleep(seconds)
@@ -209,10 +250,75 @@ def run_attack(port: int, attack: Callable[[int, int, int], int], clients: int, 
     return statuses, np.array(latencies) * 1000, victim_failures
 
 
+BUILD = '{"game": "yahtzee", "position": "/13456/2", "goal": "field:10"}'  # a table of minutes, not cached
+
+
+def victim_median(port: int, seconds: float) -> float:
+    """The victim's median latency (ms) over ``seconds`` of GET /api/games on new connections."""
+    latencies = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        start = time.perf_counter()
+        request(port, get("/api/games"), timeout=30, source=None)
+        latencies.append(time.perf_counter() - start)
+        time.sleep(0.02)
+    return float(np.median(latencies) * 1000)
+
+
+def answer(port: int, raw: bytes, source: tuple[str, int] | None) -> tuple[int, dict]:
+    """One request on a new connection: its status and its JSON body ({} if none)."""
+    with connect(port, 30, source) as conn:
+        conn.sendall(raw)
+        reply = b""
+        while chunk := conn.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    try:
+        return int(head.split()[1]), json.loads(body or b"{}")
+    except (ValueError, IndexError):
+        return 0, {}
+
+
+def pollers_of_a_build(port: int, seconds: float, pollers: int = 60) -> None:
+    """The victim's median GET /api/games alone, beside a table being built, and beside ``pollers`` clients
+    (each from an address of its own) waiting for that table as the page does: the advice asked for, then
+    its job's progress every 0.4 s (issue 77: 7, 22 and 859 ms before; target: the last within 2x of the
+    second)."""
+    alone = victim_median(port, seconds)
+    started, _ = answer(port, post("/api/advice", BUILD), None)
+    building = victim_median(port, seconds)
+    stop = threading.Event()
+    statuses: collections.Counter = collections.Counter()
+
+    def poll(i: int) -> None:
+        status, pending = answer(port, post("/api/advice", BUILD), many(500 + i))
+        statuses[status] += 1
+        job = pending.get("job", {})
+        while not stop.wait(0.4) and job.get("id"):
+            statuses[answer(port, get(f"/api/jobs/{job['id']}"), many(500 + i))[0]] += 1
+
+    threads = [threading.Thread(target=poll, args=(i,), daemon=True) for i in range(pollers)]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)
+    polled = victim_median(port, seconds)
+    stop.set()
+    for t in threads:
+        t.join(40)
+    got = ", ".join(f"{s}: {n:,}" for s, n in sorted(statuses.items()))
+    print(f"\n{pollers} clients waiting for a table being built as the page does (`POST /api/advice {BUILD}`, "
+          f"then `GET /api/jobs/ID` every 0.4 s; the first request answered {started}, the clients got {got}):\n")
+    print("| victim's `GET /api/games` | median (ms) |\n|---|---:|")
+    print(f"| alone | {alone:.1f} |\n| beside the build | {building:.1f} |\n| beside the build and "
+          f"{pollers} clients waiting | {polled:.1f} ({polled / building:.2f}x the build alone) |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--only", nargs="+", choices=[key for key, _ in ATTACKS.values()] + ["pollers"],
+                        help="run these attacks alone (default: every one, then the pollers of a build)")
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as cache:
@@ -234,7 +340,9 @@ def main() -> None:
             print("| attack | attackers got | victim p50 (ms) | victim p99 (ms) | victim max (ms) | victim failures "
                   "| server RSS before -> after (MB) | cache after (MB) |")
             print("|---|---|---:|---:|---:|---:|---:|---:|")
-            for title, (_, attack) in ATTACKS.items():
+            for title, (key, attack) in ATTACKS.items():
+                if args.only and key not in args.only:
+                    continue
                 before = rss_mb(server.pid)
                 statuses, ms, failures = run_attack(port, attack, args.clients, args.seconds)
                 got = ", ".join(f"{'closed' if s == 0 else ('held' if s == 1 else s)}: {n:,}"
@@ -244,12 +352,15 @@ def main() -> None:
                       f"{ms.max():.1f} | {bad} | {before:.0f} -> {rss_mb(server.pid):.0f} | "
                       f"{folder_mb(Path(cache)):.1f} |", flush=True)
                 time.sleep(1.5)  # the connections of one attack closed before the next
+            if not args.only or "pollers" in args.only:
+                pollers_of_a_build(port, args.seconds)
         finally:
             server.terminate()
             _, err = server.communicate(timeout=30)
     lines = [line for line in err.splitlines() if line.strip()]
     print(f"\nThe server's stderr over the whole run: {len(lines)} lines, {sum(map(len, lines)):,} bytes; "
-          f"tracebacks: {sum('Traceback' in line for line in lines)}.")
+          f"tracebacks: {sum('Traceback' in line for line in lines)}; "
+          f"'Too many open files': {sum('Too many open files' in line for line in lines)}.")
     for line in lines[:12]:
         print(f"    {line[:160]}")
 

@@ -232,6 +232,22 @@ def test_bodies_that_trickle_in_make_room_for_new_requests(server):
             conn.close()
 
 
+def test_at_the_cap_a_connection_just_opened_is_not_closed_for_the_next(server):
+    """Every slot held by trickled bodies: a client that has connected but whose request the server has not
+    read yet keeps its connection when another connects (the trickled bodies go first), and is answered."""
+    slow = [slow_body(server) for _ in range(11)]
+    time.sleep(0.3)
+    try:
+        with socket.create_connection(("127.0.0.1", server), timeout=10) as first:
+            time.sleep(0.2)  # accepted, nothing sent yet
+            assert ask(server) == 200  # the next client, at the cap
+            first.sendall(b"GET /api/games/pig HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            assert first.recv(64).startswith(b"HTTP/1.1 200")
+    finally:
+        for conn in slow:
+            conn.close()
+
+
 def test_past_the_cap_of_busy_connections_a_new_one_gets_503_told_once(served_app, capfd):
     """When every connection has a request the app is answering, a new one gets 503, and stderr says so once,
     not once a socket."""

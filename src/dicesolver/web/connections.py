@@ -5,10 +5,10 @@ headers of a request that trickle in a byte at a time, and accepts connections u
 of file descriptors, logging a traceback for each one refused then. ``GuardedH11`` is uvicorn's HTTP/1.1
 protocol with both bounded: a request's headers must come within ``HEADER_SECONDS`` of the connection (or
 of the previous response), and at ``MAX_CONNECTIONS`` open ones (or ``MAX_PER_ADDRESS`` from one address) the
-one that has waited longest for its headers is closed to make room; at ``MAX_CONNECTIONS``, failing that, the
-one that has waited longest for the rest of its body (clients at many addresses trickling bodies hold no slot
-another needs; one address past its share is refused instead, which costs less than closing a request the app
-holds); only when every one of them has a request the app is answering does a new one get 503, told on
+one that has waited longest for its headers (at ``MAX_CONNECTIONS``, or for the rest of its body) is closed to
+make room: clients at many addresses trickling bodies hold no slot another needs, and a connection just
+opened is the last to go; one address past its share is refused instead of closing its requests in the app;
+only when every one of them has a request the app is answering does a new one get 503, told on
 stderr at most once a minute. ``watch_parent`` ends a worker process whose parent died.
 """
 
@@ -106,17 +106,18 @@ class GuardedH11(H11Protocol):
     def _make_room(self, among, bodies: bool = False) -> None:
         """At a cap, the connection (``among`` those it counts) that has waited longest for a request's headers
         is closed for the new one (a client holding connections open without asking for anything loses them
-        first; one whose request is being answered keeps it); ``bodies``: failing that, the one that has waited
-        longest for the rest of its body."""
-        for since in ("_waiting_since", "_body_since") if bodies else ("_waiting_since",):
-            waiting = [c for c in among if isinstance(c, GuardedH11) and getattr(c, since) is not None
-                       and not c.transport.is_closing()]
-            if waiting:
-                oldest = min(waiting, key=lambda c: getattr(c, since) or 0.0)
-                oldest._disarm()
-                oldest.transport.close()
-                self.connections.discard(oldest)
-                return
+        first; one whose request is being answered keeps it); ``bodies``: or for the rest of its body, whichever
+        has waited longer (a connection just opened, its request not read yet, is the last to go)."""
+        def since(c) -> float | None:
+            return c._waiting_since if c._waiting_since is not None or not bodies else c._body_since
+
+        waiting = [c for c in among if isinstance(c, GuardedH11) and since(c) is not None
+                   and not c.transport.is_closing()]
+        if waiting:
+            oldest = min(waiting, key=lambda c: since(c) or 0.0)
+            oldest._disarm()
+            oldest.transport.close()
+            self.connections.discard(oldest)
 
     def _arm(self) -> None:
         self._disarm()
