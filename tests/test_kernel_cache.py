@@ -151,3 +151,62 @@ def test_a_second_copy_of_the_package_loads_the_kernels_the_first_compiled(tmp_p
                                   "PYTHONPATH": str(copy), "PYTHONDONTWRITEBYTECODE": "1"})
         seen.append(tuple(int(x) for x in out.stdout.split()))
     assert seen == [(0, 1), (1, 0)]  # compiled by the first copy, loaded by the second
+
+
+KERNEL = "from dicesolver.core.jit import njit\n\n@njit(cache=True)\ndef add_one(x):\n    return x + 1\n"
+USE = ("import warnings; warnings.simplefilter('always'); from dicesolver.core import jit; import kmod; "
+       "print(kmod.add_one(1), jit.CACHE_DIR, sum(kmod.add_one.stats.cache_hits.values()))")
+
+
+def test_a_kernel_cache_that_cannot_be_written_falls_back_to_a_private_folder_then_to_memory(tmp_path):
+    """A read-only home or cache (here a file where the folder should be: root writes anywhere) compiles the
+    kernels into the user's own folder in the temporary folder, kept for the next process; where that cannot
+    be made either, in memory. Each time one warning names the variable to set, and the kernel answers."""
+    import os
+
+    (tmp_path / "kmod.py").write_text(KERNEL)
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1", "DICESOLVER_KERNEL_CACHE": str(blocked),
+           "TMPDIR": str(temp)}
+
+    def run() -> tuple[list[str], str]:
+        done = subprocess.run([sys.executable, "-c", USE], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              check=True)
+        return done.stdout.split(), done.stderr
+
+    (value, folder, hits), said = run()
+    private = temp / f"dicesolver-kernels-{os.getuid()}"
+    assert value == "2" and Path(folder).parent == private and hits == "0"
+    assert said.count("CacheWarning") == 1 and "DICESOLVER_KERNEL_CACHE" in said and f"compiled into {private}" in said
+    assert oct(private.stat().st_mode & 0o777) == "0o700"
+    assert run()[0] == ["2", folder, "1"]  # the next process loads it
+    for made in (p for p in private.rglob("*") if p.is_file()):
+        made.unlink()
+    private.chmod(0o777)  # a folder others could write to: not trusted with pickles
+    (value, folder, hits), said = run()
+    assert value == "2" and folder == "None" and "compiled in memory" in said and said.count("CacheWarning") == 1
+
+
+def test_the_command_line_answers_with_no_cache_it_can_write_and_says_so_in_one_line_each(tmp_path):
+    """``advise`` with neither cache writable: the answer, exit 0, one warning line for the kernels and one
+    for the table (never a traceback, never a silent solve), and a progress label that promises nothing kept."""
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    (temp / f"dicesolver-kernels-{__import__('os').getuid()}").write_text("")  # no private folder either
+    done = subprocess.run([sys.executable, "-m", "dicesolver", "advise", "pig", "10,20,5"], capture_output=True,
+                          text=True, timeout=300, env={"PATH": "/usr/bin:/bin", "DICESOLVER_KERNEL_CACHE": str(blocked),
+                                                       "DICESOLVER_CACHE_DIR": str(blocked), "TMPDIR": str(temp),
+                                                       "COLUMNS": "200"})
+    assert done.returncode == 0 and "throw" in done.stdout and "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    warned = [line for line in lines if line.startswith("warning: ")]
+    assert len(warned) == 2, lines
+    assert "compiled in memory" in warned[0] and "DICESOLVER_KERNEL_CACHE" in warned[0]
+    assert "could not save the table" in warned[1] and "DICESOLVER_CACHE_DIR" in warned[1]
+    for line in set(lines) - set(warned):  # progress, the wait being seconds long
+        assert line.startswith("solving pig (not kept) + compiling kernels:"), line

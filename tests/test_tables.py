@@ -117,3 +117,22 @@ def test_concurrent_solves_do_not_corrupt(fresh_cache):
     tables.load(table_key(load_game(GAME)))  # sound
     leftovers = [p.name for p in table_key(load_game(GAME)).directory.parent.iterdir() if p.name.startswith(".")]
     assert leftovers == []
+
+
+def test_a_library_call_with_a_cache_it_cannot_write_warns_once_and_answers(tmp_path, monkeypatch):
+    """``ds.solve`` with no writable table cache: the solution, and one CacheWarning that says it is not kept
+    and names the variable to set (the command line shows it as one line)."""
+    import warnings
+
+    import dicesolver as ds
+    from dicesolver.core.errors import CacheWarning
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(blocker / "cache"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        solution = ds.solve("yacht")
+    said = [str(w.message) for w in caught if issubclass(w.category, CacheWarning)]
+    assert len(said) == 1 and "solved again next time" in said[0] and "DICESOLVER_CACHE_DIR" in said[0]
+    assert solution.value(solution.game.start()) > 100

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 
 import typer
 from rich.text import Text
 
-from ..core.errors import DicesolverError
+from ..core.errors import CacheWarning, DicesolverError
 from . import caching, comparing, exploring, playing  # noqa: F401  (the commands, registered on ``app`` by import)
-from .base import Settings, app, err
+from .base import Settings, app, err, warn
 
 __all__ = ["app", "main"]
 
@@ -24,6 +25,7 @@ __all__ = ["app", "main"]
 def main(argv: list[str] | None = None) -> None:
     """Entry point: exits 0 on success, 2 on a usage or input error, 130 when interrupted."""
     started = time.perf_counter()
+    warnings.showwarning = _show_warning
     try:
         code = app(args=argv, prog_name="dicesolver", standalone_mode=False)
     except typer.Abort:
@@ -54,6 +56,17 @@ def command_line_error(exc: Exception) -> bool:
     exports none of its exception classes but BadParameter, so they are known by what they carry: an exit
     code and a message to show."""
     return isinstance(exc, typer.BadParameter) or (hasattr(exc, "exit_code") and hasattr(exc, "format_message"))
+
+
+_python_showwarning = warnings.showwarning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Our own warnings (a cache that cannot be written) as one line, not Python's two with a source line."""
+    if issubclass(category, CacheWarning):
+        warn(" ".join(str(message).split()))
+    else:
+        _python_showwarning(message, category, filename, lineno, file, line)
 
 
 def fail(message: str, code: int) -> None:

@@ -123,13 +123,16 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
     game's dice); then it shows the share done, the time taken and the time left. On a first run, when no
     solver kernel was ever compiled on this machine, the label says that they compile as it goes (once): a
     first solve works on while its faster kernel compiles, so "first" misread the whole wait."""
-    from ..core.kernel_cache import never_compiled
+    from ..core import tables
+    from ..core.kernel_cache import kernels_kept, never_compiled, writable
 
     if quiet or Settings.quiet:
         yield Reporter(lambda done, total: None, lambda what: None)
         return
+    if not writable(tables.cache_dir()):  # said in a warning when the table is made; the label must not promise
+        label = label.replace(" (once; cached)", " (not kept)")
     if never_compiled():
-        label += " - compiling the solver's kernels as it goes (once per install)"
+        label += " + compiling kernels (once)" if kernels_kept() else " + compiling kernels"
     if not err.is_terminal:
         with LineProgress(label) as lines:
             yield Reporter(lines.update, lines.stage)

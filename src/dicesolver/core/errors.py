@@ -15,3 +15,7 @@ class GameDefinitionError(DicesolverError, ValueError):
 
 class TableError(DicesolverError):
     """A solved table that is missing, corrupt, truncated, stale or foreign."""
+
+
+class CacheWarning(UserWarning):
+    """A cache that cannot be written: the work is done all the same, kept elsewhere or not kept at all."""

@@ -39,7 +39,10 @@ counted, every thread's atomic adds on the same shared counts made the batch env
 slower.
 
 The cache lives under ``$DICESOLVER_KERNEL_CACHE`` (or numba's own ``$NUMBA_CACHE_DIR``), else under the
-user cache directory, so ``make`` and a direct ``dicesolver`` command share one cache. The few newest
+user cache directory, so ``make`` and a direct ``dicesolver`` command share one cache. Where that cannot be
+written (a read-only home, a shared machine), the kernels go to a private folder of the user's in the
+temporary folder, and failing that are compiled in memory for the process (``CACHE_DIR`` is None); either
+way one ``CacheWarning`` names the variable to set. The few newest
 hash directories are kept; older ones are removed. Inside one, a module's kernels are filed by the module's
 place in the package, not by the absolute path of its file (numba's own way, ``KernelCacheLocator``): a
 fresh clone or a reinstall of the same kernel sources, anywhere on the machine, loads what was compiled. A
@@ -55,6 +58,7 @@ import os
 import pickle
 import shutil
 import sys
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -65,7 +69,8 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.extending import intrinsic
 from numba import prange
 
-from .kernel_cache import PACKAGE, PREFIX, kernel_cache_dir, kernel_sources
+from .errors import CacheWarning
+from .kernel_cache import ENV_KERNEL_CACHE, PACKAGE, PREFIX, kernel_cache_dir, kernel_sources, private_temp_base, writable
 
 __all__ = ["njit", "prange", "borrowed", "KernelCacheLocator", "load_registries_without_blas_probe", "kernel_sources",
            "kernel_cache_dir", "use_kernel_cache", "thread_count", "Stripes", "shared_stripes", "compiled",
@@ -75,11 +80,23 @@ KEEP_CACHES = 4  # hash directories kept (several versions of the package may sh
 COMPILE_WAIT = 600.0  # seconds a process waits for another's compile of the same kernel before its own
 
 
-def use_kernel_cache(paths: Iterable[Path], base: Path | None = None) -> Path:
-    """Point numba's cache at the directory of these sources (before their kernels are decorated)."""
-    directory = kernel_cache_dir(paths, base)
-    numba.config.CACHE_DIR = str(directory)
-    _prune(directory)
+def use_kernel_cache(paths: Iterable[Path], base: Path | None = None) -> Path | None:
+    """Point numba's cache at the directory of these sources (before their kernels are decorated): the one
+    under ``base`` (by default the configured cache), else a private temporary one; None, with kernels
+    compiled in memory, when neither can be written."""
+    wanted = kernel_cache_dir(paths, base)
+    directory: Path | None = wanted
+    if not writable(wanted):
+        fallback = private_temp_base()
+        directory = kernel_cache_dir(paths, fallback) if fallback is not None else None
+        if directory is not None and not writable(directory):
+            directory = None
+        kept = f"compiled into {directory}" if directory else "compiled in memory, again in each process"
+        warnings.warn(f"the kernel cache {wanted.parent} cannot be written: kernels are {kept} (set "
+                      f"{ENV_KERNEL_CACHE} to a folder you can write to keep them)", CacheWarning, stacklevel=2)
+    if directory is not None:
+        numba.config.CACHE_DIR = str(directory)
+        _prune(directory)
     return directory
 
 
@@ -129,7 +146,9 @@ CACHE_DIR = use_kernel_cache(kernel_sources())
 
 def njit(*args: Any, **options: Any) -> Any:
     """numba's ``njit``, each of whose compiles into the kernel cache is made by one process at a time
-    (``compiled_in_turn``)."""
+    (``compiled_in_turn``); with no cache to write, compiled in memory."""
+    if CACHE_DIR is None:
+        options["cache"] = False
     made = numba.njit(*args, **options)
     if isinstance(made, numba.core.dispatcher.Dispatcher):
         return compiled_in_turn(made)

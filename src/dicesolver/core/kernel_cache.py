@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
+import tempfile
 from importlib import metadata
 from pathlib import Path
 from typing import Iterable
@@ -54,9 +56,49 @@ def cache_base() -> Path:
 
 
 def never_compiled(base: Path | None = None) -> bool:
-    """True when no kernel of any version was ever compiled into the cache: a first run compiles them."""
-    base = base or cache_base()
+    """True when no kernel of any version was ever compiled into the cache (or, by default, the private
+    temporary one that stands in for a cache that cannot be written): a first run compiles them."""
+    bases = [base] if base else [cache_base(), _private_temp_path()]
     try:
-        return not any(next(d.rglob("*.nbi"), None) for d in base.glob(f"{PREFIX}*") if d.is_dir())
+        return not any(next(d.rglob("*.nbi"), None) for b in bases for d in b.glob(f"{PREFIX}*") if d.is_dir())
     except OSError:
         return False
+
+
+def writable(folder: Path) -> bool:
+    """Whether files can be made in ``folder`` (made first if it is missing)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
+def _private_temp_path() -> Path:
+    getuid = getattr(os, "getuid", None)
+    return Path(tempfile.gettempdir()) / (f"dicesolver-kernels-{getuid()}" if getuid else "dicesolver-kernels")
+
+
+def private_temp_base() -> Path | None:
+    """A kernel cache of this user's own in the temporary folder, for when the usual one cannot be written:
+    used only if it is a real folder this user owns that nobody else may write (numba's cache files are
+    pickles: a folder another user could write to could hand this process code to run)."""
+    folder = _private_temp_path()
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:  # Windows: the temporary folder is the user's own already
+        return folder if writable(folder) else None
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != getuid() or info.st_mode & 0o022:
+        return None
+    return folder if writable(folder) else None
+
+
+def kernels_kept() -> bool:
+    """Whether kernels compiled now are kept for the next process (a cache folder, or the private temporary
+    one, can be written)."""
+    return writable(cache_base()) or private_temp_base() is not None

@@ -21,6 +21,7 @@ import re
 import shutil
 import tempfile
 import time
+import warnings
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import platformdirs
 
-from .errors import DicesolverError, TableError
+from .errors import CacheWarning, DicesolverError, TableError
 
 FORMAT_VERSION = 1
 ENV_CACHE_DIR = "DICESOLVER_CACHE_DIR"
@@ -288,10 +289,15 @@ def load_or_build(
         try:
             save(key, arrays, root, extra)
         except OSError as exc:  # a full disk, a read-only cache: the solve is still good, just not kept
+            needed = sum(int(a.nbytes) for a in arrays.values())
+            size = f"{needed / 2**20:.1f} MiB" if needed >= 2**20 // 10 else f"{max(1, needed // 1024)} KiB"
+            problem = (f"could not save the table in {key.directory.parent} ({exc.strerror or exc}; it needs "
+                       f"about {size}): it is used now and solved again next time (set "
+                       f"{ENV_CACHE_DIR} to a folder you can write to keep it)")
             if on_problem:
-                needed = sum(int(a.nbytes) for a in arrays.values())
-                on_problem(f"could not save the table in {key.directory.parent} ({exc.strerror or exc}; it needs "
-                           f"about {needed / 2**20:.1f} MiB): it is used now and solved again next time")
+                on_problem(problem)
+            else:
+                warnings.warn(problem, CacheWarning, stacklevel=2)
             manifest = {"format_version": FORMAT_VERSION, "kind": key.kind, "game": key.game,
                         "fingerprint": key.fingerprint, "root_value": float(root), **extra, "saved": False,
                         "arrays": {name: {"shape": list(a.shape), "dtype": str(a.dtype), "bytes": int(a.nbytes)}
