@@ -16,9 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv-floors"
-EXTRAS = ("plot", "web", "rl", "dask", "parquet")
+EXTRAS = ("plot", "web", "rl", "dask", "parquet", "notebook")
 SMOKE = ["tests/test_cli.py", "tests/test_cli_manners.py", "tests/test_extras.py", "tests/test_web_api.py",
-         "-k", "not sigkill and not workers"]
+         "tests/test_notebook.py", "-k", "not sigkill and not workers"]
 
 
 def floors() -> list[str]:
@@ -42,8 +42,23 @@ def first_release(name: str, floor: str) -> str:
     listed = subprocess.run([sys.executable, "-m", "pip", "index", "versions", name], capture_output=True,
                             text=True, check=True).stdout
     line = next(ln for ln in listed.splitlines() if ln.strip().startswith("Available versions:"))
-    versions = [Version(v.strip()) for v in line.split(":", 1)[1].split(",")]
-    return str(min(v for v in versions if v >= Version(floor) and not v.is_prerelease))
+    return str(min(v for v in released(line.split(":", 1)[1].split(",")) if v >= Version(floor)))
+
+
+def released(texts: list[str]) -> list:
+    """The final releases among an index's version strings; one that is not a version by today's rules (an
+    old upload's, such as distributed's '1.6.1.linux-x86_64') is passed over."""
+    from packaging.version import InvalidVersion, Version
+
+    versions = []
+    for text in texts:
+        try:
+            version = Version(text.strip())
+        except InvalidVersion:
+            continue
+        if not version.is_prerelease:
+            versions.append(version)
+    return versions
 
 
 def main(pytest_args: list[str]) -> int:

@@ -72,7 +72,9 @@ class Cluster:
 
 
 def parse_cluster(text: str, storage: str | Path | None = None) -> Cluster:
-    """'local:N' or 'tcp://HOST:PORT' (InputError for anything else)."""
+    """'local:N' or 'tcp://HOST:PORT' (InputError for anything else); the dask extra is checked here, as the
+    command line is read, before any kernel compiles."""
+    need("dask", "distributed")
     text = text.strip()
     where = Path(storage).expanduser().resolve() if storage else None
     if m := re.fullmatch(r"local:(\d{1,3})", text):

@@ -27,5 +27,7 @@ def need(extra: str, *modules: str) -> None:
     """Stop with MissingExtra unless every one of ``modules`` can be imported (found, not imported: cheap)."""
     missing = [m for m in modules if not _found(m)]
     if missing:
-        raise MissingExtra(f"{EXTRAS[extra]} needs {', '.join(missing)}, which is not installed: "
+        names = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
+        verb = "is" if len(missing) == 1 else "are"
+        raise MissingExtra(f"{EXTRAS[extra]} needs {names}, which {verb} not installed: "
                            f"pip install 'dicesolver[{extra}]'")
