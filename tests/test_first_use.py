@@ -223,3 +223,34 @@ def test_warmup_solves_and_compiles_what_answers_a_game(capsys, fresh_cache):
     for game in ("yacht", "pig"):  # solved (here, or earlier in this process: the registry keeps solutions)
         assert (Path(ds.solve(game).info.table_dir) / "manifest.json").exists()
     assert run(capsys, "warmup", "nonsense")[0] == 2
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_the_bar_on_a_terminal_shows_its_share_and_time_left_at_80_columns(width):
+    """A first run's label is long (the game, 'not kept', kernels compiling): at 80 columns it is cut, and the
+    bar, the share done and the time left still show; before a pace is known the time says 'so far'."""
+    from rich.console import Console
+
+    from dicesolver.cli.base import terminal_bar
+    from dicesolver.core.pace import Pace
+
+    console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system=None)
+    label = "solving yahtzee(joker=free,bonus=63:35) for 2 (once; cached) + compiling kernels (once)"
+    bar = terminal_bar(console)
+    pace = Pace()
+    task = bar.add_task(label, total=None, pace=pace)
+
+    def line() -> str:
+        shown = Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
+        shown.print(bar.make_tasks_table(bar.tasks))
+        return shown.file.getvalue().rstrip("\n")
+
+    assert line().rstrip().endswith("so far") and "left" not in line()
+    now = time.monotonic()
+    pace.report(0.10, now - 4.0)
+    pace.report(0.40, now)
+    bar.update(task, completed=40, total=100)
+    shown = line()
+    assert len(shown) <= width and "40%" in shown and "left" in shown and "━" in shown, shown
+    assert "about 8.0 s left" in shown or "about 7.9 s left" in shown, shown
+    assert shown.startswith("solving yahtzee") and ("…" in shown or len(label) + 40 <= width)

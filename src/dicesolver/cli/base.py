@@ -137,17 +137,48 @@ def progress(label: str, quiet: bool = False) -> Iterator[Callable[[int, int], N
         with LineProgress(label) as lines:
             yield Reporter(lines.update, lines.stage)
         return
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    with terminal_bar(err) as bar:
+        pace = Pace()
+        task = bar.add_task(_described(label), total=None, pace=pace)
 
-    def described(text: str) -> str:
-        return text.replace("[", "\\[")
+        def update(done: int, total: int) -> None:
+            if total > 0:
+                pace.report(min(max(done / total, 0.0), 1.0), time.monotonic())
+            bar.update(task, completed=done, total=total)
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                  TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
-                  console=err, transient=True) as bar:
-        task = bar.add_task(described(label), total=None)
-        yield Reporter(lambda done, total: bar.update(task, completed=done, total=total),
-                       lambda what: bar.reset(task, total=None, description=described(f"{label}: {what}")))
+        def stage(what: str) -> None:
+            pace.restart()
+            bar.reset(task, total=None, description=_described(f"{label}: {what}"))
+
+        yield Reporter(update, stage)
+
+
+def _described(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def terminal_bar(console: Console) -> Any:
+    """The bar on a terminal, readable at 80 columns: the label takes what room is left (cut with an
+    ellipsis), and the bar, the share done and the time always show; the time is one column that says
+    which it is: "12 s so far" until a pace is known, then "about 40 s left" (the same estimate as the
+    lines elsewhere, ``Pace``)."""
+    from rich.progress import BarColumn, Progress, ProgressColumn, TextColumn
+    from rich.table import Column
+
+    class Share(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            return Text(f"{task.percentage:>3.0f}%" if task.total else "    ")
+
+    class When(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            pace: Pace = task.fields["pace"]
+            left = pace.left(time.monotonic()) if task.total else None
+            said = f"about {seconds(left)} left" if left is not None else f"{seconds(task.elapsed or 0.0)} so far"
+            return Text(f"{said:>16}")
+
+    return Progress(TextColumn("{task.description}", table_column=Column(ratio=1, no_wrap=True, overflow="ellipsis",
+                                                                          min_width=12)),
+                    BarColumn(bar_width=16), Share(), When(), console=console, transient=True, expand=True)
 
 
 class Reporter:
