@@ -58,6 +58,10 @@ def test_quiet_and_verbose(capsys):
     assert code == 2 and "Traceback" in err and err.strip().splitlines()[-1].startswith("error: yacht is played")
     code, _, err = run(capsys, "-q", "-v", "games")
     assert code == 2 and "contradict" in err
+    code, out, err = run(capsys, "solve", "yacht", "-q")  # after the command, as people type them too
+    assert code == 0 and "166.988118" in out and err == ""
+    code, _, err = run(capsys, "advise", "yacht", "/1/1", "--verbose")
+    assert code == 2 and "Traceback" in err
 
 
 def test_every_command_takes_json():

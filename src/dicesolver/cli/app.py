@@ -27,7 +27,8 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     warnings.showwarning = _show_warning
     try:
-        code = app(args=argv, prog_name="dicesolver", standalone_mode=False)
+        code = app(args=global_flags_first(sys.argv[1:] if argv is None else argv), prog_name="dicesolver",
+                   standalone_mode=False)
     except typer.Abort:
         err.print("aborted")
         sys.exit(1)
@@ -49,6 +50,17 @@ def main(argv: list[str] | None = None) -> None:
     if Settings.verbose:
         err.print(f"done in {time.perf_counter() - started:.2f} s")
     sys.exit(code if isinstance(code, int) else 0)
+
+
+GLOBAL_FLAGS = ("-q", "--quiet", "-v", "--verbose")
+
+
+def global_flags_first(argv: list[str]) -> list[str]:
+    """``-q``/``-v`` typed after the command (``dicesolver simulate yacht -q``) moved before it, where click
+    reads them; nothing after a ``--`` is touched."""
+    end = argv.index("--") if "--" in argv else len(argv)
+    flags = [a for a in argv[:end] if a in GLOBAL_FLAGS]
+    return flags + [a for a in argv[:end] if a not in GLOBAL_FLAGS] + argv[end:]
 
 
 def command_line_error(exc: Exception) -> bool:
