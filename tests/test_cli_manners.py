@@ -51,6 +51,17 @@ def test_shell_completion_is_offered():
     assert done.returncode == 0 and "complete" in done.stdout and "dicesolver" in done.stdout, done.stderr
 
 
+def test_the_shell_completes_game_names_and_rules_files(tmp_path):
+    """What bash asks for at ``dicesolver advise ya<TAB>``: the built-in games that start so; a rules file in
+    the folder too."""
+    (tmp_path / "yard-dice.toml").write_text("")
+    env = {**os.environ, "_DICESOLVER_COMPLETE": "complete_bash", "COMP_WORDS": "dicesolver advise ya",
+           "COMP_CWORD": "2"}
+    done = subprocess.run([sys.executable, "-m", "dicesolver"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=120)
+    assert sorted(done.stdout.split()) == ["yacht", "yacht-dice", "yahtzee", "yard-dice.toml", "yatzy", "yazy"]
+
+
 def test_quiet_and_verbose(capsys):
     code, out, err = run(capsys, "-q", "solve", "yacht")
     assert code == 0 and "166.988118" in out and err == ""

@@ -78,6 +78,26 @@ GAME_HELP = ("a game: a name with optional variants, e.g. 'yahtzee(joker=free)',
 JSON_HELP = "print JSON (the models of 'dicesolver schema')"
 
 
+def complete_game(incomplete: str) -> list[str]:
+    """The shell's completion of a game: the built-in names, and the rules files here, that start so."""
+    from pathlib import Path
+
+    from ..core import registry
+
+    names = sorted({name for family in registry.families() for name in family.names()})
+    folder = Path(incomplete).parent if "/" in incomplete else Path(".")
+    try:
+        files = sorted(str(p) if "/" in incomplete else p.name for p in folder.glob("*.toml"))
+    except OSError:
+        files = []
+    return [name for name in names + files if name.startswith(incomplete)]
+
+
+def game_argument(default: Any = ..., help: str = GAME_HELP) -> Any:
+    """The GAME argument of a command, completed by the shell (``complete_game``)."""
+    return typer.Argument(default, help=help, autocompletion=complete_game)
+
+
 def lazy_module(name: str) -> ModuleType:
     """The module ``name``, executed when one of its attributes is first read (importlib's LazyLoader)."""
     if name in sys.modules:

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from .base import GAME_HELP, JSON_HELP, app, emit, lazy_module, out, progress
+from .base import GAME_HELP, JSON_HELP, app, emit, game_argument, lazy_module, out, progress
 
 caches = lazy_module("dicesolver.core.caches")
 registry = lazy_module("dicesolver.core.registry")
@@ -83,7 +83,7 @@ def cache_clear(
 
 @app.command()
 def warmup(
-    games: Optional[List[str]] = typer.Argument(None, help="the games to prepare (default: yahtzee); " + GAME_HELP),
+    games: Optional[List[str]] = game_argument(None, help="the games to prepare (default: yahtzee); " + GAME_HELP),
     json_output: bool = typer.Option(False, "--json", help="each game prepared and its seconds, as JSON"),
 ) -> None:
     """Solve games and compile their kernels now, so that the first question of a game night is answered at

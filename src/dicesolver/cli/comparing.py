@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..core.errors import InputError
-from .base import GAME_HELP, JSON_HELP, app, emit, err, lazy_module, needs_plot, out, progress, report
+from .base import GAME_HELP, JSON_HELP, app, emit, err, game_argument, lazy_module, needs_plot, out, progress, report
 
 matches = lazy_module("dicesolver.analysis.match")
 plots = lazy_module("dicesolver.analysis.plots")  # matplotlib, loaded only to draw a --plot
@@ -19,7 +19,7 @@ simulation = lazy_module("dicesolver.analysis.simulate")
 
 @app.command()
 def simulate(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     player: list[str] = typer.Option(["optimal"], "--player", "-p", help="a strategy (repeat to compare); "
                                      "see 'dicesolver players GAME'"),
     n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games per player"),
@@ -81,7 +81,7 @@ def facts(
 
 @app.command()
 def match(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     players: list[str] = typer.Argument(..., help="2 to 6 strategies (see 'dicesolver players GAME'); repeats allowed"),
     n: int = typer.Option(10_000, "-n", "--games", min=1, max=100_000_000, help="games (rounded up to whole rotations)"),
     seed: int = typer.Option(0, "--seed", help="random seed (same seed, same games)"),
@@ -98,7 +98,7 @@ def match(
 
 @app.command("rl-eval")
 def rl_eval(
-    game: str = typer.Argument(..., help="a one-player game: " + GAME_HELP),
+    game: str = game_argument(help="a one-player game: " + GAME_HELP),
     policy: str = typer.Option(..., "--policy", help="'random', 'optimal', FILE.py:NAME or MODULE:NAME (a function "
                                "obs -> action, or an object with predict(obs, action_masks=...)), or a saved "
                                "MaskablePPO FILE.zip (with sb3-contrib installed)"),
@@ -121,7 +121,7 @@ def rl_eval(
 
 @app.command()
 def label(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     n: int = typer.Option(100_000, "-n", "--rows", min=1, max=1_000_000_000, help="situations to write"),
     source: str = typer.Option("optimal", "--source", help="who plays the sampled games: optimal, perturbed "
                                "(the best option, or with probability --perturb any legal one) or uniform"),

@@ -16,8 +16,8 @@ from rich.text import Text
 
 from ..core.errors import DicesolverError, InputError
 from ..core.extras import need
-from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, PERCENTILE_HELP, app, emit, goal_of,
-                   lazy_module, needs_plot, out, progress, report, save_plot, warn)
+from .base import (FIELD_HELP, FIELD_SCORES_HELP, GAME_HELP, JSON_HELP, PERCENTILE_HELP, app, emit, game_argument,
+                   goal_of, lazy_module, needs_plot, out, progress, report, save_plot, warn)
 
 aims = lazy_module("dicesolver.core.aims")
 distributed = lazy_module("dicesolver.core.distributed")
@@ -50,7 +50,7 @@ def games(json_output: bool = typer.Option(False, "--json", help=JSON_HELP)) -> 
 
 
 @app.command()
-def rules(game: str = typer.Argument(..., help=GAME_HELP),
+def rules(game: str = game_argument(),
           json_output: bool = typer.Option(False, "--json", help="the rules, and the variants the game string may "
                                            "set, as JSON")) -> None:
     """Show the rules of a game in words."""
@@ -88,7 +88,7 @@ def players(game: Optional[str] = typer.Argument(None, help="only this game's bo
 
 @app.command()
 def solve(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     players_: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the game's "
                                            "usual number); two-player scorecard games without bonuses are solved "
                                            "exactly"),
@@ -164,7 +164,7 @@ def solve(
 
 @app.command()
 def advise(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     position: str = typer.Argument(..., help="scorecard games: CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1' or "
                                    "'/-/3', several players MOVER;OTHER;.../DICE/ROLLS; pig, skunk, big-pig: "
                                    "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see docs/INPUT.md); - reads "
@@ -275,7 +275,7 @@ def _pick_category(rows, category: str):
 
 @app.command()
 def odds(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     category: Optional[str] = typer.Option(None, "--category", "-c", help="only this category"),
     exact: bool = typer.Option(False, "--exact", help="also give the probability of the maximum as a fraction"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
@@ -296,7 +296,7 @@ def odds(
 
 @app.command()
 def frontier(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     theta: Optional[list[float]] = typer.Option(None, "--theta", help="a risk appetite to include (repeat; default: "
                                                 "-0.05 -0.02 -0.01 -0.005 0 0.005 0.01 0.02 0.05)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
@@ -320,7 +320,7 @@ def frontier(
 
 @app.command()
 def distribution(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     plot: Optional[str] = typer.Option(None, "--plot", callback=needs_plot,
                                        help="write the distribution's histogram (.png/.svg/.pdf)"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP + " (with every score's probability)"),

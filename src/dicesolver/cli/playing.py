@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..core.aims import check_theta, theta_player
 from ..core.errors import InputError
-from .base import (GAME_HELP, JSON_HELP, app, emit, err, lazy_module, needs_plot, out, progress, report,
+from .base import (GAME_HELP, JSON_HELP, app, emit, err, game_argument, lazy_module, needs_plot, out, progress, report,
                    save_plot, warn)
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def read_line(prompt: str, stop: type[Exception]) -> str:
 
 @app.command()
 def train(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     questions: int = typer.Option(10, "-n", "--questions", min=1, max=200, help="positions to answer"),
     players: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the "
                                           "game's usual number)"),
@@ -214,7 +214,7 @@ def train(
 
 @app.command()
 def play(
-    game: str = typer.Argument(..., help=GAME_HELP),
+    game: str = game_argument(),
     seed: Optional[int] = typer.Option(None, "--seed", help="seed for the dice (default: random, recorded)"),
     manual_dice: bool = typer.Option(False, "--manual-dice", help="type the dice you roll at a real table"),
     resume: bool = typer.Option(False, "--resume", help="continue the latest unfinished game (or --record FILE)"),
