@@ -3,9 +3,29 @@ the server answers only to the names it serves (``web.access.Hosts``), and Starl
 ``testserver``, is not one of them."""
 
 import contextlib
+import inspect
 from collections.abc import Iterator
 
 import fastapi.testclient
+
+# Starlette's TestClient takes the client's address from 0.37.2 on; fastapi's floor (0.110) brings 0.36
+TAKES_CLIENT = "client" in inspect.signature(fastapi.testclient.TestClient.__init__).parameters
+
+
+class FromAddress:
+    """The app, its requests coming from ``client`` (for a TestClient that cannot say so itself); everything
+    else (``state``, ``routes``) is the app's."""
+
+    def __init__(self, app, client: tuple[str, int]):
+        self._app, self._client = app, client
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            scope = {**scope, "client": self._client}
+        await self._app(scope, receive, send)
+
+    def __getattr__(self, name):
+        return getattr(self._app, name)
 
 
 class TestClient(fastapi.testclient.TestClient):
@@ -17,7 +37,11 @@ class TestClient(fastapi.testclient.TestClient):
         # each client from an address of its own, as separate programs or machines: the server mints at most a
         # few browser ids a minute for one address (web.access.Browsers)
         TestClient.made += 1
-        kwargs.setdefault("client", (f"127.1.{TestClient.made // 250 % 250}.{TestClient.made % 250 + 1}", 50000))
+        client = kwargs.pop("client", (f"127.1.{TestClient.made // 250 % 250}.{TestClient.made % 250 + 1}", 50000))
+        if TAKES_CLIENT:
+            kwargs["client"] = client
+        else:
+            app = FromAddress(app, client)
         super().__init__(app, base_url=base_url, **kwargs)
 
 
