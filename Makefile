@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml Makefile  # the install recipe is here: a venv made by an older one is redone
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv  # uv installs and byte-compiles the rest in half of pip's time
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e '.[dev]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e '.[all]' --group dev
 	$(BIN)/python -m compileall -q src  # bytecode now, as a regular pip install would (PYTHONDONTWRITEBYTECODE may be set)
 	touch $(STAMP)
 
@@ -49,7 +49,7 @@ fuzz: $(STAMP)
 		--hypothesis-show-statistics tests/test_fuzz.py
 
 bench: $(STAMP)
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[bench]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --group bench
 	$(BIN)/python benchmarks/publish.py bench_solve.py bench_answers.py bench_label.py bench_simulate.py \
 		bench_play.py bench_first_use.py bench_startup.py bench_mindful.py bench_target.py bench_explain.py \
 		bench_pushluck.py bench_despirala.py bench_farkle.py bench_rl.py bench_size.py bench_maxi.py load_web.py

@@ -78,7 +78,7 @@ def main() -> None:
     try:
         import yatzy_solver  # noqa: F401
     except ImportError:
-        print("| (yatzy-solver is not installed: pip install -e '.[bench]') | | | |")
+        print("| (yatzy-solver is not installed: uv pip install --group bench) | | | |")
         return
     for game in PEERS:
         ours, peer = fresh_solves(game, args.runs)

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _tool(name: str) -> str:
     path = shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
     if path is None:
-        pytest.fail(f"{name} is not installed (it is in the dev extras: pip install -e '.[dev]')")
+        pytest.fail(f"{name} is not installed (it is in the dev group: make install, or uv pip install --group dev)")
     return path
 
 
@@ -94,3 +94,12 @@ def test_each_judge_is_one_object_its_answer_engine_and_its_solved_game():
         called = {"memo_for", "numpy_form", "answer_positions"}  # the engine's parts that others call
         engines = {n for n in dir(judge) if not n.startswith("_")} - protocol - called
         assert not engines, f"{name} shows its engine's {sorted(engines)}: they are the engine's own (private)"
+
+
+def test_the_published_extras_are_for_users_and_the_projects_own_tools_are_groups():
+    """The package's metadata offers only what a user installs; tests, benchmarks and training examples are
+    dependency groups of the repository (PEP 735), not extras anyone could ``pip install dicesolver[dev]``."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    extras = project["project"]["optional-dependencies"]
+    assert set(extras) == {"plot", "web", "rl", "dask", "parquet", "notebook", "all"}
+    assert {"dev", "bench", "train"} <= set(project["dependency-groups"])

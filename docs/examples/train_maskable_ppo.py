@@ -1,6 +1,6 @@
 """Train a small masked agent on Yacht Dice and plot its learning curve against the exact optimum.
 
-An optional extra, never a default dependency: ``pip install -e '.[train]'`` (sb3-contrib and PyTorch).
+A dependency group of the repository, never of the package: ``uv pip install --group train`` (sb3-contrib and PyTorch).
 Then ``python docs/examples/train_maskable_ppo.py [--steps 300000] [--plot learning.png]``.
 
 The agent is sb3-contrib's MaskablePPO on ``dicesolver/YachtDice-v0``: it only ever picks legal actions
