@@ -225,7 +225,11 @@ def test_an_advice_reads_the_same_whether_its_options_are_made_first_or_last(gam
 
     made = ds.advise(game, position)
     made.options  # made now
-    assert ds.advise(game, position).best == made.best == (made.options[0] if made.options else None)
+    if made.options:
+        assert ds.advise(game, position).best == made.best == made.options[0]
+    else:  # before a throw: no option, and no best one to read by mistake
+        with pytest.raises(ds.InputError, match="no option to choose here"):
+            ds.advise(game, position).best
     assert ds.advise(game, position) == made and made == ds.advise(game, position)
     assert ds.advise(game, position).model_dump() == made.model_dump()
     assert ds.advise(game, position).model_dump_json() == made.model_dump_json()

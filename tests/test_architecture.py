@@ -103,3 +103,22 @@ def test_the_published_extras_are_for_users_and_the_projects_own_tools_are_group
     extras = project["project"]["optional-dependencies"]
     assert set(extras) == {"plot", "web", "rl", "dask", "parquet", "notebook", "all"}
     assert {"dev", "bench", "train"} <= set(project["dependency-groups"])
+
+
+def test_the_readme_idioms_type_check_strictly_in_a_users_program(tmp_path):
+    """A user's program under ``mypy --strict``: the best option's cost, a game's name from ``games()``, the
+    one-turn odds and a solution's value read as what they are, no Optional or Any to work around."""
+    import platformdirs
+
+    (tmp_path / "user.py").write_text(
+        "import dicesolver as ds\n\n"
+        "advice = ds.advise('yacht-dice', '/13456/2')\n"
+        "cost: float = advice.best.cost\n"
+        "name: str = ds.games()[0]['name']\n"
+        "expected: float = ds.one_turn_odds('yacht')[0].expected_points\n"
+        "solution = ds.solve('yacht')\n"
+        "value: float = solution.value(solution.game.start())\n")
+    cache = Path(platformdirs.user_cache_dir("dicesolver-tests")) / "mypy-strict"
+    done = subprocess.run([_tool("mypy"), "--strict", "--cache-dir", str(cache), "user.py"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr

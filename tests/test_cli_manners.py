@@ -130,7 +130,10 @@ def test_a_cache_that_cannot_be_written_is_one_warning_or_one_line(game, saved, 
     assert "Traceback" not in done.stderr, done.stderr
     if saved is None:
         assert done.returncode == 2 and "set DICESOLVER_CACHE_DIR to a folder you can write" in done.stderr
-        assert len(done.stderr.strip().splitlines()) == 1
+        # on a loaded machine the wait before it (importing, compiling) may pass the 2 s after which progress is
+        # told in lines: those name the solve; the refusal is one line
+        told = [line for line in done.stderr.strip().splitlines() if not line.startswith("solving ")]
+        assert len(told) == 1, done.stderr
     else:
         assert done.returncode == 0 and "could not save the table" in done.stderr
         assert "in memory only" in done.stdout

@@ -31,7 +31,8 @@ from .core.errors import DicesolverError, GameDefinitionError, InputError, Table
 if TYPE_CHECKING:
     from .core.answers import Answers
     from .core.protocol import Game, Solution, State, Step
-    from .core.results import Advice, Explanation, Review, SolveInfo
+    from .core.family import GameRow
+    from .core.results import Advice, Explanation, OddsRow, Review, SolveInfo
     from .core.aims import AtLeast, Beat, Field, Goal, Mean, RiskAppetite, read_field_scores
     from .core.solved import SolvedGame
 
@@ -61,7 +62,7 @@ __all__ = [
 ]
 
 
-def games() -> list[dict]:
+def games() -> list[GameRow]:
     """Every built-in game with its family's facts (dice, variants, goal, players)."""
     from .core import registry
 
@@ -156,7 +157,7 @@ def review(record: str | Path, player: int = 0, judge: str | None = None, theta:
     return registry.solve(playthrough.game, judge=judge, theta=theta).review(playthrough, player)
 
 
-def one_turn_odds(spec: str | Game, exact: bool = False):
+def one_turn_odds(spec: str | Game, exact: bool = False) -> list[OddsRow]:
     """The Yacht Dice notebook's one-turn table of a scorecard game: expected points and P(maximum) per category."""
     from .core import registry
 

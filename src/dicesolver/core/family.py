@@ -9,7 +9,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Callable, Generic, NotRequired, Protocol, Sequence, TypedDict, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -116,6 +116,24 @@ CAPABILITIES = {  # what only some families do, and the one line for a game whos
 }
 
 
+class GameRow(TypedDict):
+    """A built-in game as ``dicesolver.games()`` and ``dicesolver games`` list it: what every family says, and
+    what some do (a scorecard's rolls, boxes and variants; a race's goal and parameters)."""
+
+    name: str
+    title: str
+    family: str
+    dice: int
+    faces: int
+    players: str  # "1-6", "2"
+    rolls: NotRequired[int]
+    categories: NotRequired[int]
+    variants: NotRequired[dict[str, dict[str, Any]]]  # each variant's values, default and help
+    goal: NotRequired[int]
+    parameters: NotRequired[str]  # the game string's parameters in words ("goal=N, faces=N")
+    test_spec: NotRequired[str]  # a small stand-in the conformance test solves in seconds
+
+
 class Family(ABC, Generic[G, S]):
     """A family of games: ``G`` its games, ``S`` their states. What only some families do is declared in
     ``capabilities`` (keys of ``CAPABILITIES``): a family implements those methods, and the others answer
@@ -148,7 +166,7 @@ class Family(ABC, Generic[G, S]):
         return []
 
     @abstractmethod
-    def catalog(self) -> list[dict[str, Any]]:
+    def catalog(self) -> list[GameRow]:
         """One row per built-in game: name, title, dice, and the family's facts (variants, goal, ...)."""
 
     @abstractmethod

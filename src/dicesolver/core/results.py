@@ -164,10 +164,17 @@ class Advice(_Model):
         return super(Advice, self._complete()).__deepcopy__(memo)
 
     @property
-    def best(self) -> Option | None:
+    def best(self) -> Option:
+        """The best option (the first of ``options``). A position with none (before a throw, at the end: see
+        ``options``) has no best one: InputError, which a caller can avoid by asking ``options`` first."""
         later = self._pending()
         options = self.options if later is None else later(first=1)
-        return options[0] if options else None
+        if not options:
+            from .errors import InputError
+
+            raise InputError(f"{self.game} {self.position}: no option to choose here (before a throw, or the game "
+                             "is over): the position's value is its expectation")
+        return options[0]
 
     def _repr_html_(self) -> str:
         from .display import SHOWN_ROWS, dice_text, table

@@ -12,7 +12,7 @@ from ..core.aims import (AT_LEAST, BEAT, MAX_NEED, NEED_STEP, AtLeast, Beat, Fie
 from ..core.counts import ScoreCounts
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, Simulated, TableSize, Variant
+from ..core.family import Family, GameRow, MatchGames, Progress, Simulated, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, Distribution, SolveInfo, TargetCurve
 from .records import DespiralaRecord, despirala_record_from_lines
@@ -60,7 +60,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     def load(self, base: str, choices: dict[str, str]) -> DespiralaGame:
         return make_despirala(choices)
 
-    def catalog(self) -> list[dict[str, Any]]:
+    def catalog(self) -> list[GameRow]:
         return [{"name": "despirala", "title": "Despirala", "family": self.name, "dice": 6, "faces": 6,
                  "players": "1-6", "variants": {v.key: {"values": list(v.values), "default": v.default, "help": v.help}
                                                 for v in self.variants("despirala")}}]

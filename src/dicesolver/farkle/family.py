@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, TableSize, Variant
+from ..core.family import Family, GameRow, MatchGames, Progress, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, OddsRow, SolveInfo
 from .records import FarkleEvent, farkle_record_from_lines
@@ -40,8 +40,8 @@ class FarkleFamily(Family[FarkleGame, FarkleState]):
     def load(self, base: str, choices: dict[str, str]) -> FarkleGame:
         return _load(base.strip().lower(), tuple(sorted(choices.items())))
 
-    def catalog(self) -> list[dict[str, Any]]:
-        rows = []
+    def catalog(self) -> list[GameRow]:
+        rows: list[GameRow] = []
         for name in PRESETS:
             g = self.load(name, {})
             rows.append({"name": name, "title": g.title, "family": self.name, "dice": DICE, "faces": 6,

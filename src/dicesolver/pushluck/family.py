@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, Progress, TableSize, Variant
+from ..core.family import Family, GameRow, Progress, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.results import Board, ChartRow, Comparison, SolveInfo
 from .records import PushEvent, push_record_from_lines
@@ -54,8 +54,8 @@ class PushLuckFamily(Family[PushGame, PushState]):
     def load(self, base: str, choices: dict[str, str]) -> PushGame:
         return _load(base.strip().lower(), tuple(sorted(choices.items())))
 
-    def catalog(self) -> list[dict[str, Any]]:
-        rows = []
+    def catalog(self) -> list[GameRow]:
+        rows: list[GameRow] = []
         for name in PUSH_GAMES:
             g = self.load(name, {})
             rows.append({"name": name, "title": g.title, "family": self.name, "dice": g.n_dice, "faces": g.faces,

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..core.distributed import Cluster, refuse
 from ..core.errors import InputError
-from ..core.family import Family, MatchGames, Progress, Simulated, TableSize, Variant
+from ..core.family import Family, GameRow, MatchGames, Progress, Simulated, TableSize, Variant
 from ..core.playthrough import Playthrough
 from ..core.protocol import Unit
 from ..core.results import Board, Comparison, Distribution, OddsRow, SolveInfo, StrategyFacts, TargetCurve
@@ -63,8 +63,8 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     def load(self, base: str, choices: dict[str, str]) -> ScorecardGame:
         return load_scorecard_game(base, choices)
 
-    def catalog(self) -> list[dict[str, Any]]:
-        rows = []
+    def catalog(self) -> list[GameRow]:
+        rows: list[GameRow] = []
         for name in preset_names():
             game = load_scorecard_game(name, {})
             rows.append({"name": name, "title": game.title, "family": self.name, "dice": game.n_dice,
