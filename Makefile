@@ -22,7 +22,7 @@ run: $(STAMP)
 	$(BIN)/dicesolver advise yahtzee /13456/2 --top 5
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=10 --timeout=900 --timeout-method=thread --doctest-modules --doctest-glob='*.md' src/dicesolver/__init__.py README.md docs/API.md tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile --durations=10 --timeout=900 --timeout-method=thread --doctest-modules --doctest-glob='*.md' src/dicesolver/__init__.py README.md src/dicesolver/docs/API.md tests
 
 # the exact evaluations on the full two-person Generala table and the seeds' full-size figures (about 11 minutes on 2 cores)
 test-essay: $(STAMP)

@@ -181,7 +181,7 @@ def _toml(definition) -> str:
 
 
 def test_the_table_sizes_quoted_in_the_docs():
-    """docs/DASK.md's cells per game, from the rules alone, agree with the layouts the solver builds."""
+    """dicesolver/docs/DASK.md's cells per game, from the rules alone, agree with the layouts the solver builds."""
     for name, cells, largest in (("generala", 86_767_645, 15_621_984), ("yacht", 1_560_089_401, 256_132_800),
                                  ("crag", 4_914_283_011, 776_709_648), ("yatzy", 97_675_562_726, 14_352_437_385)):
         per_level = duel.level_cells(registry.load(name, 1))

@@ -232,8 +232,8 @@ def test_busches_state_count_is_ours_with_turn_totals_past_the_goal_below_300():
 @pytest.mark.essay
 def test_busche_first_player_wins_53_487_percent():
     """ORACLES.md: Facebook Farkle, goal 10,000, floor -2,500: 423,765,000 states, first player 53.487%.
-    Ours, on the rules as docs/RULES.md writes them out: 53.484% (0.003 points below; the variants of the
-    rules we tried move it away: docs/RULES.md) and 423,562,500 states (the difference: the test above)."""
+    Ours, on the rules as dicesolver/docs/RULES.md writes them out: 53.484% (0.003 points below; the variants of the
+    rules we tried move it away: dicesolver/docs/RULES.md) and 423,562,500 states (the difference: the test above)."""
     from dicesolver.farkle.solver import state_count
 
     solution = registry.solve("farkle")

@@ -82,7 +82,7 @@ def test_presets_are_all_there():
         ("crag", "166", "thirteen", 26),
         ("crag", "166", "crag", 50),
         ("crag", "256", "crag", 0),
-        # maxi-yatzy: the printed examples of the rules it follows (docs/RULES.md), and the groups' edges
+        # maxi-yatzy: the printed examples of the rules it follows (dicesolver/docs/RULES.md), and the groups' edges
         ("maxi-yatzy", "311614", "ones", 3),
         ("maxi-yatzy", "463166", "sixes", 18),
         ("maxi-yatzy", "642651", "one_pair", 12),
@@ -276,12 +276,12 @@ def test_rules_in_words_mention_every_category():
 
 
 def test_the_rules_examples_of_the_docs_read_and_solve_as_documented():
-    """docs/RULES.md's two worked examples: a lower-section bonus beside Yahtzee's upper one (its states as the
+    """dicesolver/docs/RULES.md's two worked examples: a lower-section bonus beside Yahtzee's upper one (its states as the
     docs count them; its solve, minutes, is BENCHMARKS.md's), and the Yahtzee bonus paid once, worth less than
     Yahtzee's bonus paid every time and more than none."""
     import dicesolver as ds
 
-    docs = Path(__file__).parent.parent / "docs" / "examples"
+    docs = Path(__file__).parent.parent / "src" / "dicesolver" / "docs" / "examples"
     lower = ds.load_game(str(docs / "yahtzee-lower-bonus.toml"))
     assert [b.name for b in lower.bonuses] == ["upper_bonus", "lower_bonus"]
     assert "Lower bonus: 25 points when three_of_a_kind, four_of_a_kind, full_house, small_straight, " \

@@ -2,7 +2,7 @@
 take the same decisions end with the same scores (Pig; Yacht).
 
 OpenSpiel's Yacht is our preset but for one box: its Four of a Kind scores all five dice, where the classic
-rule (and our preset, docs/RULES.md) scores the four; the same rules file with ``points = "sum_all"`` there
+rule (and our preset, dicesolver/docs/RULES.md) scores the four; the same rules file with ``points = "sum_all"`` there
 plays exactly as OpenSpiel's, and the preset differs from it only in that box.
 
 Two differences of form, not of rules: OpenSpiel's Pig asks before a turn's first throw (we throw at once:

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = [ROOT / "README.md", ROOT / "docs" / "GUIDE.md", ROOT / "docs" / "FINDINGS.md", ROOT / "docs" / "WEB.md"]
+DOCS = [ROOT / "README.md"] + [ROOT / "src" / "dicesolver" / "docs" / f"{name}.md"
+                               for name in ("GUIDE", "FINDINGS", "WEB")]
 SLOW = re.compile(r"--target|\bmatch\b|-n [1-9]\d{4,}|--players 2|generala|crag|\bzilch\b|\bfarkle\b(?!\()|"
                   r"yacht --players|\bplay\b|\banalyze\b|\bserve\b|warmup|cache|--rebuild|--exact|mindful|label")
 

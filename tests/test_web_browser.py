@@ -1,7 +1,7 @@
 """End-to-end: the web app in real headless Chromium (Playwright driving Debian's /usr/bin/chromium).
 
 Advice for a position, a whole game against a bot, its review, and the explore page; each page's
-screenshot is checked (not blank) and, with UPDATE_SCREENSHOTS=1, written to docs/images for the README.
+screenshot is checked (not blank) and, with UPDATE_SCREENSHOTS=1, written to src/dicesolver/docs/images for the README.
 Skipped where Chromium or Playwright is missing (``.ci/run`` installs Chromium).
 """
 
@@ -19,7 +19,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 if not Path(CHROMIUM).exists():
     pytest.skip("Debian's chromium is not installed", allow_module_level=True)
 
-DOCS = Path(__file__).resolve().parents[1] / "docs" / "images"
+DOCS = Path(__file__).resolve().parents[1] / "src" / "dicesolver" / "docs" / "images"
 
 
 @pytest.fixture(scope="module")
@@ -996,7 +996,7 @@ def test_offline_the_page_still_opens_and_says_the_game_is_saved(page, server):
 def test_without_a_service_worker_an_open_page_still_says_the_game_is_saved(page, server):
     """Over the LAN (plain http at a LAN address is not a secure context: no service worker) the page in
     memory still works through a lost connection: an action says the server is not reachable and the game
-    is saved, and Try again carries on once it is back (docs/WEB.md says what a reload does there)."""
+    is saved, and Try again carries on once it is back (dicesolver/docs/WEB.md says what a reload does there)."""
     context, phone = phone_in_context(page, server, service_workers="block")
     assert phone.evaluate("navigator.serviceWorker === undefined || navigator.serviceWorker.controller === null")
     start_game(phone, "yacht", [], 6)

@@ -16,7 +16,7 @@ import typer
 from rich.text import Text
 
 from ..core.errors import CacheWarning, DicesolverError
-from . import caching, comparing, exploring, playing  # noqa: F401  (the commands, registered on ``app`` by import)
+from . import caching, comparing, exploring, playing, reading  # noqa: F401  (the commands, registered on ``app`` by import)
 from .base import Settings, app, err, warn
 
 __all__ = ["app", "main"]

@@ -136,7 +136,7 @@ def label(
     json_output: bool = typer.Option(False, "--json", help="the summary (game, rows, file, seconds) as JSON"),
 ) -> None:
     """Write a labelled dataset: the decisions of sampled games, each with every legal option's code,
-    value and cost (docs/SCHEMA.md), for learning."""
+    value and cost ('dicesolver docs schema'), for learning."""
     import time
 
     from ..analysis import label_files, labels

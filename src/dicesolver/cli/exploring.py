@@ -102,7 +102,7 @@ def solve(
                                 "only when written) and solve again if it is corrupt"),
     dask: Optional[str] = typer.Option(None, "--dask", help="solve an exact two-person table on dask.distributed: "
                                        + "'local:N' (N worker processes on this machine) or 'tcp://HOST:PORT' (a "
-                                       "running scheduler; docs/DASK.md)"),
+                                       "running scheduler; 'dicesolver docs dask')"),
     dask_storage: Optional[Path] = typer.Option(None, "--dask-storage", help="with --dask: the directory for the "
                                                 "levels' blocks, seen by every worker under the same path "
                                                 "(default: beside the table; required for tcp://)"),
@@ -167,8 +167,8 @@ def advise(
     game: str = game_argument(),
     position: str = typer.Argument(..., help="scorecard games: CARD/DICE/ROLLS, e.g. 'aces=3,fh=25/11345/1' or "
                                    "'/-/3', several players MOVER;OTHER;.../DICE/ROLLS; pig, skunk, big-pig: "
-                                   "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see docs/INPUT.md); - reads "
-                                   "positions from standard input, one a line, and writes JSON Lines"),
+                                   "MINE,THEIRS,TURN_TOTAL; despirala: USED;GOODS;DICE (see 'dicesolver docs input'); "
+                                   "- reads positions from standard input, one a line, and writes JSON Lines"),
     json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
     top: int = typer.Option(0, "--top", min=0, help="show only the best N options (0: all)"),
     target: Optional[int] = typer.Option(None, "--target", help="rank by the best chance of finishing with at "

@@ -85,7 +85,7 @@ def parse_cluster(text: str, storage: str | Path | None = None) -> Cluster:
     if re.fullmatch(r"tcp://[A-Za-z0-9.\-\[\]:]+:\d{1,5}", text):
         if where is None:
             raise InputError("a cluster of machines needs --dask-storage: a directory that every worker and this "
-                             "machine see under the same path (docs/DASK.md)")
+                             "machine see under the same path ('dicesolver docs dask')")
         return Cluster(text, None, text, where)
     raise InputError(f"--dask {text!r}: expected {CLUSTER_HELP}")
 

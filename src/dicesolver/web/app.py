@@ -27,14 +27,16 @@ from urllib.parse import quote
 from fastapi import FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from .. import __version__
+from .. import docs as documents
 from ..core import aims, registry, tables
 from ..core.errors import DicesolverError, InputError
 from ..core.protocol import Game
 from ..core.results import Advice, Explanation, OddsRow
+from . import documents as document_pages
 from . import models
 from .access import BROWSER_KEY, Browsers, Guard, Hosts, Owners, browser_of
 from .bodies import BodyLimit
@@ -617,6 +619,30 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     @app.get("/docs", include_in_schema=False)
     def docs():  # the API listed from /openapi.json by a page the package ships: offline, no third-party code
         return FileResponse(str(static / "docs.html"))
+
+    def no_document(exc: InputError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+    @app.get("/docs/images/{name}", include_in_schema=False)
+    def document_image(name: str):  # the documents' pictures (screenshots, figures), shipped with them
+        try:
+            return Response(documents.image(name[:100]), media_type="image/png")
+        except InputError as exc:
+            return no_document(exc)
+
+    @app.get("/docs/examples/{name}", include_in_schema=False)
+    def document_example(name: str):  # the rules files the documents link to, as text
+        try:
+            return Response(documents.example(name[:100]), media_type="text/plain; charset=utf-8")
+        except InputError as exc:
+            return no_document(exc)
+
+    @app.get("/docs/{topic}", include_in_schema=False)
+    def document(topic: str):  # the documentation shipped with the package ('dicesolver docs TOPIC')
+        try:
+            return HTMLResponse(document_pages.page(topic[:40]))
+        except InputError as exc:
+            return no_document(exc)
 
     @app.get("/manifest.webmanifest", include_in_schema=False)
     def manifest():  # what a phone needs to add the app to its home screen

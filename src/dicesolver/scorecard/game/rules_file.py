@@ -259,7 +259,7 @@ def _message(error: Any) -> str:
     if kind == "union_tag_not_found":
         return f"a category needs a kind (kinds: {_KINDS})"
     if kind == "extra_forbidden":
-        return "unknown key (the keys are listed in docs/INPUT.md)"
+        return "unknown key (the keys are listed by 'dicesolver docs input')"
     if kind == "missing":
         return "missing"
     message = str(error["msg"]).removeprefix("Value error, ")

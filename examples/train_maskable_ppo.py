@@ -1,7 +1,7 @@
 """Train a small masked agent on Yacht Dice and plot its learning curve against the exact optimum.
 
 A dependency group of the repository, never of the package: ``uv pip install --group train`` (sb3-contrib and PyTorch).
-Then ``python docs/examples/train_maskable_ppo.py [--steps 300000] [--plot learning.png]``.
+Then ``python examples/train_maskable_ppo.py [--steps 300000] [--plot learning.png]``.
 
 The agent is sb3-contrib's MaskablePPO on ``dicesolver/YachtDice-v0``: it only ever picks legal actions
 (the env's ``action_mask``). Every ``--every`` steps its greedy policy plays ``--games`` games, judged by
