@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv-floors"
 EXTRAS = ("plot", "web", "rl", "dask", "parquet", "notebook")
 SMOKE = ["tests/test_cli.py", "tests/test_cli_manners.py", "tests/test_extras.py", "tests/test_web_api.py",
-         "tests/test_notebook.py", "-k", "not sigkill and not workers"]
+         "tests/test_notebook.py", "tests/test_docs.py", "-k", "not sigkill and not workers"]
 
 
 def floors() -> list[str]:

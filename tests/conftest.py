@@ -2,6 +2,11 @@ import os
 
 import pytest
 
+# a test answering many single positions starts no background compile (``jit.compile_elsewhere``): the suite
+# compiles what it needs itself, and its processes are not shared with warm-ups of every game it touches;
+# test_kernel_cache.py turns it on where it is the subject
+os.environ["DICESOLVER_COMPILE_IN_BACKGROUND"] = "0"
+
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_cache(tmp_path_factory):

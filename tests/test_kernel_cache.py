@@ -210,3 +210,65 @@ def test_the_command_line_answers_with_no_cache_it_can_write_and_says_so_in_one_
     assert "could not save the table" in warned[1] and "DICESOLVER_CACHE_DIR" in warned[1]
     for line in set(lines) - set(warned):  # progress, the wait being seconds long
         assert line.startswith("solving pig (not kept) + compiling kernels:"), line
+
+
+LOOP = """
+import sys, time
+import dicesolver as ds
+from dicesolver.core import registry
+
+positions = ["/13456/2", "/11234/1", "aces=3/22345/2", "/66666/0", "chance=20,sixes=24/12356/1"]
+numpy_first = registry.solve("yacht")._numpy_first
+first = [ds.advise("yacht", p).value for p in positions]
+began, n = time.monotonic(), 0
+while not numpy_first.ready and time.monotonic() - began < 280:
+    ds.advise("yacht", positions[n % 5])
+    n += 1
+    if n % 500 == 0:
+        time.sleep(0.05)  # a loop that also does other things
+after = [ds.advise("yacht", p).value for p in positions]
+print(numpy_first.ready, n, after == first, bool(numpy_first.kernel().signatures))
+"""
+
+
+@pytest.mark.essay  # the answer kernel compiled from nothing: about a minute of a core
+def test_a_long_loop_of_single_answers_takes_up_the_kernel_compiled_in_the_background(tmp_path):
+    """From an empty kernel cache, a process that keeps answering single positions starts a warm-up of its own
+    in the background and switches to the compiled kernel once it is in the cache, with the same answers;
+    it never waits for the compile (it answers in numpy all the while)."""
+    import os
+
+    env = {**os.environ, "DICESOLVER_KERNEL_CACHE": str(tmp_path / "kernels"), "DICESOLVER_COMPILE_IN_BACKGROUND": "1"}
+    done = subprocess.run([sys.executable, "-c", LOOP], capture_output=True, text=True, timeout=330, env=env)
+    assert done.returncode == 0, done.stderr
+    ready, answered, same, compiled = done.stdout.split()
+    assert ready == "True" and same == "True" and compiled == "True", done.stdout
+    assert int(answered) > 32  # numpy answered until the kernel was there
+
+
+def test_numpy_answers_start_one_compile_elsewhere_and_switch_when_it_is_in(monkeypatch):
+    """NumpyFirst: single answers in numpy; at its first look the kernel is not compiled, so one background
+    warm-up is started (never a second), numpy goes on answering, and at a later look the kernel found
+    compiled answers from then on. One-shot use (a few answers) starts nothing."""
+    from dicesolver.core import answers
+
+    started = []
+    monkeypatch.setattr(jit, "compile_elsewhere", started.append)
+    in_cache = []
+    monkeypatch.setattr(jit, "compiled", lambda kernel: bool(in_cache))
+    first = answers.NumpyFirst(lambda: "the kernel", "yacht")
+    assert all(first.takes(1) for _ in range(answers.NUMPY_FIRST)) and started == []  # a one-shot's answers
+    assert first.takes(1) and started == ["yacht"]  # the first look: not compiled; compiled elsewhere
+    assert all(first.takes(1) for _ in range(3 * answers.NUMPY_RECHECK)) and started == ["yacht"]
+    in_cache.append(True)
+    took = [first.takes(1) for _ in range(answers.NUMPY_RECHECK + 1)]
+    assert took[-1] is False and first.ready and started == ["yacht"]
+
+
+def test_no_background_compile_without_a_cache_to_keep_it_or_when_turned_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("DICESOLVER_COMPILE_IN_BACKGROUND", "0")
+    monkeypatch.setattr(jit, "CACHE_DIR", tmp_path)
+    assert jit.compile_elsewhere("yacht") is None
+    monkeypatch.setenv("DICESOLVER_COMPILE_IN_BACKGROUND", "1")
+    monkeypatch.setattr(jit, "CACHE_DIR", None)
+    assert jit.compile_elsewhere("yacht") is None

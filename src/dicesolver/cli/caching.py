@@ -84,6 +84,8 @@ def cache_clear(
 @app.command()
 def warmup(
     games: Optional[List[str]] = game_argument(None, help="the games to prepare (default: yahtzee); " + GAME_HELP),
+    single: bool = typer.Option(False, "--single", help="only the kernels that answer one position at a time "
+                                "(what a program asking position after position needs; a fraction of the time)"),
     json_output: bool = typer.Option(False, "--json", help="each game prepared and its seconds, as JSON"),
 ) -> None:
     """Solve games and compile their kernels now, so that the first question of a game night is answered at
@@ -96,7 +98,7 @@ def warmup(
         with progress(f"{g.canonical}: solving (once; cached)") as update:
             solution = registry.solve(g, progress=update)
         with progress(f"{g.canonical}: compiling the kernels that answer its positions (once per install)"):
-            solution.warm_up()
+            solution.warm_up(single)
         ready.append({"game": g.canonical, "seconds": round(time.perf_counter() - began, 3)})
         if not json_output:
             out.print(Text(f"{g.canonical}: ready ({ready[-1]['seconds']:.1f} s)"))

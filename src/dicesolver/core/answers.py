@@ -164,11 +164,14 @@ class NumpyFirst:
     situations at a time, before this process has loaded the kernel. Single situations go on in numpy until
     NUMPY_FIRST of them, and then while the kernel is not compiled: a one-shot command never loads numba,
     and a fresh install answers at once. Asked again once in a while, so that a long-running process takes
-    up the kernel that ``dicesolver warmup`` or another process compiles. ``kernel()`` gives the kernel (and
-    imports numba): it is called only when the cache is looked at."""
+    up the kernel that ``dicesolver warmup`` or another process compiles; the first time it is found not
+    compiled, a process of its own compiles it for ``game`` (``jit.compile_elsewhere``: this one goes on
+    answering in numpy meanwhile, its threads undisturbed). ``kernel()`` gives the kernel (and imports
+    numba): it is called only when the cache is looked at."""
 
-    def __init__(self, kernel: Callable[[], Any]):
+    def __init__(self, kernel: Callable[[], Any], game: str | None = None):
         self.kernel = kernel
+        self.game = game  # the game string whose warm-up compiles the kernel (None: nothing is started)
         self.count = 0  # situations the numpy form has answered
         self.recheck = 0  # from this count on, whether the kernel is compiled is asked again
         self.ready = False  # the kernel was found compiled: it answers from then on
@@ -182,8 +185,11 @@ class NumpyFirst:
             return True
         if self.count < self.recheck:
             return True
-        from .jit import compiled
+        from .jit import compile_elsewhere, compiled
 
         self.ready = compiled(self.kernel())
         self.recheck = self.count + NUMPY_RECHECK
+        if not self.ready and self.game is not None:
+            game, self.game = self.game, None  # once
+            compile_elsewhere(game)
         return not self.ready

@@ -57,6 +57,7 @@ import hashlib
 import os
 import pickle
 import shutil
+import subprocess
 import sys
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -74,7 +75,7 @@ from .kernel_cache import ENV_KERNEL_CACHE, PACKAGE, PREFIX, kernel_cache_dir, k
 
 __all__ = ["njit", "prange", "borrowed", "KernelCacheLocator", "load_registries_without_blas_probe", "kernel_sources",
            "kernel_cache_dir", "use_kernel_cache", "thread_count", "Stripes", "shared_stripes", "compiled",
-           "log_compiles", "compiled_in_turn", "compile_lock_path"]
+           "log_compiles", "compiled_in_turn", "compile_lock_path", "compile_elsewhere"]
 
 KEEP_CACHES = 4  # hash directories kept (several versions of the package may share one cache)
 COMPILE_WAIT = 600.0  # seconds a process waits for another's compile of the same kernel before its own
@@ -258,6 +259,23 @@ def compiled(kernel: Any) -> bool:
         return bool(kernel._cache._cache_file._load_index())
     except (AttributeError, OSError, EOFError, ValueError, pickle.UnpicklingError):
         return False
+
+
+ENV_BACKGROUND = "DICESOLVER_COMPILE_IN_BACKGROUND"  # "0": a process answering in numpy starts no compile
+
+
+def compile_elsewhere(game: str) -> subprocess.Popen | None:
+    """Start ``dicesolver warmup --single GAME`` in a process of its own, in the background, to compile the kernels that
+    answer ``game``'s positions into the kernel cache, where this process finds them (``NumpyFirst``). Nothing
+    is started where no cache keeps kernels, or where $DICESOLVER_COMPILE_IN_BACKGROUND is 0."""
+    if CACHE_DIR is None or os.environ.get(ENV_BACKGROUND, "1") == "0":
+        return None
+    try:
+        return subprocess.Popen([sys.executable, "-m", "dicesolver", "--quiet", "warmup", "--single", game],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    except OSError:  # no process to spare: the numpy form goes on answering
+        return None
 
 
 def log_compiles(path: str | Path, context: Callable[[], dict[str, Any]] = dict) -> None:

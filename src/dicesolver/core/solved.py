@@ -64,12 +64,14 @@ class SolvedGame(ABC, Generic[G, S]):
         solitaire engine keeps each game's turn stages for its next decision."""
         return self.answer
 
-    def warm_up(self) -> None:
+    def warm_up(self, single: bool = False) -> None:
         """Compile (or load) whatever answers this game's situations, one at a time and in batches on one
-        thread and on all, so that a first question does not wait for it (``dicesolver warmup``)."""
+        thread and on all, so that a first question does not wait for it (``dicesolver warmup``); ``single``:
+        only what answers them one at a time (a fraction of the compiling)."""
         batch = self.encoding.situations([self.game.start()] * WARM_UP_BATCH)
         self.answer(batch, parallel=False)
-        self.answer(batch, parallel=True)
+        if not single:
+            self.answer(batch, parallel=True)
 
     def answers(self, states: Sequence[S], parallel: bool | None = None) -> Answers:
         """``answer`` for protocol states."""

@@ -70,7 +70,7 @@ class DespiralaEngine:
         self._rows = frozen(rows if rows is not None else np.zeros(1, dtype=np.int64))
         self._aim = frozen(np.array(target if target else (-1, 0, 0.0, ALL_FREE), dtype=np.float64))
         self._row = frozen(np.ascontiguousarray(row if row is not None else np.ones(1), dtype=np.float64))
-        self._numpy_first = NumpyFirst(lambda: self._kernel)  # expected scores: a few situations in Python
+        self._numpy_first = NumpyFirst(lambda: self._kernel, "despirala" if self._normal else "despirala(misere)")
 
     @cached_property
     def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:

@@ -34,7 +34,7 @@ class PushEngine:
         points, probs, bust, reset = game_arrays(table.game)
         self._points, self._probs, self._bust, self._reset = frozen(points), frozen(probs), bust, reset
         self._most = table.game.goal - 1 + max(int(points.max(initial=0)), 0)
-        self._numpy_first = NumpyFirst(lambda: self._kernel)  # a few situations in Python until numba is loaded
+        self._numpy_first = NumpyFirst(lambda: self._kernel, table.game.canonical)  # in Python until numba loads
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         scores, turn_total, on_turn, throwing = as_situations(situations, KEYS)

@@ -135,7 +135,7 @@ class SolitaireEngine(CardEngine):
         self._pair = table_pair(values)
         self._aim = frozen(np.array(aim, dtype=np.float64) if aim is not None else goal_of(theta))
         self._sealed = False  # the fast path is open once the checked path has answered
-        self._numpy_first = NumpyFirst(lambda: self._kernels[0])
+        self._numpy_first = NumpyFirst(lambda: self._kernels[0], model.game.canonical)
         if aim is not None:
             self.unit = "p_target"
 

@@ -47,10 +47,11 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
     def headline(self) -> str:
         return f"optimal expected score {self.root_value:.6f}"
 
-    def warm_up(self) -> None:
+    def warm_up(self, single: bool = False) -> None:
         """The answer kernels, and the solve's parallel kernel (a first solve compiles only its serial part)."""
-        super().warm_up()
-        self.table.model.compile_parallel_solve()
+        super().warm_up(single)
+        if not single:
+            self.table.model.compile_parallel_solve()
 
     def explain(self, position: ScorecardState | str, versus: str | None = None,
                 progress: Callable[[int, int], None] | None = None) -> Explanation:
