@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Optional
 
 import typer
-from rich.markdown import Markdown
 from rich.table import Table
 
 from .base import JSON_HELP, app, emit, lazy_module, out
@@ -42,6 +41,8 @@ def docs(
     if json_output:
         emit({"topic": documents.file_name(topic)[:-3].lower(), "markdown": markdown})
     elif out.is_terminal:
+        from rich.markdown import Markdown  # here: markdown-it is 65 ms of every command's start otherwise
+
         with out.pager(styles=True):
             out.print(Markdown(markdown))
     else:
