@@ -297,4 +297,34 @@ def test_a_race_splits_its_chance_into_winning_this_turn_or_later(game, mine, th
 def test_a_race_explained_on_the_command_line(capsys):
     code, out, err = run(capsys, "advise", "pig", "60,85,18", "--explain")
     assert code == 0, err
-    assert "win this turn" in out and "win later" in out and " over " in out
+    assert "winning this turn" in out and "winning later" in out and " over " in out
+
+
+def test_the_chances_of_the_prizes_are_the_exact_distributions():
+    """Each prize's chance, from the breakdown (its expected points over its fixed amount), is the chance the
+    exact score distribution gives it (a forward pass over every state, computed apart): the upper bonus and
+    each box of fixed points, at a game's start; and every option's lie in [0, 1]."""
+    from dicesolver.core.why import chance_words
+    from dicesolver.scorecard.solitaire.distribution import score_distribution
+    from dicesolver.scorecard.solitaire.table import load_or_solve
+
+    game = ds.load_game("yacht-dice")
+    solution, _ = load_or_solve(game)
+    dist = score_distribution(solution)
+    start = ds.explain("yacht-dice", "/-/3")
+    assert start.chances["upper_bonus"] == pytest.approx(dist.bonus_probability, abs=1e-5)
+    boxes = {c.name: k for k, c in enumerate(game.categories) if c.fixed_points}
+    assert boxes and all(start.chances[name] == pytest.approx(dist.category_probabilities[k], abs=1e-5)
+                         for name, k in boxes.items())
+    why = ds.explain("yacht-dice", "/12346/1")
+    assert all(0 <= p <= 1 for o in why.options for p in o.chances.values())
+    assert why.reason.startswith(f"{why.best} beats {why.versus} by ") and why.reason.endswith(".")
+    assert [chance_words(p) for p in (0.0, 0.34, 0.037, 1.0)] == ["0%", "34%", "about 1 in 27", "100%"]
+
+
+def test_the_command_line_shows_the_reason_first_and_the_chances_on_asking(capsys):
+    code, out, err = run(capsys, "advise", "yahtzee", "/23466/2", "--chances", "--top", "3")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].startswith("keep 66 beats keep 466 by 2.19 points, mostly on the upper bonus: a chance of 68%")
+    assert "the chance of each prize" in out and "Large Straight" in out and "(68%)" in out

@@ -27,12 +27,12 @@ def session(game, solution, n, seed, answers):
 
     original = trainer._read_move
 
-    def read(state, prompt, console_, ask):
+    def read(state, prompt, console_, ask, solution_):
         shown.append(state)
         if len(shown) > len(answers):
             raise StopTraining
         options = solution.advise(state).options
-        return state.parse_step((options[0] if answers[len(shown) - 1] else options[-1]).action)
+        return state.parse_step((options[0] if answers[len(shown) - 1] else options[-1]).action), False
 
     trainer._read_move = read
     try:
@@ -77,12 +77,15 @@ def test_a_session_counts_its_losses_and_asks_the_mistakes_again_until_right_twi
     assert result is not None and result.decisions == 4
     costs = [solution.advise(s).options[-1].cost for s in shown[1::2]]
     assert result.mean_loss == pytest.approx(sum(costs) / 4, abs=1e-9)
-    assert result.labels.get("best", 0) == 2 and "the best is" in text and "over" in text  # the why, in a sentence
+    assert result.labels.get("best", 0) == 2 and "the best is" in text and " beats " in text  # the why, in a sentence
+    assert "ahead of" in text and "sd of the final score" in text  # a right answer's margin; the spreads
+    assert result.source == "trainer: new positions"
     deck = set(TrainingRecord.load(game).mistakes)
     assert deck == {str(s) for s in shown[1::2]}
     for round_ in range(2):  # asked first in the next sessions; answered right twice, they leave the deck
         result, shown, text = session(game, solution, 4, seed=10 + round_, answers=[True] * 4)
         assert {str(s) for s in shown[:2]} == deck and "here before" in text
+        assert result.source == "trainer: 2 from the deck, 2 new"
     assert TrainingRecord.load(game).mistakes == {}
     assert [s.decisions for s in TrainingRecord.load(game).sessions] == [4, 4, 4]
 
@@ -137,3 +140,37 @@ def test_a_damaged_training_record_is_one_clear_line(capsys, name, content):
     (folder / name).write_text(content)
     code, _, err = run(capsys, "train", "yacht", "--history")
     assert code == 2 and "cannot be read" in err and "Traceback" not in err
+
+
+def test_the_deck_comes_first_whatever_its_size():
+    """A deck larger than a session: every question comes from it, the costliest first (the docs' promise;
+    up to half of them did before), and the session is labelled as the deck's in the history."""
+    game = ds.load_game("yacht-dice")
+    solution = ds.solve(game)
+    session(game, solution, 6, seed=2, answers=[False] * 6)
+    deck = TrainingRecord.load(game).mistakes
+    assert len(deck) >= 3
+    result, shown, _ = session(game, solution, 3, seed=9, answers=[True] * 3)
+    costliest = sorted(deck.values(), key=lambda m: -m.loss)[:3]
+    assert [str(s) for s in shown] == [m.position for m in costliest]
+    assert result.source == "trainer: the deck"
+
+
+def test_a_hint_in_training_shows_the_best_options_and_the_answer_is_not_counted(capsys, monkeypatch):
+    """'hint' at a question: the best three options (not "'hint' is not an open box"); the move then typed
+    is judged but not counted, in the session or the deck."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
+    code, out, err = run(capsys, "train", "yacht-dice", "-n", "2", "--seed", "4")
+    assert code == 0, err
+    assert "hint: the best three" in out and "is not an open box" not in out
+    import dicesolver.terminal.trainer as trainer
+
+    game = ds.load_game("yacht-dice")
+    solution = ds.solve(game)
+    worst = lambda state, prompt, console, ask, solution_: (  # noqa: E731 - a hinted, wrong answer
+        state.parse_step(solution.advise(state).options[-1].action), True)
+    monkeypatch.setattr(trainer, "_read_move", worst)
+    console = Console(file=io.StringIO(), width=120)
+    assert train(game, solution, console, lambda p: "", 2, 4) is None  # nothing counted
+    assert "after a hint: not counted" in console.file.getvalue()
+    assert TrainingRecord.load(game).mistakes == {} and TrainingRecord.load(game).sessions == []

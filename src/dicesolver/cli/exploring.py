@@ -183,6 +183,9 @@ def advise(
                                  "a two-person equity or a chance of a target: beside the points as if alone)"),
     versus: Optional[str] = typer.Option(None, "--versus", help="with --explain: the option to set the best "
                                          "against, as typed to play it (e.g. 'keep 345')"),
+    chances: bool = typer.Option(False, "--chances", help="with the explanation (--explain implied): each option's "
+                                 "chance of every prize it may win (a box of fixed points filled with them, the upper "
+                                 "bonus; a race's winning this turn or later), exact from the tables"),
     theta: Optional[float] = typer.Option(None, "--theta", help="a risk appetite from -1 to 1: play for the "
                                           "certainty equivalent ln E[exp(theta X)] / theta of the final score X "
                                           "(> 0 seeks risk, < 0 avoids it, 0 the mean; scorecard games and "
@@ -194,6 +197,7 @@ def advise(
     """Rank every option at a position with its value and its cost against the best (expected final score,
     equity or probability of winning, as the game is solved; with a goal (--target, --beat, --theta,
     --field), what that goal values for the player on turn)."""
+    explain = explain or chances
     if versus is not None and not explain:
         raise InputError("--versus goes with --explain")
     if explain and position == "-":
@@ -220,7 +224,7 @@ def advise(
         if json_output:
             emit(why.model_copy(update={"options": why.options[:top]}) if top else why)
             return
-        render.explanation(out, why, state.brief(), top)
+        render.explanation(out, why, state.brief(), top, chances)
         return
     result = solution.advise(state)
     if json_output:

@@ -196,6 +196,11 @@ class Advice(_Model):
 # -- why ------------------------------------------------------------------------------------------------
 
 
+CHANCES_DESCRIPTION = ("the chance of each aspect that pays a fixed prize, exact from the tables: a box of fixed "
+                       "points filled with them (the straights, a Yahtzee), the upper bonus; a race's winning this "
+                       "turn or later (where split_unit is points: as if playing alone)")
+
+
 class ExplainedOption(_Model):
     """An option with what its value is made of."""
 
@@ -211,6 +216,7 @@ class ExplainedOption(_Model):
                                                     "where split_unit is points, each aspect's part of `points`")
     points: Optional[float] = Field(None, description="where split_unit is points: the expected final score of the "
                                                        "player on turn after this choice as if playing alone")
+    chances: dict[str, float] = Field(default_factory=dict, description=CHANCES_DESCRIPTION)
 
 
 class AspectDifference(_Model):
@@ -221,6 +227,9 @@ class AspectDifference(_Model):
     best: float = Field(description="its part of the value after the best option")
     other: float = Field(description="its part of the value after the other option")
     difference: float = Field(description="best minus other")
+    best_chance: Optional[float] = Field(None, description="where the aspect pays a fixed prize: its chance after "
+                                                           "the best option")
+    other_chance: Optional[float] = Field(None, description="and after the other option")
 
 
 class Explanation(_Model):
@@ -240,6 +249,10 @@ class Explanation(_Model):
     differences: list[AspectDifference] = Field(default_factory=list,
                                                 description="best against versus, the largest differences first")
     summary: str = Field("", description="the comparison in one sentence")
+    reason: str = Field("", description="the main reason in one plain sentence: the aspect that gains the most, "
+                                        "with its chances where it has them")
+    chances: dict[str, float] = Field(default_factory=dict, description="the position's, with best play: "
+                                      + CHANCES_DESCRIPTION)
     split_unit: Optional[Unit] = Field(None, description="set (points) where the value, a chance or an equity, is "
                                                          "not split: sd, breakdown and differences are then the "
                                                          "player on turn's final score as if playing alone, by the "

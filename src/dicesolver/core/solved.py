@@ -272,7 +272,8 @@ class WinChance(SolvedGame[G, S]):
             raise InputError(f"{self.game.canonical}: one turn here reaches too many positions to split its "
                              "chances; advise gives each option's chance")
         here, options = found
-        return explanation(self, state, [WIN_NOW, WIN_LATER], WIN_TITLES, here, options, versus)
+        return explanation(self, state, [WIN_NOW, WIN_LATER], WIN_TITLES, here, options, versus,
+                           prizes={WIN_NOW: 1.0, WIN_LATER: 1.0})
 
     def seat_value(self, state: S, seat: int) -> float:
         """The other player's chance: one minus the mover's (at the end: the game's result, 1 for the winner)."""

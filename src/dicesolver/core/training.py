@@ -110,10 +110,10 @@ def sample_positions(game: Game, solution: SolvedGame, n: int, seed: int = 0,
 
 
 def questions(game: Game, solution: SolvedGame, record: TrainingRecord, n: int, seed: int) -> list[tuple[State, str]]:
-    """A session's positions, each with a note: up to half from the deck of mistakes (the costliest first),
-    the rest drawn from play."""
+    """A session's positions, each with a note: the deck of mistakes first (the costliest first), then, to make
+    ``n``, positions drawn from play (their note empty)."""
     asked: list[tuple[State, str]] = []
-    for mistake in record.due(max(1, n // 2)):
+    for mistake in record.due(n):
         try:
             asked.append((game.parse_state(mistake.position), f"you lost {mistake.loss:.3g} here before"))
         except InputError:  # a position of an older version of the rules: it leaves the deck
@@ -277,11 +277,20 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9=,.-]+", "_", text)[:120]
 
 
-def session_result(game: Game, unit: str, losses: Iterable[float], tie: float) -> SessionResult:
+def session_source(from_deck: int, fresh: int) -> str:
+    """What a trainer session asked, for its history: its proficiency on the deck of old mistakes does not
+    compare with one on new positions."""
+    if from_deck and fresh:
+        return f"trainer: {from_deck} from the deck, {fresh} new"
+    return "trainer: the deck" if from_deck else "trainer: new positions"
+
+
+def session_result(game: Game, unit: str, losses: Iterable[float], tie: float, source: str = "trainer"
+                   ) -> SessionResult:
     values = list(losses)
     labels: dict[str, int] = {}
     for loss in values:
         name = label(loss, unit, tie)
         labels[name] = labels.get(name, 0) + 1
     return SessionResult(time.strftime("%Y-%m-%d %H:%M"), game.canonical, unit, len(values),
-                         float(np.mean(values)) if values else 0.0, labels)
+                         float(np.mean(values)) if values else 0.0, labels, source)

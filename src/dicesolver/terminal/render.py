@@ -87,10 +87,16 @@ def advice(console: Console, advice: Advice, brief: str, top: int = 0) -> None:
         say(console, note)
 
 
-def explanation(console: Console, why: Explanation, brief: str, top: int = 0) -> None:
-    """``advise --explain``: every option with its value, its split (a race: winning this turn or later) or its
-    spread (points), and its cost; then the best set against another aspect by aspect, in a sentence."""
+def explanation(console: Console, why: Explanation, brief: str, top: int = 0, chances: bool = False) -> None:
+    """``advise --explain``: the main reason in one sentence; every option with its value, its split (a race:
+    winning this turn or later) or its spread (points), and its cost (``chances``: and the chance of each
+    aspect with a fixed prize, where the options differ on it); then the best set against another aspect by
+    aspect, with their chances, and in a sentence."""
+    from ..core.why import chance_words
+
     console.print(Text.assemble((why.game, "bold"), f"  {why.position}  ({brief})"), soft_wrap=True)
+    if why.reason:
+        say(console, why.reason, "bold")
     alone = why.split_unit == "points"  # a chance or an equity, beside the points as if alone
     points = why.unit == "points" or alone
     value_words = VALUE_HEADERS[why.unit][0].upper() + VALUE_HEADERS[why.unit][1:]
@@ -98,23 +104,31 @@ def explanation(console: Console, why: Explanation, brief: str, top: int = 0) ->
         parts = ", ".join(f"{why.titles[k]} {fmt(v, 'points' if alone else why.unit)}" for k, v in
                           sorted(why.breakdown.items(), key=lambda kv: -kv[1]) if abs(v) >= 0.005 or not points)
         spread = f" (sd {why.sd:.2f})" if points else ""
+        odds = "; chances: " + ", ".join(f"{why.titles[k]} {chance_words(p)}" for k, p in why.chances.items()) \
+            if chances and why.chances else ""
         if alone:
             say(console, f"{value_words} {fmt(why.value, why.unit)}; as if alone, {why.points:.2f} points"
-                         f"{spread}: {parts}.")
+                         f"{spread}: {parts}{odds}.")
         else:
-            say(console, f"{value_words} {fmt(why.value, why.unit)}{spread}: {parts}.")
+            say(console, f"{value_words} {fmt(why.value, why.unit)}{spread}: {parts}{odds}.")
         return
+    shown = why.options[:top] if top else why.options
+    varied = [k for k in why.options[0].chances  # a race's split is its chances already: not again
+              if chances and points and max(o.chances[k] for o in shown) - min(o.chances[k] for o in shown) >= 0.005]
     table = Table()
     columns = ["#", "option", VALUE_HEADERS[why.unit]] + (["points alone"] if alone else []) + \
-        (["sd"] if points else [why.titles[k] for k in why.breakdown])
+        (["sd"] if points else [why.titles[k] for k in why.breakdown]) + [why.titles[k] for k in varied]
     for col in columns + ["cost"]:
         table.add_column(col, justify="left" if col == "option" else "right")
-    shown = why.options[:top] if top else why.options
     for i, o in enumerate(shown, 1):
         split = ([f"{o.points:.2f}"] if alone else []) + \
             ([f"{o.sd:.2f}"] if points else [fmt(v, why.unit) for v in o.breakdown.values()])
+        cells = [chance_words(o.chances[k]) for k in varied]
         cost = fmt(o.cost, why.unit if why.unit != "equity" else "points")
-        table.add_row(str(i), o.action, fmt(o.value, why.unit), *split, cost, style="bold green" if i == 1 else None)
+        table.add_row(str(i), o.action, fmt(o.value, why.unit), *split, *cells, cost,
+                      style="bold green" if i == 1 else None)
+    if varied:
+        table.title = "the chance of each prize" + (" (as if alone)" if alone else "") + " after each option"
     console.print(table)
     if top and len(why.options) > top:
         say(console, f"({len(why.options) - top} more options; --top 0 shows all)")
@@ -122,9 +136,13 @@ def explanation(console: Console, why: Explanation, brief: str, top: int = 0) ->
         diff = Table(title=f"why {why.best} over {why.versus}" + (": the points as if alone" if alone else ""))
         for col in ("aspect", str(why.best), str(why.versus), "difference"):
             diff.add_column(col, justify="left" if col == "aspect" else "right")
+
+        def part(points: float, chance: float | None) -> str:
+            return f"{points:.2f}" + (f" ({chance_words(chance)})" if chance is not None else "")
+
         for d in why.differences:
             if abs(d.difference) >= 0.005:
-                diff.add_row(d.title, f"{d.best:.2f}", f"{d.other:.2f}", f"{d.difference:+.2f}")
+                diff.add_row(d.title, part(d.best, d.best_chance), part(d.other, d.other_chance), f"{d.difference:+.2f}")
         console.print(diff)
     say(console, why.summary + ".")
 

@@ -12,10 +12,11 @@ from ..core import registry
 from ..core.errors import InputError
 from ..core.protocol import Game, State, seat_on_turn
 from ..core.solved import SolvedGame
-from ..core.training import SessionResult, TrainingRecord, judge_answer, questions, session_result
+from ..core.training import SessionResult, TrainingRecord, judge_answer, questions, session_result, session_source
 from . import render
 
 QUIT = {"quit", "q", "exit", "stop"}
+HINT = {"hint", "?"}
 
 
 class StopTraining(Exception):
@@ -32,6 +33,7 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
     names = ["you"] + [f"player {i + 1}" for i in range(1, game.n_players)]
     losses: list[float] = []
     unit_words = solution.unit_words
+    from_deck = fresh = 0
     try:
         for i, (state, note) in enumerate(asked, 1):
             render.say(console, f"\nquestion {i} of {len(asked)}" + (f" ({note})" if note else ""), "bold")
@@ -39,14 +41,19 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
             render.say(console, f"{state.brief()}: {state}")
             mover = seat_on_turn(state)
             to_move = ["you" if seat == mover else name for seat, name in enumerate(names)]
-            step = _read_move(state, family.scene(state, to_move, mover).prompt, console, ask)
+            step, hinted = _read_move(state, family.scene(state, to_move, mover).prompt, console, ask, solution)
             judged = judge_answer(solution, state, str(step))
             best, loss, unit = judged.best, judged.mine.cost, judged.advice.unit
+            if hinted:  # the answer was shown: judged, not counted
+                render.say(console, f"{judged.label} (after a hint: not counted)", "green" if not judged.wrong
+                           else "yellow")
+                continue
             losses.append(loss)
+            from_deck, fresh = (from_deck + 1, fresh) if note else (from_deck, fresh + 1)
             record.answered(str(state), loss, judged.wrong, solution.tie)
             record.save_deck(game)
             if not judged.wrong:
-                render.say(console, f"best: {best.action} ({render.fmt(best.value, unit)})", "green")
+                render.say(console, _right(solution, state, judged.advice), "green")
                 continue
             render.say(console, f"{judged.label}: {judged.mine.action} costs {render.fmt(loss, unit)} "
                                 f"({unit_words}); the best is {best.action} ({render.fmt(best.value, unit)})",
@@ -56,29 +63,58 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
         pass
     if not losses:
         return None
-    result = session_result(game, solution.unit, losses, solution.tie)
+    result = session_result(game, solution.unit, losses, solution.tie, session_source(from_deck, fresh))
     record.add_session(game, result)
     summary(console, record, result)
     return result
 
 
-def _read_move(state: State, prompt: str, console: Console, ask: Callable[[str], str]):
+def _right(solution: SolvedGame, state: State, advice) -> str:
+    """A right answer: the best option's value, its margin over the second, and where the judge has them, the
+    spread of the final score after each (as Verhoeff's test shows them)."""
+    best = advice.options[0]
+    said = f"best: {best.action} ({render.fmt(best.value, advice.unit)})"
+    if len(advice.options) < 2:
+        return said
+    second = advice.options[1]
+    said += f", {render.fmt(second.cost, advice.unit)} ahead of {second.action}"
+    if solution.explains and advice.unit == "points":
+        why = solution.explain(state)
+        sd = {o.action: o.sd for o in why.options}
+        said += f" (sd {sd[best.action]:.2f} against {sd[second.action]:.2f})"
+    return said
+
+
+def _read_move(state: State, prompt: str, console: Console, ask: Callable[[str], str], solution: SolvedGame
+               ) -> tuple[object, bool]:
+    """The move typed, and whether a hint was asked for first ('hint': the best three options)."""
+    hinted = False
     while True:
         text = ask(prompt)
         if text.strip().lower() in QUIT:
             raise StopTraining
+        if text.strip().lower() in HINT:
+            console.print(render.options_table(solution.advise(state), 3, title="hint: the best three (this answer "
+                                                                                 "will not count)"))
+            hinted = True
+            continue
         try:
-            return state.parse_step(text)
+            return state.parse_step(text), hinted
         except InputError as exc:
             render.say(console, str(exc), "red")
 
 
 def _why(console: Console, solution: SolvedGame, state: State, chosen: str, advice) -> None:
-    """Why the best beats the move made: aspect by aspect where the judge splits its values, else the best
-    few options with their values."""
+    """Why the best beats the move made, in one sentence (its main reason, with the chances where it has
+    them), with the spread of the final score after each where the judge has it; else the best few options
+    with their values."""
     if solution.explains:
         why = solution.explain(state, versus=chosen)
-        render.say(console, why.summary + ".")
+        render.say(console, why.reason or why.summary + ".")
+        if why.unit == "points" and why.best is not None:
+            sd = {o.action: o.sd for o in why.options}
+            render.say(console, f"sd of the final score: {sd[why.best]:.2f} after {why.best}, "
+                                f"{sd.get(str(why.versus), 0.0):.2f} after yours")
         return
     console.print(render.options_table(advice, 3))
 

@@ -44,6 +44,16 @@ def aspect_titles(game: ScorecardGame) -> dict[str, str]:
     return {c.name: c.title for c in game.categories} | {UPPER_BONUS: bonuses, EXTRA_BONUS: "extra bonuses"}
 
 
+def aspect_prizes(game: ScorecardGame) -> dict[str, float]:
+    """The aspects that pay one fixed amount when they pay, and that amount: the boxes of fixed points (the
+    straights, a full house, the Yahtzee box) and the upper bonus where it is the only set bonus. Each one's
+    expected points over its prize is the chance it pays (``core.why.chances_of``)."""
+    prizes = {c.name: float(c.fixed_points) for c in game.categories if c.fixed_points}
+    if game.has_upper_bonus and not game.set_bonuses and game.upper_points > 0:
+        prizes[UPPER_BONUS] = float(game.upper_points)
+    return prizes
+
+
 @dataclass(frozen=True)
 class BreakdownTable:
     """Every turn-start state's expected future points by aspect, and the variance of its future points."""

@@ -77,7 +77,8 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
 
         game = self.game
         return explanation(self, state, breakdown.aspect_names(game), breakdown.aspect_titles(game),
-                           split(facts.position), [split(row) for row in facts.rows], versus)
+                           split(facts.position), [split(row) for row in facts.rows], versus,
+                           prizes=breakdown.aspect_prizes(game))
 
     def explain_size(self) -> TableSize:
         from .breakdown import breakdown_size
