@@ -323,8 +323,8 @@ def test_the_chances_of_the_prizes_are_the_exact_distributions():
 
 
 def test_the_command_line_shows_the_reason_first_and_the_chances_on_asking(capsys):
-    code, out, err = run(capsys, "advise", "yahtzee", "/23466/2", "--chances", "--top", "3")
+    code, out, err = run(capsys, "advise", "yacht-dice", "/23466/2", "--chances", "--top", "3")
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[1].startswith("keep 66 beats keep 466 by 2.19 points, mostly on the upper bonus: a chance of 68%")
-    assert "the chance of each prize" in out and "Large Straight" in out and "(68%)" in out
+    assert lines[1].startswith("keep 66 beats keep 466 by 1.66 points, mostly on the upper bonus: a chance of 69%")
+    assert "the chance of each prize" in out and "Large Straight" in out and "(69%)" in out
