@@ -798,6 +798,8 @@ def test_why_the_best_is_the_best_on_a_phone(page, server, tmp_path):
     phone.wait_for_selector("#why-area .why-table td")
     text = phone.inner_text("#why-area")
     assert "points more on average" in text and "standard deviation" in text
+    assert " beats " in phone.inner_text("#why-area .why-reason")  # the main reason first, in one sentence
+    assert re.search(r"\d+\.\d\d \((\d+%|about 1 in [\d,]+)\)", text)  # a prize's chance beside its points
     versus = phone.locator("#why-area select.why-versus")
     assert versus.bounding_box()["height"] >= 44
     last = versus.locator("option").last.get_attribute("value")

@@ -186,17 +186,26 @@ function whyPanel(why, game) {
   const alone = why.split_unit === "points";  // a chance or an equity, beside the points as if alone
   const points = why.unit === "points" || alone;  // else a chance of winning split, in percent
   const show = (x) => (points ? x.toFixed(2) : `${(100 * x).toFixed(1)}%`);
+  // a prize's chance beside its points where the aspect has one (a box of fixed points, the upper bonus)
+  const part = (x, p) => show(x) + (points && p != null ? ` (${chanceWords(p)})` : "");
   const rows = why.differences.filter((d) => Math.abs(d.difference) >= (points ? 0.005 : 0.0005)).map((d) =>
-    `<tr><td>${esc(d.title)}</td><td class="num">${show(d.best)}</td><td class="num">${show(d.other)}</td>
+    `<tr><td>${esc(d.title)}</td><td class="num">${part(d.best, d.best_chance)}</td><td class="num">${part(d.other, d.other_chance)}</td>
      <td class="num">${d.difference > 0 ? "+" : "−"}${show(Math.abs(d.difference))}</td></tr>`).join("");
   const choices = why.options.slice(1).map((o) => `<option value="${esc(o.action)}" ${o.action === why.versus ? "selected" : ""}>${esc(name(o.action))}</option>`).join("");
   const gain = best.value - other.value;
   return `<div class="why" data-position="${esc(why.position)}">
+    ${why.reason ? `<p class="why-reason">${esc(why.reason)}</p>` : ""}
     <p><b>${esc(name(best.action))}</b> <label>against <select class="why-versus" aria-label="the option set against the best">${choices}</select></label>:
       ${alone ? gainBeside(why, gain, best.points - other.points) : points ? `${gain.toFixed(2)} points more on average` : `${(100 * gain).toFixed(2)} percentage points more chance of winning`}.</p>
     <table class="why-table"><tr><th>${alone ? "where the points come from, as if alone" : points ? "where the points come from" : "how the game is won"}</th><th class="num">best</th><th class="num">other</th><th class="num">difference</th></tr>${rows}</table>
     ${points ? `<p class="hint">Spread of the final score (standard deviation): ${best.sd.toFixed(1)} after the best, ${other.sd.toFixed(1)} after the other.</p>` : ""}
   </div>`;
+}
+
+// A chance as a player reads it (core/why.py's chance_words): "34%"; below 9.5%, "about 1 in 27".
+function chanceWords(p) {
+  if (p <= 0.0005 || p >= 0.9995) return p < 0.5 ? "0%" : "100%";
+  return p < 0.095 ? `about 1 in ${Math.round(1 / p).toLocaleString("en")}` : `${Math.round(100 * p)}%`;
 }
 
 // A chance or an equity gained, and what the choice does to the points as if playing alone.
