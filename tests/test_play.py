@@ -290,3 +290,58 @@ def test_malina_at_a_table_of_three_is_explained():
     assert family.bot_notes(game, ["you", "malina"]) == []
     [note] = family.bot_notes(game.with_players(3), ["you", "Malina", "joe"])
     assert "most dangerous opponent" in note
+
+
+def test_the_tutor_warns_before_a_costly_move_and_the_review_says_what_was_heeded(tmp_path):
+    """``play --tutor``: a move costing more than the threshold is warned about (the better move and why, in
+    one sentence) before it is made. Taken back and made again, it is played anyway (not heeded); taken back
+    for a better one, heeded. A move under the threshold passes unwarned. The review lists both."""
+    import io
+
+    from rich.console import Console
+
+    import dicesolver as ds
+    from dicesolver.play.session import Session
+    from dicesolver.terminal import console as terminal
+
+    game = load_game("yacht-dice")
+    solution = ds.solve(game)
+    session = Session.new(game, [], seed=3, path=str(tmp_path / "tutored.jsonl"))
+    script: list[str] = []  # what the player types at the warnings' prompts, in turn
+    warned_at = []
+
+    def ask(prompt: str) -> str:
+        state = session.state
+        if prompt.startswith("play it anyway?"):
+            warned_at.append(str(state))
+            return script.pop(0)
+        if state.is_chance():
+            return ""
+        options = solution.advise(state).options
+        # the worst move until the second warning: at the first one, taken back and then made anyway (a move
+        # warned about once is not warned about again there); at the second, taken back for the best
+        return options[-1].action if len(warned_at) < 2 else options[0].action
+
+    script[:] = ["no", "no"]
+    out = io.StringIO()
+    review = terminal.play(session, solution, Console(file=out, width=200), ask, tutor=1.0)
+    text = out.getvalue()
+    assert "tutor: a move costing more than" in text and " beats " in text and "taken back" in text
+    assert [w.heeded for w in review.tutor] == [False, True], review.tutor
+    first, second = review.tutor
+    assert first.played == first.move and first.cost > 1.0 and first.reason.startswith(first.best)
+    assert second.played == second.best and second.move != second.best
+    assert len(review.tutor) == 2  # the best moves after it cost nothing: no warning
+
+
+def test_tutor_takes_a_threshold_or_none(capsys):
+    from dicesolver.cli.app import optional_values
+
+    assert optional_values(["play", "yacht", "--tutor"]) == ["play", "yacht", "--tutor", "auto"]
+    assert optional_values(["play", "--tutor", "yacht"]) == ["play", "--tutor", "auto", "yacht"]
+    assert optional_values(["play", "yacht", "--tutor", "2.5", "--seed", "3"]) == \
+        ["play", "yacht", "--tutor", "2.5", "--seed", "3"]
+    from test_cli import run
+
+    code, _, err = run(capsys, "play", "yacht", "--tutor", "-1")
+    assert code == 2 and "0 or more" in err

@@ -27,8 +27,8 @@ def main(argv: list[str] | None = None) -> None:
     started = time.perf_counter()
     warnings.showwarning = _show_warning
     try:
-        code = app(args=global_flags_first(sys.argv[1:] if argv is None else argv), prog_name="dicesolver",
-                   standalone_mode=False)
+        args = optional_values(global_flags_first(sys.argv[1:] if argv is None else argv))
+        code = app(args=args, prog_name="dicesolver", standalone_mode=False)
     except typer.Abort:
         err.print("aborted")
         sys.exit(1)
@@ -61,6 +61,29 @@ def global_flags_first(argv: list[str]) -> list[str]:
     end = argv.index("--") if "--" in argv else len(argv)
     flags = [a for a in argv[:end] if a in GLOBAL_FLAGS]
     return flags + [a for a in argv[:end] if a not in GLOBAL_FLAGS] + argv[end:]
+
+
+OPTIONAL_VALUES = {"--tutor": "auto"}  # options whose value may be left out: the value they then take
+
+
+def optional_values(argv: list[str]) -> list[str]:
+    """An option of OPTIONAL_VALUES typed without its value (``play yacht --tutor``, ``--tutor --seed 3``) given
+    its default, which typer cannot say: its value is the next word only where that is a number."""
+    out: list[str] = []
+    end = argv.index("--") if "--" in argv else len(argv)
+    for i, word in enumerate(argv):
+        out.append(word)
+        if i < end and word in OPTIONAL_VALUES and not (i + 1 < end and _number(argv[i + 1])):
+            out.append(OPTIONAL_VALUES[word])
+    return out
+
+
+def _number(word: str) -> bool:
+    try:
+        float(word)
+        return True
+    except ValueError:
+        return False
 
 
 def command_line_error(exc: Exception) -> bool:

@@ -223,6 +223,10 @@ def play(
                                            "in all for pig, skunk, big-pig); 'dicesolver players GAME' lists them"),
     first: str = typer.Option("random", "--first", help="who moves first against bots: you, bot (the first bot) "
                               "or random"),
+    tutor: Optional[str] = typer.Option(None, "--tutor", metavar="[THRESHOLD]",
+                                        help="warn before a move that costs more than THRESHOLD (in the game's "
+                                        "unit; alone: 1 point, or 1 percentage point of a chance), with the "
+                                        "better move and why: take it back or play it anyway"),
     json_output: bool = typer.Option(False, "--json", help="the review at the end as JSON (the game itself is "
                                      "played on the terminal)"),
 ) -> None:
@@ -240,8 +244,13 @@ def play(
                                            path=record, progress=update)
         render.say(out, f"recording to {session.path} (seed {session.playthrough.seed}); type help for the commands")
     solution = solution_of(session.game)
+    threshold = None if tutor is None else console.tutor_threshold(solution.unit, None if tutor == "auto" else _cost(tutor))
+    if threshold is not None and solution.explains:  # what says why in a warning, made now, not at the first one
+        with progress(f"{session.game.canonical}: splitting values by what produces them (once; cached)") as update:
+            solution.prepare_explain(update)
     try:
-        result = console.play(session, solution, out, lambda prompt: read_line(prompt, console.QuitGame))
+        result = console.play(session, solution, out, lambda prompt: read_line(prompt, console.QuitGame),
+                              tutor=threshold)
     except console.QuitGame:
         canonical = session.game.canonical
         render.say(out, f"saved in {session.path}; continue with: dicesolver play '{canonical}' --resume"
@@ -252,3 +261,16 @@ def play(
         return
     render.say(out, f"the game is recorded in {session.path}")
     render.review(out, result)
+    if threshold is not None:
+        render.tutor_warnings(out, result)
+
+
+def _cost(text: str) -> float:
+    """--tutor's threshold: a cost of 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"--tutor {text!r}: a threshold is a number (a cost in the game's unit)") from None
+    if not value >= 0:
+        raise InputError(f"--tutor {text!r}: a threshold is 0 or more")
+    return value

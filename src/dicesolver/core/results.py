@@ -340,11 +340,25 @@ class TimelinePoint(_Model):
     loss: float = Field(description="cumulative loss")
 
 
+class TutorWarning(_Model):
+    """A warning the tutor gave before a move (``play --tutor``), and what the player did then."""
+
+    position: str = Field(description="where the move was about to be made")
+    move: str = Field(description="the move warned about")
+    cost: float = Field(ge=0, description="what it would have cost against the best")
+    best: str = Field(description="the best move there")
+    reason: str = Field(description="the warning's one sentence: why the best is better")
+    heeded: bool = Field(description="whether the player then made a better move (false: played it anyway)")
+    played: str = Field(description="the move finally made there")
+
+
 class Review(_Model):
     summary: ReviewSummary
     decisions: list[Decision] = Field(description="every decision of every player, judged in its player's value")
     luck: list[Luck] = Field(description="every throw of every player")
     timeline: list[TimelinePoint] = Field(description="the reviewed player's value after each of their events")
+    tutor: list[TutorWarning] = Field(default_factory=list, description="the tutor's warnings in a game played "
+                                                                        "with it, heeded or not")
 
     def mine(self) -> list[Decision]:
         return [d for d in self.decisions if d.seat == self.summary.seat]

@@ -5,7 +5,9 @@ stopped in any way goes on with ``--resume`` exactly where it was.
 Commands at any prompt: ``hint`` (every option ranked), ``card`` (or ``score``: everyone's sheet),
 ``list`` (the legal moves), ``undo``, ``help`` and ``quit``; anything else is read as a move of the game
 (``keep 113``, ``score fives``, ``throw``, ``hold``, ``Collect 3``, ...). With ``--manual-dice`` you type
-what your dice showed.
+what your dice showed. With a tutor (``--tutor``), a move that costs more than its threshold is warned about
+first, with the better move and why in one sentence: the player takes it back or plays it anyway, and the
+review lists each warning, heeded or not.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from rich.console import Console
 from ..core.errors import InputError
 from ..core.protocol import State, Step
 from ..core.scene import Scene
-from ..core.results import Review
+from ..core.results import Review, TutorWarning
 from ..core.solved import SolvedGame
 from ..play.session import Session
 from . import render
@@ -29,6 +31,13 @@ LIST = {"list", "options", "list options", "moves"}
 UNDO = {"undo", "u"}
 STAND = {"all", "stand", "keep all"}
 HELP = "commands: hint, card (everyone's sheet), list (the legal moves), undo, help, quit; or a move of the game"
+ANYWAY = {"y", "yes", "anyway", "play it"}
+TUTOR_THRESHOLDS = {"points": 1.0, "ce": 1.0, "p_win": 0.01, "p_target": 0.01, "equity": 0.02}  # a warning's cost
+
+
+def tutor_threshold(unit: str, given: float | None = None) -> float:
+    """The cost past which the tutor warns: ``given``, else a point, or a percentage point of a chance."""
+    return given if given is not None else TUTOR_THRESHOLDS.get(unit, 1.0)
 
 
 class QuitGame(Exception):
@@ -36,13 +45,17 @@ class QuitGame(Exception):
 
 
 class TerminalGame:
-    def __init__(self, session: Session, solution: SolvedGame, console: Console, ask: Callable[[str], str]):
+    def __init__(self, session: Session, solution: SolvedGame, console: Console, ask: Callable[[str], str],
+                 tutor: float | None = None):
         self.session = session
         self.family = session.family
         self.solution = solution
         self.console = console
         self.ask = ask
         self._turn: object = None
+        self.tutor = tutor  # the cost past which a move is warned about (None: no tutor)
+        self.warnings: list[TutorWarning] = []
+        self._warned: dict[str, TutorWarning] = {}  # a position's warning, until a move is made there
 
     # -- showing -----------------------------------------------------------------------------------
     def say(self, text: str, style: str | None = None) -> None:
@@ -96,6 +109,33 @@ class TerminalGame:
         after = self.session.play(step)
         self.say(self.scene(after, last=(before, step)).narration or str(step))
 
+    def agreed(self, state: State, step: Step) -> bool:
+        """With a tutor, whether to make the person's move ``step``: at once where it costs no more than the
+        threshold; else after a warning (the better move and why, in one sentence), if the person plays it
+        anyway. A warning is settled, heeded or not, by the move finally made there."""
+        if self.tutor is None:
+            return True
+        key = str(state)
+        advice = self.solution.advise(state)
+        mine = next((o for o in advice.options if o.action == str(step)), None)
+        cost = mine.cost if mine is not None else 0.0
+        earlier = self._warned.get(key)
+        if cost > self.tutor and (earlier is None or earlier.move != str(step)):
+            best = advice.options[0]
+            reason = self.solution.explain(state, versus=str(step)).reason if self.solution.explains else \
+                f"{best.action} is worth {render.fmt(best.value, advice.unit)}."
+            self._warned[key] = TutorWarning(position=key, move=str(step), cost=cost, best=best.action,
+                                             reason=reason, heeded=True, played="")
+            self.say(f"tutor: {step} costs {render.fmt(cost, advice.unit)} ({self.solution.unit_words}) against "
+                     f"{best.action}. {reason}", "yellow")
+            if self.ask("play it anyway? (yes; anything else takes it back): ").strip().lower() not in ANYWAY:
+                self.say("taken back: your move again", "green")
+                return False
+        warned = self._warned.pop(key, None)
+        if warned is not None:  # the move made where the tutor warned: a better one, or the one warned about
+            self.warnings.append(warned.model_copy(update={"heeded": cost < warned.cost, "played": str(step)}))
+        return True
+
     # -- asking ------------------------------------------------------------------------------------
     def command(self, state: State, text: str, hint_kind: str | None = None) -> bool:
         """Run a command typed at a prompt; False when the text is not one. ``hint_kind``: the kind of
@@ -143,7 +183,7 @@ class TerminalGame:
         if stand and text.strip().lower() in STAND:
             while self.session.state is state:
                 step = self.read_step(state, stand, verb="score")
-                if step is not None:
+                if step is not None and self.agreed(state, step):
                     self.play(step)
             return
         try:
@@ -151,7 +191,8 @@ class TerminalGame:
         except InputError as exc:
             self.say(str(exc), "red")
             return
-        self.play(step)
+        if self.agreed(state, step):
+            self.play(step)
 
     def throw(self, state: State) -> None:
         """A throw of the person at the table: typed with manual dice, else drawn (after a pause where the
@@ -190,15 +231,21 @@ class TerminalGame:
 
 
 def play(session: Session, solution: SolvedGame, console: Console, ask: Callable[[str], str],
-         judge: SolvedGame | None = None) -> Review:
+         judge: SolvedGame | None = None, tutor: float | None = None) -> Review:
     """Play a session to its end at the terminal and review the person's game (with ``judge``, or the
-    hints' solution). Raises QuitGame (with the record's path) when the player stops."""
+    hints' solution), with the tutor's warnings where ``tutor`` (a cost) is given. Raises QuitGame (with the
+    record's path) when the player stops."""
     who = ", ".join(session.names())
     first = session.name(0)
     moves = "move" if first == "you" else "moves"
     render.say(console, f"{session.game.title} ({session.game.canonical}): {who}; {first} {moves} first")
     for note in session.family.bot_notes(session.game, session.names()):
         render.say(console, f"note: {note}")
-    TerminalGame(session, solution, console, ask).run()
+    played = TerminalGame(session, solution, console, ask, tutor)
+    if tutor is not None:
+        render.say(console, f"tutor: a move costing more than {render.fmt(tutor, solution.unit)} "
+                            f"({solution.unit_words}) is warned about first")
+    played.run()
     player = session.playthrough.players.index(session.name(session.human))
-    return (judge or solution).review(session.playthrough, player)
+    review = (judge or solution).review(session.playthrough, player)
+    return review.model_copy(update={"tutor": played.warnings}) if tutor is not None else review

@@ -448,3 +448,18 @@ def chart(console: Console, rows: Sequence[ChartRow]) -> None:
 
 __all__ = ["LABEL_STYLES", "fmt", "say", "escape", "solve_info", "advice", "options_table", "board", "review",
            "comparison", "distribution", "match", "simulation", "odds", "chart"]
+
+
+def tutor_warnings(console: Console, review: Review) -> None:
+    """A game played with the tutor: each warning, and whether it was heeded."""
+    if not review.tutor:
+        say(console, "tutor: no warning this game")
+        return
+    heeded = sum(w.heeded for w in review.tutor)
+    table = Table(title=f"the tutor's warnings: {heeded} heeded, {len(review.tutor) - heeded} not")
+    for col in ("position", "warned", "cost", "best", "played"):
+        table.add_column(col, justify="right" if col == "cost" else "left")
+    for w in review.tutor:
+        table.add_row(w.position, w.move, fmt(w.cost, review.summary.unit), w.best,
+                      w.played + ("" if w.heeded else " (anyway)"), style=None if w.heeded else "yellow")
+    console.print(table)
