@@ -132,7 +132,7 @@ def test_a_library_call_with_a_cache_it_cannot_write_warns_once_and_answers(tmp_
     monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(blocker / "cache"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        solution = ds.solve("yacht")
+        solution = ds.solve("pig(goal=27)")  # a game no other test solves (a process keeps what it solved)
     said = [str(w.message) for w in caught if issubclass(w.category, CacheWarning)]
     assert len(said) == 1 and "solved again next time" in said[0] and "DICESOLVER_CACHE_DIR" in said[0]
-    assert solution.value(solution.game.start()) > 100
+    assert 0.5 < solution.value(solution.game.start()) < 0.6
