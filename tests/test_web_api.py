@@ -873,8 +873,9 @@ def test_past_the_servers_count_of_trainers_only_known_ones_train(monkeypatch, t
     that has records trains on: a flood of new browsers cannot fill the disk with decks."""
     from dicesolver.web import app as web_app
 
-    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # no other test's trainers
+    # no other test's trainers (the run's shared table cache stays: an empty one built yacht's tables again,
+    # 100 s of a cold suite)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setattr(web_app, "MAX_TRAINERS", 1)
     app = create_app()
     known = TestClient(app)
