@@ -265,3 +265,35 @@ def test_a_card_read_once_is_checked_with_every_position_it_comes_with():
         with pytest.raises(InputError, match=message):
             game.parse_state(text)
     assert "aces=6" not in game.cards_read and "aces=3" in game.cards_read
+
+
+@pytest.mark.parametrize("spec", ["yahtzee", "yatzy", "yacht-dice", "generala", "set-bonus", "bonus"])
+def test_the_best_option_made_alone_is_the_first_of_the_ranked_options(spec):
+    """``Advice.best`` makes the best option alone (``action_at``: not every legal action); over the decisions
+    of random games, with jokers, set bonuses and extra bonuses, it is the ranked options' first, every field."""
+    import numpy as np
+
+    from dicesolver.core import registry
+    from dicesolver.core.advice import ranked
+    from tinygames import BONUS_GAME, SET_BONUS_GAME, tiny
+
+    game = {"set-bonus": lambda: tiny(SET_BONUS_GAME), "bonus": lambda: tiny(BONUS_GAME)}.get(
+        spec, lambda: load_game(spec))().with_players(1)
+    solution = registry.solve(game)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(6):
+        state = game.start()
+        while not state.is_terminal():
+            if state.is_chance():
+                outcomes = state.chance_outcomes()
+                state = state.apply(outcomes[int(rng.integers(len(outcomes)))][0])
+                continue
+            answers = solution.answers([state])
+            actions = state.legal_actions()
+            assert [state.action_at(k) for k in range(len(actions))] == list(actions)
+            assert [str(state.action_at(k)) for k in range(len(actions))] == [str(a) for a in actions]
+            assert ranked(solution, state, answers, first=1) == ranked(solution, state, answers)[:1]
+            checked += 1
+            state = state.apply(actions[int(rng.integers(len(actions)))])
+    assert checked > 50

@@ -20,7 +20,11 @@ if TYPE_CHECKING:
 def ranked(solution: SolvedGame, state: State, answers: Answers, row: int = 0, first: int | None = None
            ) -> list[Option]:
     """A decision's options from row ``row`` of its answers, best first (equal values keep the order of
-    ``legal_actions``, which each game chooses so that ties read well); the ``first`` few alone if given."""
+    ``legal_actions``, which each game chooses so that ties read well); the ``first`` few alone if given.
+    The best alone (``first=1``, what ``Advice.best`` reads) is made without the other actions where the
+    state can make one alone (``action_at``)."""
+    if first == 1 and hasattr(state, "action_at"):
+        return [_best(solution, state, answers, row)]
     actions = state.legal_actions()
     n = int(answers.counts[row])
     assert n == len(actions), f"{n} answers for {len(actions)} legal actions at {state}"
@@ -35,6 +39,18 @@ def ranked(solution: SolvedGame, state: State, answers: Answers, row: int = 0, f
     make = Option.of_engine
     return [make(str(a), a.label, a.kind, values[k], costs[k], getattr(a, "points", None))
             for k in order for a in (actions[k],)]
+
+
+def _best(solution: SolvedGame, state: State, answers: Answers, row: int) -> Option:
+    """The first best option of row ``row``: the first of the largest values once rounded as ``ranked``
+    rounds them (argmin keeps the first of equals, as the stable sort does)."""
+    floats = answers.values[row]
+    n = int(answers.counts[row])
+    scale = 10.0 ** max(0, round(-math.log10(solution.tie)))
+    k = int(np.argmin(np.rint(floats[:n] * (-solution.sign * scale))))
+    a = state.action_at(k)  # type: ignore[attr-defined]
+    return Option.of_engine(str(a), a.label, a.kind, float(floats[k]), float(answers.costs[row, k]),
+                            getattr(a, "points", None))
 
 
 def advise(solution: SolvedGame, state: State) -> Advice:

@@ -185,12 +185,15 @@ class ScorecardState:
         # keeping every die (throwing none) last: where it ties with scoring now, scoring is the advice
         return [*keeps[:-1], *self._scores(), keeps[-1]]
 
-    def _scores(self) -> list[Keep | Score]:
+    def _scores(self, only: int | None = None) -> list[Keep | Score]:
         """Every legal box, with the points it adds now: the box's, an extra-yacht bonus, and the set
-        bonuses (the upper one among them) this box reaches (what ``after_score`` adds to the card's total)."""
+        bonuses (the upper one among them) this box reaches (what ``after_score`` adds to the card's total);
+        ``only``: the only-th of them alone (a list of one)."""
         game, card = self.game, self.card
-        out: list[Keep | Score] = []
         legal = game.legal_scores(card.boxes, self.showing, card.bonuses_paid(game))
+        if only is not None:
+            legal = legal[only:only + 1]
+        out: list[Keep | Score] = []
         if game.set_bonuses:  # any set of boxes: each bonus summed again after the box
             earned = card.facts(game).total - card.extra_bonus - card.points
             for c, points, extra in legal:
@@ -204,6 +207,22 @@ class ScorecardState:
             bonus = game.upper_points if below and category.is_upper and upper + points >= game.upper_threshold else 0
             out.append(Score(c, category.name, points + extra + bonus))
         return out
+
+    def action_at(self, index: int) -> Keep | Score:
+        """``legal_actions()[index]``, made alone: the best option of an advice needs no other (the boxes'
+        Scores were most of its time)."""
+        if self.dice is None or self.player is None:
+            raise IndexError(index)
+        if self.rolls_left == 0:
+            return self._scores(index)[0]
+        keeps = _keeps(self.dice, self.game.faces)
+        if index < len(keeps) - 1:
+            return keeps[index]
+        card = self.card
+        boxes = len(self.game.legal_scores(card.boxes, self.showing, card.bonuses_paid(self.game)))
+        if index == len(keeps) - 1 + boxes:  # keeping every die: last
+            return keeps[-1]
+        return self._scores(index - (len(keeps) - 1))[0]
 
     def chance_outcomes(self) -> list[tuple[Roll, float]]:
         if not self.is_chance():
