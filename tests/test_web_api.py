@@ -868,6 +868,25 @@ def test_a_build_longer_than_the_servers_limit_is_refused_with_the_command(clien
     assert draw(client, "pig(goal=20)", "chart.png").status_code == 200
 
 
+def test_no_build_past_the_servers_disk_budget_for_tables(tmp_path, monkeypatch):
+    """Every goal, variant and field a page may ask for is a table kept on disk: past ``--max-cache-gb`` of
+    tables in all, a build is refused (413: what the cache holds, the limit, how to make room), while a table
+    already on disk is still read."""
+    from dicesolver.web.solutions import cache_bytes
+
+    monkeypatch.setenv("DICESOLVER_CACHE_DIR", str(tmp_path))
+    with TestClient(create_app()) as roomy:
+        assert draw(roomy, "pig(goal=20)", "chart.png").status_code == 200  # built: its table on disk
+    held = cache_bytes()
+    assert held > 0
+    with TestClient(create_app(max_cache_gb=(held + 1000) / 1e9)) as full:
+        r = settle(full, "POST", "/api/explore/figure", json={"game": "pig(goal=29)", "image": "chart.png"})
+        detail = r.json()["detail"]
+        assert r.status_code == 413 and "--max-cache-gb" in detail and "cache clear" in detail, r.text
+        assert draw(full, "pig(goal=20)", "chart.png").status_code == 200  # on disk: read, not built
+    assert cache_bytes() == held
+
+
 def test_past_the_servers_count_of_trainers_only_known_ones_train(monkeypatch, tmp_path):
     """At MAX_TRAINERS browsers with training records (here 1), a new browser is refused (429) while the one
     that has records trains on: a flood of new browsers cannot fill the disk with decks."""

@@ -422,6 +422,10 @@ def serve(
                                             help="the longest build the server starts when a page asks, by its "
                                                  "estimate (Farkle's table: about 20 minutes on 2 cores); longer "
                                                  "ones are refused with the command that builds them"),
+    max_cache_gb: float = typer.Option(20.0, "--max-cache-gb", min=0.0,
+                                       help="the tables kept on disk in all, past which the server builds no more "
+                                            "when a page asks (each goal, variant and field is a table kept); "
+                                            "'dicesolver cache clear' makes room"),
     warmup: list[str] = typer.Option([], "--warmup", help="a game whose tables the server starts building as it "
                                                           "starts, as if a page had asked (repeatable), e.g. "
                                                           "--warmup farkle: the first game at the table waits "
@@ -474,5 +478,5 @@ def serve(
     if warmup:
         render.say(out, f"building or loading the tables of {', '.join(warmup)} in the background")
     run_server(host, port, token, workers, access.Hosts(open_to_network, [access.host_only(n) for n in allow_host]),
-               max_table_gb, warmup, max_build_minutes)
+               max_table_gb, warmup, max_build_minutes, max_cache_gb)
 

@@ -189,16 +189,19 @@ def reviewed(review, width: int | None = None) -> models.ReviewResponse:
 
 MAX_TABLE_GB = 4.0  # the biggest table the server builds unless started with more (serve --max-table-gb)
 MAX_BUILD_MINUTES = 30.0  # the longest build it starts, by its estimate (serve --max-build-minutes; Farkle's: ~20)
+MAX_CACHE_GB = 20.0  # the tables on disk in all, past which it builds no more (serve --max-cache-gb): every goal,
+# variant and field a page may ask for is a table kept
 
 
 def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None,
                max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = (), cookie_secret: bytes | None = None,
-               max_build_minutes: float = MAX_BUILD_MINUTES) -> FastAPI:
+               max_build_minutes: float = MAX_BUILD_MINUTES, max_cache_gb: float = MAX_CACHE_GB) -> FastAPI:
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
     ``hosts``: the names it answers to (by default this machine's loopback names only); ``max_table_gb``: the
     biggest table it builds; ``warmup``: games whose tables it starts building (or loading) as it starts, in
     its build lanes, as if a page had asked (a page that asks meanwhile finds the job and its bar)."""
-    store = SolutionStore(wait_seconds, int(max_table_gb * 1e9), max_build_minutes * 60.0)
+    store = SolutionStore(wait_seconds, int(max_table_gb * 1e9), int(max_cache_gb * 1e9),
+                          max_build_minutes * 60.0)
 
     def start_warmups() -> None:
         for spec in warmup:

@@ -9,12 +9,12 @@ from fastapi import FastAPI
 
 from ..core import registry
 from .access import COOKIE_ENV, TOKEN_ENV, Hosts
-from .app import MAX_BUILD_MINUTES, MAX_TABLE_GB, create_app
+from .app import MAX_BUILD_MINUTES, MAX_CACHE_GB, MAX_TABLE_GB, create_app
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, workers: int = 1,
           hosts: Hosts | None = None, max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = (),
-          max_build_minutes: float = MAX_BUILD_MINUTES) -> None:
+          max_build_minutes: float = MAX_BUILD_MINUTES, max_cache_gb: float = MAX_CACHE_GB) -> None:
     """Serve until interrupted: one process, or ``workers`` processes sharing the port, the tables on disk and
     the games (``web.sessions``); each builds its app with ``app_from_environment``. ``hosts``: the names
     the server answers to (``web.access.Hosts``)."""
@@ -35,11 +35,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, token: str | None = None, w
         os.environ[COOKIE_ENV] = secrets.token_hex(32)  # and one secret for this start's cookies
         os.environ[HOSTS_ENV] = json.dumps({"network": hosts.network, "names": sorted(hosts.names),
                                             "max_table_gb": max_table_gb, "warmup": list(warmup),
-                                            "max_build_minutes": max_build_minutes})
+                                            "max_build_minutes": max_build_minutes, "max_cache_gb": max_cache_gb})
         serve_processes(host, port, workers)
         return
     app = create_app(token=token, hosts=hosts, max_table_gb=max_table_gb, warmup=warmup,
-                     max_build_minutes=max_build_minutes)
+                     max_build_minutes=max_build_minutes, max_cache_gb=max_cache_gb)
     _settle_process()
     uvicorn.run(app, host=host, port=port, log_level="warning", http=GuardedH11)
 
@@ -58,6 +58,7 @@ def app_from_environment() -> FastAPI:
                      cookie_secret=bytes.fromhex(os.environ.get(COOKIE_ENV) or "") or None,
                      max_table_gb=float(given.get("max_table_gb", MAX_TABLE_GB)),
                      max_build_minutes=float(given.get("max_build_minutes", MAX_BUILD_MINUTES)),
+                     max_cache_gb=float(given.get("max_cache_gb", MAX_CACHE_GB)),
                      warmup=given.get("warmup", ()))  # each process starts them: the tables' locks build each once
     _settle_process()
     return app

@@ -112,13 +112,20 @@ class Stopped(DicesolverError):
 
 
 class TooBig(DicesolverError):
-    """A table beyond what this server was started to build (``serve --max-table-gb``, ``--max-build-minutes``):
-    refused (413)."""
+    """A table beyond what this server was started to build (``serve --max-table-gb``, ``--max-build-minutes``,
+    ``--max-cache-gb``): refused (413)."""
 
 
 REQUESTER: ContextVar[str] = ContextVar("requester", default="")  # the client asking (its address: web.access)
 ORPHAN_SECONDS = 120.0  # a web build nobody asked about for this long stops (pages poll their job every second)
 QUICK_SECONDS = 30.0  # a build estimated at most this long goes in the quick lane (a 1-s Yatzy solve, Pig's tables)
+
+
+def cache_bytes() -> int:
+    """The bytes of every table in the cache (web-built or not: the disk is one)."""
+    from ..core.caches import cached_tables
+
+    return sum(t.bytes for t in cached_tables())
 
 
 def lane_of(size: TableSize | None) -> str:
@@ -145,9 +152,11 @@ class SolutionStore:
     MAX_KEPT = 32  # solutions and figures held in memory, the least recently used let go (read again from disk)
 
     def __init__(self, wait_seconds: float = 0.8, max_table_bytes: int | None = None,
+                 max_cache_bytes: int | None = None,
                  max_build_seconds: float | None = None):
         self.wait_seconds = wait_seconds
         self.max_table_bytes = max_table_bytes
+        self.max_cache_bytes = max_cache_bytes  # the tables on disk in all, a build's included (None: no bound)
         self.max_build_seconds = max_build_seconds
         self._solutions: OrderedDict[str, Any] = OrderedDict()
         self._jobs: dict[str, Job] = {}
@@ -321,6 +330,14 @@ class SolutionStore:
             raise TooBig(f"its table would be {needed.describe()}; this server builds tables up to "
                          f"{self.max_table_bytes / 1e9:,.1f} GB (serve --max-table-gb): solve it with "
                          "'dicesolver solve' first, or raise the limit")
+        if needed is not None and self.max_cache_bytes is not None:
+            held = cache_bytes()
+            if held + needed.bytes > self.max_cache_bytes:
+                raise TooBig(f"its table would be {needed.describe()}, and the cache holds {held / 1e9:,.1f} GB of "
+                             f"tables already; this server keeps up to {self.max_cache_bytes / 1e9:,.1f} GB "
+                             "(serve --max-cache-gb): 'dicesolver cache' lists them and 'dicesolver cache clear "
+                             "GAME' removes some, or build it with "
+                             f"'{ahead or 'dicesolver solve GAME'}'")
         if needed is not None and needed.seconds and self.max_build_seconds is not None \
                 and needed.seconds > self.max_build_seconds:
             raise TooBig(f"its table would take {in_words(needed.seconds)} to build; this server starts builds of up "
