@@ -1434,3 +1434,26 @@ def test_the_board_hint_plays_for_the_boards_goal(page, server):
     assert phone.input_value("#board-goal") == "target" and phone.input_value("#board-goal-target") == "150"
     assert phone.input_value("#advisor-goal") == "mean"
     phone.close()
+
+
+def test_a_bonus_on_another_set_of_boxes_has_its_bar_on_the_board(page, server):
+    """A game with a bonus on the lower boxes (the example rules file): the board draws it as it draws the
+    upper bonus, under the last of its boxes, with its bar and what is still needed, on a phone's width.
+    The board is the server's own snapshot of a position (web.sessions.position_board)."""
+    import json
+    from pathlib import Path
+
+    import dicesolver as ds
+    from dicesolver.web.sessions import position_board
+
+    rules = Path(ds.__file__).parent / "docs" / "examples" / "yahtzee-lower-bonus.toml"
+    state = ds.parse_state(str(rules), "three_of_a_kind=24,four_of_a_kind=26,chance=22/12345/1")
+    board = position_board(state).model_dump(mode="json")
+    assert board["view"]["set_bonuses"][0]["title"] == "Lower bonus" and board["view"]["cards"][0]["sets"] == [72]
+    phone = open_phone(page, server)
+    phone.evaluate("(b) => { $('board').hidden = false; $('board').innerHTML = scorecardBoard(b, null); }",
+                   json.loads(json.dumps(board)))
+    row = phone.locator("#board tr.faint", has_text="Lower bonus: 25 at 150")
+    assert row.count() == 1 and "78 to go" in row.inner_text() and row.locator(".bar").count() == 1
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.close()

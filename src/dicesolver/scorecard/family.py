@@ -345,9 +345,13 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             "categories": [{"name": c.name, "title": c.title, "upper": c.is_upper, "max": int(most)}
                            for c, most in zip(g.categories, g.max_scores)],
             "cards": [{"boxes": list(p.boxes), "total": p.total(g), "upper": p.upper_total(g),
-                       "extra_bonus": p.extra_bonus} for p in state.cards],
+                       "extra_bonus": p.extra_bonus,
+                       "sets": [sum(p.boxes[c] or 0 for c in b.boxes) for b in g.set_bonuses]} for p in state.cards],
             "upper_threshold": g.upper_threshold if g.has_upper_bonus else 0,
             "upper_points": g.upper_points if g.has_upper_bonus else 0,
+            # the bonuses on other sets of boxes, each drawn like the upper one under the last of its boxes
+            "set_bonuses": [{"title": b.title, "boxes": list(b.boxes), "threshold": b.threshold, "points": b.points}
+                            for b in g.set_bonuses],
             "n_dice": g.n_dice, "faces": g.faces, "rolls": g.rolls,
             "dice": list(state.dice) if state.dice is not None else [], "held": list(state.held),
             "rolls_left": state.rolls_left,

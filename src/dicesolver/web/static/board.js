@@ -178,20 +178,31 @@ function scorecardBoard(b, advice) {
     html += "</tr>";
     if (c === lastUpper && v.upper_threshold) {
       html += `<tr class="faint"><td>upper: bonus ${v.upper_points} at ${v.upper_threshold}</td>${v.cards.map((card) => {
-        const share = Math.min(100, Math.round(100 * card.upper / v.upper_threshold));
-        const need = Math.max(0, v.upper_threshold - card.upper);
         const ahead = card.upper - upperPar(v, card);
-        const note = need ? `${need} to go · ${ahead >= 0 ? "+" : "−"}${Math.abs(ahead)} par` : "bonus won";
-        return `<td class="num"><span class="bar" title="${card.upper} of ${v.upper_threshold}"><span style="width:${share}%"></span></span> ${card.upper}
-          <span class="upper-note">${note}</span></td>`;
+        return bonusCell(card.upper, v.upper_threshold, `${ahead >= 0 ? "+" : "−"}${Math.abs(ahead)} par`, "upper-note");
       }).join("")}</tr>`;
     }
+    (v.set_bonuses || []).forEach((bonus, k) => {  // a bonus on another set of boxes, under its last box
+      if (c !== Math.max(...bonus.boxes)) return;
+      html += `<tr class="faint"><td>${esc(bonus.title)}: ${bonus.points} at ${bonus.threshold}</td>${v.cards.map((card) =>
+        bonusCell(card.sets[k], bonus.threshold, "", "set-note")).join("")}</tr>`;
+    });
   });
   if (v.cards.some((card) => card.extra_bonus)) {
     html += `<tr class="faint"><td>extra bonus</td>${v.cards.map((card) => `<td class="num">${card.extra_bonus}</td>`).join("")}</tr>`;
   }
   html += `<tr class="total"><td>total</td>${v.cards.map((card) => `<td class="num">${card.total}</td>`).join("")}</tr></table>`;
   return html;
+}
+
+// A bonus's cell: the bar of its boxes' points against its threshold, and what is still needed (with ``pace``,
+// how the card stands against par) or that it is won.
+function bonusCell(sum, threshold, pace, noteClass) {
+  const share = Math.min(100, Math.round(100 * sum / threshold));
+  const need = Math.max(0, threshold - sum);
+  const note = need ? `${need} to go${pace ? ` · ${pace}` : ""}` : "bonus won";
+  return `<td class="num"><span class="bar" title="${sum} of ${threshold}"><span style="width:${share}%"></span></span> ${sum}
+    <span class="${noteClass}">${note}</span></td>`;
 }
 
 // Par for the upper boxes filled so far: each box's share of the bonus threshold (three of each face, in
