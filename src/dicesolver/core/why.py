@@ -178,8 +178,10 @@ def reason(best: str, other: str, gain: float, unit: str, differences: list[Aspe
     where = "as if alone, mostly" if alone else "mostly"
     title = main.title if main.title.split()[0].endswith("ing") else f"the {main.title}"  # "winning later"
     if main.best_chance is not None and main.other_chance is not None:
-        return (f"{said}, {where} on {title}: a chance of {chance_words(main.best_chance)} against "
-                f"{chance_words(main.other_chance)}.")
+        mine, theirs = chance_words(main.best_chance), chance_words(main.other_chance)
+        if mine == theirs:  # close chances: a decimal tells them apart ("99.4% against 98.9%")
+            mine, theirs = f"{100 * main.best_chance:.1f}%", f"{100 * main.other_chance:.1f}%"
+        return f"{said}, {where} on {title}: a chance of {mine} against {theirs}."
     return f"{said}, {where} on {title} ({main.difference:+.2f} points there)."
 
 
