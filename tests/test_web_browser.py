@@ -1457,3 +1457,18 @@ def test_a_bonus_on_another_set_of_boxes_has_its_bar_on_the_board(page, server):
     assert row.count() == 1 and "78 to go" in row.inner_text() and row.locator(".bar").count() == 1
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.close()
+
+
+def test_the_documents_read_on_a_phone(page, server):
+    """/docs/TOPIC on a 390 px phone: the page no wider than the screen (wide tables and code scroll inside
+    themselves), its images within it, and the bar of documents leading to another."""
+    phone = page.context.browser.new_page(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    phone.goto(server + "/docs/guide")
+    phone.wait_for_selector("main.document h1")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert phone.evaluate("Math.max(...[...document.images].map((i) => i.getBoundingClientRect().right))") <= 390
+    phone.click("nav.doc-bar a[href='/docs/rules']")
+    phone.wait_for_selector("main.document h1")
+    assert phone.inner_text("main.document h1") == "The rules dicesolver plays"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.close()
