@@ -138,17 +138,23 @@ def slow_headers(port: int, i: int, k: int) -> int:
         return 0
 
 
-def slow_bodies(port: int, i: int, k: int) -> int:
-    """Opens connections whose request's body never comes (each held until the server answers 408)."""
+def held_body(port: int, length: int, pause: float, source: tuple[str, int] | None = ATTACKER) -> int:
+    """Opens a connection with a request's whole headers and the first byte of a ``length``-byte body, and
+    holds it (in SLOW): 1, or 0 where the server would not take it."""
     try:
-        conn = connect(port, 5)
+        conn = connect(port, 5, source=source)
         conn.sendall(f"POST /api/advice HTTP/1.1\r\nHost: 127.0.0.1\r\n{AUTH}Content-Type: application/json\r\n"
-                     "Content-Length: 1000\r\n\r\n{".encode())
+                     f"Content-Length: {length}\r\n\r\n{{".encode())
         SLOW.append(conn)
-        time.sleep(0.01)
+        time.sleep(pause)
         return 1
     except OSError:
         return 0
+
+
+def slow_bodies(port: int, i: int, k: int) -> int:
+    """Opens connections whose request's body never comes (each held until the server answers 408)."""
+    return held_body(port, 1000, 0.01)
 
 
 ADDRESSES = 1100  # as many machines as the issue's slow-body attack came from
@@ -166,15 +172,7 @@ def trickled_bodies(port: int, i: int, k: int) -> int:
     if len(SLOW) >= ADDRESSES:
         time.sleep(0.05)
         return 1
-    try:
-        conn = connect(port, 5, source=many(i * 137 + k))
-        conn.sendall(f"POST /api/advice HTTP/1.1\r\nHost: 127.0.0.1\r\n{AUTH}Content-Type: application/json\r\n"
-                     "Content-Length: 100000\r\n\r\n{".encode())
-        SLOW.append(conn)
-        time.sleep(0.005)
-        return 1
-    except OSError:
-        return 0
+    return held_body(port, 100_000, 0.005, source=many(i * 137 + k))
 
 
 def trickle(stop: threading.Event) -> None:
