@@ -160,16 +160,17 @@ def chance_words(p: float) -> str:
     return f"{100 * p:.0f}%"
 
 
-UNIT_WORDS_SHORT = {"points": "points", "ce": "points", "p_win": "of a chance", "p_target": "of a chance",
-                    "equity": "of equity"}
-
-
 def reason(best: str, other: str, gain: float, unit: str, differences: list[AspectDifference],
            alone: bool = False) -> str:
     """The main reason in one plain sentence: what ``best`` gains over ``other`` most, with its chances where
     the aspect has them ('keep 66 beats keep 466 by 2.19 points, mostly on the upper bonus: a chance of 68%
     against 62%.'). ``alone``: the differences are in points as if alone, beside a chance or an equity."""
-    amount = f"{gain:.2f} points" if unit in ("points", "ce") else f"{gain:.4f} {UNIT_WORDS_SHORT.get(unit, unit)}"
+    if unit in ("points", "ce"):
+        amount = f"{gain:.2f} points"
+    elif unit in ("p_win", "p_target"):  # a chance: in percentage points, as a player says it
+        amount = f"{100 * gain:.2f} percentage points"
+    else:
+        amount = f"{gain:.4f} {UNIT_SHORT.get(unit, unit)}"
     said = f"{best} beats {other} by {amount}"
     gains = [d for d in differences if d.difference > 0]
     if not gains:
