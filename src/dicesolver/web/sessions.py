@@ -336,6 +336,7 @@ class SessionStore:
         self._records: dict[str, Path] = {}  # game id -> record, as far as seen (every process's games)
         self._scanned = -1  # the folder's modification time when its records were last listed
         self._lock = threading.Lock()
+        self._fitted = 0.0  # when the games in memory were last fitted to the budget by a request (monotonic)
 
     def new(self, game: str, start, record_path: Path, position: Callable[[], object],
             snapshot: Callable[[], PlayBoard] | None = None, lock: RecordLock | None = None) -> PlaySession:
@@ -352,8 +353,11 @@ class SessionStore:
     def get(self, session_id: str) -> PlaySession | None:
         """The game held in memory, if it is up to date with its record (else it is dropped: continue it
         from the record)."""
-        with self._lock:
-            self._fit(keep=session_id)
+        now = time.monotonic()
+        if now - self._fitted >= 1.0:  # transcripts grow between new games: looked at once a second, not a poll
+            with self._lock:
+                self._fitted = now
+                self._fit(keep=session_id)
         session = self._sessions.get(session_id)
         if session is not None and session.stale():
             self.drop(session)
