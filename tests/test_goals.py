@@ -11,12 +11,12 @@ from functools import lru_cache
 import numpy as np
 import pytest
 from reference import counted_throws, final_score_bonus
-from tinygames import BONUS_GAME, PAIRS_GAME, tiny
+from tinygames import BONUS_GAME, PAIRS_GAME, SET_BONUS_GAME, tiny
 
 import dicesolver as ds
 from dicesolver.core import aims, registry
 from dicesolver.core.errors import InputError
-from dicesolver.scorecard.solitaire.table import TurnState
+from dicesolver.scorecard.solitaire.table import SolitaireModel, TurnState
 
 
 def brute_force_field(p: np.ndarray, players: int, x: int) -> float:
@@ -209,3 +209,62 @@ def test_the_highest_percentile_is_the_last_target_likely_enough(q):
     assert f"the highest {q:g}th percentile" in solution.headline()
     with pytest.raises(InputError, match="between 0 and 100"):
         aims.parse_goal("percentile:100")
+
+
+def reached_totals(game, model):
+    """{table row: the most points any game has at that turn start}, by walking every game: each final roll's
+    legal boxes from every card reached (what ``target.table.most_points`` finds forward over the rows)."""
+    from dicesolver.scorecard.game.position import Position
+
+    rolls = [tuple(int(d) for d in roll) for roll in game.dice.rolls]
+    most: dict[int, int] = {}
+    frontier = {((None,) * game.n_categories, 0, 0)}  # (boxes, extra bonuses paid, their points)
+    while frontier:
+        following = set()
+        for boxes, paid, extra_points in frontier:
+            card = Position(boxes, None, game.rolls, extra_points)
+            key = model.index(TurnState.of(game, card))
+            most[key] = max(most.get(key, -1), card.total(game))
+            for dice in rolls if None in boxes else ():
+                for c, pts, extra in game.legal_scores(boxes, dice, paid):
+                    following.add((boxes[:c] + (pts,) + boxes[c + 1:], paid + (extra > 0), extra_points + extra))
+        frontier = following
+    return most
+
+
+@pytest.mark.parametrize("definition", [BONUS_GAME, SET_BONUS_GAME])
+def test_the_most_points_at_each_turn_start_are_those_of_every_game_walked(definition):
+    from dicesolver.scorecard.target.table import most_points
+
+    game = tiny(definition)
+    model = SolitaireModel(game)
+    most = most_points(model)
+    walked = reached_totals(game, model)
+    assert {int(row): int(most[row]) for row in np.nonzero(most >= 0)[0]} == walked
+
+
+def test_a_goal_table_solves_only_the_needs_games_reach_and_they_are_every_needs_bits(monkeypatch):
+    """A goal's aim is fixed, so a row needs only the needs aim - points for the points games have there: those
+    entries are the bits of a table solved for every need, and a turn start with more points than games have
+    there is refused."""
+    from dicesolver.scorecard.target import table as target
+
+    game = tiny(BONUS_GAME)
+    scores = registry.family_of(game).distribution(game).probabilities
+    p = np.zeros(max(scores) + 1)
+    p[list(scores)] = list(scores.values())
+    field = aims.Field(3).against(p, "a test")
+    N = field.needs()
+    windowed = target.build(game, N, row=field.full_card_row())
+    model = windowed.model
+    monkeypatch.setattr(target, "most_points", lambda model: np.full(model.size, N, dtype=np.int32))
+    everything = target.build(game, N, row=field.full_card_row())
+    width = N + 1
+    first = np.where(windowed.most >= 0, np.clip(N - windowed.most, 0, N), width)
+    solved = np.arange(width)[None, :] >= first[:, None]
+    assert solved.sum() < 0.6 * solved.size  # a window, not the whole table
+    old, new = everything.V.reshape(-1, width), windowed.V.reshape(-1, width)
+    assert np.array_equal(old[solved], new[solved])
+    assert windowed.chance(TurnState(0), N) == everything.chance(TurnState(0), N)
+    with pytest.raises(InputError, match="no game has 5 points with these boxes filled"):
+        windowed.chance(TurnState(0), N - 5)  # the parser refuses such cards; the table says why as well

@@ -22,10 +22,6 @@ from ..game.rules import ScorecardGame
 from ..solitaire.table import TurnState
 
 
-def turn_state(game: ScorecardGame, position: Position) -> TurnState:
-    return TurnState(position.used, position.progress(game), position.group(game))
-
-
 def opponent_curve(table: FutureTable, opponents: Sequence[Position]) -> tuple[int, np.ndarray]:
     """(lowest total, G(total) from there on): the expected result of finishing with each total
     against these opponents (each at the start of a turn, or finished)."""
@@ -35,7 +31,7 @@ def opponent_curve(table: FutureTable, opponents: Sequence[Position]) -> tuple[i
         return 0, np.zeros(1)
     los, probs = [], []
     for o in opponents:
-        lo, p = table.distribution(turn_state(game, o))
+        lo, p = table.distribution(TurnState.of(game, o))
         los.append(o.total(game) + lo)
         probs.append(p)
     lo_arr = np.array(los, dtype=np.int64)
@@ -66,7 +62,7 @@ class MindfulPlayer:
     def equities(self, position: Position, opponents: Sequence[Position]) -> MindfulEquities:
         game, model = self.game, self.table.model
         glo, curve = opponent_curve(self.table, opponents)
-        state = turn_state(game, position)
+        state = TurnState.of(game, position)
         lane = model.lane(state)
         lu = int(model.n_bonus_lanes[state.used])
         dice = game.dice

@@ -14,15 +14,10 @@ from ...core.protocol import Unit
 from ...core.results import Explanation, SolveInfo
 from ...core.solved import SolvedGame
 from ..game.encoding import ScorecardEncoding
-from ..game.position import Position
 from ..game.rules import ScorecardGame
 from ..game.state import ScorecardState
 from .answers import SolitaireEngine
 from .table import SolitaireTable, TurnState
-
-
-def _turn_state(game: ScorecardGame, card: Position) -> TurnState:
-    return TurnState(card.used, card.progress(game), card.group(game))
 
 
 class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
@@ -98,7 +93,7 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
     def seat_value(self, state: ScorecardState, seat: int) -> float:
         """Another seat's card, judged alone: its points and what its own turns to come are worth."""
         card = state.cards[seat]
-        to_come = 0.0 if card.is_over() else self.table.value(_turn_state(self.game, card))
+        to_come = 0.0 if card.is_over() else self.table.value(TurnState.of(self.game, card))
         return float(card.total(self.game)) + to_come
 
     def details(self, state: ScorecardState) -> dict[str, Any]:

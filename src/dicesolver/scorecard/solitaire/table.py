@@ -25,6 +25,7 @@ import numpy as np
 from ...core import tables
 from ...core.errors import TableError
 from ..game.kernel_rules import lane_of
+from ..game.position import Position
 from ..game.rules import ScorecardGame
 from ..game.size import check_solvable
 
@@ -39,6 +40,11 @@ class TurnState:
     used: int
     progress: int = 0
     group: int = 0
+
+    @classmethod
+    def of(cls, game: ScorecardGame, card: Position) -> TurnState:
+        """The turn start of a player's card (whatever the dice of this turn show)."""
+        return cls(card.used, card.progress(game), card.group(game))
 
 
 class SolitaireModel:

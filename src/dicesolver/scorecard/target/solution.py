@@ -11,6 +11,7 @@ from ..game.encoding import ScorecardEncoding
 from ..game.rules import ScorecardGame
 from ..game.state import ScorecardState
 from ..solitaire.answers import SolitaireEngine
+from ..solitaire.table import TurnState
 from .table import TargetTable
 
 
@@ -25,6 +26,14 @@ class ScorecardTargetChance(SolitaireEngine, TargetChance[ScorecardGame, Scoreca
                                  aim=(goal.aim(), table.N, table.tie))
         TargetChance.__init__(self, game, table, goal, info)
         self.encoding = ScorecardEncoding(game)
+
+    def state(self, position: ScorecardState | str) -> ScorecardState:
+        """As ``SolvedGame.state``; a card with more points than any game has with its boxes filled is refused
+        (a goal's table holds chances only for the points games reach)."""
+        state = super().state(position)
+        card = state.cards[0 if state.player is None else state.player]
+        self.table.check_reached(TurnState.of(self.game, card), card.total(self.game))
+        return state
 
     def score_so_far(self, state: ScorecardState) -> int:
         return state.cards[0 if state.player is None else state.player].total(self.game)

@@ -40,9 +40,13 @@ class TargetTable:
     N: int
     tie: float = AT_LEAST
     directory: str = ""  # where it is cached
+    # a goal's table (its aim N fixed): the most points a game can have scored at each turn start (-1: never
+    # reached); the needs below N - most[row] are not solved (None: every need is, as a target's table)
+    most: np.ndarray | None = None
 
     def needs(self, state: TurnState) -> np.ndarray:
-        """The best chance for every need n = 0..N from the start of a turn in ``state``."""
+        """The best chance for every need n = 0..N from the start of a turn in ``state`` (a goal's table: the
+        needs no game reaches there are 0)."""
         i = self.model.index(state)
         return self.V[i * (self.N + 1): (i + 1) * (self.N + 1)].astype(np.float64)
 
@@ -52,7 +56,18 @@ class TargetTable:
             return 1.0
         if need > self.N:
             raise InputError(f"this table answers needs up to {self.N} points")
+        self.check_reached(state, self.N - need)
         return float(self.needs(state)[need])
+
+    def check_reached(self, state: TurnState, points: int) -> None:
+        """InputError where no game reaches ``state`` with ``points`` scored (a goal's table holds no chance
+        for it)."""
+        if self.most is None:
+            return
+        most = int(self.most[self.model.index(state)])
+        if points > most:
+            raise InputError(f"no game has {points} points with these boxes filled (at most {max(most, 0)}): "
+                             "check the card")
 
     def curve(self) -> np.ndarray:
         """The best chance over a whole game, for every need 0..N: for targets, of reaching T points."""
@@ -94,22 +109,48 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     # one float32 chance for every turn start and points still needed (Yahtzee to 300: 0.7 GB)
     check_table(game, f"the chance of each need up to {N} from each of its {model.size:,} turn starts",
                 needs_cost(game, N))
+    goal = row is not None
     row = target_row(N, tie) if row is None else check_row(row, N)
     V = empty_table(model, row)
+    # a target's table answers any target, so every need from every row; a goal's aim is N, so a row needs
+    # only the needs N - points for the points a game can have there (Yahtzee's field of 10: a quarter)
+    most = most_points(model) if goal else None
+    first_need = (np.where(most >= 0, np.clip(N - most, 0, N), N + 1) if most is not None
+                  else np.zeros(model.size, dtype=np.int64))
     levels = model.levels()[:-1]  # the full card's level is the row set above
-    work = [model.n_bonus_lanes[lv] * model.n_groups[lv] for lv in levels]
+    work = [row_work(model, lv, first_need, N) for lv in levels]
     total, done = float(sum(w.sum() for w in work)), 0.0
     with Stripes() as stripes:  # one pool of threads for every level
         for k in range(len(levels) - 1, -1, -1):
             # a level in parts, so that a long build reports its progress often enough to be estimated
             for part in np.array_split(np.arange(len(levels[k])), PROGRESS_PARTS if progress else 1):
                 if len(part):
-                    stripes.each(target_level, levels[k][part[0]: part[-1] + 1], V, N, model.rules,
+                    stripes.each(target_level, levels[k][part[0]: part[-1] + 1], V, N, first_need, model.rules,
                                  game.dice.graph, game.rolls - 1)
                     done += float(work[k][part].sum())
                     if progress:
                         progress(int(done), int(total))
-    return TargetTable(game, model, V, N, tie)
+    return TargetTable(game, model, V, N, tie, most=most)
+
+
+def most_points(model: SolitaireModel) -> np.ndarray:
+    """The most points a game can have scored at each turn-start row (-1 where none arrives), int32."""
+    from .kernels.target import most_points as forward
+
+    levels = model.levels()
+    most = np.full(model.size, -1, dtype=np.int64)
+    most[model.index(TurnState(0))] = 0
+    forward(np.concatenate(levels), np.cumsum([0] + [len(lv) for lv in levels]), model.rules, most)
+    return most.astype(np.int32)
+
+
+def row_work(model: SolitaireModel, sets: np.ndarray, first_need: np.ndarray, N: int) -> np.ndarray:
+    """Each used set's needs to solve, over its rows (the build's progress is counted in these)."""
+    out = np.zeros(len(sets))
+    for i, u in enumerate(sets):
+        start, stop = int(model.offset[u]), int(model.offset[u + 1])
+        out[i] = np.clip(N + 1 - first_need[start:stop], 0, None).sum()
+    return out
 
 
 def check_row(row: np.ndarray, N: int) -> np.ndarray:
@@ -140,16 +181,19 @@ def load_or_build(game: ScorecardGame, N: int, progress: Callable[[int, int], No
 
     def make():
         table = build(game, N, progress, tie, row)
-        return {"V": table.V}, float(table.curve()[N]), {"game": game.canonical, "needs": N, "tie": tie,
-                                                         "goal": what}
+        arrays = {"V": table.V} if table.most is None else {"V": table.V, "most": table.most}
+        return arrays, float(table.curve()[N]), {"game": game.canonical, "needs": N, "tie": tie, "goal": what}
 
     def check(loaded: tables.LoadedTable) -> None:
         V = loaded.arrays.get("V")
         if V is None or V.dtype != np.float32 or V.shape != (model.size * (N + 1),):
             raise TableError(f"the {game.canonical} target table has the wrong shape")
+        most = loaded.arrays.get("most")  # a goal's table written before 2026-12-07 has every need and no "most"
+        if most is not None and (most.dtype != np.int32 or most.shape != (model.size,)):
+            raise TableError(f"the {game.canonical} goal table's reach has the wrong shape")
 
     loaded, built = tables.load_or_build(key, make, check, on_problem=on_problem)
-    table = TargetTable(game, model, loaded.arrays["V"], N, tie, str(loaded.directory))
+    table = TargetTable(game, model, loaded.arrays["V"], N, tie, str(loaded.directory), loaded.arrays.get("most"))
     return table, built, time.perf_counter() - start
 
 

@@ -37,10 +37,70 @@ def take_best(row, V, src, W, total, first, lanes):
                 row[j] = v
 
 
+@njit(cache=True)
+def most_points(us, level_ptr, rules, most):
+    """most[row] = the most points a game can have scored on reaching turn-start row (-1: never reached), given
+    most[start] = 0: forward over the levels of used sets ``us[level_ptr[k]:level_ptr[k + 1]]``, every box and
+    roll from every row reached. A goal on the final score with a fixed aim A needs, at a row, only the needs
+    from A - most[row] up (``target_level``'s ``first_need``)."""
+    rules = lend(rules)
+    offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
+    n_rolls, n_cats = rules.scores.shape
+    # a box's outcomes (points, extra, next group) hang on the set and group, not on the bonus lane: the
+    # distinct ones, found once, serve every lane (Yatzy: a few dozen outcomes against 252 rolls, 64 lanes)
+    seen_pts = np.empty(n_rolls, dtype=np.int64)
+    seen_extra = np.empty(n_rolls, dtype=np.int64)
+    seen_group = np.empty(n_rolls, dtype=np.int64)
+    for k in range(level_ptr.shape[0] - 1):
+        for i in range(level_ptr[k], level_ptr[k + 1]):
+            u = us[i]
+            lu = n_bonus_lanes[u]
+            for g in range(n_groups[u]):
+                base = offset[u] + g * lu
+                reached = False
+                for t in range(lu):
+                    reached = reached or most[base + t] >= 0
+                if not reached:
+                    continue
+                for c in range(n_cats):
+                    if (u >> c) & 1:
+                        continue
+                    nu = u | (1 << c)
+                    ln = n_bonus_lanes[nu]
+                    gn = n_groups[nu]
+                    n_seen = 0
+                    for r in range(n_rolls):
+                        allowed, pts, extra = score_choice(u, g, r, c, rules)
+                        if not allowed:
+                            continue
+                        ng = next_group(u, g, c, pts, extra, rules, gn)
+                        new = True
+                        for j in range(n_seen):
+                            if seen_pts[j] == pts and seen_extra[j] == extra and seen_group[j] == ng:
+                                new = False
+                                break
+                        if new:
+                            seen_pts[n_seen], seen_extra[n_seen], seen_group[n_seen] = pts, extra, ng
+                            n_seen += 1
+                    for t in range(lu):
+                        m = most[base + t]
+                        if m < 0:
+                            continue
+                        for j in range(n_seen):
+                            pts = seen_pts[j]
+                            tn, bonus = bonus_step(code_of(u, t, rules), pts, c, rules)
+                            row = offset[nu] + seen_group[j] * ln + lane_of(nu, tn, rules)
+                            v = m + pts + seen_extra[j] + bonus
+                            if v > most[row]:
+                                most[row] = v
+
+
 @njit(cache=True, nogil=True)
-def target_level(stripe, stripes, us, V, N, rules, graph, rerolls):
+def target_level(stripe, stripes, us, V, N, first_need, rules, graph, rerolls):
     """Every state of the used sets us[stripe], us[stripe + stripes], ... (one level), from the level above
-    (already in V), on the calling thread without the GIL (Python's threads run one stripe each)."""
+    (already in V), on the calling thread without the GIL (Python's threads run one stripe each). A row's
+    needs below ``first_need[row]`` are left as they are (a goal's needs that no game reaches there; a row
+    with first_need > N is never reached)."""
     rules, graph = lend(rules), lend_graph(graph)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
@@ -60,7 +120,8 @@ def target_level(stripe, stripes, us, V, N, rules, graph, rerolls):
         for g in range(gu):
             for t in range(lu):
                 o = (offset[u] + g * lu + t) * W
-                for first in range(0, W, block):  # each need's value is its own: the needs go block by block
+                # each need's value is its own: the needs go block by block
+                for first in range(first_need[offset[u] + g * lu + t], W, block):
                     lanes = min(block, W - first)
                     for r in range(n_rolls):
                         buf[roll_offset + r, :lanes] = 0.0
