@@ -143,19 +143,25 @@ def review_figure(review: Review) -> Figure:
 
 def training_figure(game: str, sessions: Sequence[Any]) -> Figure:
     """A player's proficiency over time: the mean loss per decision of each training session and reviewed
-    game (``core.training.SessionResult``), with Verhoeff's aim for expected-score games (below 0.2)."""
+    game (``core.training.SessionResult``) as over a whole game's decisions (a session's ``compared``: the
+    positions' difficulty taken out), sessions on new positions, on the deck of mistakes and reviewed games
+    marked apart, with Verhoeff's aim for expected-score games (below 0.2)."""
     fig = Figure(figsize=(9, 4.5), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(1, len(sessions) + 1)
-    y = np.array([s.mean_loss for s in sessions])
+    y = np.array([s.mean_loss if s.compared is None else s.compared for s in sessions])
     ax.plot(x, y, color=BLUE, linewidth=1)
-    trained = np.array([s.source == "trainer" for s in sessions], dtype=bool)
-    ax.scatter(x[trained], y[trained], color=BLUE, label="training session", zorder=3)
-    ax.scatter(x[~trained], y[~trained], color=ORANGE, marker="s", label="reviewed game", zorder=3)
+    kinds = np.array(["deck" if "deck" in s.source else "new" if s.source.startswith("trainer") else "game"
+                      for s in sessions])
+    for kind, color, marker, name in (("new", BLUE, "o", "training: new positions"),
+                                      ("deck", VERMILION, "^", "training: the deck of mistakes"),
+                                      ("game", ORANGE, "s", "reviewed game")):
+        if (kinds == kind).any():
+            ax.scatter(x[kinds == kind], y[kinds == kind], color=color, marker=marker, label=name, zorder=3)
     units = {s.unit for s in sessions}
     if units == {"points"}:
         ax.axhline(0.2, color=GREEN, linestyle="--", linewidth=1, label="Verhoeff's aim: below 0.2")
-    ax.set(title=f"{game}: mean loss per decision (lower is better)", xlabel="session",
+    ax.set(title=f"{game}: mean loss per decision, as over a whole game's (lower is better)", xlabel="session",
            ylabel="mean loss" + (f" ({units.pop()})" if len(units) == 1 else ""))
     ax.set_ylim(bottom=0)
     ax.legend()

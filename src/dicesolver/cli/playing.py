@@ -71,6 +71,7 @@ def analyze(
             solution = registry.solve(playthrough.game, theta=theta, progress=update)
     else:
         solution = solution_of(playthrough.game, judge_of(points, mindful, judge))
+    place_scale(solution)
     result = solution.review(playthrough, player)
     if explain and json_output:
         raise InputError("--explain is for reading; --json has every decision already")
@@ -82,6 +83,52 @@ def analyze(
             solution.prepare_explain(update)
             taught = lessons(solution, result)
         render.lessons(out, taught)
+
+
+def place_scale(solution: SolvedGame) -> None:
+    """The game's rating scale, measured now with a progress line where it is neither shipped nor cached."""
+    from ..core import rating as ratings
+
+    with progress(f"{solution.game.canonical}: placing the rating scale by its bots (once; cached)"):
+        try:
+            ratings.scale(solution)
+        except InputError:  # no scale for this game: the review says no rating
+            pass
+
+
+@app.command()
+def rating(
+    game: str = game_argument(),
+    players: Optional[int] = typer.Option(None, "--players", min=1, max=6, help="how many play (default: the "
+                                          "game's usual number)"),
+    json_output: bool = typer.Option(False, "--json", help=JSON_HELP),
+) -> None:
+    """The game's rating scale: the level each mean loss per decision stands at (review and train say yours),
+    placed by three of the game's bots, each playing its own games on fixed dice."""
+    from rich.table import Table
+
+    from ..core import rating as ratings
+
+    solution = solution_of(registry.load(game, players))
+    place_scale(solution)
+    scale = ratings.scale(solution)
+    if json_output:
+        emit({"game": scale.game, "unit": scale.unit, "bands": [{"level": level, "from": low, "below": high}
+                                                                for level, low, high in scale.rows()],
+              "anchors": [{"bot": bot, "level": level, "mean_loss": loss} for bot, level, loss in scale.anchors]})
+        return
+    table = Table(title=f"{scale.game}: rating by mean loss per decision ({solution.unit_words}; lower is better)")
+    for col in ("level", "from", "below"):
+        table.add_column(col, justify="left" if col == "level" else "right")
+    for level, low, high in scale.rows():
+        if level == ratings.PERFECT:
+            table.add_row(level, "no loss at all", "")
+        else:
+            table.add_row(level, f"{low:.4g}", "" if high is None else f"{high:.4g}")
+    out.print(table)
+    render.say(out, "placed by " + ", ".join(f"{bot} ({level}: {loss:.4g} a decision)"
+                                             for bot, level, loss in scale.anchors)
+               + f", each over {ratings.CALIBRATION_GAMES} games")
 
 
 @app.command()

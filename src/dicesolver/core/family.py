@@ -142,6 +142,8 @@ class Family(ABC, Generic[G, S]):
     name: str  # "scorecard", "pushluck", "despirala", "farkle"
     title: str  # a few words for lists
     human_like: tuple[str, ...] = ()  # bots that play as people do: the trainer asks what they met
+    # (bot, level) from strong to weak: the bots that place the rating scale (``core.rating``)
+    rating_bots: tuple[tuple[str, str], ...] = ()
     capabilities: frozenset[str] = frozenset()
 
     # -- games ---------------------------------------------------------------------------------------

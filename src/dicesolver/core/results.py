@@ -331,6 +331,9 @@ class ReviewSummary(_Model):
     decisions_with_choice: int
     mean_loss: float = Field(description="loss per decision that had a choice")
     labels: dict[str, int] = Field(default_factory=dict)
+    rating: str | None = Field(None, description="the mean loss's level on the game's scale, calibrated on its bots "
+                               "(perfect, world class, expert, advanced, intermediate, casual, beginner; None: "
+                               "no decision with a choice, or no scale for the game)")
 
 
 class TimelinePoint(_Model):

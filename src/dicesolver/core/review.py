@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import InputError
+from .rating import rating
 from .results import Decision, Luck, Review, ReviewSummary, TimelinePoint
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ def label(loss: float, unit: str = "points", tie: float = 1e-9) -> str:
 def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> Review:
     """Judge ``player``'s game (an index into the record's players) and every other step on the way: every
     value the review needs comes from two batches of the solution's engine (the decisions' options, and
-    the states' values for the seats they concern)."""
+    the states' values for the seats they concern). The summary's rating is on the game's scale where it is
+    shipped or measured already (``core.rating.scale``: ``dicesolver analyze`` measures it first)."""
     if playthrough.game.canonical != solution.game.canonical:
         raise InputError(f"the record is a game of {playthrough.game.canonical}, not {solution.game.canonical}")
     me = playthrough.seat(player)
@@ -133,7 +135,8 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
         player=playthrough.players[player], index=player, players=list(playthrough.players),
         complete=complete, baseline=baseline, luck=luck, loss=loss, others=others, others_luck=others_luck,
         others_loss=others_loss, result=result, decisions=len(my_decisions), decisions_with_choice=len(with_choice),
-        mean_loss=loss / len(with_choice) if with_choice else 0.0, labels=labels)
+        mean_loss=loss / len(with_choice) if with_choice else 0.0, labels=labels,
+        rating=rating(solution, loss / len(with_choice), measure_now=False) if with_choice else None)
     return Review(summary=summary, decisions=decisions, luck=lucks, timeline=timeline)
 
 

@@ -17,7 +17,7 @@ import re
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import platformdirs
@@ -179,6 +179,10 @@ class SessionResult:
     mean_loss: float
     labels: dict[str, int]
     source: str = "trainer"
+    rating: str = ""  # the mean loss's level (``core.rating``; "" in sessions kept before ratings)
+    # the mean loss as it would be over a whole game's decisions (``core.rating.difficulty``): what the
+    # history compares, whatever positions a session asked (None in sessions kept before it)
+    compared: float | None = None
 
 
 @dataclass
@@ -268,7 +272,7 @@ class TrainingRecord:
                 added += 1
         s = review.summary
         self.add_session(game, SessionResult(time.strftime("%Y-%m-%d %H:%M"), s.game, s.unit, s.decisions_with_choice,
-                                             s.mean_loss, dict(s.labels), source))
+                                             s.mean_loss, dict(s.labels), source, s.rating or "", s.mean_loss))
         self.save_deck(game)
         return added
 
@@ -285,12 +289,17 @@ def session_source(from_deck: int, fresh: int) -> str:
     return "trainer: the deck" if from_deck else "trainer: new positions"
 
 
-def session_result(game: Game, unit: str, losses: Iterable[float], tie: float, source: str = "trainer"
+def session_result(solution: SolvedGame, states: Sequence[State], losses: Sequence[float], source: str = "trainer"
                    ) -> SessionResult:
-    values = list(losses)
+    """A training session's result: the losses of its answers at ``states``, labelled, and rated on the game's
+    scale after the positions' difficulty is taken out (``core.rating.rate_positions``)."""
+    from .rating import rate_positions
+
+    values = [float(v) for v in losses]
     labels: dict[str, int] = {}
     for loss in values:
-        name = label(loss, unit, tie)
+        name = label(loss, solution.unit, solution.tie)
         labels[name] = labels.get(name, 0) + 1
-    return SessionResult(time.strftime("%Y-%m-%d %H:%M"), game.canonical, unit, len(values),
-                         float(np.mean(values)) if values else 0.0, labels, source)
+    level, compared = rate_positions(solution, states, values) if values else (None, None)
+    return SessionResult(time.strftime("%Y-%m-%d %H:%M"), solution.game.canonical, solution.unit, len(values),
+                         float(np.mean(values)) if values else 0.0, labels, source, level or "", compared)

@@ -50,6 +50,7 @@ class DespiralaFamily(Family[DespiralaGame, DespiralaState]):
     title = "Despirala"
     capabilities = frozenset({"target", "goals", "simulate", "match", "risk", "distribution"})
     human_like = ("mc-5",)
+    rating_bots = (("mc-50", "expert"), ("mc-5", "intermediate"), ("mc-1", "beginner"))
 
     def names(self) -> list[str]:
         return ["despirala"]

@@ -47,6 +47,7 @@ class PushLuckFamily(Family[PushGame, PushState]):
     title = "push-your-luck games for two"
     capabilities = frozenset({"compare", "chart"})
     human_like = ("hold-at-20", "keep-pace")
+    rating_bots = (("keep-pace", "expert"), ("hold-at-20", "intermediate"), ("hold-at-10", "beginner"))
 
     def names(self) -> list[str]:
         return list(PUSH_GAMES)

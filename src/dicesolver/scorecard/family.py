@@ -52,6 +52,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
     capabilities = frozenset({"batch", "compare", "strategy_facts", "target", "risk", "goals", "match", "simulate",
                               "distribution", "odds"})
     human_like = ("joe", "greedy")
+    rating_bots = (("contender", "expert"), ("greedy", "intermediate"), ("semi-random", "beginner"))
 
     # -- games ---------------------------------------------------------------------------------------
     def names(self) -> list[str]:

@@ -222,6 +222,8 @@ def review(console: Console, result: Review) -> None:
         say(console, "the others' decisions: " + ", ".join(f"{name}'s loss {v:.3f}" for name, v in losses.items()))
     counts = ", ".join(f"{k}: {v}" for k, v in sorted(s.labels.items()))
     say(console, f"{s.decisions_with_choice} decisions with a choice, mean loss {s.mean_loss:.4f}; {counts}")
+    if s.rating:
+        say(console, f"rating: {s.rating} (the game's scale, placed by its bots: dicesolver rating {s.game})", "bold")
 
 
 def lessons(console: Console, taught: Sequence[tuple[Decision, str]]) -> None:

@@ -32,6 +32,7 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
     asked = questions(game, solution, record, n, seed)
     names = ["you"] + [f"player {i + 1}" for i in range(1, game.n_players)]
     losses: list[float] = []
+    answered: list[State] = []  # where each counted answer was given
     unit_words = solution.unit_words
     from_deck = fresh = 0
     try:
@@ -49,6 +50,7 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
                            else "yellow")
                 continue
             losses.append(loss)
+            answered.append(state)
             from_deck, fresh = (from_deck + 1, fresh) if note else (from_deck, fresh + 1)
             record.answered(str(state), loss, judged.wrong, solution.tie)
             record.save_deck(game)
@@ -63,7 +65,7 @@ def train(game: Game, solution: SolvedGame, console: Console, ask: Callable[[str
         pass
     if not losses:
         return None
-    result = session_result(game, solution.unit, losses, solution.tie, session_source(from_deck, fresh))
+    result = session_result(solution, answered, losses, session_source(from_deck, fresh))
     record.add_session(game, result)
     summary(console, record, result)
     return result
@@ -124,6 +126,9 @@ def summary(console: Console, record: TrainingRecord, result: SessionResult) -> 
     labels = ", ".join(f"{v} {k}" for k, v in sorted(result.labels.items(), key=lambda kv: -kv[1]))
     render.say(console, f"\n{result.decisions} decisions: a mean loss of {result.mean_loss:.3f} a decision ({labels}).",
                "bold")
+    if result.rating:
+        render.say(console, f"rating: {result.rating} (as {result.compared:.3f} a decision over a whole game's "
+                            f"decisions; see dicesolver rating {result.game})", "bold")
     table = history_table(record.sessions[-8:])
     console.print(table)
     render.say(console, f"{len(record.mistakes)} position{'s' if len(record.mistakes) != 1 else ''} in your deck "
@@ -131,10 +136,11 @@ def summary(console: Console, record: TrainingRecord, result: SessionResult) -> 
 
 
 def history_table(sessions: list[SessionResult]) -> Table:
-    table = Table(title="proficiency: mean loss per decision (lower is better)")
-    for col in ("when", "from", "decisions", "mean loss", "labels"):
-        table.add_column(col, justify="right" if col in ("decisions", "mean loss") else "left")
+    table = Table(title="proficiency: mean loss per decision (lower is better); compared: as over a whole game's")
+    for col in ("when", "from", "decisions", "mean loss", "compared", "rating", "labels"):
+        table.add_column(col, justify="right" if col in ("decisions", "mean loss", "compared") else "left")
     for s in sessions:
         table.add_row(s.when, s.source, str(s.decisions), f"{s.mean_loss:.3f}",
+                      "" if s.compared is None else f"{s.compared:.3f}", s.rating,
                       ", ".join(f"{v} {k}" for k, v in sorted(s.labels.items(), key=lambda kv: -kv[1])))
     return table

@@ -342,18 +342,20 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
         game = _game(request.game)
         solution = store.get(game)
-        losses = []
+        losses, states = [], []
         for answer in request.answers:
             if answer.game != request.game:
                 raise InputError("every answer of a session is of its game")
-            losses.append(training.judge_answer(solution, game.parse_state(answer.position), answer.action).mine.cost)
+            states.append(game.parse_state(answer.position))
+            losses.append(training.judge_answer(solution, states[-1], answer.action).mine.cost)
         record = training.TrainingRecord.load(game, trainer(http))
-        result = training.session_result(game, solution.unit, losses, solution.tie)
+        result = training.session_result(solution, states, losses)
         record.add_session(game, result)
         shown = record.sessions[-20:]
         plot = "data:image/png;base64," + base64.b64encode(
             _png(training_figure(game.canonical, shown), page_width(request.width))).decode()
         return models.TrainSummary(decisions=result.decisions, mean_loss=result.mean_loss, labels=result.labels,
+                                   rating=result.rating or None, compared=result.compared,
                                    mistakes=len(record.mistakes), history=[asdict(s) for s in shown], plot=plot)
 
     # -- play -------------------------------------------------------------------------------------------

@@ -201,6 +201,10 @@ class TrainSummary(BaseModel):
     decisions: int
     mean_loss: float = Field(..., description="loss per decision, the scale a review measures a game on")
     labels: dict[str, int]
+    rating: str | None = Field(None, description="the session's level on the game's scale, calibrated on its bots "
+                               "(perfect, world class, expert, advanced, intermediate, casual, beginner)")
+    compared: float | None = Field(None, description="the mean loss as over a whole game's decisions: the "
+                                   "positions' difficulty taken out, comparable across sessions")
     mistakes: int = Field(..., description="positions in the deck, asked again until answered right twice")
     history: list[dict[str, Any]] = Field(..., description="the last sessions (and reviewed games), oldest first")
     plot: str = Field(..., description="the mean loss per session as a PNG data URL")

@@ -430,7 +430,8 @@ function renderReview(response) {
   });
   const costly = decisions.filter((d) => d.loss > 0).length;  // the rest, played best, folded under them
   const rest = cards.length - costly;
-  return `<h3>Review of ${you ? "your" : esc(s.player) + "'s"} game</h3><p class="summary">${sentence}</p>
+  const rated = s.rating ? `<p class="rating">Rating: <b>${esc(s.rating)}</b> (a mean loss of ${s.mean_loss.toFixed(digits)} a decision, on this game's scale placed by its bots)</p>` : "";
+  return `<h3>Review of ${you ? "your" : esc(s.player) + "'s"} game</h3><p class="summary">${sentence}</p>${rated}
     <p class="chips">${counts.join(" ") || "no mistakes"}</p>
     <img class="plot" alt="timeline of value, luck and loss" src="${response.plot}">
     <ol class="review-cards">${cards.slice(0, costly).join("")}</ol>
@@ -599,9 +600,10 @@ async function answerQuestion(action) {
 async function finishTraining() {
   const s = await api("POST", "/api/train/finish", { game: training.game, answers: training.answers, width: figureWidth("train-out") });
   const labels = Object.entries(s.labels).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(", ");
+  const rated = s.rating ? `<p class="rating">Rating: <b>${esc(s.rating)}</b> (as ${s.compared.toFixed(3)} a decision over a whole game's decisions)</p>` : "";
   $("train-out").innerHTML = `<p><b>${s.decisions} decisions: a mean loss of ${s.mean_loss.toFixed(3)} a decision</b> (${esc(labels)}).
       ${s.mistakes} position${s.mistakes === 1 ? "" : "s"} in your deck of mistakes.</p>
-    <img class="plot" alt="your mean loss per decision, session by session" src="${s.plot}">
+    ${rated}<img class="plot" alt="your mean loss per decision, session by session" src="${s.plot}">
     <p><button type="button" class="primary" id="train-again">Train again</button></p>`;
 }
 
