@@ -15,7 +15,7 @@ from pathlib import Path
 
 import dicesolver as ds
 from dicesolver.core import registry
-from dicesolver.core.rating import measure
+from dicesolver.core.calibration import measure
 
 GAMES = ["yacht", "yahtzee", "yatzy", "yacht-dice", "generala", "crag", "despirala", "pig"]
 OUT = Path(__file__).resolve().parent.parent / "src" / "dicesolver" / "core" / "rating_anchors.json"
@@ -29,7 +29,8 @@ def main(games: list[str]) -> None:
         anchors = registry.family_of(solution.game).rating_bots
         medians = measure(solution, anchors)
         table.setdefault(solution.game.canonical, {})[f"{solution.judge}:{solution.unit}"] = {
-            "root": solution.root_value, "bots": [bot for bot, _ in anchors], "medians": medians}
+            "root": solution.root_value, "bots": [bot for bot, _ in anchors],
+            "levels": [level for _, level in anchors], "medians": medians}
         print(f"{name}: {', '.join(f'{bot} {m:.4g}' for (bot, _), m in zip(anchors, medians))} "
               f"({time.perf_counter() - start:.0f} s)", flush=True)
         OUT.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n")

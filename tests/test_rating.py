@@ -13,7 +13,7 @@ from test_cli import run
 from tinygames import BONUS_GAME, tiny
 
 import dicesolver as ds
-from dicesolver.core import rating, training
+from dicesolver.core import calibration, rating, training
 from dicesolver.core.errors import InputError
 
 
@@ -37,10 +37,10 @@ def test_levels_are_equally_spaced_in_log_loss_between_the_anchors():
 def test_each_anchor_bot_lands_in_its_own_band_on_other_games(game):
     """Measured on other dice than the calibration's, each bot's median mean loss is rated at its own level."""
     solution = ds.solve(tiny(BONUS_GAME) if game == "bonus" else game)
-    scale = rating.scale(solution)
+    scale = calibration.scale(solution)
     assert [level for _, level, _ in scale.anchors] == ["expert", "intermediate", "beginner"]
     for i, (bot, level, measured) in enumerate(scale.anchors):
-        loss = float(np.median(rating.bot_losses(solution, bot, rating.CALIBRATION_GAMES, 777 + i)))
+        loss = float(np.median(calibration.bot_losses(solution, bot, rating.CALIBRATION_GAMES, 777 + i)))
         # a bot that plays a small game perfectly is perfect there (its level placed by the others' spacing)
         assert scale.rate(loss) == level or loss == measured == 0.0, (bot, loss)
     assert scale.rate(0.0) == "perfect"
@@ -56,13 +56,13 @@ def test_the_shipped_anchors_are_what_a_measurement_finds():
     bots = ds.load_game("pig")
     from dicesolver.core import registry
     anchors = registry.family_of(bots).rating_bots
-    assert rating.measure(solution, anchors) == pytest.approx(entry["medians"], rel=1e-9)
+    assert calibration.measure(solution, anchors) == pytest.approx(entry["medians"], rel=1e-9)
 
 
 def test_a_review_and_a_training_session_are_rated():
     game = tiny(BONUS_GAME)
     solution = ds.solve(game)
-    scale = rating.scale(solution)
+    scale = calibration.scale(solution)
     states = training.sample_positions(game, solution, 12, seed=3)
     answers = solution.answers(states)
     best = [0.0] * len(states)
@@ -71,7 +71,7 @@ def test_a_review_and_a_training_session_are_rated():
     # every answer the worst option: rated as its loss over the positions' difficulty
     worst = [float(answers.costs[i, :int(answers.counts[i])].max()) for i in range(len(states))]
     result = training.session_result(solution, states, worst)
-    hardness = rating.difficulty(solution, states, scale)
+    hardness = calibration.difficulty(solution, states, scale)
     assert hardness > 0 and result.compared == pytest.approx(np.mean(worst) / hardness)
     assert result.rating == scale.rate(result.compared)
     # a review: its summary's rating is its mean loss's level

@@ -87,11 +87,11 @@ def analyze(
 
 def place_scale(solution: SolvedGame) -> None:
     """The game's rating scale, measured now with a progress line where it is neither shipped nor cached."""
-    from ..core import rating as ratings
+    from ..core import calibration
 
     with progress(f"{solution.game.canonical}: placing the rating scale by its bots (once; cached)"):
         try:
-            ratings.scale(solution)
+            calibration.scale(solution)
         except InputError:  # no scale for this game: the review says no rating
             pass
 
@@ -107,11 +107,12 @@ def rating(
     placed by three of the game's bots, each playing its own games on fixed dice."""
     from rich.table import Table
 
+    from ..core import calibration
     from ..core import rating as ratings
 
     solution = solution_of(registry.load(game, players))
     place_scale(solution)
-    scale = ratings.scale(solution)
+    scale = calibration.scale(solution)
     if json_output:
         emit({"game": scale.game, "unit": scale.unit, "bands": [{"level": level, "from": low, "below": high}
                                                                 for level, low, high in scale.rows()],

@@ -44,7 +44,7 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
     """Judge ``player``'s game (an index into the record's players) and every other step on the way: every
     value the review needs comes from two batches of the solution's engine (the decisions' options, and
     the states' values for the seats they concern). The summary's rating is on the game's scale where it is
-    shipped or measured already (``core.rating.scale``: ``dicesolver analyze`` measures it first)."""
+    shipped or measured already (``core.rating.known_scale``; ``dicesolver analyze`` measures it first)."""
     if playthrough.game.canonical != solution.game.canonical:
         raise InputError(f"the record is a game of {playthrough.game.canonical}, not {solution.game.canonical}")
     me = playthrough.seat(player)
@@ -136,7 +136,7 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
         complete=complete, baseline=baseline, luck=luck, loss=loss, others=others, others_luck=others_luck,
         others_loss=others_loss, result=result, decisions=len(my_decisions), decisions_with_choice=len(with_choice),
         mean_loss=loss / len(with_choice) if with_choice else 0.0, labels=labels,
-        rating=rating(solution, loss / len(with_choice), measure_now=False) if with_choice else None)
+        rating=rating(solution, loss / len(with_choice)) if with_choice else None)
     return Review(summary=summary, decisions=decisions, luck=lucks, timeline=timeline)
 
 

@@ -292,8 +292,8 @@ def session_source(from_deck: int, fresh: int) -> str:
 def session_result(solution: SolvedGame, states: Sequence[State], losses: Sequence[float], source: str = "trainer"
                    ) -> SessionResult:
     """A training session's result: the losses of its answers at ``states``, labelled, and rated on the game's
-    scale after the positions' difficulty is taken out (``core.rating.rate_positions``)."""
-    from .rating import rate_positions
+    scale after the positions' difficulty is taken out (``core.calibration.rate_positions``)."""
+    from .calibration import rate_positions
 
     values = [float(v) for v in losses]
     labels: dict[str, int] = {}
