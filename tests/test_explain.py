@@ -269,7 +269,8 @@ def test_a_review_teaches_its_costliest_decisions(capsys, tmp_path):
                                                   ("pig", 60, 85, 18)])
 def test_a_race_splits_its_chance_into_winning_this_turn_or_later(game, mine, theirs, now):
     """Pig's chance of winning this turn under the optimal policy, by its own rules (a 1 ends the turn, the
-    other faces add to it, holding banks it), beside the split the protocol plays out."""
+    other faces add to it, holding banks it), beside the split the protocol plays out; and so the chance of
+    busting this turn (a 1 before holding or winning)."""
     solution = ds.solve(game)
     goal = solution.game.goal
 
@@ -281,6 +282,12 @@ def test_a_race_splits_its_chance_into_winning_this_turn_or_later(game, mine, th
             return 0.0
         return sum(this_turn(total + face) for face in range(2, 7)) / 6
 
+    @lru_cache(maxsize=None)
+    def busts(total):
+        if mine + total >= goal or solution.advise(f"{mine},{theirs},{total}").best.action == "hold":
+            return 0.0
+        return 1 / 6 + sum(busts(total + face) for face in range(2, 7)) / 6
+
     why = ds.explain(game, f"{mine},{theirs},{now}")
     for option in why.options:
         assert sum(option.breakdown.values()) == pytest.approx(option.value, abs=1e-12)
@@ -288,8 +295,12 @@ def test_a_race_splits_its_chance_into_winning_this_turn_or_later(game, mine, th
     throw = next(o for o in why.options if o.action == "throw")
     assert throw.breakdown["win_this_turn"] == pytest.approx(sum(this_turn(now + f) for f in range(2, 7)) / 6,
                                                              abs=1e-12)
+    assert throw.chances["bust_this_turn"] == pytest.approx(1 / 6 + sum(busts(now + f) for f in range(2, 7)) / 6,
+                                                            abs=1e-12)
     hold = next(o for o in why.options if o.action == "hold")
     assert hold.breakdown["win_this_turn"] == (1.0 if mine + now >= goal else 0.0)
+    assert hold.chances["bust_this_turn"] == 0.0 and why.chances["bust_this_turn"] == pytest.approx(
+        max(throw, hold, key=lambda o: o.value).chances["bust_this_turn"], abs=1e-12)
     assert why.breakdown["win_this_turn"] == pytest.approx(max(throw, hold, key=lambda o: o.value)
                                                            .breakdown["win_this_turn"], abs=1e-12)
 
@@ -298,6 +309,8 @@ def test_a_race_explained_on_the_command_line(capsys):
     code, out, err = run(capsys, "advise", "pig", "60,85,18", "--explain")
     assert code == 0, err
     assert "winning this turn" in out and "winning later" in out and " over " in out
+    code, out, err = run(capsys, "advise", "pig", "60,85,18", "--chances")
+    assert code == 0 and "busting this turn" in out and "66%" in out, err
 
 
 def test_the_chances_of_the_prizes_are_the_exact_distributions():

@@ -198,7 +198,8 @@ class Advice(_Model):
 
 CHANCES_DESCRIPTION = ("the chance of each aspect that pays a fixed prize, exact from the tables: a box of fixed "
                        "points filled with them (the straights, a Yahtzee), the upper bonus; a race's winning this "
-                       "turn or later (where split_unit is points: as if playing alone)")
+                       "turn or later, and its busting this turn (the turn passing with nothing more banked) "
+                       "(where split_unit is points: as if playing alone)")
 
 
 class ExplainedOption(_Model):

@@ -28,6 +28,7 @@ class Split:
 
     parts: np.ndarray
     sd: float
+    chances: dict[str, float] | None = None  # chances that are not parts of the value (a race's bust this turn)
 
 
 def explanation(solution: SolvedGame, state: State, names: list[str], titles: dict[str, str], position: Split,
@@ -49,11 +50,12 @@ def explanation(solution: SolvedGame, state: State, names: list[str], titles: di
         parts = _named(names, split.parts)
         explained.append(ExplainedOption(action=option.action, kind=option.kind, value=option.value,
                                          cost=option.cost, sd=split.sd, breakdown=parts,
-                                         chances=chances_of(parts, prizes)))
+                                         chances=chances_of(parts, prizes) | (split.chances or {})))
     breakdown = _named(names, position.parts)
     out = {"game": solution.game.canonical, "position": str(state), "unit": solution.unit,
            "value": float(answers.value[0]), "sd": position.sd, "breakdown": breakdown,
-           "titles": titles, "options": explained, "chances": chances_of(breakdown, prizes)}
+           "titles": titles, "options": explained,
+           "chances": chances_of(breakdown, prizes) | (position.chances or {})}
     pair = _compared(state, explained, versus)
     if pair is None:
         return Explanation(**out, best=explained[0].action if explained else None)
@@ -220,41 +222,51 @@ def lessons(solution: SolvedGame, review: Review, top: int = 5) -> list[tuple[De
 
 
 WIN_NOW, WIN_LATER = "win_this_turn", "win_later"
-WIN_TITLES = {WIN_NOW: "winning this turn", WIN_LATER: "winning later"}
+BUST = "bust_this_turn"  # the turn passes with nothing banked (or, where the rules say, points lost)
+WIN_TITLES = {WIN_NOW: "winning this turn", WIN_LATER: "winning later", BUST: "busting this turn"}
 TURN_STATES = 20_000  # the positions one turn may reach, at most, for the split below (Farkle's can be more)
 
 
 def win_split(solution: SolvedGame, state: State) -> tuple[Split, list[Split]] | None:
     """A race's chance of winning (``p_win``) split into winning before the turn passes and winning later,
     for the position and each option, with optimal play (the first best option, as advice ranks them) to
-    the end of the turn: played out through the protocol. None where a turn reaches more than TURN_STATES
-    positions."""
+    the end of the turn: played out through the protocol. Where the states keep the banked ``scores`` (the
+    races do), each split's chances say too how likely the turn is to bust: to pass with no more banked than
+    at its start. None where a turn reaches more than TURN_STATES positions."""
     from .protocol import seat_on_turn
 
     me = seat_on_turn(state)
-    seen: dict[str, float] = {}
+    banked = getattr(state, "scores", None)
+    seen: dict[str, tuple[float, float]] = {}
 
-    def now(s: State) -> float:
+    def now(s: State) -> tuple[float, float]:
+        """(the chance of winning before the turn passes, of the turn busting) with optimal play from s."""
         if s.is_terminal():
-            return float(s.returns()[me])
+            return float(s.returns()[me]), 0.0
         if seat_on_turn(s) != me:
-            return 0.0
+            return 0.0, float(banked is not None and s.scores[me] <= banked[me])  # type: ignore[attr-defined]
         key = str(s)
         if key in seen:
             return seen[key]
         if len(seen) >= TURN_STATES:
             raise _TooMany
         if s.is_chance():
-            chance = sum(p * now(s.apply(step)) for step, p in s.chance_outcomes())
+            won = bust = 0.0
+            for step, p in s.chance_outcomes():
+                w, b = now(s.apply(step))
+                won, bust = won + p * w, bust + p * b
+            found = won, bust
         else:
             pairs = solution.action_values(s)
             best = max(v * solution.sign for _, v in pairs)
-            chance = now(s.apply(next(step for step, v in pairs if v * solution.sign == best)))
-        seen[key] = chance
-        return chance
+            found = now(s.apply(next(step for step, v in pairs if v * solution.sign == best)))
+        seen[key] = found
+        return found
 
-    def split(value: float, won_now: float) -> Split:
-        return Split(np.array([won_now, value - won_now]), float(np.sqrt(max(value * (1 - value), 0.0))))
+    def split(value: float, turn: tuple[float, float]) -> Split:
+        won_now, bust = turn
+        return Split(np.array([won_now, value - won_now]), float(np.sqrt(max(value * (1 - value), 0.0))),
+                     None if banked is None else {BUST: bust})
 
     try:
         options = [split(v, now(state.apply(step))) for step, v in solution.action_values(state)] \

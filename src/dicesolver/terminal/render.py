@@ -114,7 +114,8 @@ def explanation(console: Console, why: Explanation, brief: str, top: int = 0, ch
         return
     shown = why.options[:top] if top else why.options
     varied = [k for k in why.options[0].chances  # a race's split is its chances already: not again
-              if chances and points and max(o.chances[k] for o in shown) - min(o.chances[k] for o in shown) >= 0.005]
+              if chances and (points or k not in why.breakdown)
+              and max(o.chances[k] for o in shown) - min(o.chances[k] for o in shown) >= 0.005]
     table = Table()
     columns = ["#", "option", VALUE_HEADERS[why.unit]] + (["points alone"] if alone else []) + \
         (["sd"] if points else [why.titles[k] for k in why.breakdown]) + [why.titles[k] for k in varied]
