@@ -239,7 +239,8 @@ def test_advise_explain_on_the_command_line(capsys, tmp_path):
 
 
 def test_a_review_teaches_its_costliest_decisions(capsys, tmp_path):
-    """``analyze --explain``: after the review, the costliest decisions, each with why the best beat the move."""
+    """``analyze --explain``: after the review, the costliest decisions, each with why the best beat the move in
+    one sentence and the spread of the final score after each."""
     from dicesolver.play.session import Session
 
     game = ds.load_game("yacht-dice")
@@ -255,12 +256,13 @@ def test_a_review_teaches_its_costliest_decisions(capsys, tmp_path):
     code, out, err = run(capsys, "analyze", str(record), "--explain")
     assert code == 0, err
     taught = out[out.index("your costliest decisions, and why:"):].splitlines()[1:]
-    assert len(taught) == 5 and all(" over " in line and "turn " in line for line in taught)
+    assert len(taught) == 5 and all(" beats " in line and "turn " in line and "sd of the final score" in line
+                                    for line in taught), taught
     from dicesolver.core.registry import read_record
 
     review = solution.review(read_record(record))
     costliest = max(d.loss for d in review.mine())
-    assert f"(+{costliest:.2f})" in taught[0]
+    assert f" by {costliest:.2f} points" in taught[0]
     code, _, err = run(capsys, "analyze", str(record), "--explain", "--json")
     assert code == 2 and "--explain" in err
 

@@ -207,16 +207,23 @@ def _find(state: State, options: list[ExplainedOption], text: str) -> ExplainedO
 
 def lessons(solution: SolvedGame, review: Review, top: int = 5) -> list[tuple[Decision, str]]:
     """The reviewed player's costliest decisions, the costliest first, each with why the best beat the move
-    made: aspect by aspect where the judge splits its values, else the two values."""
+    made: the explanation's main reason in one sentence where the judge splits its values (with the spread of
+    the final score after each, where it is in points, as Verhoeff's test shows it), else the two values."""
     costly = sorted((d for d in review.mine() if d.loss > solution.tie and d.options > 1), key=lambda d: -d.loss)
     out = []
     for d in costly[:top]:
         text = f"{d.best} over {d.chosen} (+{d.loss:.3g})"
         if solution.explains:
             try:
-                text = solution.explain(d.position, versus=d.chosen).summary
+                why = solution.explain(d.position, versus=d.chosen)
             except InputError:  # a position the split cannot read (a record of other rules): the values say it
-                pass
+                why = None
+            if why is not None:
+                text = why.reason or why.summary
+                sd = {o.action: o.sd for o in why.options}
+                if why.unit == "points" and why.best in sd and str(why.versus) in sd:
+                    text += f" (sd of the final score: {sd[why.best]:.2f} after {why.best}, " \
+                            f"{sd[str(why.versus)]:.2f} after {why.versus})"
         out.append((d, text))
     return out
 
