@@ -332,6 +332,21 @@ def test_the_tutor_warns_before_a_costly_move_and_the_review_says_what_was_heede
     assert first.played == first.move and first.cost > 1.0 and first.reason.startswith(first.best)
     assert second.played == second.best and second.move != second.best
     assert len(review.tutor) == 2  # the best moves after it cost nothing: no warning
+    # the record keeps them beside the moves they settled: read back, reviewed and analysed, they are there
+    import json
+
+    from dicesolver.core.registry import read_record
+
+    lines = [json.loads(line) for line in (tmp_path / "tutored.jsonl").read_text().splitlines()]
+    assert [line["tutor"]["heeded"] for line in lines if "tutor" in line] == [False, True]
+    assert solution.review(read_record(tmp_path / "tutored.jsonl")).tutor == review.tutor
+    from dicesolver.core.errors import InputError
+
+    broken = tmp_path / "broken.jsonl"
+    lines[[i for i, line in enumerate(lines) if "tutor" in line][0]]["tutor"]["played"] = "score chance"
+    broken.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    with pytest.raises(InputError, match="the tutor's warning is of another move"):
+        read_record(broken)
 
 
 def test_tutor_takes_a_threshold_or_none(capsys):

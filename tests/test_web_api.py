@@ -905,3 +905,37 @@ def test_past_the_servers_count_of_trainers_only_known_ones_train(monkeypatch, t
     refused = TestClient(app).post("/api/train/questions", json={"game": "yacht", "questions": 1})
     assert refused.status_code == 429 and "trained here before" in refused.json()["detail"]
     assert settle(known, "POST", "/api/train/questions", json={"game": "yacht", "questions": 1}).status_code == 200
+
+
+def test_the_tutor_asks_before_a_costly_move_and_the_review_lists_it(client):
+    """A game started with the tutor: the worst move is not made but shown on the board as the tutor's warning
+    (the move, its cost, the best and why); 'no' takes it back (the game unmoved), the same move again is played
+    anyway; the record keeps the warning beside the move, and the review lists it as not heeded."""
+    from dicesolver.core import registry, tables
+
+    view = settle(client, "POST", "/api/play", json={"game": "pig(goal=30)", "opponents": ["hold-at-10"],
+                                                     "first": "you", "seed": 2, "tutor": True}).json()
+    assert "tutor: a move costing more than" in view["transcript"]
+    while view["busy"] or not view["board"]["actions"]:
+        view = client.get(f"/api/play/{view['id']}?wait=2").json() if view["busy"] else \
+            client.post(f"/api/play/{view['id']}/send", json={"line": ""}).json()
+    board = view["board"]
+    advice = client.post("/api/advice", json={"game": "pig(goal=30)", "position": board["position"]}).json()
+    worst = advice["options"][-1]
+    assert worst["cost"] > 0.01, advice  # more than the tutor's threshold: a percentage point
+    asked = client.post(f"/api/play/{view['id']}/send", json={"line": worst["action"], "moves": board["moves"]}).json()
+    warning = asked["board"]["tutor"]
+    assert warning["move"] == worst["action"] and warning["best"] == advice["options"][0]["action"]
+    assert warning["cost"] == pytest.approx(worst["cost"], abs=1e-9) and warning["reason"]
+    assert asked["board"]["moves"] == board["moves"] and "play it anyway?" in asked["prompt"]
+    back = client.post(f"/api/play/{view['id']}/send", json={"line": "no", "moves": board["moves"]}).json()
+    assert back["board"]["tutor"] is None and back["board"]["moves"] == board["moves"] and "taken back" in back["transcript"]
+    played = client.post(f"/api/play/{view['id']}/send", json={"line": worst["action"], "moves": board["moves"]}).json()
+    assert played["board"]["tutor"] is None and played["board"]["moves"] > board["moves"]
+    record = registry.read_record(tables.cache_dir() / "web-games" / view["record"])
+    [note] = [n["tutor"] for n in record.notes.values()]
+    assert note["move"] == note["played"] == worst["action"] and note["heeded"] is False
+    assert record.details["tutor"] == 0.01  # a game resumed goes on with its tutor
+    reviewed = client.get(f"/api/records/{view['record']}/review").json()["review"]
+    assert [(w["move"], w["heeded"]) for w in reviewed["tutor"]] == [(worst["action"], False)]
+    assert client.post("/api/play", json={"game": "pig", "tutor": True, "tutor_threshold": -1}).status_code == 422

@@ -76,6 +76,8 @@ def analyze(
     if explain and json_output:
         raise InputError("--explain is for reading; --json has every decision already")
     report(result, lambda: render.review(out, result), json_output, plot, lambda: plots.review_figure(result))
+    if result.tutor and not json_output:  # a game played with the tutor: its warnings, heeded or not
+        render.tutor_warnings(out, result)
     if explain:
         from ..core.why import lessons
 

@@ -22,6 +22,8 @@ class Playthrough:
     first: int = 0  # the record's index of the player who moved first
     seed: int | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    # what a step's line says beside the step, by the step's index: the tutor's warning settled there
+    notes: dict[int, dict[str, Any]] = field(default_factory=dict)
     _states: list[State] = field(default_factory=list, init=False, repr=False, compare=False)
     _replayed: list[Step] = field(default_factory=list, init=False, repr=False, compare=False)
 

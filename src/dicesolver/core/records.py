@@ -4,10 +4,13 @@
      "manual_dice": false}
     {"type": "step", "player": 0, "step": "13456"}
     {"type": "step", "player": 0, "step": "keep 3456"}
+    {"type": "step", "player": 0, "step": "score chance", "tutor": {"position": "...", "move": "score chance",
+     "cost": 4.2, "best": "score sixes", "reason": "...", "heeded": false, "played": "score chance"}}
 
 A step's text is the one the game prints and reads (``str(step)``, ``State.parse_step``): a throw's dice, an
 action as a person types it. ``player`` is the record's index of the player on turn, there for a person
-reading the file and checked on reading. Each step is read at the state the steps before it lead to and
+reading the file and checked on reading; ``tutor``, where the tutor warned before the step, the warning
+and whether it was heeded (``play --tutor``). Each step is read at the state the steps before it lead to and
 applied by the rules, so a record that breaks them is refused at its line. Records of format 1 (each
 family's own events) are still read, by their family (``Family.read_record``)."""
 
@@ -16,10 +19,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from .errors import InputError
 from .jsonl import HEADER_KEYS
 from .playthrough import Playthrough
 from .protocol import Game, State, Step, seat_on_turn
+from .results import TutorWarning
 
 STEP_FORMAT = 2
 MAX_PLAYERS = 6
@@ -35,16 +41,17 @@ def header(playthrough: Playthrough) -> dict[str, Any]:
             "manual_dice": bool(playthrough.details.get("manual_dice")), **details}
 
 
-def step_line(playthrough: Playthrough, before: State, step: Step) -> dict[str, Any]:
-    """The line of one step taken at ``before``."""
+def step_line(playthrough: Playthrough, before: State, step: Step, index: int | None = None) -> dict[str, Any]:
+    """The line of one step taken at ``before`` (the ``index``-th: with what the record notes beside it)."""
     n = len(playthrough.players)
-    return {"type": "step", "player": (playthrough.first + seat_on_turn(before)) % n, "step": str(step)}
+    return {"type": "step", "player": (playthrough.first + seat_on_turn(before)) % n, "step": str(step),
+            **(playthrough.notes.get(index, {}) if index is not None else {})}
 
 
 def lines(playthrough: Playthrough) -> list[dict[str, Any]]:
     """Every line of a record: the header, then each step."""
-    return [header(playthrough)] + [step_line(playthrough, before, step)
-                                    for before, step in zip(playthrough.states, playthrough.steps)]
+    return [header(playthrough)] + [step_line(playthrough, before, step, i)
+                                    for i, (before, step) in enumerate(zip(playthrough.states, playthrough.steps))]
 
 
 def read(path: str | Path, numbered: list[tuple[int, Any]], game: Game) -> Playthrough:
@@ -81,8 +88,18 @@ def read(path: str | Path, numbered: list[tuple[int, Any]], game: Game) -> Playt
                              f"{line.get('player')!r}'s")
         try:
             step = state.parse_step(line["step"])
+            warned = state  # the tutor's warning, if any, was given here
             state = state.apply(step)
         except InputError as exc:
             raise InputError(f"{path}, line {number}: {exc}") from None
+        if "tutor" in line:
+            try:
+                warning = TutorWarning.model_validate(line["tutor"])
+            except ValidationError:
+                raise InputError(f"{path}, line {number}: 'tutor' is a warning: position, move, cost, best, "
+                                 "reason, heeded, played") from None
+            if warning.position != str(warned) or warning.played != str(step):
+                raise InputError(f"{path}, line {number}: the tutor's warning is of another move")
+            playthrough.notes[len(playthrough.steps)] = {"tutor": warning.model_dump()}
         playthrough.steps.append(step)
     return playthrough

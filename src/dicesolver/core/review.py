@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .errors import InputError
 from .rating import rating
-from .results import Decision, Luck, Review, ReviewSummary, TimelinePoint
+from .results import Decision, Luck, Review, ReviewSummary, TimelinePoint, TutorWarning
 
 if TYPE_CHECKING:
     from .playthrough import Playthrough
@@ -137,7 +137,9 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
         others_loss=others_loss, result=result, decisions=len(my_decisions), decisions_with_choice=len(with_choice),
         mean_loss=loss / len(with_choice) if with_choice else 0.0, labels=labels,
         rating=rating(solution, loss / len(with_choice)) if with_choice else None)
-    return Review(summary=summary, decisions=decisions, luck=lucks, timeline=timeline)
+    tutor = [TutorWarning.model_validate(note["tutor"]) for _, note in sorted(playthrough.notes.items())
+             if "tutor" in note]  # a game played with the tutor: its warnings, heeded or not, from the record
+    return Review(summary=summary, decisions=decisions, luck=lucks, timeline=timeline, tutor=tutor)
 
 
 def _values_needed(solution: SolvedGame, states: list, steps: list, me: int) -> dict[tuple[int, int | None], float]:

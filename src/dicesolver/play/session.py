@@ -21,6 +21,7 @@ from ..core.errors import InputError
 from ..core.family import Family, Player, Progress
 from ..core.playthrough import Playthrough
 from ..core.protocol import Game, State, Step, seat_on_turn
+from ..core.results import TutorWarning
 
 
 def games_dir() -> Path:
@@ -44,6 +45,8 @@ class Session:
     path: Path
     bots: dict[int, Player] = field(default_factory=dict)  # seat -> bot
     states: list[State] = field(default_factory=list)
+    # the tutor's warning the person is being asked about now (the move is not made until they answer)
+    tutor_question: TutorWarning | None = None
 
     def __post_init__(self) -> None:
         if not self.states:
@@ -52,9 +55,11 @@ class Session:
     # -- starting and resuming -------------------------------------------------------------------------
     @classmethod
     def new(cls, game: Game, bots: list[str], seed: int | None = None, manual_dice: bool = False,
-            first: str = "you", path: str | Path | None = None, progress: Progress | None = None) -> Session:
+            first: str = "you", path: str | Path | None = None, progress: Progress | None = None,
+            tutor: float | None = None) -> Session:
         """A new game: you against ``bots`` (by name), ``first`` = you, bot (the first bot) or random;
-        ``progress`` follows the first build of a bot's tables."""
+        ``progress`` follows the first build of a bot's tables; ``tutor``: the tutor's threshold, kept in the
+        record's header so that a game resumed goes on with it."""
         family = registry.family_of(game)
         seed = secrets.randbits(31) if seed is None else seed
         game, names = cls.seating(game, bots, first)
@@ -70,7 +75,8 @@ class Session:
             raise InputError(f"{record_path} exists already (use --resume to continue it)")
         bot_names = {str(i + 1): n for i, n in enumerate(names)}
         playthrough = Playthrough(game, labels, [], first_index % len(labels), seed,
-                                  {"manual_dice": manual_dice, **({"bots": bot_names} if names else {})})
+                                  {"manual_dice": manual_dice, **({"bots": bot_names} if names else {}),
+                                   **({"tutor": tutor} if tutor is not None else {})})
         session = cls(family, playthrough, record_path)
         session.bots = {playthrough.seat(i + 1): p for i, p in enumerate(players)}
         session._write_all(create=True)
@@ -117,6 +123,13 @@ class Session:
         return self.playthrough.game
 
     @property
+    def tutor(self) -> float | None:
+        """The tutor's threshold the game is played with (None: no tutor)."""
+        threshold = self.playthrough.details.get("tutor")
+        return float(threshold) if isinstance(threshold, (int, float)) and not isinstance(threshold, bool) \
+            and threshold >= 0 else None
+
+    @property
     def manual_dice(self) -> bool:
         return bool(self.playthrough.details.get("manual_dice"))
 
@@ -142,11 +155,15 @@ class Session:
         rng = np.random.default_rng([(self.playthrough.seed or 0) & 0xFFFFFFFF, 29, len(self.playthrough.steps)])
         return self.bots[seat_on_turn(self.state)].choose(self.state, rng)
 
-    def play(self, step: Step) -> State:
-        """Apply a step and append it to the record (synced) before anything else happens."""
+    def play(self, step: Step, warning: TutorWarning | None = None) -> State:
+        """Apply a step and append it to the record (synced) before anything else happens; ``warning``: the
+        tutor's warning settled by this step, noted beside it."""
         before = self.state
         after = before.apply(step)
-        jsonl.append_line(self.path, records.step_line(self.playthrough, before, step))
+        index = len(self.playthrough.steps)
+        if warning is not None:
+            self.playthrough.notes[index] = {"tutor": warning.model_dump()}
+        jsonl.append_line(self.path, records.step_line(self.playthrough, before, step, index))
         self.playthrough.steps.append(step)
         self.states.append(after)
         return after
@@ -169,12 +186,14 @@ class Session:
         if reason:
             raise InputError(reason)
         self.playthrough.steps.pop()
+        self.playthrough.notes.pop(len(self.playthrough.steps), None)
         self.states.pop()
         self._write_all()
 
     def _write_all(self, create: bool = False) -> None:
-        lines = [records.header(self.playthrough)] + [records.step_line(self.playthrough, before, step)
-                                                      for before, step in zip(self.states, self.playthrough.steps)]
+        lines = [records.header(self.playthrough)] + [records.step_line(self.playthrough, before, step, i)
+                                                      for i, (before, step) in
+                                                      enumerate(zip(self.states, self.playthrough.steps))]
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             jsonl.append_line(self.path, lines[0], mode="x")

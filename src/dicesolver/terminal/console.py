@@ -54,8 +54,8 @@ class TerminalGame:
         self.ask = ask
         self._turn: object = None
         self.tutor = tutor  # the cost past which a move is warned about (None: no tutor)
-        self.warnings: list[TutorWarning] = []
         self._warned: dict[str, TutorWarning] = {}  # a position's warning, until a move is made there
+        self._settled: TutorWarning | None = None  # the warning the next move settles (noted in the record)
 
     # -- showing -----------------------------------------------------------------------------------
     def say(self, text: str, style: str | None = None) -> None:
@@ -106,7 +106,8 @@ class TerminalGame:
 
     def play(self, step) -> None:
         before = self.session.state
-        after = self.session.play(step)
+        after = self.session.play(step, self._settled)
+        self._settled = None
         self.say(self.scene(after, last=(before, step)).narration or str(step))
 
     def agreed(self, state: State, step: Step) -> bool:
@@ -128,12 +129,17 @@ class TerminalGame:
                                              reason=reason, heeded=True, played="")
             self.say(f"tutor: {step} costs {render.fmt(cost, advice.unit)} ({self.solution.unit_words}) against "
                      f"{best.action}. {reason}", "yellow")
-            if self.ask("play it anyway? (yes; anything else takes it back): ").strip().lower() not in ANYWAY:
+            self.session.tutor_question = self._warned[key]  # the web's board shows it with its two answers
+            try:
+                answer = self.ask("play it anyway? (yes; anything else takes it back): ")
+            finally:
+                self.session.tutor_question = None
+            if answer.strip().lower() not in ANYWAY:
                 self.say("taken back: your move again", "green")
                 return False
         warned = self._warned.pop(key, None)
         if warned is not None:  # the move made where the tutor warned: a better one, or the one warned about
-            self.warnings.append(warned.model_copy(update={"heeded": cost < warned.cost, "played": str(step)}))
+            self._settled = warned.model_copy(update={"heeded": cost < warned.cost, "played": str(step)})
         return True
 
     # -- asking ------------------------------------------------------------------------------------
@@ -247,5 +253,4 @@ def play(session: Session, solution: SolvedGame, console: Console, ask: Callable
                             f"({solution.unit_words}) is warned about first")
     played.run()
     player = session.playthrough.players.index(session.name(session.human))
-    review = (judge or solution).review(session.playthrough, player)
-    return review.model_copy(update={"tutor": played.warnings}) if tutor is not None else review
+    return (judge or solution).review(session.playthrough, player)

@@ -379,7 +379,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
     @app.post("/api/play", response_model=models.SessionResponse, responses={202: {"model": models.Pending}})
     def new_game(request: models.PlayRequest, http: Request):
         from ..play.session import Session
-        from ..terminal.console import play
+        from ..terminal.console import play, tutor_threshold
 
         if request.resume is not None:
             return continue_game(request.resume, http)
@@ -398,13 +398,15 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         owners.claim(path, browser_of(http))
         shelf.claimed(path, browser_of(http))
         try:
+            threshold = tutor_threshold(solution.unit, request.tutor_threshold) if request.tutor else None
             table = Session.new(game, opponents, seed=seed, manual_dice=request.manual_dice, first=request.first,
-                                path=path)
+                                path=path, tutor=threshold)
         except BaseException:
             owners.forget(path)
             raise
-        session = sessions.new(game.canonical, lambda console, ask: (table.playthrough, play(table, solution, console,
-                                                                                                 ask)), path,
+        session = sessions.new(game.canonical, lambda console, ask: (table.playthrough,
+                                                                     play(table, solution, console, ask,
+                                                                          tutor=table.tutor)), path,
                                snapshot=lambda: board_of(table), position=lambda: table.state)
         session.wait(5.0)
         if session.error:
@@ -448,7 +450,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
             for warning in dict.fromkeys(warnings):
                 console.print(f"note: {without_paths(warning)}", markup=False)
             console.print(f"continuing from its record ({len(table.playthrough.steps)} steps so far)", markup=False)
-            return table.playthrough, play(table, solution, console, ask)
+            return table.playthrough, play(table, solution, console, ask, tutor=table.tutor)
 
         session = sessions.new(table.game.canonical, start, path, snapshot=lambda: board_of(table),
                                position=lambda: table.state, lock=lock)

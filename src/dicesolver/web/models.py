@@ -7,7 +7,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..core.results import Explanation, Option, Review
+from ..core.results import Explanation, Option, Review, TutorWarning
 
 GameName = Field(..., min_length=1, max_length=200, description="a game string, e.g. yahtzee, yacht(dice=6), skunk, despirala")
 
@@ -146,6 +146,9 @@ class PlayBoard(BaseModel):
     throw: bool = Field(False, description="the person's dice are to be thrown (Enter)")
     request: Optional[ThrowRequest] = Field(None, description="with their own dice: the throw the person enters")
     last_dice: list[int] = Field([], description="the dice of the last throw")
+    tutor: Optional[TutorWarning] = Field(None, description="the tutor's warning the person is asked about: the move "
+                                          "(not made yet), its cost, the best move and why; answered by sending "
+                                          "'yes' (play it anyway) or 'no' (take it back)")
     totals: list[int] = []
     said: list[str] = Field([], description="what the table says at this state (Family.scene): the last words "
                                             "once the game is over")
@@ -233,6 +236,12 @@ class PlayRequest(_Request):
     seed: Optional[int] = Field(None, ge=0, le=2**31 - 1)
     manual_dice: bool = False
     first: Literal["you", "bot", "random"] = "random"
+    tutor: bool = Field(False, description="warn before a move that costs more than tutor_threshold: the board's "
+                        "'tutor' then holds the warning, answered 'yes' (play it anyway) or anything else (take it "
+                        "back)")
+    tutor_threshold: Optional[float] = Field(None, ge=0, le=1000, description="the cost past which the tutor warns, "
+                                             "in the game's unit (default: a point, or a percentage point of a "
+                                             "chance)")
 
 
 class SendRequest(_Request):

@@ -127,7 +127,7 @@ def board_of(table: Session) -> PlayBoard:
                      throw=mover == you and state.is_chance() and not table.manual_dice, request=request,
                      last_dice=list(thrown.dice) if thrown is not None else [], totals=table.family.totals(state),
                      said=list(table.family.scene(state, table.names(), you).over) if state.is_terminal() else [],
-                     moves=len(table.playthrough.steps))  # the last words only: a live scene is the terminal's
+                     moves=len(table.playthrough.steps), tutor=table.tutor_question)  # the last words only: a live scene is the terminal's
 
 
 def position_board(state: Any) -> PlayBoard:

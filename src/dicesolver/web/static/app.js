@@ -267,7 +267,8 @@ async function pollSession() {
 async function startGame() {
   const g = await chosenGame($("play-game"));
   const bots = [...$("play-bots").selectedOptions].map((o) => o.value);
-  const body = { game: g.name, opponents: bots, first: $("play-first").value, manual_dice: $("play-manual").checked };
+  const body = { game: g.name, opponents: bots, first: $("play-first").value, manual_dice: $("play-manual").checked,
+                 tutor: $("play-tutor").checked };
   if ($("play-seed").value !== "") body.seed = +$("play-seed").value;
   $("play-review").innerHTML = "";
   showProgress(`starting ${g.title}…`);  // at once: a first game may wait for its tables (the bar then shows them)
@@ -431,7 +432,10 @@ function renderReview(response) {
   const costly = decisions.filter((d) => d.loss > 0).length;  // the rest, played best, folded under them
   const rest = cards.length - costly;
   const rated = s.rating ? `<p class="rating">Rating: <b>${esc(s.rating)}</b> (a mean loss of ${s.mean_loss.toFixed(digits)} a decision, on this game's scale placed by its bots)</p>` : "";
-  return `<h3>Review of ${you ? "your" : esc(s.player) + "'s"} game</h3><p class="summary">${sentence}</p>${rated}
+  const heeded = (r.tutor || []).filter((w) => w.heeded).length;
+  const tutored = (r.tutor || []).length ? `<details class="tutor-review"><summary>The tutor's warnings: ${heeded} heeded, ${r.tutor.length - heeded} not</summary><ul>
+    ${r.tutor.map((w) => `<li>${w.heeded ? "heeded" : "played anyway"}: <b>${esc(plainAction(s.game, w.move))}</b> (−${w.cost.toFixed(digits)}); best <b>${esc(plainAction(s.game, w.best))}</b>${w.heeded ? `, played ${esc(plainAction(s.game, w.played))}` : ""}. ${esc(w.reason)}</li>`).join("")}</ul></details>` : "";
+  return `<h3>Review of ${you ? "your" : esc(s.player) + "'s"} game</h3><p class="summary">${sentence}</p>${rated}${tutored}
     <p class="chips">${counts.join(" ") || "no mistakes"}</p>
     <img class="plot" alt="timeline of value, luck and loss" src="${response.plot}">
     <ol class="review-cards">${cards.slice(0, costly).join("")}</ol>

@@ -355,6 +355,18 @@ async function renderBoard(session) {
   $("board-goal-row").hidden = !b || !BOARDS[b.family] || !board.hint || !b.actions.length || !(g && (g.page.goals || []).length);
   if (!b || !BOARDS[b.family]) { area.hidden = true; return; }
   area.hidden = false;
+  if (b.tutor) {  // the tutor's warning before a costly move: taken back or played anyway, nothing else meanwhile
+    area.dataset.moment = momentOf(b);
+    area.dataset.moves = b.moves;
+    const w = b.tutor;
+    area.innerHTML = `<div class="tutor-card" role="alertdialog" aria-labelledby="tutor-title">
+      <p id="tutor-title"><b>Tutor:</b> ${esc(plainAction(session.game, w.move))} costs ${w.cost.toFixed(w.cost < 1 ? 4 : 2)} against
+        <b>${esc(plainAction(session.game, w.best))}</b>.</p><p>${esc(w.reason)}</p>
+      <p class="board-buttons"><button type="button" class="primary" data-line="no">Take it back</button>
+        <button type="button" data-line="yes">Play it anyway</button></p></div>` + BOARDS[b.family]({ ...b, actions: [] }, null);
+    area.querySelector(".tutor-card button").focus();
+    return;
+  }
   const advice = await boardAdvice(b, session.game).catch(() => null);
   if (state.session !== session) return;  // a newer answer came meanwhile: it draws the board
   const focused = area.contains(document.activeElement);
