@@ -139,6 +139,14 @@ def test_a_training_session_through_the_api(client):
     body = r.json()
     assert r.status_code == 200 and body["decisions"] == 3 and body["plot"].startswith("data:image/png;base64,")
     assert body["mistakes"] == sum(n for k, n in body["labels"].items() if k != "best")
+    assert body["rating"] in ("world class", "expert", "advanced", "intermediate", "casual", "beginner")
+    assert body["compared"] > 0 and body["history"][-1]["rating"] == body["rating"]
+    # served on this machine alone, the page's training is the terminal's: one history, one deck
+    from dicesolver import load_game
+    from dicesolver.core.training import TrainingRecord
+
+    terminal = TrainingRecord.load(load_game("yacht"))
+    assert terminal.sessions[-1].rating == body["rating"] and len(terminal.mistakes) >= body["mistakes"]
     again = settle(client, "POST", "/api/train/questions", json={"game": "yacht", "questions": 2, "seed": 5}).json()
     assert again["questions"][0]["note"].startswith("you lost")  # this browser's mistakes come first
     for url, body, status in (("/api/train/questions", {"game": "yacht", "questions": 31}, 422),
@@ -888,15 +896,16 @@ def test_no_build_past_the_servers_disk_budget_for_tables(tmp_path, monkeypatch)
 
 
 def test_past_the_servers_count_of_trainers_only_known_ones_train(monkeypatch, tmp_path):
-    """At MAX_TRAINERS browsers with training records (here 1), a new browser is refused (429) while the one
-    that has records trains on: a flood of new browsers cannot fill the disk with decks."""
+    """Served to the network, each browser trains on its own: at MAX_TRAINERS browsers with training records
+    (here 1), a new browser is refused (429) while the one that has records trains on: a flood of new browsers
+    cannot fill the disk with decks."""
     from dicesolver.web import app as web_app
 
     # no other test's trainers (the run's shared table cache stays: an empty one built yacht's tables again,
     # 100 s of a cold suite)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setattr(web_app, "MAX_TRAINERS", 1)
-    app = create_app()
+    app = create_app(personal=False)
     known = TestClient(app)
     asked = settle(known, "POST", "/api/train/questions", json={"game": "yacht", "questions": 1, "seed": 4}).json()
     q = asked["questions"][0]

@@ -195,11 +195,19 @@ MAX_CACHE_GB = 20.0  # the tables on disk in all, past which it builds no more (
 
 def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts | None = None,
                max_table_gb: float = MAX_TABLE_GB, warmup: Sequence[str] = (), cookie_secret: bytes | None = None,
-               max_build_minutes: float = MAX_BUILD_MINUTES, max_cache_gb: float = MAX_CACHE_GB) -> FastAPI:
+               max_build_minutes: float = MAX_BUILD_MINUTES, max_cache_gb: float = MAX_CACHE_GB,
+               personal: bool | None = None) -> FastAPI:
     """The app; with a ``token``, every request must carry it (``web.access``: served beyond this machine).
     ``hosts``: the names it answers to (by default this machine's loopback names only); ``max_table_gb``: the
     biggest table it builds; ``warmup``: games whose tables it starts building (or loading) as it starts, in
-    its build lanes, as if a page had asked (a page that asks meanwhile finds the job and its bar)."""
+    its build lanes, as if a page had asked (a page that asks meanwhile finds the job and its bar).
+    ``personal``: the training is the machine's user's, one history with the terminal's (default: where it
+    is served on this machine alone); else each browser trains on its own."""
+    personal = not (hosts is not None and hosts.network) if personal is None else personal
+
+    def training_owner(http: Request) -> str:
+        return "" if personal else trainer(http)
+
     store = SolutionStore(wait_seconds, int(max_table_gb * 1e9), int(max_cache_gb * 1e9),
                           max_build_minutes * 60.0)
 
@@ -309,7 +317,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
 
         game = _game(request.game)
         solution = store.get(game)
-        record = training.TrainingRecord.load(game, trainer(http))
+        record = training.TrainingRecord.load(game, training_owner(http))
         seed = request.seed if request.seed is not None else secrets.randbelow(2**31)
         asked = training.questions(game, solution, record, request.questions, seed)
         return models.TrainQuestions(game=game.canonical, unit=solution.unit, mistakes=len(record.mistakes),
@@ -328,7 +336,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
         mine, best = judged.mine, judged.best
         # the why first: a table still being built answers 202, and the answer is counted only once it is told
         why = explanation(game, request.position, mine.action, store) if solution.explains and judged.wrong else None
-        record = training.TrainingRecord.load(game, trainer(http))
+        record = training.TrainingRecord.load(game, training_owner(http))
         record.answered(str(state), mine.cost, judged.wrong, solution.tie)
         record.save_deck(game)
         return models.TrainVerdict(action=mine.action, value=mine.value, cost=mine.cost, label=judged.label,
@@ -348,7 +356,7 @@ def create_app(wait_seconds: float = 0.8, token: str | None = None, hosts: Hosts
                 raise InputError("every answer of a session is of its game")
             states.append(game.parse_state(answer.position))
             losses.append(training.judge_answer(solution, states[-1], answer.action).mine.cost)
-        record = training.TrainingRecord.load(game, trainer(http))
+        record = training.TrainingRecord.load(game, training_owner(http))
         result = training.session_result(solution, states, losses)
         record.add_session(game, result)
         shown = record.sessions[-20:]
