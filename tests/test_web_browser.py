@@ -1472,3 +1472,40 @@ def test_the_documents_read_on_a_phone(page, server):
     assert phone.inner_text("main.document h1") == "The rules dicesolver plays"
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.close()
+
+
+def test_the_tutor_on_a_phone_warns_and_takes_a_move_back(page, server):
+    """A game started with the tutor: the costliest move tapped is not made; the board shows the tutor's
+    warning (the move, its cost, the best and why) with Take it back and Play it anyway, fitting a phone;
+    taking it back leaves the game where it was, with its moves to tap again."""
+    phone = open_phone(page, server)
+    open_setup(phone)
+    phone.set_checked("#play-tutor", True)
+    start_game(phone, "pig", ["hold-at-20"], 2)
+    for _ in range(20):  # throw until there is a choice to make
+        phone.wait_for_function("state.session && !state.session.busy && state.session.board")
+        if phone.evaluate("state.session.board.actions.length > 1"):
+            break
+        phone.click("#board button[data-line='']")
+        phone.wait_for_function("(n) => state.session.board.moves > n",
+                                arg=phone.evaluate("state.session.board.moves"))
+    moves = phone.evaluate("state.session.board.moves")
+    worst = phone.evaluate("""async () => {
+        const b = state.session.board;
+        const r = await fetch('/api/advice', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                              body: JSON.stringify({game: "pig", position: b.position})});
+        const options = (await r.json()).options;
+        return options[options.length - 1].action; }""")
+    phone.click(f"#board button[data-line='{worst}']")
+    phone.wait_for_selector("#board .tutor-card")
+    card = phone.inner_text("#board .tutor-card")
+    assert "Tutor:" in card and "costs" in card and "Take it back" in card and "Play it anyway" in card
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert all(b["height"] >= 44 for b in (phone.locator(f"#board .tutor-card button >> nth={i}").bounding_box()
+                                           for i in range(2)))
+    assert phone.locator(f"#board button[data-line='{worst}']").count() == 0  # nothing else to tap meanwhile
+    phone.click("#board .tutor-card button[data-line='no']")
+    phone.wait_for_function("state.session.board && !state.session.board.tutor && state.session.board.actions.length > 1")
+    assert phone.evaluate("state.session.board.moves") == moves
+    phone.wait_for_selector(f"#board button[data-line='{worst}']")
+    phone.close()
