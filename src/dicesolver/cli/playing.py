@@ -245,8 +245,12 @@ def train(
         if json_output:
             emit([dataclasses.asdict(s) for s in record.sessions])
             return
-        out.print(trainer.history_table(record.sessions))
-        render.say(out, f"{len(record.mistakes)} positions in your deck of mistakes")
+        if record.sessions:
+            out.print(trainer.history_table(record.sessions))
+        else:
+            render.say(out, f"no training sessions of {g.canonical} yet: dicesolver train {game} asks the first")
+        count = len(record.mistakes)
+        render.say(out, f"{count} position{'s' if count != 1 else ''} in your deck of mistakes")
         return
     if plot:
         raise InputError("--plot goes with --history")
@@ -289,9 +293,12 @@ def play(
             warn(w)
         render.say(out, f"resuming {session.path}")
     else:
-        with progress("preparing the bots (their tables are built once, then cached)") as update:
-            session = sessions.Session.new(g, list(vs or []), seed=seed, manual_dice=manual_dice, first=first,
-                                           path=record, progress=update)
+        if vs:
+            with progress("preparing the bots (their tables are built once, then cached)") as update:
+                session = sessions.Session.new(g, list(vs), seed=seed, manual_dice=manual_dice, first=first,
+                                               path=record, progress=update)
+        else:  # alone at the table: no bot to prepare
+            session = sessions.Session.new(g, [], seed=seed, manual_dice=manual_dice, first=first, path=record)
         render.say(out, f"recording to {session.path} (seed {session.playthrough.seed}); type help for the commands")
     solution = solution_of(session.game)
     threshold = None if tutor is None else console.tutor_threshold(solution.unit, None if tutor == "auto" else _cost(tutor))

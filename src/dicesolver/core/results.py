@@ -571,6 +571,8 @@ class Distribution(_Model):
     max: int
     bonus_probability: Optional[float] = None
     extra_bonus_mean: Optional[float] = None
+    extra_bonus_box: Optional[str] = Field(None, description="the box whose further scorings earn the extra "
+                                           "bonuses counted in extra_bonus_mean (yahtzee)")
     category_probabilities: dict[str, float] = Field(default_factory=dict, description="P(the box scores more than 0)")
     perfect_game_probability: float = Field(description="the best probability of every box at its maximum")
     perfect_game_one_in: float

@@ -471,6 +471,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
             percentiles={str(q): dist.percentile(q) for q in (1, 5, 10, 25, 50, 75, 90, 95, 99)}, mode=dist.mode,
             min=int(support[0]), max=int(support[-1]), bonus_probability=dist.bonus_probability,
             extra_bonus_mean=dist.extra_bonus_mean,
+            extra_bonus_box=single.categories[single.extra_yacht.category].name if single.extra_yacht else None,
             category_probabilities={c.name: float(x) for c, x in zip(game.categories, dist.category_probabilities)},
             perfect_game_probability=perfect, perfect_game_one_in=1 / perfect if perfect > 0 else float("inf"),
             probabilities={int(s): float(p[s]) for s in support}, theta=theta)

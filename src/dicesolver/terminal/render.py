@@ -160,7 +160,7 @@ def options_table(advice: Advice, top: int = 0, title: str | None = None) -> Tab
     table.add_column("cost", justify="right")
     shown = advice.options[:top] if top else advice.options
     for i, o in enumerate(shown, 1):
-        cells = [str(i), o.action + (" (reroll all)" if o.action == "keep none" else "")]
+        cells = [str(i), o.action]
         if with_points:
             cells.append("" if o.points is None else str(o.points))
         cells += [fmt(o.value, advice.unit), fmt(o.cost, advice.unit if advice.unit != "equity" else "points")]
@@ -245,7 +245,7 @@ def distribution(console: Console, d: Distribution) -> None:
     if d.bonus_probability is not None:
         say(console, f"P(upper bonus) {d.bonus_probability:.4f}")
     if d.extra_bonus_mean is not None:
-        say(console, f"extra-yacht bonuses per game {d.extra_bonus_mean:.4f}")
+        say(console, f"{d.extra_bonus_box or 'extra'} bonuses per game {d.extra_bonus_mean:.4f}")
     table = Table(title="P(box scores more than 0)")
     table.add_column("category")
     table.add_column("probability", justify="right")

@@ -320,8 +320,9 @@ class ScorecardGame(ShownGame):
             f"{self.rolls} roll{'s' if self.rolls != 1 else ''} per turn "
             f"(keep any dice between rolls), {self.n_categories} categories, {self.n_categories} turns.",
         ]
-        if self.summary:
-            lines.append(self.summary)
+        if self.summary:  # the preset's words; its variants changed here are said beside them
+            changed = self.canonical[self.canonical.index("("):] if self.canonical.endswith(")") else ""
+            lines.append(f"{self.summary} (its defaults; here {changed[1:-1]}, as below)" if changed else self.summary)
         lines.append("Categories (any box may be scratched for 0):" if not self.forced_order else
                      "Categories, filled in this order (the card order is forced):")
         for cat in self.categories:
