@@ -180,7 +180,7 @@ class SessionResult:
     labels: dict[str, int]
     source: str = "trainer"
     rating: str = ""  # the mean loss's level (``core.rating``; "" in sessions kept before ratings)
-    # the mean loss as it would be over a whole game's decisions (``core.rating.difficulty``): what the
+    # the mean loss as it would be over a whole game's decisions (``core.calibration.difficulty``): what the
     # history compares, whatever positions a session asked (None in sessions kept before it)
     compared: float | None = None
 

@@ -3,7 +3,7 @@
 Completion probabilities are exact: the missing dice of a picked combination only matter through their
 *shape* (how many of each still-missing face; faces are interchangeable), so one Markov chain over the
 34 shapes gives q[s, t] = P(complete on exactly the t-th rethrow). ``W[mask, h]`` (see
-``kernels.despirala``) is solved level by level and cached like the other tables.
+``kernels.expected``) is solved level by level and cached like the other tables.
 
 With a risk appetite theta (normal play) the same solve plays for the certainty equivalent
 ln E[exp(theta X)] / theta of the final score X: the table then holds E[exp(theta * what is still to come)]
@@ -193,7 +193,7 @@ def check_appetite(mode: str, theta: float) -> float:
 
 def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = None, samples: int = 0,
           seed: int = 0, theta: float = 0.0) -> np.ndarray:
-    """W[mask, h] for every set of free combinations and goods (see ``kernels.despirala``). With
+    """W[mask, h] for every set of free combinations and goods (see ``kernels.expected``). With
     ``samples`` = N > 0, a Monte Carlo model: every state's mean over all throws is replaced by the mean
     over N throws sampled for that state (reproducible from ``seed``). With a risk appetite ``theta``:
     E[exp(theta * what is still to come)] under the strategy of the best certainty equivalent."""

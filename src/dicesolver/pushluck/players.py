@@ -1,6 +1,6 @@
 """Strategies for push-your-luck games, each a fixed policy ``policy[m, o, t]`` (1 throw, 0 hold) over
 (own banked score, opponent's score, turn total), so that any two can be evaluated exactly against
-each other (``solvers.pushluck.evaluate``) and played by the same bot."""
+each other (``pushluck.solver.evaluate``) and played by the same bot."""
 
 from __future__ import annotations
 

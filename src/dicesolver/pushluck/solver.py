@@ -3,7 +3,7 @@ evaluation of any two fixed strategies against each other.
 
 ``PushTable.table[m, o, t]`` is the probability that the player to move wins with banked score ``m``
 against ``o`` and turn total ``t`` at risk (``m + t < goal``). Solved with the kernels in
-``kernels.pushluck`` to a tolerance of 1e-12 (largest change of a start-of-turn value in the last
+``pushluck.kernels`` to a tolerance of 1e-12 (largest change of a start-of-turn value in the last
 sweep) and cached like the other tables.
 """
 

@@ -1,5 +1,5 @@
 """Any game at a terminal: you against bots (or alone), with hints, everyone's sheet, undo, and a review at
-the end. The game is a ``play.Session``: every step is in the record before the next prompt, so a game
+the end. The game is a ``play.session.Session``: every step is in the record before the next prompt, so a game
 stopped in any way goes on with ``--resume`` exactly where it was.
 
 Commands at any prompt: ``hint`` (every option ranked), ``card`` (or ``score``: everyone's sheet),

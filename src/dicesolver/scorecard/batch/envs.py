@@ -1,4 +1,4 @@
-"""Many one-player scorecard games stepped at once in the kernels (``kernels.batch``): the vectorised
+"""Many one-player scorecard games stepped at once in the kernels (``batch.kernels.step``): the vectorised
 environment behind ``dicesolver.rl`` (``core.encoding.Batch``), with the observations and actions of
 ``ScorecardEncoding`` and, with the solved table, the exact regret and value of every step."""
 

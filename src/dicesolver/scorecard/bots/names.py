@@ -1,5 +1,5 @@
 """The names of the scorecard bots and what each does: the one list that the CLI, the web, matches and tests
-read (``scorecard.players`` builds them)."""
+read (``bots.players.make_player`` builds them)."""
 
 from __future__ import annotations
 

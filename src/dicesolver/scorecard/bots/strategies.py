@@ -92,7 +92,7 @@ class KernelPlayer:
                                         *self.kernel_args()))
 
     def policy(self, progress=None) -> PolicyTable:
-        """The optimal player's decisions as a table (``scorecard.policy_table``), loaded or built once."""
+        """The optimal player's decisions as a table (``solitaire.policy_table``), loaded or built once."""
         if "_policy" not in self.__dict__:
             self.__dict__["_policy"] = load_policy(self.game, lambda: self.values, progress)
         return self.__dict__["_policy"]

@@ -43,7 +43,7 @@ class DuelEngine(CardEngine):
 
     @cached_property
     def _blob(self) -> np.ndarray:
-        """The layout's and the dice's integer arrays in one (the order of ``kernels.duel_answers``)."""
+        """The layout's and the dice's integer arrays in one (the order of ``duel.kernels.answers``)."""
         game = self.game
         dice = game.dice
         ptr, idx = dice.roll_sub_keeps

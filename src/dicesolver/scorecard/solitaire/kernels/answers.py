@@ -10,7 +10,7 @@ loops run over contiguous lanes:
 
 * ``stages[0]``'s roll rows: the best value of scoring each final roll now (``finals``);
 * ``stages[m]`` (m >= 1): the value of every keep thrown with m throws allowed from then on (non-roll
-  rows), and of every roll with m - 1 throws left (roll rows), as ``turn.run_stages`` defines them.
+  rows), and of every roll with m - 1 throws left (roll rows), as ``turn.widget.run_stages`` defines them.
 
 With an aim (``aim``: the target T, the table's largest need N and what a tie is worth; T < 0: none)
 the same kernel answers from the target table (``target.py``) instead: a situation's value is its best

@@ -95,7 +95,7 @@ def grown(slot_key, slot_run, bits):
 @njit(cache=True, inline="always")
 def entry(values, narrow, k):
     """Entry k of a table given as the pair (``values``: float64, ``narrow``: float32), one of them empty
-    (``scorecard.answers.table_pair``): both kinds of table reach a kernel as the same two argument types,
+    (``solitaire.answers.table_pair``): both kinds of table reach a kernel as the same two argument types,
     so that it is compiled once (a float32 table and a float64 one would each compile it, a minute apiece)."""
     return values[k] if values.shape[0] else np.float64(narrow[k])
 
@@ -122,7 +122,7 @@ def keep_of(row, i, keep_add):
 def keep_stages(stages, top, keep_add, sub_pad, roll_offset):
     """stages[1..top] from the final-roll values in stages[0]'s roll rows: stages[m]'s non-roll rows hold
     every keep thrown with m throws allowed from then on, its roll rows every roll with m - 1 throws left
-    (``turn.run_stages``), one turn state in one lane."""
+    (``turn.widget.run_stages``), one turn state in one lane."""
     for m in range(1, top + 1):
         # element by element: assigning an array to a slice compiles numba's shape-mismatch message (core.jit)
         for copy_at in range(stages.shape[1]):
