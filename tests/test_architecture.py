@@ -122,3 +122,38 @@ def test_the_readme_idioms_type_check_strictly_in_a_users_program(tmp_path):
     done = subprocess.run([_tool("mypy"), "--strict", "--cache-dir", str(cache), "user.py"], cwd=tmp_path,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_docstrings_name_modules_that_exist():
+    """A ``dotted.path`` in the package's text that starts with one of its packages' or modules' names names a
+    module (or a module's attribute) that exists: the ten stale paths found on 2026-12-07 stay fixed."""
+    import importlib
+    import re
+
+    src = ROOT / "src" / "dicesolver"
+    modules = {".".join(p.relative_to(src.parent).with_suffix("").parts).removesuffix(".__init__")
+               for p in src.rglob("*.py")}
+    by_tail: dict[str, set[str]] = {}
+    for module in modules:
+        parts = module.split(".")
+        for i in range(1, len(parts)):
+            by_tail.setdefault(".".join(parts[i:]), set()).add(module)
+    heads = {tail.split(".")[0] for tail in by_tail}
+
+    def names_something(ref: str) -> bool:
+        parts = ref.split(".")
+        for k in range(len(parts), 0, -1):
+            for module in by_tail.get(".".join(parts[:k]), set()):
+                try:
+                    found = importlib.import_module(module)
+                    for name in parts[k:]:
+                        found = getattr(found, name)
+                    return True
+                except (ImportError, AttributeError):
+                    continue
+        return False
+
+    stale = [(str(path.relative_to(ROOT)), ref) for path in sorted(src.rglob("*.py"))
+             for ref in sorted(set(re.findall(r"``([a-z_]+(?:\.[A-Za-z_]+)+)``", path.read_text())))
+             if ref.split(".")[0] in heads and not ref.endswith(".py") and not names_something(ref)]
+    assert stale == []

@@ -54,7 +54,7 @@ class SolvedGame(ABC, Generic[G, S]):
     # -- the one path: the batch answer engine (the judge's other base class) --------------------------
     @abstractmethod
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
-        """Every legal option of every situation (the arrays of ``encoding.situations``), valued for the
+        """Every legal option of every situation (the arrays of ``Encoding.situations``), valued for the
         player deciding, and each situation's value for the player on turn. ``parallel``: on all threads
         (default: for big batches; servers whose threads answer at once say False)."""
 

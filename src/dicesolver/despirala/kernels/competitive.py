@@ -2,7 +2,7 @@
 
 A competitive player weighs each option of its turn by the expected number of opponents its final score
 beats (a tie counts half): ``beat[y]`` for every final score y, from the opponents' exact final-score
-distributions (``future.F``), and its own final score's distribution after the option, assuming the
+distributions (``FutureTable.F``), and its own final score's distribution after the option, assuming the
 expected-score strategy from the end of this turn on (the seed's model; after a Reroll, from the new
 throw on). Inside the turn it collects to win too: Continue / Stop are weighed the same way. Options
 whose values tie (within ``TIE``) go to the expected-score choice.

@@ -30,10 +30,10 @@ class Player(Protocol):
     name: str
 
     def choose_keep(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> Dice:
-        """The dice to hold (a sub-multiset of ``position.dice``); the rest are thrown again."""
+        """The dice to hold (a sub-multiset of the position's dice); the rest are thrown again."""
 
     def choose_category(self, position: Position, rng: np.random.Generator, opponents: Sequence[Position] = ()) -> int:
-        """The index of the category to score ``position.dice`` in (``position.rolls_left == 0``)."""
+        """The index of the category to score the position's dice in (no throw left)."""
 
 
 def make_player(name: str, game: ScorecardGame, contender_games: int = 400, seed: int = 0) -> KernelPlayer:

@@ -115,7 +115,7 @@ def yacht_again(u, g, c, s, f, upper_face, xbonus, joker_mode, joker_pts, upper_
     return True, s, extra
 
 
-# The calls that read a card's bonus state are chosen when a kernel is typed, by the type of ``rules.general``:
+# The calls that read a card's bonus state are chosen when a kernel is typed, by the type of ``KernelRules.general``:
 # None where the upper bonus is the game's only set bonus (``kernel_rules``), so that the kernels of those
 # games hold the fast path alone; a bool otherwise (the packed rules read back, whose games are not known when
 # a kernel is compiled), decided when running. Typed into every kernel, the general path doubled the first
