@@ -71,13 +71,14 @@ def analyze(
             solution = registry.solve(playthrough.game, theta=theta, progress=update)
     else:
         solution = solution_of(playthrough.game, judge_of(points, mindful, judge))
-    place_scale(solution)
     result = solution.review(playthrough, player)
     if explain and json_output:
         raise InputError("--explain is for reading; --json has every decision already")
     report(result, lambda: render.review(out, result), json_output, plot, lambda: plots.review_figure(result))
     if result.tutor and not json_output:  # a game played with the tutor: its warnings, heeded or not
         render.tutor_warnings(out, result)
+    if result.summary.rating is None and result.summary.decisions_with_choice and not json_output:
+        say_unrated(solution)
     if explain:
         from ..core.why import lessons
 
@@ -85,6 +86,15 @@ def analyze(
             solution.prepare_explain(update)
             taught = lessons(solution, result)
         render.lessons(out, taught)
+
+
+def say_unrated(solution: SolvedGame) -> None:
+    """Where a review or a session has no rating: how to place the game's scale (once; a judge of several players
+    answers slowly, so nothing measures it unasked)."""
+    if registry.family_of(solution.game).rating_bots:
+        players = f" --players {solution.game.n_players}" if solution.game.n_players > 1 else ""
+        render.say(err, f"no rating yet: dicesolver rating {solution.game.canonical}{players} places this game's "
+                        "scale by its bots (once; cached)")
 
 
 def place_scale(solution: SolvedGame) -> None:

@@ -116,11 +116,10 @@ def difficulty(solution: SolvedGame, states: Sequence[State], scale: RatingScale
 def rate_positions(solution: SolvedGame, states: Sequence[State], losses: Sequence[float]
                    ) -> tuple[str | None, float | None]:
     """(level, the mean loss as in a whole game) of a player's losses at ``states`` (a training session): the
-    mean loss divided by the positions' ``difficulty``, rated on the game's scale ((None, None) where the game
-    has no scale)."""
-    try:
-        game_scale = scale(solution)
-    except InputError:  # the family has no anchor bots
+    mean loss divided by the positions' ``difficulty``, rated on the game's scale ((None, None) where the scale
+    is neither shipped nor measured yet: ``dicesolver rating`` measures it)."""
+    game_scale = known_scale(solution)
+    if game_scale is None:
         return None, None
     mean = float(np.mean(losses)) if len(losses) else 0.0
     normalised = mean / difficulty(solution, states, game_scale)

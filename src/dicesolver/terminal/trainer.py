@@ -129,6 +129,9 @@ def summary(console: Console, record: TrainingRecord, result: SessionResult) -> 
     if result.rating:
         render.say(console, f"rating: {result.rating} (as {result.compared:.3f} a decision over a whole game's "
                             f"decisions; see dicesolver rating {result.game})", "bold")
+    else:
+        render.say(console, f"no rating yet: dicesolver rating {result.game} places this game's scale by its bots "
+                            "(once; cached)")
     table = history_table(record.sessions[-8:])
     console.print(table)
     render.say(console, f"{len(record.mistakes)} position{'s' if len(record.mistakes) != 1 else ''} in your deck "
