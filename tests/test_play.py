@@ -327,6 +327,11 @@ def test_the_tutor_warns_before_a_costly_move_and_the_review_says_what_was_heede
     review = terminal.play(session, solution, Console(file=out, width=200), ask, tutor=1.0)
     text = out.getvalue()
     assert "tutor: a move costing more than" in text and " beats " in text and "taken back" in text
+    # the guide shows this game's first warning
+    from test_readme import DOCS
+
+    shown = " ".join(next(line for line in text.splitlines() if line.startswith("tutor: score")).split())
+    assert shown in " ".join(next(d for d in DOCS if d.name == "GUIDE.md").read_text().split())
     assert [w.heeded for w in review.tutor] == [False, True], review.tutor
     first, second = review.tutor
     assert first.played == first.move and first.cost > 1.0 and first.reason.startswith(first.best)
