@@ -19,6 +19,21 @@ def test_games_and_rules(capsys):
     assert {g["name"] for g in json.loads(out)} >= {"yahtzee", "generala", "crag"}
     code, out, _ = run(capsys, "rules", "yahtzee(joker=free)")
     assert code == 0 and "Joker (free)" in out and "Upper bonus: 35" in out
+    # the preset's summary says "forced joker": said to be its default, with what this game changes
+    assert "forced joker. (its defaults; here joker=free, as below)" in " ".join(out.split())
+    code, out, _ = run(capsys, "rules", "yahtzee")
+    assert "its defaults" not in out
+
+
+def test_the_words_a_player_meets(capsys, tmp_path, monkeypatch):
+    """One spelling of keep none; the extra bonus named by its box; an empty training history said in words."""
+    code, out, _ = run(capsys, "advise", "yahtzee", "/11234/2", "--top", "0")
+    assert code == 0 and "keep none" in out and "reroll all" not in out
+    code, out, _ = run(capsys, "distribution", "yahtzee")
+    assert code == 0 and "yahtzee bonuses per game" in out and "extra-yacht" not in out
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code, out, _ = run(capsys, "train", "yacht", "--history")
+    assert code == 0 and "no training sessions of yacht yet" in out and "0 positions in your deck" in out
 
 
 def test_solve_json_has_value(capsys):
