@@ -82,7 +82,7 @@ def test_each_judge_is_one_object_its_answer_engine_and_its_solved_game():
         return below + ([cls] if not getattr(cls, "__abstractmethods__", None) else [])
 
     judges = {cls.__name__: cls for cls in concrete(SolvedGame) if cls.__module__.startswith("dicesolver.")}
-    assert set(judges) == {"ExpectedScore", "CertaintyEquivalent", "ScorecardTargetChance", "DuelEquity", "MindfulModel",
+    assert set(judges) == {"ExpectedScore", "ScorecardCertaintyEquivalent", "ScorecardTargetChance", "DuelEquity", "MindfulModel",
                            "ExpectedFinalScore", "DespiralaCertaintyEquivalent",
                            "DespiralaTargetChance", "WinProbability", "FarkleWinProbability"}
     for name, judge in judges.items():

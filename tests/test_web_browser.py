@@ -878,6 +878,8 @@ def test_a_training_session_on_a_phone(page, server, tmp_path):
         phone.click("#train-next")
     phone.wait_for_selector("#train-out img.plot")
     assert "5 decisions: a mean loss of" in phone.inner_text("#train-out")
+    assert re.search(r"Rating: (world class|expert|advanced|intermediate|casual|beginner) \(as \d+\.\d{3} a decision",
+                     phone.inner_text("#train-out .rating"))
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.close()
 

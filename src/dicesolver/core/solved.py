@@ -216,6 +216,31 @@ class SolvedGame(ABC, Generic[G, S]):
         return review(self, playthrough, player)
 
 
+class CertaintyEquivalent(SolvedGame[G, S]):
+    """Play with a risk appetite theta: the certainty equivalent ln E[exp(theta X)] / theta of the final score X
+    under the strategy that maximises it, in points; theta > 0 seeks risk, theta < 0 avoids it. Options are
+    ranked and valued by it. A family's judge derives from this and from its expected-score judge (whose
+    engine answers with ``theta``); the mean's breakdown does not split a certainty equivalent, so it does not
+    explain."""
+
+    unit: Unit = "ce"
+    judge = "risk"
+    explains = False
+    theta: float
+    headline_digits = 6  # the root value's decimals in the headline
+
+    def headline(self) -> str:
+        return f"certainty equivalent {self.root_value:.{self.headline_digits}f} (risk appetite theta={self.theta:g})"
+
+    def explain(self, position: S | str, versus: str | None = None,
+                progress: Progress | None = None) -> Explanation:
+        raise InputError("why an option is best is said for the expected score; with a risk appetite "
+                         "(--theta), advise ranks by the certainty equivalent alone")
+
+    def details(self, state: S) -> dict[str, Any]:
+        return {**super().details(state), "theta": self.theta}
+
+
 class TargetChance(SolvedGame[G, S]):
     """The best chance of a goal on a player's own final score (``core.aims.FinalScoreGoal``: a target, a score
     to beat, a blind field), whatever the others do: a family's table of needs behind the protocol. A family

@@ -8,11 +8,10 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core.aims import AtLeast, Beat, FinalScoreGoal, Percentile
-from ..core.errors import InputError
 from ..core.family import TableSize
 from ..core.protocol import Unit
 from ..core.results import Explanation, SolveInfo
-from ..core.solved import SolvedGame, TargetChance
+from ..core.solved import CertaintyEquivalent, SolvedGame, TargetChance
 from .answers import DespiralaEngine
 from .encoding import DespiralaEncoding
 from .rules import DespiralaGame
@@ -72,14 +71,11 @@ class ExpectedFinalScore(DespiralaEngine, SolvedGame[DespiralaGame, DespiralaSta
         return float(me.final) if state.over else me.points + self.table.end_value(me.free, me.goods)
 
 
-class DespiralaCertaintyEquivalent(ExpectedFinalScore):
-    """Normal play with a risk appetite theta: the certainty equivalent ln E[exp(theta X)] / theta of the final
-    score X under the strategy that maximises it (``solver``), in points; theta > 0 seeks risk, theta < 0
-    avoids it. Options are ranked and valued by it; why an option is best is the mean's breakdown alone."""
+class DespiralaCertaintyEquivalent(CertaintyEquivalent[DespiralaGame, DespiralaState], ExpectedFinalScore):
+    """Normal play's expected final score with a risk appetite (``core.solved.CertaintyEquivalent``), its table
+    solved by ``solver``."""
 
-    unit: Unit = "ce"
-    judge = "risk"
-    explains = False  # the breakdown splits a mean, not a certainty equivalent
+    headline_digits = 3
 
     def __init__(self, game: DespiralaGame, table: DespiralaTable, info: SolveInfo):
         DespiralaEngine.__init__(self, table.mode, self.tie, W=np.asarray(table.W), theta=table.theta)
@@ -88,23 +84,12 @@ class DespiralaCertaintyEquivalent(ExpectedFinalScore):
         self.encoding = DespiralaEncoding(game)
         self._breakdown = None
 
-    def headline(self) -> str:
-        return f"certainty equivalent {self.root_value:.3f} (risk appetite theta={self.theta:g})"
-
-    def explain(self, position: DespiralaState | str, versus: str | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Explanation:
-        raise InputError("why an option is best is said for the expected score; with a risk appetite "
-                         "(--theta), advise ranks by the certainty equivalent alone")
-
     def seat_value(self, state: DespiralaState, seat: int) -> float:
         """Another seat's certainty equivalent: its points and its own turns to come."""
         me = state.seats[seat]
         if state.over:
             return float(me.final)
         return me.points + certainty(self.table.end_value(me.free, me.goods), self.theta)
-
-    def details(self, state: DespiralaState) -> dict[str, Any]:
-        return {**super().details(state), "theta": self.theta}
 
 
 class DespiralaTargetChance(DespiralaEngine, TargetChance[DespiralaGame, DespiralaState]):

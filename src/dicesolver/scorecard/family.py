@@ -195,7 +195,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         return ExpectedScore(game, table, info)
 
     def risk_solution(self, game: ScorecardGame, theta: float, progress: Progress | None = None) -> SolvedGame:
-        from .solitaire.solution import CertaintyEquivalent
+        from .solitaire.solution import ScorecardCertaintyEquivalent
         from .solitaire.table import load_or_solve
 
         theta = check_theta(theta)
@@ -204,7 +204,7 @@ class ScorecardFamily(Family[ScorecardGame, ScorecardState]):
         table, si = load_or_solve(game.with_players(1), progress=progress, theta=theta)
         info = _info(game, "ce", table.root_value, si.built, si.seconds, int(table.values.shape[0]),
                      si.table_bytes, si.directory, theta=theta).model_copy(update={"judge": "risk"})
-        return CertaintyEquivalent(game, table, info, theta)
+        return ScorecardCertaintyEquivalent(game, table, info, theta)
 
     def _mindful(self, game, progress, rebuild, on_problem) -> MindfulModel:
         from .mindful.future import load_or_build, table_key

@@ -8,11 +8,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...core.errors import InputError
 from ...core.family import TableSize
 from ...core.protocol import Unit
 from ...core.results import Explanation, SolveInfo
-from ...core.solved import SolvedGame
+from ...core.solved import CertaintyEquivalent, SolvedGame
 from ..game.encoding import ScorecardEncoding
 from ..game.rules import ScorecardGame
 from ..game.state import ScorecardState
@@ -102,13 +101,9 @@ class ExpectedScore(SolitaireEngine, SolvedGame[ScorecardGame, ScorecardState]):
         return {"score_so_far": state.card.facts(self.game).total, "rolls_left": state.rolls_left}
 
 
-class CertaintyEquivalent(ExpectedScore):
-    """Play with a risk appetite theta: the certainty equivalent ln E[exp(theta X)] / theta of the final score X
-    under the strategy that maximises it (``turn.kernels.risk``), in points; theta > 0 seeks risk, theta < 0
-    avoids it. Options are ranked and valued by it; why an option is best is the mean's breakdown alone."""
-
-    unit: Unit = "ce"
-    judge = "risk"
+class ScorecardCertaintyEquivalent(CertaintyEquivalent[ScorecardGame, ScorecardState], ExpectedScore):
+    """The expected-score judge with a risk appetite (``core.solved.CertaintyEquivalent``), its table solved by
+    ``turn.kernels.risk``."""
 
     def __init__(self, game: ScorecardGame, table: SolitaireTable, info: SolveInfo, theta: float):
         SolitaireEngine.__init__(self, table.model, table.values, self.tie, self.judge, theta=theta)
@@ -116,15 +111,3 @@ class CertaintyEquivalent(ExpectedScore):
         self.table, self.theta = table, theta
         self.encoding = ScorecardEncoding(game)
         self._turn_why = None
-        self.explains = False  # the breakdown splits a mean, not a certainty equivalent
-
-    def headline(self) -> str:
-        return f"certainty equivalent {self.root_value:.6f} (risk appetite theta={self.theta:g})"
-
-    def explain(self, position: ScorecardState | str, versus: str | None = None,
-                progress: Callable[[int, int], None] | None = None) -> Explanation:
-        raise InputError("why an option is best is said for the expected score; with a risk appetite "
-                         "(--theta), advise ranks by the certainty equivalent alone")
-
-    def details(self, state: ScorecardState) -> dict[str, Any]:
-        return {**super().details(state), "theta": self.theta}
