@@ -10,6 +10,7 @@ import numpy as np
 
 from . import registry, tables
 from .errors import InputError, TableError
+from .playthrough import decisions
 from .protocol import seat_on_turn
 from .rating import (CALIBRATION_GAMES, CALIBRATION_SEED, RatingScale, known_scale, make_scale, scale_key)
 
@@ -28,21 +29,10 @@ def bot_losses(solution: SolvedGame, bot: str, games: int, seed: int) -> np.ndar
     out = np.zeros(games)
     s = solution.sign
     for g in range(games):
-        states, steps = [], []
-        state = game.start()
-        while not state.is_terminal():
-            if state.is_chance():
-                outcomes = state.chance_outcomes()
-                p = np.array([q for _, q in outcomes])
-                state = state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
-                continue
-            step = players[seat_on_turn(state)].choose(state, rng)
-            if len(state.legal_actions()) > 1:
-                states.append(state)
-                steps.append(step)
-            state = state.apply(step)
-        if not states:
+        played = list(decisions(game, lambda state: players[seat_on_turn(state)].choose(state, rng), rng))
+        if not played:
             continue
+        states, steps = [state for state, _ in played], [step for _, step in played]
         answers = solution.answers(states)
         losses = []
         for i, step in enumerate(steps):

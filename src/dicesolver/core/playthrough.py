@@ -8,7 +8,9 @@ seats are numbered in turn order from the first mover.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterator
+
+import numpy as np
 
 from .errors import InputError
 from .protocol import Game, State, Step
@@ -60,3 +62,20 @@ class Playthrough:
 
     def is_over(self) -> bool:
         return self.final.is_terminal()
+
+
+def decisions(game: Game, choose: Callable[[State], Step], rng: np.random.Generator) -> Iterator[tuple[State, Step]]:
+    """Play one game from its start, every throw drawn by its chances with ``rng`` and every decision made by
+    ``choose``: each decision that had two options or more, and the step chosen there (the trainer's positions
+    and the rating's bot games)."""
+    state = game.start()
+    while not state.is_terminal():
+        if state.is_chance():
+            outcomes = state.chance_outcomes()
+            p = np.array([q for _, q in outcomes])
+            state = state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
+            continue
+        step = choose(state)
+        if len(state.legal_actions()) > 1:
+            yield state, step
+        state = state.apply(step)

@@ -23,6 +23,7 @@ import numpy as np
 import platformdirs
 
 from .errors import InputError
+from .playthrough import decisions
 from .protocol import seat_on_turn
 from .review import label
 
@@ -82,18 +83,9 @@ def sample_positions(game: Game, solution: SolvedGame, n: int, seed: int = 0,
         if len(pool) >= wanted:
             break
         seats = [players[(g + s) % len(players)] for s in range(game.n_players)]
-        state = game.start()
-        while not state.is_terminal():
-            if state.is_chance():
-                outcomes = state.chance_outcomes()
-                p = np.array([q for _, q in outcomes])
-                state = state.apply(outcomes[int(rng.choice(len(outcomes), p=p / p.sum()))][0])
-                continue
-            step = seats[seat_on_turn(state)].choose(state, rng)
-            if len(state.legal_actions()) > 1:
-                pool.append(state)
-                chosen.append(step)
-            state = state.apply(step)
+        for state, step in decisions(game, lambda state: seats[seat_on_turn(state)].choose(state, rng), rng):
+            pool.append(state)
+            chosen.append(step)
     if not pool:
         raise InputError(f"{game.canonical}: the bots met no decision with a choice")
     answers = solution.answers(pool)
