@@ -338,12 +338,11 @@ def test_the_python_form_answers_as_the_kernel_does_to_the_bit(mode):
             width = engine._width
             f, i = np.zeros((n, 3 * width)), np.zeros((n, width + 1), dtype=np.int16)  # the engine's types
             if python:
-                refused = answers_numpy.answer_despirala(*args, engine._W, engine._normal, *engine._tables, engine.tie,
+                refused = answers_numpy.answer_despirala(*args, engine._W, engine._normal, engine._picks, engine.tie,
                                                          f, i)
             else:
-                refused = kernel.answer_despirala(*args, engine._W, engine._V, engine._offset, engine._rows,
-                                                  engine._aim, engine._row, engine._normal, engine._theta,
-                                                  *engine._tables, engine.tie, f, i)
+                refused = kernel.answer_despirala(*args, engine._W, engine._targets, engine._aim, engine._normal,
+                                                  engine._theta, engine._picks, engine.tie, f, i)
             outs.append((refused, f, i))
         (r1, f1, i1), (r2, f2, i2) = outs
         assert r1 == r2 and n > 400

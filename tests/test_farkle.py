@@ -198,8 +198,7 @@ def test_the_reference_recursion_agrees_with_the_kernel_on_any_table(min_bank, n
     for i, j, f, g in ((4, 4, 0, 0), (0, 9, 1, 1), (11, 2, 1, 0), (14, 3, 0, 1), (15, 15, 1, 1)):
         state = game.parse_state(f"{game.floor + UNIT * i}{'x' * f},{game.floor + UNIT * j}{'x' * g}")
         farkle = 1.0 - (starts[j, i, g, f + 1] if f + 1 < 2 else starts[j, max(i - 2, 0), g, 0])
-        kernel = turn(i, j, g, farkle, starts, game.goal // UNIT, game.floor // UNIT, min_bank // UNIT, pre,
-                      *game.classes.arrays(), 1)
+        kernel = turn(i, j, g, farkle, starts, game.kernel_rules, pre, game.classes.arrays(), 1)
         assert kernel == pytest.approx(reference_value(state, starts, game, {}), abs=1e-12)
     if min_bank:  # 550 with 50 at risk has reached the goal, but cannot bank it: the turn goes on
         state = game.parse_state("550,0,50,5")

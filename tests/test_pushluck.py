@@ -357,7 +357,7 @@ def test_the_python_form_answers_as_the_kernel_does_to_the_bit(spec):
     turn_total = rng.integers(-1, goal + 2, size=(n, 1))
     on_turn = rng.integers(0, 2, size=(n, 1))
     throwing = rng.integers(0, 2, size=(n, 1))
-    args = (engine._chances, engine._points, engine._probs, engine._bust, engine._reset, engine._most, engine.tie)
+    args = (engine._chances, engine._outcomes, engine._most, engine.tie)
     outs = []
     for form in (kernels.answer_push, answers_numpy.answer_push):
         f, i = np.zeros((n, 5)), np.zeros((n, 3), dtype=np.int16)  # the engine's types: no other compile

@@ -16,6 +16,7 @@ from ..core.dice import dice_space
 from ..core.errors import InputError
 from ..core.protocol import Unit
 from . import answers_numpy
+from .arrays import Picks, Targets
 from .encoding import PICKS
 from .rules import ALL_FREE, COMBINATIONS
 from .solver import H, binomial_table, completion_odds, pick_shape
@@ -65,22 +66,21 @@ class DespiralaEngine:
         self.unit: Unit = "p_target" if target else "ce" if theta else "points"
         self.higher_is_better = bool(target) or self._normal
         self._W = frozen(W if W is not None else np.zeros((1, H)))
-        self._V = frozen(V if V is not None else np.zeros(1, dtype=np.float32))
-        self._offset = frozen(offset if offset is not None else np.zeros(1, dtype=np.int64))
-        self._rows = frozen(rows if rows is not None else np.zeros(1, dtype=np.int64))
         self._aim = frozen(np.array(target if target else (-1, 0, 0.0, ALL_FREE), dtype=np.float64))
-        self._row = frozen(np.ascontiguousarray(row if row is not None else np.ones(1), dtype=np.float64))
+        self._targets = Targets(frozen(V if V is not None else np.zeros(1, dtype=np.float32)),
+                                frozen(offset if offset is not None else np.zeros(1, dtype=np.int64)),
+                                frozen(rows if rows is not None else np.zeros(1, dtype=np.int64)),
+                                int(self._aim[1]),
+                                frozen(np.ascontiguousarray(row if row is not None else np.ones(1), dtype=np.float64)))
         self._numpy_first = NumpyFirst(lambda: self._kernel, "despirala" if self._normal else "despirala(misere)")
 
     @cached_property
-    def _tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
-        """The picks' combinations, points and shapes, the throws' keep_add and roll offset, the completion odds
-        (q, qcum) and the binomial table, in the kernels' order."""
+    def _picks(self) -> Picks:
         combo, points, shape = pick_tables()
         dice = dice_space(6, 6)
         q, qcum = completion_odds()
-        return (combo, points, shape, frozen(dice.keep_add.astype(np.int64)), dice.roll_offset, frozen(q), frozen(qcum),
-                frozen(binomial_table()))
+        return Picks(combo, points, shape, frozen(dice.keep_add.astype(np.int64)), dice.roll_offset, frozen(q),
+                     frozen(qcum), frozen(binomial_table()))
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
         free, goods, points, dice, phase, combination, have, picked = as_situations(situations, KEYS)
@@ -93,12 +93,10 @@ class DespiralaEngine:
         f, i = out.buffers
         if self.judge == "points" and self._numpy_first.takes(free.shape[0]):
             refused = answers_numpy.answer_despirala(free, goods, points, dice, phase, combination, have, picked,
-                                                     self._W, self._normal, *self._tables, self.tie, f, i)
+                                                     self._W, self._normal, self._picks, self.tie, f, i)
         else:
-            refused = self._kernel(free, goods, points, dice, phase, combination, have, picked, self._W, self._V,
-                                   self._offset, self._rows, self._aim, self._row, self._normal, self._theta,
-                                   *self._tables,
-                                   self.tie, f, i)
+            refused = self._kernel(free, goods, points, dice, phase, combination, have, picked, self._W,
+                                   self._targets, self._aim, self._normal, self._theta, self._picks, self.tie, f, i)
         return out.check(REASONS) if refused else out
 
     @cached_property

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .arrays import Picks
+
 # the kernel's moments, sizes and reasons (tested equal to ``kernels.answers``'s)
 THROW, DECIDE, COMPLETE, COLLECT, HITS, OVER = range(6)
 GOODS_PER_TURN = 5
@@ -60,9 +62,10 @@ def throw_index(dice: np.ndarray, i: int, keep_add: np.ndarray, roll_offset: int
     return int(k) - roll_offset
 
 
-def answer_despirala(free, goods, points, dice, phase, combination, have, picked, W, normal, pick_combo, pick_points,
-                     pick_shape, keep_add, roll_offset, q, qcum, binom, tie, out_f, out_i) -> int:
+def answer_despirala(free, goods, points, dice, phase, combination, have, picked, W, normal, picks: Picks, tie, out_f,
+                     out_i) -> int:
     """The kernel's expected-score path, line for line; returns how many situations were refused."""
+    pick_combo, pick_points, pick_shape, keep_add, roll_offset, q, qcum, binom = picks
     n = free.shape[0]
     width = out_i.shape[1] - 1
     H = W.shape[1]

@@ -23,9 +23,9 @@ from ..core.arrays import frozen
 from ..core.errors import TableError
 from ..core.family import TableSize, tell_stage
 from ..core.why import Split
-from .future import most_goods, point_slots
+from .future import most_goods
 from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, Move
-from .solver import H, DespiralaTable, binomial_table, collect_values, completion_odds, throw_options, throw_values
+from .solver import H, DespiralaTable, collect_values, kernel_throws, throw_values
 from .state import COLLECT, THROW, DespiralaState
 
 KIND = "despirala-breakdown"
@@ -63,9 +63,6 @@ def sweep(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
 
     mode = solution.mode
     W = np.ascontiguousarray(solution.W)
-    probs, counts, start, combo, shape, points = throw_options(mode)
-    slot_points, n_slots, opt_slot = point_slots(mode)
-    q, qcum = completion_odds()
     parts = np.zeros((ALL_FREE + 1, H, len(COMBINATIONS) + 1))
     variance = np.zeros((ALL_FREE + 1, H))
     masks = np.array([m for m in range(1, ALL_FREE + 1) if not m & ~within], dtype=np.int64)
@@ -74,9 +71,7 @@ def sweep(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
         for k in range(1, len(COMBINATIONS) + 1):
             level = masks[sizes == k]
             if len(level):
-                stripes.each(breakdown_level, parts, variance, level, most_goods((1 << k) - 1),
-                             1.0 if mode == "normal" else -1.0, mode == "normal", W, probs, counts, start, combo, shape,
-                             points, opt_slot, slot_points, n_slots, q, qcum, binomial_table())
+                stripes.each(breakdown_level, parts, variance, level, most_goods((1 << k) - 1), W, kernel_throws(mode))
             if progress:
                 progress(int((sizes <= k).sum()), len(masks))
     return DespiralaBreakdown(mode, parts, variance)

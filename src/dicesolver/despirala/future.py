@@ -21,16 +21,10 @@ import numpy as np
 from ..core import tables
 from ..core.errors import TableError
 from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, TURNS
-from .solver import H, DespiralaTable, binomial_table, completion_odds, throw_options
+from .arrays import Futures
+from .solver import H, DespiralaTable, kernel_throws, max_points
 
 KIND = "despirala-future"
-
-
-def max_points(combination: int) -> int:
-    combo = COMBINATIONS[combination]
-    if combo.is_collect:
-        return 6 * combo.collect_face()
-    return max(combo.target(args)[1] for args in combo.arguments())
 
 
 def most_goods(free: int) -> int:
@@ -56,25 +50,6 @@ def layout(within: int = ALL_FREE) -> tuple[np.ndarray, np.ndarray, int]:
     return offset, length, cells
 
 
-@lru_cache(maxsize=None)
-def point_slots(mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The points each combination can score, numbered (slot 0: nothing): (slot_points[c, slot],
-    n_slots[c], opt_slot[o] for every option of ``throw_options``). A Collect's slot is the dice held."""
-    _, _, _, combo, _, points = throw_options(mode)
-    values: list[list[int]] = []
-    for c in COMBINATIONS:
-        if c.is_collect:
-            values.append([c.collect_face() * have for have in range(7)])
-        else:
-            values.append([0] + sorted({c.target(args)[1] for args in c.arguments()}))
-    width = max(len(v) for v in values)
-    slot_points = np.zeros((len(COMBINATIONS), width), dtype=np.int64)
-    for index, v in enumerate(values):
-        slot_points[index, : len(v)] = v
-    opt_slot = np.array([values[c].index(int(p)) for c, p in zip(combo, points)], dtype=np.int64)
-    return slot_points, np.array([len(v) for v in values], dtype=np.int64), opt_slot
-
-
 def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None = None,
           within: int = ALL_FREE) -> FutureTable:
     """The table (or the part of it for the sets of free combinations inside ``within``)."""
@@ -82,13 +57,9 @@ def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
     from .kernels.future import future_level
 
     mode = solution.mode
-    sign = solution.sign
     W = np.ascontiguousarray(solution.W)
-    probs, counts, start, combo, shape, points = throw_options(mode)
-    slot_points, n_slots, opt_slot = point_slots(mode)
-    q, qcum = completion_odds()
     offset, length, cells = layout(within)
-    F = np.zeros(cells, dtype=np.float32)
+    futures = Futures(np.zeros(cells, dtype=np.float32), offset, length, rows())
     masks = np.array([m for m in range(ALL_FREE + 1) if not m & ~within])
     sizes = np.array([int(m).bit_count() for m in masks])
     work = [float(length[masks[sizes == k]].sum() * (most_goods((1 << k) - 1) + 1))
@@ -99,13 +70,12 @@ def build(solution: DespiralaTable, progress: Callable[[int, int], None] | None 
             level = masks[sizes == k]
             if not len(level):
                 continue
-            stripes.each(future_level, F, offset, length, level, most_goods((1 << k) - 1), sign, mode == "normal", W,
-                         probs, counts, start, combo, shape, points, opt_slot, slot_points, n_slots, q, qcum,
-                         binomial_table(), solution.theta)
+            stripes.each(future_level, futures, level, most_goods((1 << k) - 1), solution.sign, solution.theta, W,
+                         kernel_throws(mode))
             done += work[k]
             if progress:
                 progress(int(done), int(sum(work)))
-    return FutureTable(mode, F, offset, length)
+    return FutureTable(mode, futures.F, offset, length)
 
 
 @dataclass
@@ -135,6 +105,17 @@ class FutureTable:
     @property
     def nbytes(self) -> int:
         return int(self.F.nbytes)
+
+    @property
+    def arrays(self) -> Futures:
+        """The table as the kernels read it."""
+        return Futures(self.F, self.offset, self.length, rows())
+
+
+@lru_cache(maxsize=1)
+def rows() -> np.ndarray:
+    """rows[mask]: the most goods a turn of that set of free combinations starts with (``most_goods``)."""
+    return np.array([most_goods(m) for m in range(ALL_FREE + 1)], dtype=np.int64)
 
 
 def fingerprint(mode: str, theta: float = 0.0) -> str:

@@ -14,8 +14,9 @@ import numpy as np
 
 from ..core.errors import InputError
 from ..core.family import MatchGames
+from .arrays import Futures, Targets
 from .rules import GOODS_PER_TURN, DespiralaGame
-from .solver import H
+from .solver import H, kernel_throws
 from .state import COLLECT, DECIDE, THROW, DespiralaState, Event, apply_event, draw_event, start_state
 
 MAX_MATCH_GAMES = 1_000_000
@@ -93,9 +94,7 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     beginning."""
     from ..core.jit import Stripes
     from .kernels.competitive import match_games
-    from .players import CompetitivePlayer, kernel_inputs
-    from .simulate import _code_index
-    from .solver import shape_index, shape_transitions
+    from .players import CompetitivePlayer
 
     first, second = kernel_strategy(a), kernel_strategy(b)
     if first is None or second is None:
@@ -103,16 +102,12 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     (kind_a, table_a), (kind_b, table_b) = first, second
     tables = [t for t in (table_a, table_b) if t.shape != (1, 1)] or [np.zeros((1, H))]
     W2 = np.ascontiguousarray(np.stack([t if t.shape != (1, 1) else tables[0] for t in (table_a, table_b)]))
-    targets = _target_inputs(game, a, b)
+    aims, targets = _target_inputs(game, a, b)
     future = next((bot.future for bot in (a, b) if isinstance(bot, CompetitivePlayer)), None)
-    if future is None:  # nobody plays to win: the kernel never reads F
-        from .future import FutureTable
-
-        future = FutureTable(game.mode, np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64),
-                             np.zeros(1, dtype=np.int64))
-    rows, counts, starts, combo, shape, scored, opt_slot, slot_points, q, qcum, binom = kernel_inputs(game.mode)
-    shape_cum = np.cumsum(shape_transitions(), axis=1)
-    done = shape_index()[("dice", ())]
+    # nobody plays to win: the kernel never reads the futures
+    futures = future.arrays if future is not None else Futures(
+        np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64))
     start = start or start_state(2, game)
     if start.phase != THROW or len(start.seats) != 2:
         raise InputError("a match starts from a two-player position at the start of a turn")
@@ -125,31 +120,26 @@ def kernel_match(game: DespiralaGame, a, b, pairs: int, seed: int,
     with Stripes() as stripes:
         for deal in range(0, pairs, batch):
             part = np.zeros((2 * min(batch, pairs - deal), 2), dtype=np.int64)
-            stripes.each(match_games, W2, np.array([kind_a, kind_b]), future.F, future.offset, future.length, rows,
-                         1.0 if game.mode == "normal" else -1.0, game.mode == "normal", counts, _code_index(),
-                         starts, combo, shape, scored, opt_slot, slot_points, q, qcum, shape_cum, done, binom,
-                         int(np.diff(starts).max()), masks, goods, points, start.mover, int(seed) % 2**63, deal,
-                         *targets, part)
+            stripes.each(match_games, W2, np.array([kind_a, kind_b]), aims, futures, targets, kernel_throws(game.mode),
+                         (masks, goods, points, start.mover), int(seed) % 2**63, deal, part)
             finals[2 * deal: 2 * deal + len(part)] = part
             if progress:
                 progress(2 * deal + len(part), 2 * pairs)
     return finals
 
 
-def _target_inputs(game: DespiralaGame, a, b) -> tuple:
-    """The target arrays of the match kernel: (V, offsets, rows, N, aims, row) of the one target table the
-    target players share (two target players must share one: the same aim's kind and needs), or empty ones."""
+def _target_inputs(game: DespiralaGame, a, b) -> tuple[np.ndarray, Targets]:
+    """The aims of the two players and the one target table the target players share (two target players must
+    share one: the same aim's kind and needs), or an empty one."""
     from .players import TargetPlayer
-    from .target import layout
 
     players = [p if isinstance(p, TargetPlayer) else None for p in (a, b)]
     tables = [p.table for p in players if p is not None]
     aims = np.array([p.aim if p is not None else 0 for p in players], dtype=np.int64)
     if not tables:
-        return (np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), 0, aims,
-                np.ones(1))
+        return aims, Targets(np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                             0, np.ones(1))
     table = max(tables, key=lambda t: t.N)
     if any(t.tie != table.tie or t.within != table.within for t in tables):
         raise InputError("two target players in one match play from one kind of target table")
-    offset, rows, _ = layout(table.N, table.within)
-    return np.asarray(table.V), offset, rows, table.N, aims, np.ascontiguousarray(table.row)
+    return aims, table.arrays

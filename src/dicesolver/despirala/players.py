@@ -22,10 +22,9 @@ from ..core.aims import (FIELD_TEMPLATE, TARGET_PREFIX, TARGET_TEMPLATE, THETA_T
                          parse_target, parse_theta_player, table_needs, theta_player)
 from ..core.errors import InputError
 from ..core.solved import TargetChance
-from .future import FutureTable, point_slots
+from .future import FutureTable
 from .rules import COMBINATIONS, DespiralaGame, Move
-from .solver import (DespiralaTable, binomial_table, collect_values, completion_odds, pick_shape, throw_options,
-                     turn_options)
+from .solver import DespiralaTable, collect_values, kernel_throws, pick_shape, throw_options, turn_options
 from .state import COLLECT, DECIDE, DespiralaState
 from .target import TargetTable
 
@@ -70,18 +69,6 @@ class ExpectedScorePlayer:
         raise InputError("no decision is due now")
 
 
-@lru_cache(maxsize=None)
-def kernel_inputs(mode: str) -> tuple:
-    """The fixed arrays the competitive kernels read, in their order (after the table and the state)."""
-    from .future import layout, most_goods
-
-    _, counts, start, combo, shape, points = throw_options(mode)
-    slot_points, _, opt_slot = point_slots(mode)
-    q, qcum = completion_odds()
-    rows = np.array([most_goods(m) for m in range(len(layout()[0]))], dtype=np.int64)
-    return rows, counts, start, combo, shape, points, opt_slot, slot_points, q, qcum, binomial_table()
-
-
 @dataclass
 class CompetitivePlayer:
     """Plays for the best expected rank (see the module's docstring)."""
@@ -99,10 +86,8 @@ class CompetitivePlayer:
         if not others:
             return None
         beat = np.zeros(BEAT_CELLS)
-        rows = kernel_inputs(self.solution.mode)[0]
         for seat in others:
-            add_opponent(self.future.F, self.future.offset, self.future.length, rows, seat.free, seat.goods,
-                         seat.points, self._sign, H, beat)
+            add_opponent(self.future.arrays, seat.free, seat.goods, seat.points, self._sign, H, beat)
         return beat
 
     @property
@@ -113,14 +98,12 @@ class CompetitivePlayer:
         """(choice code, each option's expected opponents beaten, throw index): see kernels.competitive.decide."""
         from .kernels.competitive import decide
 
-        rows, counts, start, combo, shape, points, opt_slot, slot_points, q, qcum, binom = kernel_inputs(
-            self.solution.mode)
+        throws = kernel_throws(self.solution.mode)
         r = _throw_index()[tuple(state.dice)]
         seat = state.seat
-        values = np.empty(7 + int(np.diff(start).max()))
-        choice = decide(self.future.F, self.future.offset, self.future.length, rows, np.asarray(self.solution.W),
-                        seat.free, seat.goods, seat.points, r, beat, self._sign, self.solution.mode == "normal",
-                        counts, start, combo, shape, points, opt_slot, slot_points, q, qcum, binom, values)
+        values = np.empty(7 + throws.most_options)
+        choice = decide(self.future.arrays, np.asarray(self.solution.W), seat.free, seat.goods, seat.points, r, beat,
+                        self._sign, throws, values)
         return int(choice), values, r
 
     def _move(self, state: DespiralaState, choice: int) -> Move:
@@ -168,21 +151,18 @@ class CompetitivePlayer:
     def _collect_move(self, state: DespiralaState, beat: np.ndarray) -> str:
         from .kernels.competitive import collect_decision
 
-        rows, *_, slot_points, _, _, binom = kernel_inputs(self.solution.mode)
         seat = state.seat
-        go = collect_decision(self.future.F, self.future.offset, self.future.length, rows,
-                              np.asarray(self.solution.W), seat.free, state.combination, state.have, seat.goods,
-                              seat.points, beat, self._sign, slot_points, binom)
+        go = collect_decision(self.future.arrays, np.asarray(self.solution.W), seat.free, state.combination,
+                              state.have, seat.goods, seat.points, beat, self._sign, kernel_throws(self.solution.mode))
         return "continue" if go else "stop"
 
     def _collect_beaten(self, state: DespiralaState, beat: np.ndarray) -> dict[str, float]:
         from .kernels.competitive import collect_beaten
         from .solver import H
 
-        rows, *_, slot_points, _, _, binom = kernel_inputs(self.solution.mode)
         seat = state.seat
-        stop, go = collect_beaten(self.future.F, self.future.offset, self.future.length, rows, seat.free,
-                                  state.combination, state.have, seat.goods, seat.points, beat, slot_points, binom, H)
+        stop, go = collect_beaten(self.future.arrays, seat.free, state.combination, state.have, seat.goods,
+                                  seat.points, beat, kernel_throws(self.solution.mode), H)
         out = {"stop": float(stop)}
         if go == go:
             out["continue"] = float(go)

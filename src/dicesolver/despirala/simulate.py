@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from ..core.arrays import frozen
 from ..core.errors import InputError
 from .kernels.expected import simulate_games
-from .rules import ALL_FREE, six_dice_throws
-from .solver import binomial_table, check_mode, completion_odds, shape_index, shape_transitions, throw_options
+from .rules import ALL_FREE
+from .solver import check_mode, kernel_throws, value_sign
 from .target import TargetTable
 
 MAX_GAMES = 100_000_000
@@ -34,26 +33,6 @@ class DespiralaStats:
     histogram: dict[str, list] = field(default_factory=dict)
 
 
-@lru_cache(maxsize=None)
-def _code_index() -> np.ndarray:
-    throws, _ = six_dice_throws()
-    index = np.full(7 ** 6, -1, dtype=np.int64)
-    for i, t in enumerate(throws):
-        index[sum(t.count(f + 1) * 7 ** f for f in range(6))] = i
-    return index
-
-
-@lru_cache(maxsize=None)
-def _kernel_inputs(mode: str) -> tuple:
-    """The fixed arrays the simulation kernel reads (built once per mode)."""
-    _, counts, start_idx, combo, shape, points = throw_options(mode)
-    q, qcum = completion_odds()
-    shape_cum = np.cumsum(shape_transitions(), axis=1)
-    done = shape_index()[("dice", ())]
-    return (1.0 if mode == "normal" else -1.0, mode == "normal", counts, _code_index(), start_idx, combo, shape,
-            points, q, qcum, shape_cum, done, binomial_table())
-
-
 def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, int, int] = (ALL_FREE, 0, 0),
                theta: float = 0.0) -> np.ndarray:
     """Final scores of ``n`` games played with table ``W``'s decisions (reproducible from ``seed``), from
@@ -63,11 +42,9 @@ def play_games(W: np.ndarray, mode: str, n: int, seed: int, start: tuple[int, in
     if not 1 <= n <= MAX_GAMES:
         raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
     scores = np.zeros(n, dtype=np.int64)
-    mask, goods, pts = start
-    sign, *inputs = _kernel_inputs(mode)
-    sign *= -1.0 if theta < 0 else 1.0  # E[exp(theta X)] is minimised for theta < 0
-    # one type, cached or new
-    simulate_games(frozen(W), sign, *inputs, mask, goods, pts, int(seed) % 2**31, scores, float(theta))
+    # W in one type, cached or new
+    simulate_games(frozen(W), value_sign(mode, theta), float(theta), kernel_throws(mode), tuple(int(x) for x in start),
+                   int(seed) % 2**31, scores)
     return scores
 
 
@@ -102,18 +79,12 @@ def play_target_games(table: TargetTable, aim: int, n: int, seed: int,
     the kernels), reproducible from ``seed``, from the start of a turn: ``start`` = (free combinations,
     goods before this turn's 5, points)."""
     from .kernels.target import target_games
-    from .target import layout
 
     if not 1 <= n <= MAX_GAMES:
         raise InputError(f"the number of games is between 1 and {MAX_GAMES:,}")
-    _, normal, counts, code_index, start_idx, combo, shape, points, q, qcum, shape_cum, done, binom = \
-        _kernel_inputs(table.mode)
     free, goods, scored = start
     if free & ~table.within or not 0 <= aim - scored <= table.N:
         raise InputError("the target table does not hold this start or this aim")
-    offset, rows, _ = layout(table.N, table.within)
     scores = np.zeros(n, dtype=np.int64)
-    target_games(np.asarray(table.V), offset, rows, table.N, aim, normal, np.ascontiguousarray(table.row), counts,
-                 code_index, start_idx, combo, shape, points, q, qcum, shape_cum, done, binom, free, goods, scored,
-                 int(seed) % 2**31, scores)
+    target_games(table.arrays, aim, kernel_throws(table.mode), tuple(int(x) for x in start), int(seed) % 2**31, scores)
     return scores

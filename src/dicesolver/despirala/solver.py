@@ -28,6 +28,7 @@ from ..core import tables
 from ..core.aims import check_theta
 from ..core.errors import InputError, TableError
 from ..core.arrays import frozen
+from .arrays import Throws
 from .rules import ALL_FREE, COMBINATIONS, FACES, GOODS_PER_TURN, MAX_GOODS, Move, missing, six_dice_throws
 
 H = MAX_GOODS + GOODS_PER_TURN + 1  # goods values 0..75 kept in the tables
@@ -158,6 +159,65 @@ def throw_options(mode: str = "normal") -> tuple[np.ndarray, ...]:
             np.array(shape, dtype=np.int64), np.array(points, dtype=np.float64))
 
 
+def max_points(combination: int) -> int:
+    combo = COMBINATIONS[combination]
+    if combo.is_collect:
+        return 6 * combo.collect_face()
+    return max(combo.target(args)[1] for args in combo.arguments())
+
+
+@lru_cache(maxsize=None)
+def point_slots(mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The points each combination can score, numbered (slot 0: nothing): (slot_points[c, slot],
+    n_slots[c], opt_slot[o] for every option of ``throw_options``). A Collect's slot is the dice held."""
+    _, _, _, combo, _, points = throw_options(mode)
+    values: list[list[int]] = []
+    for c in COMBINATIONS:
+        if c.is_collect:
+            values.append([c.collect_face() * have for have in range(7)])
+        else:
+            values.append([0] + sorted({c.target(args)[1] for args in c.arguments()}))
+    width = max(len(v) for v in values)
+    slot_points = np.zeros((len(COMBINATIONS), width), dtype=np.int64)
+    for index, v in enumerate(values):
+        slot_points[index, : len(v)] = v
+    opt_slot = np.array([values[c].index(int(p)) for c, p in zip(combo, points)], dtype=np.int64)
+    return slot_points, np.array([len(v) for v in values], dtype=np.int64), opt_slot
+
+
+@lru_cache(maxsize=None)
+def used_shapes(mode: str) -> np.ndarray:
+    """used[c, s]: whether some throw offers combination c with missing shape s."""
+    _, _, _, combo, shape, _ = throw_options(mode)
+    used = np.zeros((len(COMBINATIONS), completion_odds()[0].shape[0]), dtype=np.bool_)
+    used[combo, shape] = True
+    return used
+
+
+@lru_cache(maxsize=None)
+def code_index() -> np.ndarray:
+    """index[code] = the throw (``six_dice_throws``' order) whose counts by face are the base-7 number code."""
+    throws, _ = six_dice_throws()
+    index = np.full(7 ** 6, -1, dtype=np.int64)
+    for i, t in enumerate(throws):
+        index[sum(t.count(f + 1) * 7 ** f for f in range(6))] = i
+    return index
+
+
+@lru_cache(maxsize=None)
+def kernel_throws(mode: str) -> Throws:
+    """The rules of ``mode`` as every kernel reads them (``arrays.Throws``), built once per mode."""
+    probs, counts, start, combo, shape, points = throw_options(mode)
+    slot_points, n_slots, opt_slot = point_slots(mode)
+    q, qcum = completion_odds()
+    top = np.array([max_points(c.index) for c in COMBINATIONS], dtype=np.int64)
+    # read-only: the tuple is shared by every kernel call of the process
+    return Throws(mode == "normal", frozen(probs), frozen(counts), frozen(code_index()), frozen(start), frozen(combo),
+                  frozen(shape), frozen(points), frozen(opt_slot), frozen(slot_points), frozen(n_slots), frozen(top),
+                  frozen(used_shapes(mode)), frozen(q), frozen(qcum), frozen(np.cumsum(shape_transitions(), axis=1)),
+                  shape_index()[("dice", ())], frozen(binomial_table()), int(np.diff(start).max()))
+
+
 def binomial_table() -> np.ndarray:
     """b[n, j] = P(j of n rethrown dice show the collected face)."""
     b = np.zeros((7, 7))
@@ -201,12 +261,11 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
         raise InputError("--samples is between 1 and 100000 (0: the exact model)")
     mode = check_mode(mode)
     theta = check_appetite(mode, theta)
-    sign = _sign(mode, theta)
+    sign = value_sign(mode, theta)
     from .kernels.expected import base_completion, solve_level  # numba is loaded by the solve, not by advice
 
-    probs, counts, start, combo, shape, points = throw_options(mode)
-    q, qcum = completion_odds()
-    n_shapes = q.shape[0]
+    throws = kernel_throws(mode)
+    n_shapes = throws.q.shape[0]
     n_combos = len(COMBINATIONS)
     levels: list[list[int]] = [[] for _ in range(n_combos + 1)]
     for mask in range(ALL_FREE + 1):
@@ -217,16 +276,14 @@ def solve(mode: str = "normal", progress: Callable[[int, int], None] | None = No
             level_index[mask] = i
     W = np.zeros((ALL_FREE + 1, H))
     D_prev = np.zeros((1, n_shapes, H))
-    base_completion(q, qcum, D_prev[0], theta)
-    binom = binomial_table()
+    base_completion(throws.q, throws.qcum, D_prev[0], theta)
     for size in range(1, n_combos + 1):
         masks = np.array(levels[size], dtype=np.int64)
         D_next = np.zeros((len(masks), n_shapes, H))
         # a turn with `size` combinations free comes after 14 - size turns: at most 5 * (15 - size) goods
         hmax = GOODS_PER_TURN * (n_combos + 1 - size)
         next_hmax = GOODS_PER_TURN * (n_combos - size)
-        solve_level(W, masks, hmax, sign, mode == "normal", probs, counts, start, combo, shape, points, q, qcum,
-                    D_prev, D_next, max(next_hmax, 0), level_index, binom, samples, seed, theta)
+        solve_level(W, masks, hmax, sign, theta, throws, D_prev, D_next, max(next_hmax, 0), level_index, samples, seed)
         D_prev = D_next
         if progress:
             progress(size, n_combos)
@@ -257,7 +314,7 @@ class DespiralaTable:
     @property
     def sign(self) -> float:
         """+1 where the table's best value is its largest, -1 where it is its smallest."""
-        return _sign(self.mode, self.theta)
+        return value_sign(self.mode, self.theta)
 
     @property
     def root_value(self) -> float:
@@ -326,7 +383,7 @@ def load_or_solve(mode: str = "normal", rebuild: bool = False, progress: Callabl
 
 # -- option values inside a turn (advice, hints, luck and mistakes) ------------------------------------------
 
-def _sign(mode: str, theta: float = 0.0) -> float:
+def value_sign(mode: str, theta: float = 0.0) -> float:
     """+1 where values are maximised: normal play's points, or E[exp(theta X)] for theta > 0."""
     return (1.0 if mode == "normal" else -1.0) * (-1.0 if theta < 0 else 1.0)
 

@@ -22,9 +22,10 @@ import numpy as np
 from ..core import tables
 from ..core.aims import AT_LEAST, MAX_NEED
 from ..core.errors import InputError, TableError
-from .future import max_points, most_goods
+from .arrays import Targets
+from .future import most_goods
 from .rules import ALL_FREE, COMBINATIONS, GOODS_PER_TURN, Move
-from .solver import H, binomial_table, check_mode, completion_odds, throw_moves, throw_options
+from .solver import H, binomial_table, check_mode, completion_odds, kernel_throws, throw_moves
 
 KIND = "despirala-target"
 
@@ -42,15 +43,6 @@ def layout(N: int, within: int = ALL_FREE) -> tuple[np.ndarray, np.ndarray, int]
             offset[mask] = cells
             cells += (int(rows[mask]) + 1) * (N + 1)
     return offset, rows, cells
-
-
-@lru_cache(maxsize=None)
-def used_shapes(mode: str) -> np.ndarray:
-    """used[c, s]: whether some throw offers combination c with missing shape s."""
-    _, _, _, combo, shape, _ = throw_options(mode)
-    used = np.zeros((len(COMBINATIONS), completion_odds()[0].shape[0]), dtype=np.bool_)
-    used[combo, shape] = True
-    return used
 
 
 def target_row(mode: str, N: int, tie: float = AT_LEAST) -> np.ndarray:
@@ -92,6 +84,12 @@ class TargetTable:
 
     def _below(self) -> float:
         return 1.0 if self.normal else 0.0
+
+    @property
+    def arrays(self) -> Targets:
+        """The table as the kernels read it."""
+        offset, rows, _ = layout(self.N, self.within)
+        return Targets(np.asarray(self.V), offset, rows, self.N, np.ascontiguousarray(self.row, dtype=np.float64))
 
     def _check_need(self, need: int) -> None:
         if need > self.N:
@@ -192,11 +190,8 @@ def build(mode: str, N: int, progress: Callable[[int, int], None] | None = None,
         raise InputError(f"a target is between 1 and {MAX_NEED} points")
     row = target_row(mode, N, tie) if row is None else np.ascontiguousarray(row, dtype=np.float64)
     reach, beyond = row_tail(row)
-    probs, counts, start, combo, shape, points = throw_options(mode)
-    q, qcum = completion_odds()
     offset, rows, cells = layout(N, within)
-    top = np.array([max_points(c.index) for c in COMBINATIONS], dtype=np.int64)
-    V = np.zeros(cells, dtype=np.float32)
+    targets = Targets(np.zeros(cells, dtype=np.float32), offset, rows, N, row)
     masks = np.array([m for m in range(1, ALL_FREE + 1) if not m & ~within], dtype=np.int64)
     sizes = np.array([int(m).bit_count() for m in masks])
     levels = [masks[sizes == k] for k in range(len(COMBINATIONS) + 1)]
@@ -205,13 +200,12 @@ def build(mode: str, N: int, progress: Callable[[int, int], None] | None = None,
     with Stripes() as stripes:  # one pool of threads for every level
         for k in range(1, len(COMBINATIONS) + 1):
             if len(levels[k]):
-                stripes.each(target_level, V, offset, rows, N, levels[k], most_goods((1 << k) - 1), mode == "normal",
-                             row, reach, beyond, mode == "normal", probs, counts, start, combo, shape, points,
-                             used_shapes(mode), top, q, qcum, binomial_table())
+                stripes.each(target_level, targets, levels[k], most_goods((1 << k) - 1), reach, beyond,
+                             kernel_throws(mode))
             done += work[k]
             if progress:
                 progress(done, sum(work))
-    return TargetTable(mode, V, N, row, within=within)
+    return TargetTable(mode, targets.V, N, row, within=within)
 
 
 def fingerprint(mode: str, N: int, tie: float, within: int, row: np.ndarray | None = None) -> str:

@@ -30,7 +30,8 @@ class FarkleEngine:
         self.table, self.tie = table, tie
         g = table.game
         self.game = g
-        self._goal, self._floor = g.goal // UNIT, g.floor // UNIT
+        self._rules, self._throws = g.kernel_rules, g.classes.arrays()
+        self._goal, self._floor = self._rules.goal, self._rules.floor
         self._size = self._goal - self._floor
         self._width = widest(g)
         self._single_lock = threading.Lock()
@@ -94,11 +95,9 @@ class FarkleEngine:
             i, j, fm, fo, t = key
             if not memo.holds(slot, key):
                 memo.keys[slot] = (i, j, fm, fo, t + 1)
-                memo.farkle[slot] = self._farkle_value(i, j, fm, fo, self.table.starts, self._floor,
-                                                       self.game.farkle_limit, self.game.penalty // UNIT)
-                memo.first[slot] = self._turn_kernel(i, j, fo, memo.farkle[slot], self.table.starts, self._goal,
-                                                     self._floor, self.game.min_bank // UNIT, memo.pre[slot],
-                                                     *self.game.classes.arrays(), t + 1)
+                memo.farkle[slot] = self._farkle_value(i, j, fm, fo, self.table.starts, self._rules)
+                memo.first[slot] = self._turn_kernel(i, j, fo, memo.farkle[slot], self.table.starts, self._rules,
+                                                     memo.pre[slot], self._throws, t + 1)
             self._fill(row, f, codes, memo.pre[slot], float(memo.first[slot]), float(memo.farkle[slot]), key,
                        int(left[row, 0]), table[row], int(throwing[row, 0]))
 
@@ -156,7 +155,7 @@ class FarkleEngine:
         f[row, 2 * w] = best
 
     def _roll(self, t: int, n: int, wins_from: int, farkle: float, pre: np.ndarray) -> float:
-        return float(self._roll_kernel(t, n, wins_from, farkle, pre, *self.game.classes.arrays()))
+        return float(self._roll_kernel(t, n, wins_from, farkle, pre, self._throws))
 
     @cached_property
     def _turn_kernel(self):

@@ -91,17 +91,16 @@ def chart_rows(game: FarkleGame, solution: FarkleTable, mine: int | None = None,
             raise InputError(f"a score is a multiple of {UNIT} from {game.floor:,} to {game.goal - UNIT:,}")
         return [asked]
 
-    goal, floor = game.goal // UNIT, game.floor // UNIT
-    arrays = game.classes.arrays()
-    pre = np.empty((goal - floor + 1, DICE + 1))
-    banks = np.empty((DICE, goal - floor + 1), dtype=np.bool_)
+    rules, throws = game.kernel_rules, game.classes.arrays()
+    pre = np.empty((rules.goal - rules.floor + 1, DICE + 1))
+    banks = np.empty((DICE, rules.goal - rules.floor + 1), dtype=np.bool_)
     rows = []
     for me in scores(mine):
         for them in scores(theirs):
             i, j = (me - game.floor) // UNIT, (them - game.floor) // UNIT
-            farkle = farkle_value(i, j, 0, 0, solution.starts, floor, game.farkle_limit, game.penalty // UNIT)
-            turn(i, j, 0, farkle, solution.starts, goal, floor, game.min_bank // UNIT, pre, *arrays, 0)
-            banks_where(i, j, 0, farkle, solution.starts, goal, floor, game.min_bank // UNIT, pre, *arrays, banks)
+            farkle = farkle_value(i, j, 0, 0, solution.starts, rules)
+            turn(i, j, 0, farkle, solution.starts, rules, pre, throws, 0)
+            banks_where(i, j, 0, farkle, solution.starts, rules, pre, throws, banks)
             at_risk = game.wins_from(me) // UNIT  # turn totals short of a win
             for n in range(1, DICE + 1):
                 row = banks[n - 1, :at_risk]

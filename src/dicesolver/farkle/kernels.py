@@ -17,22 +17,34 @@ with their probability. Six dice have 119 classes and 503 options in all.
 from __future__ import annotations
 
 import numpy as np
-from ..core.jit import njit, prange
+
+from ..core.jit import borrowed, njit, prange
+from .rules import Throws
+
+
+@njit(cache=True, inline="always")
+def lend_throws(throws):
+    """The throw classes (``rules.Throws``) with their arrays borrowed (``core.jit.borrowed``): a kernel lends
+    itself its classes once, so that its helpers read arrays that cost no reference counts. Only for the length
+    of the call that holds ``throws``."""
+    return Throws(borrowed(throws.class_start), borrowed(throws.class_prob), borrowed(throws.option_start),
+                  borrowed(throws.option_left), borrowed(throws.option_units))
 
 
 @njit(cache=True)
-def finish(goal, floor, i, min_bank):
+def finish(rules, i):
     """The least turn total that wins for the mover at score index ``i`` (``FarkleGame.wins_from`` in units):
     it reaches the goal and may be banked (with a least bank, reaching the goal with less at risk does not
     end the game)."""
-    left_to_goal = goal - (i + floor)
-    return left_to_goal if left_to_goal > min_bank else min_bank
+    left_to_goal = rules.goal - (i + rules.floor)
+    return left_to_goal if left_to_goal > rules.min_bank else rules.min_bank
 
 
 @njit(cache=True)
-def roll_value(t, n, wins_from, farkle, pre, class_start, class_prob, option_start, option_left, option_units):
+def roll_value(t, n, wins_from, farkle, pre, throws):
     """The mover's value of throwing ``n`` dice with ``t`` at risk: each class's best set-aside (a turn total of
     ``wins_from`` or more wins), the Farkle (worth ``farkle``) for the rest."""
+    class_start, class_prob, option_start, option_left, option_units = throws
     value = 0.0
     p_scoring = 0.0
     for c in range(class_start[n], class_start[n + 1]):
@@ -48,58 +60,57 @@ def roll_value(t, n, wins_from, farkle, pre, class_start, class_prob, option_sta
 
 
 @njit(cache=True)
-def turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class_prob, option_start, option_left,
-         option_units, down_to):
+def turn(i, j, g, farkle, starts, rules, pre, throws, down_to):
     """Solve the turn of the mover at ``(i, j, ·, g)`` whose Farkle is worth ``farkle``: ``pre[t, n]`` is
     the value of deciding (bank or throw) with ``t`` at risk and ``n`` dice, for every ``t >= down_to``
     (``pre[·, 0]`` unused). Returns the value of the turn's first throw of six dice."""
-    wins_from = finish(goal, floor, i, min_bank)
+    throws = lend_throws(throws)
+    min_bank = rules.min_bank
+    wins_from = finish(rules, i)
     for t in range(wins_from - 1, down_to - 1, -1):
         bank = -1.0
         if t > 0 and t >= min_bank:  # below wins_from, a total that may be banked is short of the goal
             bank = 1.0 - starts[j, i + t, g, 0]
         for n in range(1, 7):
-            v = roll_value(t, n, wins_from, farkle, pre, class_start, class_prob, option_start, option_left,
-                           option_units)
+            v = roll_value(t, n, wins_from, farkle, pre, throws)
             pre[t, n] = v if v > bank else bank
     zero, six = np.int64(0), np.int64(6)  # typed, not literal: roll_value is compiled once for every caller
-    return roll_value(zero, six, wins_from, farkle, pre, class_start, class_prob, option_start, option_left,
-                      option_units)
+    return roll_value(zero, six, wins_from, farkle, pre, throws)
 
 
 @njit(cache=True)
-def banks_where(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class_prob, option_start,
-                option_left, option_units, banks):
+def banks_where(i, j, g, farkle, starts, rules, pre, throws, banks):
     """After ``turn`` filled ``pre`` for this turn start: ``banks[n - 1, t]`` whether banking ``t`` at risk
     with ``n`` dice left is best (at least as good as throwing them) in the mover's turn at ``(i, j)``."""
-    wins_from = finish(goal, floor, i, min_bank)
+    throws = lend_throws(throws)
+    min_bank = rules.min_bank
+    wins_from = finish(rules, i)
     for t in range(wins_from):
         for n in range(1, 7):
             banks[n - 1, t] = False
             if t > 0 and t >= min_bank:
                 bank = 1.0 - starts[j, i + t, g, 0]
-                throw = roll_value(t, n, wins_from, farkle, pre, class_start, class_prob, option_start,
-                                   option_left, option_units)
+                throw = roll_value(t, n, wins_from, farkle, pre, throws)
                 banks[n - 1, t] = bank >= throw
 
 
 @njit(cache=True)
-def farkle_value(i, j, f, g, starts, floor, limit, penalty):
+def farkle_value(i, j, f, g, starts, rules):
     """The mover's value of a Farkle at ``(i, j, f, g)``: the opponent's turn start after it."""
-    if f + 1 < limit:
+    if f + 1 < rules.limit:
         return 1.0 - starts[j, i, g, f + 1]
-    dropped = i - penalty
+    dropped = i - rules.penalty
     if dropped < 0:
         dropped = 0  # the floor
     return 1.0 - starts[j, dropped, g, 0]
 
 
 @njit(cache=True)
-def solve_group(a, b, starts, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob, option_start,
-                option_left, option_units, tol):
+def solve_group(a, b, starts, rules, pre, throws, tol):
     """The turn starts of scores ``{a, b}`` (both seats' views), given every higher total: in order of
     Farkles in a row, most first, so that each reads the one its Farkle leads to; repeated while a Farkle
     leads back into the group (no penalty, or a score on the floor). Returns the largest change."""
+    limit, penalty = rules.limit, rules.penalty
     cyclic = limit == 1 or penalty == 0 or a == 0 or b == 0
     largest = 0.0
     while True:
@@ -113,9 +124,8 @@ def solve_group(a, b, starts, goal, floor, limit, penalty, min_bank, pre, class_
                     i, j = (a, b) if side == 0 else (b, a)
                     if side == 1 and a == b:
                         continue
-                    farkle = farkle_value(i, j, f, g, starts, floor, limit, penalty)
-                    v = turn(i, j, g, farkle, starts, goal, floor, min_bank, pre, class_start, class_prob,
-                             option_start, option_left, option_units, np.int64(1))
+                    farkle = farkle_value(i, j, f, g, starts, rules)
+                    v = turn(i, j, g, farkle, starts, rules, pre, throws, np.int64(1))
                     d = abs(v - starts[i, j, f, g])
                     if d > change:
                         change = d
@@ -127,8 +137,7 @@ def solve_group(a, b, starts, goal, floor, limit, penalty, min_bank, pre, class_
 
 
 @njit(cache=True, parallel=True)
-def sweep(starts, goal, floor, limit, penalty, min_bank, class_start, class_prob, option_start, option_left,
-          option_units, tol):
+def sweep(starts, rules, throws, tol):
     """One pass over every turn start, highest total of scores first (banking only raises the total, so
     each group reads finished values; the penalty's lower totals are last sweep's). Returns the largest
     change."""
@@ -140,9 +149,8 @@ def sweep(starts, goal, floor, limit, penalty, min_bank, class_start, class_prob
         for k in prange(count):
             a = low + k
             b = total - a
-            pre = np.empty((goal - floor + 1, 7))
-            d = solve_group(a, b, starts, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob,
-                            option_start, option_left, option_units, tol)
+            pre = np.empty((rules.goal - rules.floor + 1, 7))
+            d = solve_group(a, b, starts, rules, pre, lend_throws(throws), tol)
             if d > largest[a]:
                 largest[a] = d
     return largest.max()
@@ -152,11 +160,12 @@ def sweep(starts, goal, floor, limit, penalty, min_bank, class_start, class_prob
 
 
 @njit(cache=True)
-def expected_turn(cap, min_bank, farkle, tail, class_start, class_prob, option_start, option_left, option_units):
+def expected_turn(cap, min_bank, farkle, tail, throws):
     """``E[t, n]``: the worth (units) of the rest of a turn with ``t`` at risk and ``n`` dice, banking or
     throwing to make it most: the points it banks, or ``farkle`` for a Farkle (what the Farkle costs in later
     turns, with the penalty). From ``cap`` on the player banks unless the throw cannot be a Farkle, which adds
     ``tail[n]`` (checked by the caller: the strategy banks well below it)."""
+    class_start, class_prob, option_start, option_left, option_units = lend_throws(throws)
     e = np.zeros((cap + 1, 7))
     for t in range(cap, -1, -1):
         for n in range(1, 7):
@@ -181,16 +190,17 @@ def expected_turn(cap, min_bank, farkle, tail, class_start, class_prob, option_s
 
 
 @njit(cache=True)
-def turns_turn(b, f, turns, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob, option_start,
-               option_left, option_units):
+def turns_turn(b, f, turns, rules, pre, throws):
     """One turn of the solitaire race from banked ``b`` (index above the floor) with ``f`` Farkles in a row:
     ``pre[t, n]`` the expected turns still needed after this one (banking or throwing to make it fewest);
     returns the expected turns from the turn's start, this one included."""
-    wins_from = finish(goal, floor, b, min_bank)
-    if f + 1 < limit:
+    class_start, class_prob, option_start, option_left, option_units = lend_throws(throws)
+    min_bank = rules.min_bank
+    wins_from = finish(rules, b)
+    if f + 1 < rules.limit:
         farkle = turns[b, f + 1]
     else:
-        dropped = b - penalty
+        dropped = b - rules.penalty
         farkle = turns[dropped if dropped > 0 else 0, 0]
     for t in range(wins_from - 1, -1, -1):
         for n in range(1, 7):
@@ -215,17 +225,16 @@ def turns_turn(b, f, turns, goal, floor, limit, penalty, min_bank, pre, class_st
 
 
 @njit(cache=True)
-def turns_sweep(turns, goal, floor, limit, penalty, min_bank, class_start, class_prob, option_start, option_left,
-                option_units):
+def turns_sweep(turns, rules, throws):
     """One pass of the solitaire race's value iteration, from the highest banked score down (a bank only
     raises it); returns the largest change."""
     size = turns.shape[0]
     pre = np.empty((size + 1, 7))
     largest = 0.0
+    throws = lend_throws(throws)
     for b in range(size - 1, -1, -1):
-        for f in range(limit - 1, -1, -1):
-            v = turns_turn(b, f, turns, goal, floor, limit, penalty, min_bank, pre, class_start, class_prob,
-                           option_start, option_left, option_units)
+        for f in range(rules.limit - 1, -1, -1):
+            v = turns_turn(b, f, turns, rules, pre, throws)
             d = abs(v - turns[b, f])
             if d > largest:
                 largest = d

@@ -18,7 +18,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
@@ -153,8 +153,29 @@ class ThrowClasses:
     option_units: np.ndarray
     p_farkle: np.ndarray  # by number of dice thrown
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.class_start, self.class_prob, self.option_start, self.option_left, self.option_units
+    def arrays(self) -> Throws:
+        """The classes as the kernels read them."""
+        return Throws(self.class_start, self.class_prob, self.option_start, self.option_left, self.option_units)
+
+
+class Throws(NamedTuple):
+    """``ThrowClasses`` as one argument of the kernels (``kernels.lend_throws`` lends it borrowed)."""
+
+    class_start: np.ndarray  # int64 [n + 1]: the classes of n dice are class_start[n]:class_start[n + 1] ...
+    class_prob: np.ndarray  # ... each with its probability ...
+    option_start: np.ndarray  # ... and its options option_start[c]:option_start[c + 1] ...
+    option_left: np.ndarray  # ... each leaving that many dice to throw (6 after hot dice) ...
+    option_units: np.ndarray  # ... and adding that many units to the turn
+
+
+class KernelRules(NamedTuple):
+    """A game's match rules as the kernels read them, in units (``FarkleGame.kernel_rules``)."""
+
+    goal: int
+    floor: int
+    limit: int  # Farkles in a row that cost the penalty
+    penalty: int
+    min_bank: int  # the least turn total that may be banked
 
 
 def throw_classes(scoring: Scoring) -> ThrowClasses:
@@ -221,6 +242,11 @@ class FarkleGame(ShownGame):
         from .state import parse_state
 
         return parse_state(self, text)
+
+    @property
+    def kernel_rules(self) -> KernelRules:
+        return KernelRules(self.goal // UNIT, self.floor // UNIT, self.farkle_limit, self.penalty // UNIT,
+                           self.min_bank // UNIT)
 
     def wins_from(self, mine: int) -> int:
         """The least turn total that wins from the banked score ``mine``: it reaches the goal and may be banked

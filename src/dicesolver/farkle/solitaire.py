@@ -64,7 +64,7 @@ def expected_turn(game: FarkleGame) -> ExpectedTurn:
         return float(worth[f + 1]) if f + 1 < limit else float(worth[0] - penalty)
 
     for _ in range(MAX_SWEEPS):
-        tables = np.stack([kernel(CAP, min_bank, farkle(f), tail, *arrays) for f in range(limit)])
+        tables = np.stack([kernel(CAP, min_bank, farkle(f), tail, arrays) for f in range(limit)])
         starts = tables[:, 0, DICE]
         change = np.abs((starts - starts[0]) - worth).max()
         worth = starts - starts[0]
@@ -113,8 +113,7 @@ class FewestTurns:
         g = self.game
         b = (banked - g.floor) // UNIT
         pre = np.empty((self.turns.shape[0] + 1, 7))
-        turns_turn(b, farkles, self.turns, g.goal // UNIT, g.floor // UNIT, g.farkle_limit, g.penalty // UNIT,
-                   g.min_bank // UNIT, pre, *g.classes.arrays())
+        turns_turn(b, farkles, self.turns, g.kernel_rules, pre, g.classes.arrays())
         out: dict[int, int | None] = {}
         to_goal = (g.goal - banked) // UNIT
         for n in range(1, DICE + 1):  # banking is best where the turn's value is the bank's (ties bank)
@@ -130,8 +129,7 @@ def fewest_turns(game: FarkleGame) -> FewestTurns:
     size = (game.goal - game.floor) // UNIT
     turns = np.full((size, game.farkle_limit), 20.0)
     for sweep in range(1, 500):
-        change = turns_sweep(turns, game.goal // UNIT, game.floor // UNIT, game.farkle_limit, game.penalty // UNIT,
-                             game.min_bank // UNIT, *game.classes.arrays())
+        change = turns_sweep(turns, game.kernel_rules, game.classes.arrays())
         if change <= TOLERANCE:
             return FewestTurns(game, turns, sweep)
     raise RuntimeError(f"{game.canonical}: the fewest-turns strategy did not converge")

@@ -59,12 +59,10 @@ def solve_in(game: FarkleGame, starts: np.ndarray, done: int = 0, progress: Prog
     from .kernels import sweep  # numba is loaded by what needs it
 
     begin = time.perf_counter()
-    goal, floor = game.goal // UNIT, game.floor // UNIT
-    classes = game.classes.arrays()
+    rules, throws = game.kernel_rules, game.classes.arrays()
     changes: list[float] = []
     for k in range(done, MAX_SWEEPS):
-        change = float(sweep(starts, goal, floor, game.farkle_limit, game.penalty // UNIT, game.min_bank // UNIT,
-                             *classes, tol))
+        change = float(sweep(starts, rules, throws, tol))
         changes.append(change)
         if after_sweep:
             after_sweep(k + 1, change)

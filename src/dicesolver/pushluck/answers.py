@@ -31,9 +31,8 @@ class PushEngine:
     def __init__(self, table: PushTable, tie: float):
         self.table, self.tie = table, tie
         self._chances = frozen(table.table)  # the table's array: the mover's chance at each turn's state
-        points, probs, bust, reset = game_arrays(table.game)
-        self._points, self._probs, self._bust, self._reset = frozen(points), frozen(probs), bust, reset
-        self._most = table.game.goal - 1 + max(int(points.max(initial=0)), 0)
+        self._outcomes = game_arrays(table.game)
+        self._most = table.game.goal - 1 + max(int(self._outcomes.adds.max(initial=0)), 0)
         self._numpy_first = NumpyFirst(lambda: self._kernel, table.game.canonical)  # in Python until numba loads
 
     def answer(self, situations: Situations, parallel: bool | None = None) -> Answers:
@@ -44,8 +43,7 @@ class PushEngine:
         out = Answers.empty(scores.shape[0], self._width, self.judge, self.unit)
         f, i = out.buffers
         form = answers_numpy.answer_push if self._numpy_first.takes(scores.shape[0]) else self._kernel
-        refused = form(scores, turn_total, on_turn, throwing, self._chances, self._points, self._probs, self._bust,
-                       self._reset, self._most, self.tie, f, i)
+        refused = form(scores, turn_total, on_turn, throwing, self._chances, self._outcomes, self._most, self.tie, f, i)
         return out.check(REASONS) if refused else out
 
     @cached_property

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rules import Outcomes
+
 BAD_SCORES, NOT_ON_TURN, BAD_TOTAL, NO_CHOICE = 1, 2, 3, 4  # the kernel's reasons (tested equal)
 
 
-def throw_value(m: int, o: int, t: int, goal: int, table: np.ndarray, adds: np.ndarray, probs: np.ndarray,
-                p_bust: float, p_reset: float) -> float:
+def throw_value(m: int, o: int, t: int, goal: int, table: np.ndarray, outcomes: Outcomes) -> float:
     """``kernels.throw_value``: the mover's chance of winning when throwing at (m, o, t)."""
+    adds, probs, p_bust, p_reset = outcomes
     roll = p_bust * (1.0 - table[o, m, 0]) + p_reset * (1.0 - table[o, 0, 0])
     for e in range(adds.shape[0]):
         u = t + adds[e]
@@ -21,8 +23,8 @@ def throw_value(m: int, o: int, t: int, goal: int, table: np.ndarray, adds: np.n
 
 
 def answer_push(scores: np.ndarray, turn_total: np.ndarray, on_turn: np.ndarray, throwing: np.ndarray,
-                table: np.ndarray, adds: np.ndarray, probs: np.ndarray, p_bust: float, p_reset: float, most: int,
-                tie: float, out_f: np.ndarray, out_i: np.ndarray) -> int:
+                table: np.ndarray, outcomes: Outcomes, most: int, tie: float, out_f: np.ndarray,
+                out_i: np.ndarray) -> int:
     """``kernels.answer_push``, line for line: every situation's options and value; returns how many were
     refused (their count: minus the reason)."""
     goal = table.shape[0]
@@ -45,11 +47,11 @@ def answer_push(scores: np.ndarray, turn_total: np.ndarray, on_turn: np.ndarray,
         elif m + t >= goal:
             out_i[i, width] = -BAD_TOTAL
         elif throwing[i, 0] == 1:
-            out_f[i, 2 * width] = throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset)
+            out_f[i, 2 * width] = throw_value(m, o, t, goal, table, outcomes)
         elif t == 0:
             out_i[i, width] = -NO_CHOICE
         else:
-            throw = throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset)
+            throw = throw_value(m, o, t, goal, table, outcomes)
             hold = 1.0 - table[o, m + t, 0]
             best = max(throw, hold)
             out_i[i, 0], out_i[i, 1], out_i[i, width] = 0, 1, 2

@@ -17,17 +17,26 @@ players exactly; "optimize" takes the better action everywhere instead.
 
 import numpy as np
 
-from ..core.jit import njit
+from ..core.jit import borrowed, njit
+from .rules import Outcomes
 
 ALWAYS = dict(cache=True, nogil=True, inline="always")
 KERNEL = dict(cache=True, nogil=True)
 
 
 @njit(**ALWAYS)
-def _turn(i, j, goal, mine, theirs, policy, optimize, partner, adds, probs, p_bust, p_reset, out, slope):
+def lend(outcomes):
+    """The throw's outcomes (``rules.Outcomes``) with their arrays borrowed (``core.jit.borrowed``): for the length
+    of the call that holds ``outcomes``."""
+    return Outcomes(borrowed(outcomes.adds), borrowed(outcomes.probs), outcomes.p_bust, outcomes.p_reset)
+
+
+@njit(**ALWAYS)
+def _turn(i, j, goal, mine, theirs, policy, optimize, partner, outcomes, out, slope):
     """Values of the mover's turn at (i, j, t) for every t, given ``partner`` = the opponent's value at
     (j, i, 0), the start of their turn after a bust. Writes ``out[t]`` and d out[t] / d partner into
     ``slope[t]``; returns the start-of-turn value and its slope."""
+    adds, probs, p_bust, p_reset = outcomes
     reset_value = partner if i == 0 else theirs[j, 0, 0]
     reset_slope = 1.0 if i == 0 else 0.0
     for t in range(goal - i - 1, -1, -1):
@@ -59,14 +68,15 @@ def _turn(i, j, goal, mine, theirs, policy, optimize, partner, adds, probs, p_bu
 
 
 @njit(**ALWAYS)
-def _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset,
-                scratch1, dscratch1, scratch2, dscratch2):
-    """Solve x = first[i, j, 0] and y = second[j, i, 0] together; write both turns' rows."""
+def _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, outcomes, scratch):
+    """Solve x = first[i, j, 0] and y = second[j, i, 0] together; write both turns' rows (``scratch``: each
+    turn's row and its slope, the first's then the second's)."""
+    scratch1, dscratch1, scratch2, dscratch2 = scratch
     x = first[i, j, 0]
     lo, hi = 0.0, 1.0
     for _ in range(200):
-        y, gy = _turn(j, i, goal, second, first, policy2, optimize, x, adds, probs, p_bust, p_reset, scratch2, dscratch2)
-        fx, fy = _turn(i, j, goal, first, second, policy1, optimize, y, adds, probs, p_bust, p_reset, scratch1, dscratch1)
+        y, gy = _turn(j, i, goal, second, first, policy2, optimize, x, outcomes, scratch2, dscratch2)
+        fx, fy = _turn(i, j, goal, first, second, policy1, optimize, y, outcomes, scratch1, dscratch1)
         h = fx - x
         if abs(h) <= 1e-16:
             break
@@ -82,21 +92,19 @@ def _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, adds, pro
             x = nxt
             break
         x = nxt
-    y, gy = _turn(j, i, goal, second, first, policy2, optimize, x, adds, probs, p_bust, p_reset, scratch2, dscratch2)
+    y, gy = _turn(j, i, goal, second, first, policy2, optimize, x, outcomes, scratch2, dscratch2)
     for t in range(goal - j):
         second[j, i, t] = scratch2[t]
-    _turn(i, j, goal, first, second, policy1, optimize, y, adds, probs, p_bust, p_reset, scratch1, dscratch1)
+    _turn(i, j, goal, first, second, policy1, optimize, y, outcomes, scratch1, dscratch1)
     for t in range(goal - i):
         first[i, j, t] = scratch1[t]
 
 
 @njit(**KERNEL)
-def _sweep(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset):
+def _sweep(goal, first, second, policy1, policy2, optimize, outcomes):
     """One top-down pass over all layers; returns the largest change of a start-of-turn value."""
-    scratch1 = np.zeros(goal + 1)
-    dscratch1 = np.zeros(goal + 1)
-    scratch2 = np.zeros(goal + 1)
-    dscratch2 = np.zeros(goal + 1)
+    outcomes = lend(outcomes)
+    scratch = (np.zeros(goal + 1), np.zeros(goal + 1), np.zeros(goal + 1), np.zeros(goal + 1))
     change = 0.0
     for s in range(2 * goal - 2, -1, -1):
         for i in range(max(0, s - goal + 1), min(s, goal - 1) + 1):
@@ -105,19 +113,17 @@ def _sweep(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust,
                 continue  # one table: the pair (i, j), (j, i) is solved once
             before1 = first[i, j, 0]
             before2 = second[j, i, 0]
-            _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset,
-                        scratch1, dscratch1, scratch2, dscratch2)
+            _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, outcomes, scratch)
             change = max(change, abs(first[i, j, 0] - before1), abs(second[j, i, 0] - before2))
     return change
 
 
 @njit(**KERNEL)
-def solve_tables(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset, tol, max_sweeps,
-                 changes):
+def solve_tables(goal, first, second, policy1, policy2, optimize, outcomes, tol, max_sweeps, changes):
     """Sweep until converged (without resets the first sweep is already exact). ``changes[k]`` gets each sweep's
     largest change; returns the number of sweeps."""
     for k in range(max_sweeps):
-        change = _sweep(goal, first, second, policy1, policy2, optimize, adds, probs, p_bust, p_reset)
+        change = _sweep(goal, first, second, policy1, policy2, optimize, outcomes)
         changes[k] = change
         if change <= tol:  # without resets the second sweep only confirms the first
             return k + 1
@@ -125,8 +131,9 @@ def solve_tables(goal, first, second, policy1, policy2, optimize, adds, probs, p
 
 
 @njit(**KERNEL)
-def roll_values(goal, table, adds, probs, p_bust, p_reset):
+def roll_values(goal, table, outcomes):
     """The value of throwing at every state (m, o, t) with m + t < goal (NaN elsewhere)."""
+    adds, probs, p_bust, p_reset = lend(outcomes)
     out = np.full(table.shape, np.nan)
     for i in range(goal):
         for j in range(goal):
@@ -149,7 +156,8 @@ BAD_SCORES, NOT_ON_TURN, BAD_TOTAL, NO_CHOICE = 1, 2, 3, 4
 
 
 @njit(**ALWAYS)
-def throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset):
+def throw_value(m, o, t, goal, table, outcomes):
+    adds, probs, p_bust, p_reset = outcomes
     roll = p_bust * (1.0 - table[o, m, 0]) + p_reset * (1.0 - table[o, 0, 0])
     for e in range(adds.shape[0]):
         u = t + adds[e]
@@ -158,10 +166,10 @@ def throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset):
 
 
 @njit(**KERNEL)
-def answer_push(scores, turn_total, on_turn, throwing, table, adds, probs, p_bust, p_reset, most, tie, out_f,
-                out_i):
+def answer_push(scores, turn_total, on_turn, throwing, table, outcomes, most, tie, out_f, out_i):
     """Every situation's options and value (``most``: the highest score a winning throw can reach); returns
     how many were refused (their count: minus the reason)."""
+    outcomes = lend(outcomes)
     goal = table.shape[0]
     width = out_i.shape[1] - 1
     refused = 0
@@ -184,11 +192,11 @@ def answer_push(scores, turn_total, on_turn, throwing, table, adds, probs, p_bus
         elif m + t >= goal:
             out_i[i, width] = -BAD_TOTAL
         elif throwing[i, 0] == 1:
-            out_f[i, 2 * width] = throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset)
+            out_f[i, 2 * width] = throw_value(m, o, t, goal, table, outcomes)
         elif t == 0:
             out_i[i, width] = -NO_CHOICE
         else:
-            throw = throw_value(m, o, t, goal, table, adds, probs, p_bust, p_reset)
+            throw = throw_value(m, o, t, goal, table, outcomes)
             hold = 1.0 - table[o, m + t, 0]
             best = max(throw, hold)
             out_i[i, 0], out_i[i, 1], out_i[i, width] = 0, 1, 2

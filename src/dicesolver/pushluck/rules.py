@@ -18,10 +18,22 @@ import json
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
+
+import numpy as np
 
 from ..core.display import ShownGame
 from ..core.errors import GameDefinitionError, InputError
+
+
+class Outcomes(NamedTuple):
+    """What one throw does, as the kernels read it (``solver.game_arrays``): adds adds[e] to the turn total with
+    probability probs[e], busts (the turn total lost) with p_bust, resets (the banked score lost too) with p_reset."""
+
+    adds: np.ndarray  # int64
+    probs: np.ndarray  # float64
+    p_bust: float
+    p_reset: float
 from ..core.numbers import is_digits, parse_int
 
 MAX_GOAL = 200  # the solver stores goal**3 float64 values: 64 MB at 200

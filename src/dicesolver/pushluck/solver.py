@@ -19,7 +19,7 @@ import numpy as np
 from ..core import tables
 from ..core.errors import InputError, TableError
 from ..core.arrays import frozen
-from .rules import PushGame
+from .rules import Outcomes, PushGame
 
 TOLERANCE = 1e-12
 MAX_SWEEPS = 1000
@@ -34,12 +34,12 @@ def contiguous(policy: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(policy, dtype=np.int8)
 
 
-def game_arrays(game: PushGame) -> tuple[np.ndarray, np.ndarray, float, float]:
-    """The throw's effects as kernel arrays: points added and their probabilities, bust, reset."""
+def game_arrays(game: PushGame) -> Outcomes:
+    """The throw's effects as the kernels read them: points added and their probabilities, bust, reset."""
     bust, reset, adds = game.outcomes()
     points = np.array(list(adds), dtype=np.int64)
     probs = np.array([float(p) for p in adds.values()], dtype=np.float64)
-    return points, probs, float(bust), float(reset)
+    return Outcomes(frozen(points), frozen(probs), float(bust), float(reset))
 
 
 @dataclass(frozen=True)
@@ -64,13 +64,12 @@ def _initial(goal: int) -> np.ndarray:
 def solve(game: PushGame, tol: float = TOLERANCE) -> tuple[np.ndarray, Sweeps]:
     """The optimal win-probability table of ``game`` (solved now, not cached)."""
     start = time.perf_counter()
-    points, probs, bust, reset = game_arrays(game)
     table = _initial(game.goal)
     changes = np.zeros(MAX_SWEEPS)
     from .kernels import solve_tables  # numba is loaded by what needs it: advice from a table does not
 
-    sweeps = solve_tables(game.goal, table, table, _NO_POLICY, _NO_POLICY, True, points, probs, bust, reset, tol,
-                          MAX_SWEEPS, changes)
+    sweeps = solve_tables(game.goal, table, table, _NO_POLICY, _NO_POLICY, True, game_arrays(game), tol, MAX_SWEEPS,
+                          changes)
     if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
         raise RuntimeError(f"{game.canonical}: no convergence after {sweeps} sweeps")
     return table, Sweeps(int(sweeps), float(changes[sweeps - 1]), time.perf_counter() - start)
@@ -85,14 +84,13 @@ def evaluate(game: PushGame, policy_a: np.ndarray, policy_b: np.ndarray, tol: fl
     for policy in (policy_a, policy_b):
         if policy.shape != shape:
             raise InputError(f"a strategy for {game.canonical} needs a policy of shape {shape}")
-    points, probs, bust, reset = game_arrays(game)
     first = _initial(game.goal)
     second = _initial(game.goal)
     changes = np.zeros(MAX_SWEEPS)
     from .kernels import solve_tables
 
     sweeps = solve_tables(game.goal, first, second, contiguous(policy_a), contiguous(policy_b), False,
-                          points, probs, bust, reset, tol, MAX_SWEEPS, changes)
+                          game_arrays(game), tol, MAX_SWEEPS, changes)
     if sweeps == MAX_SWEEPS and changes[sweeps - 1] > tol:
         raise RuntimeError(f"{game.canonical}: policy evaluation did not converge")
     return first, second
@@ -126,8 +124,7 @@ class PushTable:
         """The value of throwing at every state (NaN where the goal is reached)."""
         from .kernels import roll_values
 
-        points, probs, bust, reset = game_arrays(self.game)
-        return roll_values(self.game.goal, frozen(self.table), points, probs, bust, reset)
+        return roll_values(self.game.goal, frozen(self.table), game_arrays(self.game))
 
     def roll_value(self, mine: int, theirs: int, turn_total: int) -> float:
         self.check_state(mine, theirs, turn_total)
@@ -182,7 +179,7 @@ class PushTable:
         return policy
 
     @cached_property
-    def _effects(self) -> tuple[np.ndarray, np.ndarray, float, float]:
+    def _effects(self) -> Outcomes:
         """``game_arrays`` of this table's game, made once (each advice reads a row: 60 µs of fractions a time)."""
         return game_arrays(self.game)
 

@@ -69,13 +69,12 @@ def throw_index(dice, i, keep_add, roll_offset):
 
 
 @njit(cache=True, nogil=True)
-def answer_despirala(free, goods, points, dice, phase, combination, have, picked, W, V, offset, rows, aim, goal,
-                     normal, theta, pick_combo, pick_points, pick_shape, keep_add, roll_offset, q, qcum, binom, tie, out_f,
-                     out_i):
+def answer_despirala(free, goods, points, dice, phase, combination, have, picked, W, targets, aim, normal, theta, picks,
+                     tie, out_f, out_i):
     """Every situation's options and value; returns how many were refused (their count: minus the reason).
     ``aim`` = (the score needs count from, N, unused, the sets the table holds): < 0 for expected scores
-    (``W``); else chances from the target table ``V`` (``offset``, ``rows``), a finished game still needing m
-    worth ``goal[m]``."""
+    (``W``); else chances from the ``targets`` (``arrays.Targets``). ``picks``: ``arrays.Picks``."""
+    pick_combo, pick_points, pick_shape, keep_add, roll_offset, q, qcum, binom = picks
     n = free.shape[0]
     width = out_i.shape[1] - 1
     H = W.shape[1] if aim[0] < 0 else q.shape[1]
@@ -123,12 +122,12 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
         base = 0.0 if chance else float(pts)
         if ph == OVER:
             if chance:
-                out_f[i, 2 * width] = end_chance(V, offset, rows, N, np.int64(0), h, need, normal, goal)
+                out_f[i, 2 * width] = end_chance(targets, np.int64(0), h, need, normal)
             else:
                 out_f[i, 2 * width] = float(pts + h)
             continue
         if ph == THROW:
-            out_f[i, 2 * width] = turn_chance(V, offset, rows, N, mask, h, need, normal) if chance \
+            out_f[i, 2 * width] = turn_chance(targets, mask, h, need, normal) if chance \
                 else shown(theta, base, W[mask, h])
             continue
         r = -1
@@ -152,7 +151,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             after = mask & ~(1 << combo)
             s, p = pick_shape[code - 3, r], pick_points[code - 3]
             if chance:
-                out_f[i, 2 * width] = pick_chance(V, offset, rows, N, after, s, h, p, need, normal, goal, q, qcum)
+                out_f[i, 2 * width] = pick_chance(targets, after, s, h, p, need, normal, q, qcum)
             else:
                 out_f[i, 2 * width] = shown(theta, base, pick_value(W, after, s, h, float(p), q, qcum, theta))
             continue
@@ -162,7 +161,7 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             after, face = mask & ~(1 << combo), combo + 1
             table = col[:, : g + 1]
             if chance:
-                collect_chances(V, offset, rows, N, after, face, g, need, normal, goal, binom, table)
+                collect_chances(targets, after, face, g, need, normal, binom, table)
             else:
                 _collect_table(W, after, face, binom, sign, table, theta)
             go = np.nan
@@ -176,14 +175,14 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
             if not np.isnan(go):
                 out_i[i, count], out_f[i, count] = 1, shown(theta, base, go)
                 count += 1
-            stop = end_chance(V, offset, rows, N, after, h, need - face * held, normal, goal) if chance \
+            stop = end_chance(targets, after, h, need - face * held, normal) if chance \
                 else then(theta, float(face * held), end_value(W, after, h, theta))
             out_i[i, count], out_f[i, count] = 2, shown(theta, base, stop)
             count += 1
         else:  # DECIDE: Reroll, then every free combination with every argument
             if normal and h > 0:
                 out_i[i, count] = 0
-                out_f[i, count] = turn_chance(V, offset, rows, N, mask, h - 1, need, normal) if chance \
+                out_f[i, count] = turn_chance(targets, mask, h - 1, need, normal) if chance \
                     else shown(theta, base, W[mask, h - 1])
                 count += 1
             for p in range(pick_combo.shape[0]):
@@ -195,10 +194,10 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
                     face, showing = pick_points[p], pick_shape[p, r]
                     table = col[:, : h + 1]
                     if chance:
-                        collect_chances(V, offset, rows, N, after, face, h, need, normal, goal, binom, table)
+                        collect_chances(targets, after, face, h, need, normal, binom, table)
                     else:
                         _collect_table(W, after, face, binom, sign, table, theta)
-                    stop = end_chance(V, offset, rows, N, after, h, need - face * showing, normal, goal) \
+                    stop = end_chance(targets, after, h, need - face * showing, normal) \
                         if chance else then(theta, float(face * showing), end_value(W, after, h, theta))
                     best = stop
                     if h > 0 and showing < 6:
@@ -209,8 +208,8 @@ def answer_despirala(free, goods, points, dice, phase, combination, have, picked
                             best = go
                     value = best
                 elif chance:
-                    value = pick_chance(V, offset, rows, N, after, pick_shape[p, r], h, pick_points[p], need, normal,
-                                        goal, q, qcum)
+                    value = pick_chance(targets, after, pick_shape[p, r], h, pick_points[p], need, normal,
+                                        q, qcum)
                 else:
                     value = pick_value(W, after, pick_shape[p, r], h, float(pick_points[p]), q, qcum, theta)
                 out_i[i, count] = 3 + p

@@ -11,33 +11,27 @@ import numpy as np
 
 from ...core.jit import borrowed, njit
 from .future import GOODS_PER_TURN, turn_end_weights, turn_ends, turn_scratch
+from .lend import lend_throws
 
 
 @njit(cache=True, nogil=True)
-def breakdown_level(stripe, stripes, T, V, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts, opt_start,
-                    opt_combo, opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom):
+def breakdown_level(stripe, stripes, T, V, masks, hmax, W, throws):
     """T[mask, h] (N_COMBOS combinations, then the final goods) and V[mask, h] for every h <= hmax of every
     mask of one level, from the level below (already in T and V); rows above hmax (goods the level never
     holds) repeat row hmax, as the expected-score table W does. Masks stripe, stripe + stripes, ... on the
     calling thread, without the GIL (Python's threads run one stripe each)."""
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    W, masks, roll_probs, roll_counts, opt_start, opt_combo = borrowed(W), borrowed(masks), borrowed(roll_probs), \
-        borrowed(roll_counts), borrowed(opt_start), borrowed(opt_combo)
-    opt_shape, opt_points, opt_slot, slot_points, n_slots = borrowed(opt_shape), borrowed(opt_points), \
-        borrowed(opt_slot), borrowed(slot_points), borrowed(n_slots)
-    q, qcum, binom = borrowed(q), borrowed(qcum), borrowed(binom)
-    T, V = borrowed(T), borrowed(V)
+    throws, W, masks, T, V = lend_throws(throws), borrowed(W), borrowed(masks), borrowed(T), borrowed(V)
+    sign = 1.0 if throws.normal else -1.0
     H = W.shape[1]
-    n_shapes = q.shape[0]
     goods = T.shape[2] - 1
     for i in range(stripe, masks.shape[0], stripes):
         mask = masks[i]
-        col, acc, fail, weight, cw, end_combo, end_points, end_goods, end_weight = turn_scratch(
-            W, mask, sign, binom, n_shapes, slot_points.shape[1])
+        scratch = turn_scratch(W, mask, sign, 0.0, throws)
+        end_combo, end_points, end_goods, end_weight = scratch[5], scratch[6], scratch[7], scratch[8]
         for h in range(hmax + 1):
-            reroll = turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
-                                      opt_shape, opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw)
-            n_ends = turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_goods, end_weight)
+            reroll = turn_end_weights(W, mask, h, sign, 0.0, throws, scratch)
+            n_ends = turn_ends(scratch, mask, h, throws)
             mean = 0.0  # the ends' own mixture (W[mask, h] to rounding), so that the spread is about it
             if reroll > 0.0:
                 mean += reroll * W[mask, h - 1]

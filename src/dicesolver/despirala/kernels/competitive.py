@@ -22,6 +22,7 @@ import numpy as np
 from ...core.jit import borrowed, njit
 from .expected import _collect_table, _mix, throw_code
 from .future import collect_goes_on, expected_choice, pick_parts
+from .lend import lend_futures, lend_targets, lend_throws
 from .target import target_choice, target_goes_on, turn_collects
 
 GOODS_PER_TURN = 5
@@ -37,21 +38,22 @@ def beat_at(beat, y):
 
 
 @njit(cache=True, nogil=True)
-def start_beaten(F, offset, length, rows, mask, h, points, beat):
+def start_beaten(futures, mask, h, points, beat):
     """Expected opponents beaten from the start of a turn (mask, h) with ``points`` already scored."""
     if mask == 0:
         return beat_at(beat, points + h)
-    L = length[mask]
-    src = offset[mask] + min(h, rows[mask]) * L
+    L = futures.length[mask]
+    src = futures.offset[mask] + min(h, futures.rows[mask]) * L
     total = 0.0
     for x in range(L):
-        total += F[src + x] * beat_at(beat, points + x)
+        total += futures.F[src + x] * beat_at(beat, points + x)
     return total
 
 
 @njit(cache=True, nogil=True)
-def end_value(F, offset, length, rows, mask, c, slot, g, points, slot_points, beat, ends, H):
+def end_value(futures, mask, c, slot, g, points, slot_points, beat, ends):
     """ends[c, slot, g]: picking c for slot's points ends the turn with g goods."""
+    H = ends.shape[2]
     v = ends[c, slot, g]
     if v == v:
         return v
@@ -60,20 +62,21 @@ def end_value(F, offset, length, rows, mask, c, slot, g, points, slot_points, be
     if after == 0:
         v = beat_at(beat, total + g)
     else:
-        v = start_beaten(F, offset, length, rows, after, min(g + GOODS_PER_TURN, H - 1), total, beat)
+        v = start_beaten(futures, after, min(g + GOODS_PER_TURN, H - 1), total, beat)
     ends[c, slot, g] = v
     return v
 
 
 @njit(cache=True, nogil=True)
-def fill_collects(F, offset, length, rows, mask, f, have_lo, h, points, slot_points, beat, ends, collects, binom, H):
+def fill_collects(futures, mask, f, have_lo, h, points, throws, beat, ends, collects):
     """collects[f, have, g] for have >= have_lo and g <= h: collecting face f + 1 holding ``have`` with g
     goods, Continue and Stop chosen to win."""
+    binom = throws.binom
     for g in range(h + 1):
         for have in range(6, have_lo - 1, -1):
             if collects[f, have, g] == collects[f, have, g]:
                 continue
-            v = end_value(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, H)
+            v = end_value(futures, mask, f, have, g, points, throws.slot_points, beat, ends)
             if g > 0 and have < 6:
                 n = 6 - have
                 go = 0.0
@@ -85,39 +88,41 @@ def fill_collects(F, offset, length, rows, mask, f, have_lo, h, points, slot_poi
 
 
 @njit(cache=True, nogil=True)
-def pick_beaten(F, offset, length, rows, mask, c, s, slot, h, points, slot_points, q, qcum, beat, ends, picks):
+def pick_beaten(futures, mask, c, s, slot, h, points, throws, beat, ends, picks):
     """Picking c with missing shape s for slot's points at h goods: picks[c, s, slot] keeps it for this h."""
     v = picks[c, s, slot]
     if v == v:
         return v
-    H = ends.shape[2]
+    q, qcum, slot_points = throws.q, throws.qcum, throws.slot_points
     zero = np.int64(0)  # not the literal 0: one compiled end_value for every caller
-    v = (1.0 - qcum[s, h]) * end_value(F, offset, length, rows, mask, c, zero, zero, points, slot_points, beat, ends, H)
+    v = (1.0 - qcum[s, h]) * end_value(futures, mask, c, zero, zero, points, slot_points, beat, ends)
     for t in range(h + 1):
         if q[s, t] != 0.0:
-            v += q[s, t] * end_value(F, offset, length, rows, mask, c, slot, h - t, points, slot_points, beat, ends, H)
+            v += q[s, t] * end_value(futures, mask, c, slot, h - t, points, slot_points, beat, ends)
     picks[c, s, slot] = v
     return v
 
 
 @njit(cache=True, nogil=True)
-def option_values(F, offset, length, rows, mask, h, points, r, reroll, beat, ends, collects, picks, roll_counts,
-                  opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum, binom, out):
+def option_values(futures, mask, h, points, r, reroll, throws, beat, memo, out):
     """out[0]: Reroll (``reroll``, NaN when not allowed), out[1 + f]: Collect f + 1, out[7 + o - opt_start[r]]:
-    option o of throw r; NaN for what is not allowed. ``picks``: pick_beaten's values at this h."""
-    H = ends.shape[2]
+    option o of throw r; NaN for what is not allowed. ``memo`` = (ends, collects, picks): the values known in
+    this turn (picks: pick_beaten's at this h)."""
+    ends, collects, picks = memo
+    roll_counts, opt_start, opt_combo, opt_shape, opt_slot = throws.counts, throws.opt_start, throws.opt_combo, \
+        throws.opt_shape, throws.opt_slot
     out[:] = np.nan
     out[0] = reroll
     for f in range(6):
         if mask & (1 << f):
             have = roll_counts[r, f]
-            fill_collects(F, offset, length, rows, mask, f, have, h, points, slot_points, beat, ends, collects, binom, H)
+            fill_collects(futures, mask, f, have, h, points, throws, beat, ends, collects)
             out[1 + f] = collects[f, have, h]
     for o in range(opt_start[r], opt_start[r + 1]):
         c = opt_combo[o]
         if mask & (1 << c):
-            out[7 + o - opt_start[r]] = pick_beaten(F, offset, length, rows, mask, c, opt_shape[o], opt_slot[o], h,
-                                                    points, slot_points, q, qcum, beat, ends, picks)
+            out[7 + o - opt_start[r]] = pick_beaten(futures, mask, c, opt_shape[o], opt_slot[o], h, points, throws,
+                                                    beat, ends, picks)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -153,15 +158,14 @@ def winning_choice(ev_choice, values, first_option):
 
 
 @njit(cache=True, nogil=True)
-def collect_goes_on_to_win(F, offset, length, rows, W, col_f, mask, f, have, g, points, slot_points, beat, ends,
-                           collects, binom, sign):
+def collect_goes_on_to_win(futures, W, col_f, mask, f, have, g, points, throws, beat, memo, sign):
     """Continue collecting (face f + 1, holding ``have``, g goods) when that beats more opponents; on a tie
-    (within TIE), what the expected-score strategy does."""
+    (within TIE), what the expected-score strategy does. ``memo``: option_values'."""
     if g == 0 or have == 6:
         return False
-    H = ends.shape[2]
-    fill_collects(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, collects, binom, H)
-    stop = end_value(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, H)
+    ends, collects, binom = memo[0], memo[1], throws.binom
+    fill_collects(futures, mask, f, have, g, points, throws, beat, ends, collects)
+    stop = end_value(futures, mask, f, have, g, points, throws.slot_points, beat, ends)
     n = 6 - have
     go = 0.0
     for j in range(n + 1):
@@ -172,15 +176,17 @@ def collect_goes_on_to_win(F, offset, length, rows, W, col_f, mask, f, have, g, 
 
 
 @njit(cache=True, nogil=True)
-def add_opponent(F, offset, length, rows, mask, goods, points, sign, H, beat):
+def add_opponent(futures, mask, goods, points, sign, H, beat):
     """Add to beat[y] the chance that a final score y beats an opponent between turns (ties half; in
     misere play the lower score wins)."""
+    futures = lend_futures(futures)
+    F = futures.F
     if mask == 0:
         lo, L, src = points + goods, 1, -1
     else:
-        L = length[mask]
+        L = futures.length[mask]
         lo = points
-        src = offset[mask] + min(min(goods + GOODS_PER_TURN, H - 1), rows[mask]) * L
+        src = futures.offset[mask] + min(min(goods + GOODS_PER_TURN, H - 1), futures.rows[mask]) * L
     below = 0.0  # P(opponent < y)
     for y in range(beat.shape[0]):
         x = y - lo
@@ -195,40 +201,37 @@ def add_opponent(F, offset, length, rows, mask, goods, points, sign, H, beat):
 
 
 @njit(cache=True, nogil=True)
-def decide(F, offset, length, rows, W, mask, h, points, r, beat, sign, reroll_allowed, roll_counts, opt_start,
-           opt_combo, opt_shape, opt_points, opt_slot, slot_points, q, qcum, binom, values):
+def decide(futures, W, mask, h, points, r, beat, sign, throws, values):
     """One decision after throw r, played to win (the choice code of ``expected_choice``); ``values``
     receives every option's expected opponents beaten (see option_values)."""
+    futures, throws = lend_futures(futures), lend_throws(throws)
     H = W.shape[1]
+    q, n_slots = throws.q, throws.slot_points.shape[1]
     col = np.empty((6, 7, H))
     for f in range(6):
         if mask & (1 << f):
-            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f])
+            _collect_table(W, mask & ~(1 << f), f + 1, throws.binom, sign, col[f])
     acc = np.zeros((N_COMBOS, q.shape[0]))
     fail = np.zeros((N_COMBOS, q.shape[0]))
-    pick_parts(W, mask, h, q, qcum, acc, fail)
-    ev = expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo, opt_shape, opt_points,
-                         qcum, acc, fail, col)
-    ends = np.full((N_COMBOS, slot_points.shape[1], H), np.nan)
-    collects = np.full((6, 7, H), np.nan)
-    reroll = start_beaten(F, offset, length, rows, mask, h - 1, points, beat) if reroll_allowed and h > 0 else np.nan
-    picks = np.full((N_COMBOS, q.shape[0], slot_points.shape[1]), np.nan)
-    option_values(F, offset, length, rows, mask, h, points, r, reroll, beat, ends, collects, picks, roll_counts,
-                  opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum, binom, values)
-    return winning_choice(ev, values, opt_start[r])
+    pick_parts(W, mask, h, q, throws.qcum, acc, fail)
+    ev = expected_choice(W, mask, h, r, sign, 0.0, throws, acc, fail, col)
+    memo = (np.full((N_COMBOS, n_slots, H), np.nan), np.full((6, 7, H), np.nan),
+            np.full((N_COMBOS, q.shape[0], n_slots), np.nan))
+    reroll = start_beaten(futures, mask, h - 1, points, beat) if throws.normal and h > 0 else np.nan
+    option_values(futures, mask, h, points, r, reroll, throws, beat, memo, values)
+    return winning_choice(ev, values, throws.opt_start[r])
 
 
 @njit(cache=True, nogil=True)
-def collect_decision(F, offset, length, rows, W, mask, f, have, g, points, beat, sign, slot_points, binom):
+def collect_decision(futures, W, mask, f, have, g, points, beat, sign, throws):
     """Whether to Continue collecting face f + 1 (``mask``: the free combinations, f among them), played
     to win."""
+    futures, throws = lend_futures(futures), lend_throws(throws)
     H = W.shape[1]
     col_f = np.empty((7, H))
-    _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col_f)
-    ends = np.full((N_COMBOS, slot_points.shape[1], H), np.nan)
-    collects = np.full((6, 7, H), np.nan)
-    return collect_goes_on_to_win(F, offset, length, rows, W, col_f, mask, f, have, g, points, slot_points, beat,
-                                  ends, collects, binom, sign)
+    _collect_table(W, mask & ~(1 << f), f + 1, throws.binom, sign, col_f)
+    memo = (np.full((N_COMBOS, throws.slot_points.shape[1], H), np.nan), np.full((6, 7, H), np.nan))
+    return collect_goes_on_to_win(futures, W, col_f, mask, f, have, g, points, throws, beat, memo, sign)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -238,41 +241,39 @@ def uniform(key, counter):
 
 
 @njit(cache=True, nogil=True)
-def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, reroll_allowed, roll_counts, code_index,
-                opt_start, opt_combo, opt_shape, opt_points, opt_slot, slot_points, q, qcum, shape_cum, done, binom,
-                most_options, start_mask, start_goods, start_points, first_seat, seed, first_deal, TV, toffset, trows,
-                TN, aims, goal, finals):
+def match_games(stripe, stripes, W2, kinds, aims, futures, targets, throws, start, seed, first_deal, finals):
     """Two-player games between strategy 0 and strategy 1 (kinds[k]: 0 plays the expected-score decisions
-    of table W2[k], 1 plays to win with W2[k] and F, 2 plays for at least aims[k] points with the target
-    table TV (``kernels.target``: offsets toffset, rows trows, needs 0..TN, a finished game still needing m
-    worth ``goal[m]``)). Deal i is played twice: game 2i with strategy 0
-    first, game 2i + 1 with strategy 1 first; in both, seat s throws the dice of stream
-    (seed, first_deal + i, s). Every game starts from the same position: seat s with start_mask[s] free,
-    start_goods[s] goods before its next turn's 5 and start_points[s], seat first_seat to throw.
+    of table W2[k], 1 plays to win with W2[k] and the ``futures``, 2 plays for at least aims[k] points with
+    the ``targets``). Deal i is played twice: game 2i with strategy 0 first, game 2i + 1 with strategy 1
+    first; in both, seat s throws the dice of stream (seed, first_deal + i, s). Every game starts from the
+    same position, ``start`` = (start_mask, start_goods, start_points, first_seat): seat s with start_mask[s]
+    free, start_goods[s] goods before its next turn's 5 and start_points[s], seat first_seat to throw.
     finals[game, seat] receives the final scores. Deals stripe, stripe + stripes, ... are played on the calling
     thread, without the GIL (Python's threads run one stripe each)."""
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    W2, kinds, F, offset, length, rows, roll_counts = borrowed(W2), borrowed(kinds), borrowed(F), borrowed(offset), \
-        borrowed(length), borrowed(rows), borrowed(roll_counts)
-    code_index, opt_start, opt_combo, opt_shape, opt_points, opt_slot = borrowed(code_index), borrowed(opt_start), \
-        borrowed(opt_combo), borrowed(opt_shape), borrowed(opt_points), borrowed(opt_slot)
-    slot_points, q, qcum, shape_cum, binom = borrowed(slot_points), borrowed(q), borrowed(qcum), borrowed(shape_cum), \
-        borrowed(binom)
-    start_mask, start_goods, start_points = borrowed(start_mask), borrowed(start_goods), borrowed(start_points)
-    TV, toffset, trows, aims, finals = borrowed(TV), borrowed(toffset), borrowed(trows), borrowed(aims), \
-        borrowed(finals)
+    W2, kinds, aims, finals = borrowed(W2), borrowed(kinds), borrowed(aims), borrowed(finals)
+    futures, targets, throws = lend_futures(futures), lend_targets(targets), lend_throws(throws)
+    start_mask, start_goods, start_points, first_seat = borrowed(start[0]), borrowed(start[1]), borrowed(start[2]), \
+        start[3]
+    roll_counts, code_index, opt_start, opt_combo = throws.counts, throws.code_index, throws.opt_start, \
+        throws.opt_combo
+    opt_shape, opt_points, shape_cum, done, binom = throws.opt_shape, throws.opt_points, throws.shape_cum, \
+        throws.done, throws.binom
+    q, qcum, normal = throws.q, throws.qcum, throws.normal
+    sign = 1.0 if normal else -1.0
     H = W2.shape[2]
     n_shapes = q.shape[0]
-    normal = sign > 0.0
+    n_slots = throws.slot_points.shape[1]
     # a thread's scratch, made once for all its deals
     col = np.empty((6, 7, H))
     acc = np.empty((N_COMBOS, n_shapes))
     fail = np.empty((N_COMBOS, n_shapes))
-    ends = np.empty((N_COMBOS, slot_points.shape[1], H))
+    ends = np.empty((N_COMBOS, n_slots, H))
     collects = np.empty((6, 7, H))
-    picks = np.empty((N_COMBOS, n_shapes, slot_points.shape[1]))
+    picks = np.empty((N_COMBOS, n_shapes, n_slots))
+    memo = (ends, collects, picks)
     beat = np.empty(BEAT_CELLS)
-    values = np.empty(7 + most_options)
+    values = np.empty(7 + throws.most_options)
     counts = np.empty(6, dtype=np.int64)
     used = np.empty(2, dtype=np.int64)
     mask, goods, points = np.empty(2, dtype=np.int64), np.empty(2, dtype=np.int64), np.empty(2, dtype=np.int64)
@@ -300,7 +301,7 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                     pts = points[s]
                     need = aims[strategy] - pts
                     if to_reach:
-                        turn_collects(TV, toffset, trows, TN, m, h, need, normal, goal, binom, col)
+                        turn_collects(targets, m, h, need, normal, binom, col)
                     else:
                         for f in range(6):
                             if m & (1 << f):
@@ -308,7 +309,7 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                     if to_win:
                         beat[:] = 0.0
                         o = 1 - s
-                        add_opponent(F, offset, length, rows, mask[o], goods[o], points[o], sign, H, beat)
+                        add_opponent(futures, mask[o], goods[o], points[o], sign, H, beat)
                         ends[:] = np.nan
                         collects[:] = np.nan
                     counts[:] = 0
@@ -318,21 +319,16 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                     while True:
                         r = code_index[throw_code(counts)]
                         if to_reach:
-                            choice = target_choice(TV, toffset, trows, TN, m, h, need, r, normal, goal,
-                                                   roll_counts, opt_start, opt_combo, opt_shape, opt_points, q, qcum,
-                                                   col)
+                            choice = target_choice(targets, m, h, need, r, throws, col)
                         else:
                             pick_parts(W, m, h, q, qcum, acc, fail)
-                            choice = expected_choice(W, m, h, r, sign, reroll_allowed, roll_counts, opt_start,
-                                                     opt_combo, opt_shape, opt_points, qcum, acc, fail, col)
+                            choice = expected_choice(W, m, h, r, sign, 0.0, throws, acc, fail, col)
                         if to_win:
                             reroll = np.nan
-                            if reroll_allowed and h > 0:
-                                reroll = start_beaten(F, offset, length, rows, m, h - 1, pts, beat)
+                            if normal and h > 0:
+                                reroll = start_beaten(futures, m, h - 1, pts, beat)
                             picks[:] = np.nan
-                            option_values(F, offset, length, rows, m, h, pts, r, reroll, beat, ends, collects, picks,
-                                          roll_counts, opt_start, opt_combo, opt_shape, opt_slot, slot_points, q, qcum,
-                                          binom, values)
+                            option_values(futures, m, h, pts, r, reroll, throws, beat, memo, values)
                             choice = winning_choice(choice, values, opt_start[r])
                         if choice == REROLL:
                             h -= 1
@@ -346,11 +342,11 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
                             have = roll_counts[r, f]
                             while True:
                                 if to_reach:
-                                    go = target_goes_on(TV, toffset, trows, TN, col[f], m & ~(1 << f), f + 1, have, h,
-                                                        need, normal, goal, binom)
+                                    go = target_goes_on(targets, col[f], m & ~(1 << f), f + 1, have, h, need, normal,
+                                                        binom)
                                 elif to_win:
-                                    go = collect_goes_on_to_win(F, offset, length, rows, W, col[f], m, f, have, h, pts,
-                                                                slot_points, beat, ends, collects, binom, sign)
+                                    go = collect_goes_on_to_win(futures, W, col[f], m, f, have, h, pts, throws, beat,
+                                                                memo, sign)
                                 else:
                                     go = collect_goes_on(W, col[f], m & ~(1 << f), f + 1, have, h, binom, sign)
                                 if not go:
@@ -389,17 +385,19 @@ def match_games(stripe, stripes, W2, kinds, F, offset, length, rows, sign, rerol
 
 
 @njit(cache=True, nogil=True)
-def collect_beaten(F, offset, length, rows, mask, f, have, g, points, beat, slot_points, binom, H):
+def collect_beaten(futures, mask, f, have, g, points, beat, throws, H):
     """(Stop, Continue) while collecting face f + 1: each one's expected opponents beaten, Continue NaN when
     it is not allowed."""
-    ends = np.full((N_COMBOS, slot_points.shape[1], H), np.nan)
+    futures, throws = lend_futures(futures), lend_throws(throws)
+    ends = np.full((N_COMBOS, throws.slot_points.shape[1], H), np.nan)
     collects = np.full((6, 7, H), np.nan)
-    stop = end_value(F, offset, length, rows, mask, f, have, g, points, slot_points, beat, ends, H)
+    stop = end_value(futures, mask, f, have, g, points, throws.slot_points, beat, ends)
     if g == 0 or have == 6:
         return stop, np.nan
-    fill_collects(F, offset, length, rows, mask, f, have, g - 1, points, slot_points, beat, ends, collects, binom, H)
+    fill_collects(futures, mask, f, have, g - 1, points, throws, beat, ends, collects)
     n = 6 - have
     go = 0.0
+    binom = throws.binom
     for j in range(n + 1):
         go += binom[n, j] * collects[f, have + j, g - 1]
     return stop, go

@@ -26,6 +26,7 @@ import math
 import numpy as np
 
 from ...core.jit import njit, prange
+from .lend import lend_throws
 
 GOODS_PER_TURN = 5
 
@@ -103,12 +104,15 @@ def _sample_weights(mask, h, samples, seed, cum, weights):
 
 
 @njit(cache=True, nogil=True)
-def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                 opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights, theta):
-    """Fill W[mask, :hmax + 1] from the level below. ``picks[r, h]`` (scratch) gets each throw's best
-    pick, contiguous in h; the Reroll, the same for every throw, is mixed in afterwards. With
-    ``samples`` > 0 the mean over all throws is replaced by the mean over that many sampled throws
-    (a Monte Carlo model)."""
+def _turn_values(W, mask, hmax, sign, theta, throws, D_prev, level_index, scratch, samples, seed, cum):
+    """Fill W[mask, :hmax + 1] from the level below. ``scratch`` = (col, picks, weights): ``picks[r, h]``
+    gets each throw's best pick, contiguous in h; the Reroll, the same for every throw, is mixed in
+    afterwards. With ``samples`` > 0 the mean over all throws is replaced by the mean over that many sampled
+    throws (a Monte Carlo model)."""
+    col, picks, weights = scratch
+    roll_probs, roll_counts, binom, qcum = throws.probs, throws.counts, throws.binom, throws.qcum
+    opt_start, opt_combo, opt_shape, opt_points = throws.opt_start, throws.opt_combo, throws.opt_shape, \
+        throws.opt_points
     H = hmax + 1
     n_rolls = roll_probs.shape[0]
     for f in range(6):
@@ -151,7 +155,7 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
             for copy_at in range(roll_probs.shape[0]):
                 weights[copy_at] = roll_probs[copy_at]
         total = 0.0
-        if reroll_allowed and h > 0:
+        if throws.normal and h > 0:
             reroll = W[mask, h - 1]
             for r in range(n_rolls):
                 if weights[r] != 0.0:
@@ -166,22 +170,20 @@ def _turn_values(W, mask, hmax, sign, reroll_allowed, roll_probs, roll_counts, o
 
 
 @njit(cache=True, parallel=True)
-def solve_level(W, masks, hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                opt_points, q, qcum, D_prev, D_next, next_hmax, level_index, binom, samples, seed, theta):
+def solve_level(W, masks, hmax, sign, theta, throws, D_prev, D_next, next_hmax, level_index, samples, seed):
     """W for every mask of one level (in parallel; goods up to ``hmax``, the most a turn of this level
-    can hold), then that level's D for the level above (goods up to ``next_hmax``)."""
+    can hold), then that level's D for the level above (goods up to ``next_hmax``). ``sign``: +1 where
+    values are maximised; ``theta``: the risk appetite (the module docstring)."""
     n = masks.shape[0]
     H = W.shape[1]
-    cum = np.cumsum(roll_probs)
+    n_rolls = throws.probs.shape[0]
+    cum = np.cumsum(throws.probs)
     for i in prange(n):
-        col = np.empty((6, 7, H))
-        picks = np.empty((roll_probs.shape[0], H))
-        weights = np.empty(roll_probs.shape[0])
-        _turn_values(W, masks[i], hmax, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
-                     opt_shape, opt_points, qcum, D_prev, level_index, binom, col, picks, samples, seed, cum, weights,
-                     theta)
+        lent = lend_throws(throws)  # in the loop's body: each thread lends itself the throws
+        scratch = (np.empty((6, 7, H)), np.empty((n_rolls, H)), np.empty(n_rolls))
+        _turn_values(W, masks[i], hmax, sign, theta, lent, D_prev, level_index, scratch, samples, seed, cum)
     for i in prange(n):
-        _completion(W, masks[i], next_hmax, q, qcum, D_next[i], theta)
+        _completion(W, masks[i], next_hmax, throws.q, throws.qcum, D_next[i], theta)
 
 
 @njit(cache=True)
@@ -245,12 +247,16 @@ def complete_by_draws(s, h, shape_cum, done):
 
 
 @njit(cache=True, parallel=True)
-def simulate_games(W, sign, reroll_allowed, roll_counts, code_index, opt_start, opt_combo, opt_shape, opt_points,
-                   q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores, theta):
-    """Play ``len(scores)`` games (from the turn start (start_mask, start_goods, start_points)) with the
+def simulate_games(W, sign, theta, throws, start, seed, scores):
+    """Play ``len(scores)`` games (from the turn start ``start`` = (free combinations, goods, points)) with the
     decisions of table ``W``; game g uses its own seeded random stream, whatever thread plays it."""
     H = W.shape[1]
+    start_mask, start_goods, start_points = start
     for g in prange(scores.shape[0]):
+        lent = lend_throws(throws)
+        reroll_allowed, roll_counts, code_index, binom = lent.normal, lent.counts, lent.code_index, lent.binom
+        opt_start, opt_combo, opt_shape, opt_points = lent.opt_start, lent.opt_combo, lent.opt_shape, lent.opt_points
+        q, qcum, shape_cum, done = lent.q, lent.qcum, lent.shape_cum, lent.done
         np.random.seed((seed * 1000003 + g * 7919 + 17) % 4294967296)
         col = np.empty((6, 7, H))
         counts = np.zeros(6, dtype=np.int64)

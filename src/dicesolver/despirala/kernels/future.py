@@ -21,6 +21,7 @@ import numpy as np
 
 from ...core.jit import borrowed, njit
 from .expected import _collect_table, _end_value, then
+from .lend import lend_futures, lend_throws
 
 GOODS_PER_TURN = 5
 N_COMBOS = 14
@@ -46,12 +47,15 @@ def pick_parts(W, mask, h, q, qcum, acc, fail, theta=0.0):
 
 
 @njit(cache=True, nogil=True)
-def expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo, opt_shape, opt_points,
-                    qcum, acc, fail, col, theta=0.0):
-    """The expected-score decision after throw ``r``: -1 Reroll, f < 6 Collect f + 1, 6 + o option o."""
+def expected_choice(W, mask, h, r, sign, theta, throws, acc, fail, col):
+    """The expected-score decision after throw ``r``: -1 Reroll, f < 6 Collect f + 1, 6 + o option o (``acc``
+    and ``fail`` from pick_parts, ``col`` the Collect tables)."""
+    roll_counts, qcum = throws.counts, throws.qcum
+    opt_start, opt_combo, opt_shape, opt_points = throws.opt_start, throws.opt_combo, throws.opt_shape, \
+        throws.opt_points
     best = -sign * 1e300
     choice = -1
-    if reroll_allowed and h > 0:
+    if throws.normal and h > 0:
         best = W[mask, h - 1]
     for f in range(6):
         if mask & (1 << f):
@@ -110,18 +114,20 @@ def collect_ends(W, col_f, after, face, h, entry, binom, sign, out, theta=0.0):
 
 
 @njit(cache=True, nogil=True)
-def turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo, opt_shape,
-                     opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw, theta=0.0):
-    """weight[c, slot, g] (zeroed up to g = h here): the probability that a turn started at (mask, h)
-    ends by picking c with slot's points and g goods left; returns the probability of a Reroll."""
+def turn_end_weights(W, mask, h, sign, theta, throws, scratch):
+    """weight[c, slot, g] (``turn_scratch``'s, zeroed up to g = h here): the probability that a turn started at
+    (mask, h) ends by picking c with slot's points and g goods left; returns the probability of a Reroll."""
+    col, acc, fail, weight, cw = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4]
+    roll_probs, roll_counts, opt_combo, opt_shape, opt_slot = throws.probs, throws.counts, throws.opt_combo, \
+        throws.opt_shape, throws.opt_slot
+    q, qcum, binom = throws.q, throws.qcum, throws.binom
     weight[:, :, : h + 1] = 0.0
     cw[:, :] = 0.0
     pick_parts(W, mask, h, q, qcum, acc, fail, theta)
     reroll = 0.0
     for r in range(roll_probs.shape[0]):
         p = roll_probs[r]
-        choice = expected_choice(W, mask, h, r, sign, reroll_allowed, roll_counts, opt_start, opt_combo, opt_shape,
-                                 opt_points, qcum, acc, fail, col, theta)
+        choice = expected_choice(W, mask, h, r, sign, theta, throws, acc, fail, col)
         if choice < 0:
             reroll += p
         elif choice < 6:
@@ -141,15 +147,17 @@ def turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, 
 
 
 @njit(cache=True, nogil=True)
-def turn_scratch(W, mask, sign, binom, n_shapes, n_slots, theta=0.0):
+def turn_scratch(W, mask, sign, theta, throws):
     """What ``turn_end_weights`` and ``turn_ends`` work in for the turns of one set of free combinations: its
-    Collect tables made, the rest to be written."""
+    Collect tables made, the rest to be written: (col, acc, fail, weight, cw, end_combo, end_points,
+    end_goods, end_weight)."""
     H = W.shape[1]
+    n_shapes = throws.q.shape[0]
     col = np.empty((6, 7, H))
     for f in range(6):
         if mask & (1 << f):
-            _collect_table(W, mask & ~(1 << f), f + 1, binom, sign, col[f], theta)
-    weight = np.zeros((N_COMBOS, n_slots, H))
+            _collect_table(W, mask & ~(1 << f), f + 1, throws.binom, sign, col[f], theta)
+    weight = np.zeros((N_COMBOS, throws.slot_points.shape[1], H))
     size = weight.size
     return (col, np.zeros((N_COMBOS, n_shapes)), np.zeros((N_COMBOS, n_shapes)), weight, np.zeros((6, 7)),
             np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
@@ -157,10 +165,12 @@ def turn_scratch(W, mask, sign, binom, n_shapes, n_slots, theta=0.0):
 
 
 @njit(cache=True, nogil=True)
-def turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_goods, end_weight):
+def turn_ends(scratch, mask, h, throws):
     """The ends of ``turn_end_weights``' turn with a weight, one per (combination, slot, goods left) in that
-    order: end_combo[e] picked for end_points[e], leaving end_goods[e], with probability end_weight[e].
-    Returns how many there are."""
+    order, in ``turn_scratch``'s arrays: end_combo[e] picked for end_points[e], leaving end_goods[e], with
+    probability end_weight[e]. Returns how many there are."""
+    weight, end_combo, end_points, end_goods, end_weight = scratch[3], scratch[5], scratch[6], scratch[7], scratch[8]
+    n_slots, slot_points = throws.n_slots, throws.slot_points
     n = 0
     for c in range(N_COMBOS):
         if not mask & (1 << c):
@@ -178,37 +188,29 @@ def turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_
 
 
 @njit(cache=True, nogil=True)
-def future_level(stripe, stripes, F, offset, length, masks, hmax, sign, reroll_allowed, W, roll_probs, roll_counts,
-                 opt_start, opt_combo, opt_shape, opt_points, opt_slot, slot_points, n_slots, q, qcum, binom, theta):
+def future_level(stripe, stripes, futures, masks, hmax, sign, theta, W, throws):
     """Every row h <= hmax of masks stripe, stripe + stripes, ... of one level, from the level below (already
-    in F), on the calling thread without the GIL (Python's threads run one stripe each)."""
+    in ``futures``' F), on the calling thread without the GIL (Python's threads run one stripe each); the
+    decisions of table W (``sign``: +1 where its values are maximised; ``theta``: its risk appetite)."""
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    W, masks, roll_probs, roll_counts, opt_start, opt_combo = borrowed(W), borrowed(masks), borrowed(roll_probs), \
-        borrowed(roll_counts), borrowed(opt_start), borrowed(opt_combo)
-    opt_shape, opt_points, opt_slot, slot_points, n_slots = borrowed(opt_shape), borrowed(opt_points), \
-        borrowed(opt_slot), borrowed(slot_points), borrowed(n_slots)
-    q, qcum, binom = borrowed(q), borrowed(qcum), borrowed(binom)
-    F, offset, length = borrowed(F), borrowed(offset), borrowed(length)
+    futures, throws, W, masks = lend_futures(futures), lend_throws(throws), borrowed(W), borrowed(masks)
+    F, offset, length = futures.F, futures.offset, futures.length
     H = W.shape[1]
-    n_shapes = q.shape[0]
     for i in range(stripe, masks.shape[0], stripes):
         mask = masks[i]
         L = length[mask]
         base = offset[mask]
-        col, acc, fail, weight, cw, end_combo, end_points, end_goods, end_weight = turn_scratch(
-            W, mask, sign, binom, n_shapes, slot_points.shape[1], theta)
+        scratch = turn_scratch(W, mask, sign, theta, throws)
+        end_combo, end_points, end_goods, end_weight = scratch[5], scratch[6], scratch[7], scratch[8]
         row = np.empty(L)
         for h in range(hmax + 1):
-            reroll = turn_end_weights(W, mask, h, sign, reroll_allowed, roll_probs, roll_counts, opt_start, opt_combo,
-                                      opt_shape, opt_points, opt_slot, q, qcum, binom, col, acc, fail, weight, cw,
-                                      theta)
+            reroll = turn_end_weights(W, mask, h, sign, theta, throws, scratch)
             row[:] = 0.0
             if reroll > 0.0:
                 before = base + (h - 1) * L
                 for x in range(L):
                     row[x] += reroll * F[before + x]
-            for e in range(turn_ends(weight, mask, h, n_slots, slot_points, end_combo, end_points, end_goods,
-                                     end_weight)):
+            for e in range(turn_ends(scratch, mask, h, throws)):
                 after = mask & ~(1 << end_combo[e])
                 pts, g, w = end_points[e], end_goods[e], end_weight[e]
                 if after == 0:

@@ -26,6 +26,7 @@ import numpy as np
 
 from ...core.jit import borrowed, njit, prange
 from .expected import _throw, collect_hits, complete_by_draws
+from .lend import lend_targets, lend_throws
 
 GOODS_PER_TURN = 5
 N_COMBOS = 14
@@ -38,34 +39,35 @@ def met_already(normal):
 
 
 @njit(cache=True, nogil=True)
-def end_chance(V, offset, rows, N, after, g, n, normal, row):
+def end_chance(targets, after, g, n, normal):
     """The chance when a turn ends leaving ``after`` free and ``g`` goods, needing ``n`` (at most N)."""
     if n < 0:
         return met_already(normal)
     if after == 0:  # the game is over: the goods are all that is still to come
         if g > n:
             return met_already(normal)
-        return row[n - g]
-    return np.float64(V[offset[after] + min(g + GOODS_PER_TURN, rows[after]) * (N + 1) + n])
+        return targets.goal[n - g]
+    return np.float64(targets.V[targets.offset[after] + min(g + GOODS_PER_TURN, targets.rows[after]) * (targets.N + 1)
+                                + n])
 
 
 @njit(cache=True, nogil=True, inline="always")
-def turn_chance(V, offset, rows, N, mask, h, n, normal):
+def turn_chance(targets, mask, h, n, normal):
     """The chance at the start of a turn (or after a Reroll) of a set with something free."""
     if n < 0:
         return met_already(normal)
-    return np.float64(V[offset[mask] + min(h, rows[mask]) * (N + 1) + n])
+    return np.float64(targets.V[targets.offset[mask] + min(h, targets.rows[mask]) * (targets.N + 1) + n])
 
 
 @njit(cache=True, nogil=True)
-def fill_ends(V, offset, rows, N, mask, hmax, normal, row, ends):
+def fill_ends(targets, mask, hmax, normal, ends):
     """ends[c, g, n]: end_chance leaving mask - c, for every free c, g <= hmax and n <= N."""
     for c in range(N_COMBOS):
         if mask & (1 << c):
             after = mask & ~(1 << c)
             for g in range(hmax + 1):
-                for n in range(N + 1):
-                    ends[c, g, n] = end_chance(V, offset, rows, N, after, g, n, normal, row)
+                for n in range(targets.N + 1):
+                    ends[c, g, n] = end_chance(targets, after, g, n, normal)
 
 
 @njit(cache=True, nogil=True)
@@ -119,19 +121,23 @@ def fill_completions(mask, h, N, most, used, q, ends, done):
 
 
 @njit(cache=True, nogil=True)
-def turn_row(V, offset, N, mask, h, most, beyond, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
-             opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc):
-    """acc[n] = the chance of a turn started at (mask, h), for every need (the completions at h ready).
-    ``most``: the most the turn's player can still score, goods included, plus ``reach`` - 1; needs above it
-    are worth ``beyond`` whatever the dice (a target's: missed in normal play, met in misere), and are not
-    computed from them."""
-    below = met_already(normal)
+def turn_row(targets, mask, h, most, beyond, throws, scratch):
+    """acc[n] = the chance of a turn started at (mask, h), for every need (the completions at h ready in
+    ``scratch`` = (ends, col, done, row, acc)). ``most``: the most the turn's player can still score, goods
+    included, plus ``reach`` - 1; needs above it are worth ``beyond`` whatever the dice (a target's: missed in
+    normal play, met in misere), and are not computed from them."""
+    ends, col, done, row, acc = scratch
+    V, offset, N = targets.V, targets.offset, targets.N
+    roll_probs, roll_counts, qcum = throws.probs, throws.counts, throws.qcum
+    opt_start, opt_combo, opt_shape, opt_points = throws.opt_start, throws.opt_combo, throws.opt_shape, \
+        throws.opt_points
+    below = met_already(throws.normal)
     W = min(N, most) + 1
     for n in range(W, N + 1):
         acc[n] = beyond
     for n in range(W):
         acc[n] = 0.0
-    reroll = reroll_allowed and h > 0
+    reroll = throws.normal and h > 0
     before = offset[mask] + (h - 1) * (N + 1)
     for r in range(roll_probs.shape[0]):
         if reroll:
@@ -165,66 +171,60 @@ def turn_row(V, offset, N, mask, h, most, beyond, normal, reroll_allowed, roll_p
 
 
 @njit(cache=True, nogil=True)
-def target_level(stripe, stripes, V, offset, rows, N, masks, hmax, normal, goal, reach, beyond, reroll_allowed,
-                 roll_probs, roll_counts, opt_start, opt_combo, opt_shape, opt_points, used, top, q, qcum, binom):
+def target_level(stripe, stripes, targets, masks, hmax, reach, beyond, throws):
     """Every row h <= hmax of masks stripe, stripe + stripes, ... of one level, from the level below (already
-    in V), on the calling thread without the GIL (Python's threads run one stripe each). ``top[c]``: the most
-    combination c scores; ``goal``: a finished game's worth for every need (the module docstring's row)."""
+    in ``targets``' V), on the calling thread without the GIL (Python's threads run one stripe each); a
+    finished game is worth the targets' goal row (the module docstring)."""
     # the caller owns every array for the call: borrowed views cost no reference counts in the loops
-    V, offset, rows, masks, roll_probs, roll_counts = borrowed(V), borrowed(offset), borrowed(rows), \
-        borrowed(masks), borrowed(roll_probs), borrowed(roll_counts)
-    opt_start, opt_combo, opt_shape, opt_points, used, top = borrowed(opt_start), borrowed(opt_combo), \
-        borrowed(opt_shape), borrowed(opt_points), borrowed(used), borrowed(top)
-    q, qcum, binom = borrowed(q), borrowed(qcum), borrowed(binom)
+    targets, throws, masks = lend_targets(targets), lend_throws(throws), borrowed(masks)
+    V, offset, N, normal = targets.V, targets.offset, targets.N, throws.normal
     W = N + 1
-    n_shapes = q.shape[0]
-    ends = np.zeros((N_COMBOS, hmax + 1, W))  # the thread's scratch, for all its masks
-    col = np.zeros((6, 7, hmax + 1, W))
-    done = np.zeros((N_COMBOS, n_shapes, W))
-    row = np.empty(W)
-    acc = np.empty(W)
+    n_shapes = throws.q.shape[0]
+    # the thread's scratch, for all its masks: ends, col, done, row, acc
+    scratch = (np.zeros((N_COMBOS, hmax + 1, W)), np.zeros((6, 7, hmax + 1, W)), np.zeros((N_COMBOS, n_shapes, W)),
+               np.empty(W), np.empty(W))
+    ends, col, done, acc = scratch[0], scratch[1], scratch[2], scratch[4]
     for i in range(stripe, masks.shape[0], stripes):
         mask = masks[i]
-        fill_ends(V, offset, rows, N, mask, hmax, normal, goal, ends)
-        fill_collects(mask, hmax, N, normal, binom, ends, col)
+        fill_ends(targets, mask, hmax, normal, ends)
+        fill_collects(mask, hmax, N, normal, throws.binom, ends, col)
         base = offset[mask]
         points = 0
         turns = 0
         for c in range(N_COMBOS):
             if mask & (1 << c):
-                points += top[c]
+                points += throws.top[c]
                 turns += 1
         for h in range(hmax + 1):
             # every good kept, every combination at its best; past it by reach or more, the row's tail
             most = points + h + GOODS_PER_TURN * (turns - 1) + reach - 1
-            fill_completions(mask, h, N, most, used, q, ends, done)
-            turn_row(V, offset, N, mask, h, most, beyond, normal, reroll_allowed, roll_probs, roll_counts, opt_start,
-                     opt_combo, opt_shape, opt_points, qcum, ends, col, done, row, acc)
+            fill_completions(mask, h, N, most, throws.used, throws.q, ends, done)
+            turn_row(targets, mask, h, most, beyond, throws, scratch)
             for n in range(W):
                 V[base + h * W + n] = acc[n]
 
 
 @njit(cache=True, nogil=True)
-def pick_chance(V, offset, rows, N, after, s, h, p, n, normal, goal, q, qcum):
+def pick_chance(targets, after, s, h, p, n, normal, q, qcum):
     """Picking a combination that misses shape ``s`` and scores ``p`` at ``h`` goods, needing ``n``
     (``TargetTable.pick_chance``'s sum, in its order)."""
     ok = qcum[s, h]
-    lost = (1.0 - ok) * end_chance(V, offset, rows, N, after, np.int64(0), n, normal, goal)
+    lost = (1.0 - ok) * end_chance(targets, after, np.int64(0), n, normal)
     if n - p < 0:
         return ok * met_already(normal) + lost
     acc = 0.0
     for t in range(h + 1):
         if q[s, t] != 0.0:
-            acc += q[s, t] * end_chance(V, offset, rows, N, after, h - t, n - p, normal, goal)
+            acc += q[s, t] * end_chance(targets, after, h - t, n - p, normal)
     return acc + lost
 
 
 @njit(cache=True, nogil=True)
-def collect_chances(V, offset, rows, N, after, face, h, n, normal, goal, binom, out):
+def collect_chances(targets, after, face, h, n, normal, binom, out):
     """out[c, g] (g <= h): the best chance collecting ``face`` holding c at g goods, needing n."""
     for g in range(h + 1):
         for c in range(7):
-            best = end_chance(V, offset, rows, N, after, g, n - face * c, normal, goal)
+            best = end_chance(targets, after, g, n - face * c, normal)
             if g > 0 and c < 6:
                 go = 0.0
                 for j in range(6 - c + 1):
@@ -234,22 +234,24 @@ def collect_chances(V, offset, rows, N, after, face, h, n, normal, goal, binom, 
 
 
 @njit(cache=True, nogil=True)
-def turn_collects(V, offset, rows, N, mask, h, n, normal, goal, binom, col):
+def turn_collects(targets, mask, h, n, normal, binom, col):
     """col[f] = collect_chances for every free collect face at the start of a turn (h goods, need n)."""
     for f in range(6):
         if mask & (1 << f):
-            collect_chances(V, offset, rows, N, mask & ~(1 << f), f + 1, h, n, normal, goal, binom, col[f])
+            collect_chances(targets, mask & ~(1 << f), f + 1, h, n, normal, binom, col[f])
 
 
 @njit(cache=True, nogil=True)
-def target_choice(V, offset, rows, N, mask, h, n, r, normal, goal, roll_counts, opt_start, opt_combo, opt_shape,
-                  opt_points, q, qcum, col):
+def target_choice(targets, mask, h, n, r, throws, col):
     """The target player's move after throw r (``col`` from turn_collects): -1 Reroll, f < 6 Collect f + 1,
     6 + o option o; the first best of Reroll, the collects, then the options in their order."""
+    normal, roll_counts = throws.normal, throws.counts
+    opt_start, opt_combo, opt_shape, opt_points = throws.opt_start, throws.opt_combo, throws.opt_shape, \
+        throws.opt_points
     best = -1.0
     choice = -1
     if normal and h > 0:
-        best = turn_chance(V, offset, rows, N, mask, h - 1, n, normal)
+        best = turn_chance(targets, mask, h - 1, n, normal)
     for f in range(6):
         if mask & (1 << f):
             v = col[f, roll_counts[r, f], h]
@@ -259,8 +261,8 @@ def target_choice(V, offset, rows, N, mask, h, n, r, normal, goal, roll_counts, 
     for o in range(opt_start[r], opt_start[r + 1]):
         c = opt_combo[o]
         if mask & (1 << c):
-            v = pick_chance(V, offset, rows, N, mask & ~(1 << c), opt_shape[o], h, int(opt_points[o]), n, normal,
-                            goal, q, qcum)
+            v = pick_chance(targets, mask & ~(1 << c), opt_shape[o], h, int(opt_points[o]), n, normal, throws.q,
+                            throws.qcum)
             if v > best:
                 best = v
                 choice = 6 + o
@@ -268,7 +270,7 @@ def target_choice(V, offset, rows, N, mask, h, n, r, normal, goal, roll_counts, 
 
 
 @njit(cache=True, nogil=True)
-def target_goes_on(V, offset, rows, N, col_f, after, face, have, h, n, normal, goal, binom):
+def target_goes_on(targets, col_f, after, face, have, h, n, normal, binom):
     """Whether the target player rethrows when collecting ``face`` holding ``have`` at h goods (a tie
     stops)."""
     if h == 0 or have == 6:
@@ -276,17 +278,20 @@ def target_goes_on(V, offset, rows, N, col_f, after, face, have, h, n, normal, g
     go = 0.0
     for j in range(6 - have + 1):
         go += binom[6 - have, j] * col_f[have + j, h - 1]
-    return go > end_chance(V, offset, rows, N, after, h, n - face * have, normal, goal)
+    return go > end_chance(targets, after, h, n - face * have, normal)
 
 
 @njit(cache=True, parallel=True)
-def target_games(V, offset, rows, N, aim, normal, goal, roll_counts, code_index, opt_start, opt_combo, opt_shape,
-                 opt_points, q, qcum, shape_cum, done, binom, start_mask, start_goods, start_points, seed, scores):
-    """Play ``len(scores)`` games for the best chance of ``aim`` from a turn start (each game its own seeded
-    random stream, whatever thread plays it), deciding as ``TargetPlayer`` does (``target_choice``)."""
-    H = rows.max() + GOODS_PER_TURN + 1
+def target_games(targets, aim, throws, start, seed, scores):
+    """Play ``len(scores)`` games for the best chance of ``aim`` from a turn start ``start`` = (free
+    combinations, goods, points), each game its own seeded random stream, whatever thread plays it, deciding as
+    ``TargetPlayer`` does (``target_choice``)."""
+    H = targets.rows.max() + GOODS_PER_TURN + 1
     powers = np.array([1, 7, 49, 343, 2401, 16807])
+    start_mask, start_goods, start_points = start
     for game in prange(scores.shape[0]):
+        lent, chances = lend_throws(throws), lend_targets(targets)
+        normal, roll_counts, code_index, binom = lent.normal, lent.counts, lent.code_index, lent.binom
         np.random.seed((seed * 1000003 + game * 7919 + 17) % 4294967296)
         col = np.empty((6, 7, H))
         counts = np.zeros(6, dtype=np.int64)
@@ -296,12 +301,11 @@ def target_games(V, offset, rows, N, aim, normal, goal, roll_counts, code_index,
         while mask != 0:
             h = goods + GOODS_PER_TURN
             n = aim - points
-            turn_collects(V, offset, rows, N, mask, h, n, normal, goal, binom, col)
+            turn_collects(chances, mask, h, n, normal, binom, col)
             _throw(6, counts)
             while True:
                 r = code_index[np.sum(counts * powers)]
-                choice = target_choice(V, offset, rows, N, mask, h, n, r, normal, goal, roll_counts, opt_start,
-                                       opt_combo, opt_shape, opt_points, q, qcum, col)
+                choice = target_choice(chances, mask, h, n, r, lent, col)
                 if choice == -1:
                     h -= 1
                     _throw(6, counts)
@@ -310,7 +314,7 @@ def target_games(V, offset, rows, N, aim, normal, goal, roll_counts, code_index,
                     f = choice
                     after = mask & ~(1 << f)
                     have = roll_counts[r, f]
-                    while target_goes_on(V, offset, rows, N, col[f], after, f + 1, have, h, n, normal, goal, binom):
+                    while target_goes_on(chances, col[f], after, f + 1, have, h, n, normal, binom):
                         h -= 1
                         have += collect_hits(6 - have, f)
                     points += (f + 1) * have
@@ -318,9 +322,9 @@ def target_games(V, offset, rows, N, aim, normal, goal, roll_counts, code_index,
                     mask = after
                     break
                 o = choice - 6
-                completed, h = complete_by_draws(opt_shape[o], h, shape_cum, done)
-                points += int(opt_points[o]) if completed else 0
+                completed, h = complete_by_draws(lent.opt_shape[o], h, lent.shape_cum, lent.done)
+                points += int(lent.opt_points[o]) if completed else 0
                 goods = h if completed else 0  # out of goods: no points, and every good is lost
-                mask = mask & ~(1 << opt_combo[o])
+                mask = mask & ~(1 << lent.opt_combo[o])
                 break
         scores[game] = points + goods
