@@ -112,7 +112,7 @@ def hold_mask_by_definition(roll: tuple[int, ...], keep: tuple[int, ...]) -> int
 
 @pytest.mark.parametrize("n,faces", SPACES)
 def test_hold_masks_against_their_definition(n, faces):
-    from dicesolver.scorecard.solitaire.answers import hold_masks
+    from dicesolver.scorecard.turn.engine import hold_masks
 
     class Game:  # hold_masks reads only the game's dice
         dice = DiceSpace(n, faces)

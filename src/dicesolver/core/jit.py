@@ -12,7 +12,7 @@ A kernel calling a helper that is not inlined passes ``np.int64(0)`` rather than
 sees, and a literal ``0`` (``Literal[int](0)``) or the unsigned index of a parallel loop's body would each
 add a compilation of the same code (the match kernel's game was compiled four times in the test suite).
 Tables reach a kernel read-only (``core.arrays.frozen``) and float32 or float64 alike as a pair
-(``solitaire.answers.table_pair``), for the same reason.
+(``scorecard.turn.engine.table_pair``), for the same reason.
 
 A kernel copies an array into a slice element by element, never ``a[m] = b``: numba compiles the shape-mismatch
 message of a slice assignment from an array, with the string formatting it needs, for each kernel that has one

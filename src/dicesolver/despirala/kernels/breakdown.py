@@ -7,8 +7,6 @@ scoring a slot's points and leaving ``g`` goods, or a Reroll to ``h - 1``); each
 plus the aspects of the turn it leads to, and the variance is the law of total variance over the ends.
 """
 
-import numpy as np
-
 from ...core.jit import borrowed, njit
 from .future import GOODS_PER_TURN, turn_end_weights, turn_ends, turn_scratch
 from .lend import lend_throws

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.answers import Answers
 from ...core.arrays import frozen, pack
-from ..solitaire.answers import CardEngine, hold_masks, padded_subs, possible_scores, table_pair
+from ..turn.engine import CardEngine, hold_masks, padded_subs, possible_scores, table_pair
 
 if TYPE_CHECKING:
     from .table import DuelTable

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ..solitaire.answers import SOLITAIRE_REASONS, CardEngine, solitaire_blob
+from ..solitaire.answers import SOLITAIRE_REASONS, solitaire_blob
+from ..turn.engine import CardEngine
 from .future import FutureTable
 
 

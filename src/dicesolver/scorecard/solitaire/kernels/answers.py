@@ -34,7 +34,7 @@ from ...turn.kernels.answer_rows import empty_row, entry, finish_row, group_runs
 from ...turn.kernels.risk import risk_of, to_certainty, to_utility
 from ...turn.kernels.widget import NEG, best_keeps_wide, expect_keeps_wide
 
-# scalars, in the order of scorecard/solitaire/answers.py's SolitaireEngine.blob
+# scalars, in the order of scorecard/solitaire/answers.py's solitaire_blob
 N_ROLLS, N_CATS, N_DICE, FACES, ROLLS, N_KEEPS, ROLL_OFFSET, THRESHOLD, UPPER_POINTS, YACHT_CAT, XBONUS, \
     JOKER_MODE, FORCED, MAX_POINTS, SUB_WIDTH, GENERAL = range(16)
 N_SCALARS = 16

@@ -95,7 +95,7 @@ def grown(slot_key, slot_run, bits):
 @njit(cache=True, inline="always")
 def entry(values, narrow, k):
     """Entry k of a table given as the pair (``values``: float64, ``narrow``: float32), one of them empty
-    (``solitaire.answers.table_pair``): both kinds of table reach a kernel as the same two argument types,
+    (``turn.engine.table_pair``): both kinds of table reach a kernel as the same two argument types,
     so that it is compiled once (a float32 table and a float64 one would each compile it, a minute apiece)."""
     return values[k] if values.shape[0] else np.float64(narrow[k])
 
