@@ -14,7 +14,8 @@ player's value moves the other way: result = baseline - (luck - loss + others)).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .errors import InputError
 from .rating import rating
@@ -40,6 +41,42 @@ def label(loss: float, unit: str = "points", tie: float = 1e-9) -> str:
     return next(name for bound, name in LABELS[unit] if loss < bound)
 
 
+@dataclass
+class Tally:
+    """The running totals of one player's review, one event at a time (GNU Backgammon's
+    ``updateStatisticsMove``): the review folds every decision and throw of the game into one, in their order."""
+
+    me: int  # the reviewed seat
+    luck: float = 0.0
+    loss: float = 0.0
+    others: float = 0.0  # what the other players' turns did to the reviewed player's value
+    others_luck: float = 0.0
+    others_loss: float = 0.0
+    decisions: int = 0
+    with_choice: int = 0  # decisions where the options' values differ
+    labels: dict[str, int] = field(default_factory=dict)
+
+    def add_luck(self, event: Luck) -> None:
+        if event.seat == self.me:
+            self.luck += event.luck
+        else:
+            self.others_luck += event.luck
+
+    def add_decision(self, decision: Decision) -> None:
+        if decision.seat != self.me:
+            self.others_loss += decision.loss
+            return
+        self.loss += decision.loss
+        self.decisions += 1
+        self.with_choice += int(decision.options > 1)
+        self.labels[decision.label] = self.labels.get(decision.label, 0) + 1
+
+    @property
+    def mean_loss(self) -> float:
+        """The loss per decision with a choice."""
+        return self.loss / self.with_choice if self.with_choice else 0.0
+
+
 def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> Review:
     """Judge ``player``'s game (an index into the record's players) and every other step on the way: every
     value the review needs comes from two batches of the solution's engine (the decisions' options, and
@@ -50,21 +87,73 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
     me = playthrough.seat(player)
     s = solution.sign
     states = playthrough.states
-    steps = playthrough.steps
-    values = _values_needed(solution, states, steps, me)
+    values = _values_needed(solution, states, playthrough.steps, me)
     choices = [i for i, state in enumerate(states[:-1]) if not state.is_chance()]
     answers = solution.answers([states[i] for i in choices])
     answer_row = {i: k for k, i in enumerate(choices)}
     decisions: list[Decision] = []
     lucks: list[Luck] = []
     timeline: list[TimelinePoint] = []
-    turn = [0] * len(playthrough.players)
-    throw = [0] * len(playthrough.players)
-    luck = loss = others = others_luck = others_loss = 0.0
+    tally = Tally(me)
     baseline = last = values[(0, me)]
     others_moved = False  # since my last event
+    for i, step, state, turn, throw in _events(playthrough):
+        seat = state.player
+        mine = seat == me
+        if mine and others_moved:
+            now = values[(i, me)]
+            tally.others += s * (now - last)
+            last = now
+            others_moved = False
+        name = playthrough.name(seat)
+        if state.is_chance():
+            before = last if mine else values[(i, None)]
+            after = values[(i + 1, seat)]
+            event = Luck(event=i, seat=seat, player=name, turn=turn, throw=throw, kind=step.kind, outcome=step.label,
+                         before=before, after=after, luck=s * (after - before))
+            lucks.append(event)
+            tally.add_luck(event)
+            if mine:
+                last = after
+        else:
+            decision = _decision(solution, i, step, state, solution.pairs(state, answers, answer_row[i]), name, turn)
+            decisions.append(decision)
+            tally.add_decision(decision)
+            if mine:
+                last = decision.chosen_value
+        if mine:
+            timeline.append(TimelinePoint(event=i, value=last, luck=tally.luck, loss=tally.loss))
+        else:
+            others_moved = True
+    final = states[-1]
+    result = last
+    if others_moved:
+        try:
+            result = solution.value(final, me)
+            tally.others += s * (result - last)
+        except InputError:  # a model that values only the player on turn: the game stopped on another's turn
+            pass
+    summary = ReviewSummary(
+        game=solution.game.canonical, unit=solution.unit, higher_is_better=solution.higher_is_better,
+        judge=solution.judge, measure=solution.unit_words, seat=me,
+        player=playthrough.players[player], index=player, players=list(playthrough.players),
+        complete=final.is_terminal(), baseline=baseline, luck=tally.luck, loss=tally.loss, others=tally.others,
+        others_luck=tally.others_luck, others_loss=tally.others_loss, result=result, decisions=tally.decisions,
+        decisions_with_choice=tally.with_choice, mean_loss=tally.mean_loss, labels=tally.labels,
+        rating=rating(solution, tally.mean_loss) if tally.with_choice else None)
+    tutor = [TutorWarning.model_validate(note["tutor"]) for _, note in sorted(playthrough.notes.items())
+             if "tutor" in note]  # a game played with the tutor: its warnings, heeded or not, from the record
+    return Review(summary=summary, decisions=decisions, luck=lucks, timeline=timeline, tutor=tutor)
+
+
+def _events(playthrough: Playthrough) -> Iterator[tuple[int, Any, Any, int, int]]:
+    """Each step of the game with the state it is taken in, its player's turn and, in that turn, throw
+    number (the throw's own, counted from 1, for a throw)."""
+    states = playthrough.states
+    turn = [0] * len(playthrough.players)
+    throw = [0] * len(playthrough.players)
     previous_turn = None
-    for i, step in enumerate(steps):
+    for i, step in enumerate(playthrough.steps):
         state = states[i]
         seat = state.player
         assert seat is not None  # the playthrough replays only while the game goes on
@@ -72,74 +161,26 @@ def review(solution: SolvedGame, playthrough: Playthrough, player: int = 0) -> R
             turn[seat] += 1
             throw[seat] = 0
             previous_turn = state.turn_key()
-        mine = seat == me
-        if mine and others_moved:
-            now = values[(i, me)]
-            others += s * (now - last)
-            last = now
-            others_moved = False
-        name = playthrough.name(seat)
         if state.is_chance():
             throw[seat] += 1
-            before = last if mine else values[(i, None)]
-            after = values[(i + 1, seat)]
-            event = Luck(event=i, seat=seat, player=name, turn=turn[seat], throw=throw[seat], kind=step.kind,
-                         outcome=step.label, before=before, after=after, luck=s * (after - before))
-            lucks.append(event)
-            if mine:
-                luck += event.luck
-                last = after
-            else:
-                others_luck += event.luck
-        else:
-            pairs = solution.pairs(state, answers, answer_row[i])
-            by_step = dict(pairs)
-            if step not in by_step:
-                raise InputError(f"step {i + 1}: {step} is not a legal choice at {state}")
-            chosen = by_step[step]
-            best_action, best_value = max(pairs, key=lambda av: (s * av[1], av[0] == step))
-            d_loss = s * (best_value - chosen)
-            d_loss = 0.0 if d_loss <= solution.tie else d_loss
-            spread = max(v for _, v in pairs) - min(v for _, v in pairs)
-            decisions.append(Decision(
-                event=i, seat=seat, player=name, turn=turn[seat], position=str(state), brief=state.brief(),
-                kind=step.kind, chosen=step.label, chosen_value=chosen, best=best_action.label,
-                best_value=best_value, loss=d_loss, skill=-d_loss, label=label(d_loss, solution.unit, solution.tie),
-                options=len(pairs) if spread > solution.tie else 1))
-            if mine:
-                loss += d_loss
-                last = chosen
-            else:
-                others_loss += d_loss
-        if mine:
-            timeline.append(TimelinePoint(event=i, value=last, luck=luck, loss=loss))
-        else:
-            others_moved = True
-    final = states[-1]
-    complete = final.is_terminal()
-    result = last
-    if others_moved:
-        try:
-            result = solution.value(final, me)
-            others += s * (result - last)
-        except InputError:  # a model that values only the player on turn: the game stopped on another's turn
-            pass
-    my_decisions = [d for d in decisions if d.seat == me]
-    with_choice = [d for d in my_decisions if d.options > 1]
-    labels: dict[str, int] = {}
-    for d in my_decisions:
-        labels[d.label] = labels.get(d.label, 0) + 1
-    summary = ReviewSummary(
-        game=solution.game.canonical, unit=solution.unit, higher_is_better=solution.higher_is_better,
-        judge=solution.judge, measure=solution.unit_words, seat=me,
-        player=playthrough.players[player], index=player, players=list(playthrough.players),
-        complete=complete, baseline=baseline, luck=luck, loss=loss, others=others, others_luck=others_luck,
-        others_loss=others_loss, result=result, decisions=len(my_decisions), decisions_with_choice=len(with_choice),
-        mean_loss=loss / len(with_choice) if with_choice else 0.0, labels=labels,
-        rating=rating(solution, loss / len(with_choice)) if with_choice else None)
-    tutor = [TutorWarning.model_validate(note["tutor"]) for _, note in sorted(playthrough.notes.items())
-             if "tutor" in note]  # a game played with the tutor: its warnings, heeded or not, from the record
-    return Review(summary=summary, decisions=decisions, luck=lucks, timeline=timeline, tutor=tutor)
+        yield i, step, state, turn[seat], throw[seat]
+
+
+def _decision(solution: SolvedGame, i: int, step: Any, state: Any, pairs: list, player: str, turn: int) -> Decision:
+    """The decision of step ``i``: the chosen option against the best one of ``pairs`` (option, value)."""
+    s = solution.sign
+    by_step = dict(pairs)
+    if step not in by_step:
+        raise InputError(f"step {i + 1}: {step} is not a legal choice at {state}")
+    chosen = by_step[step]
+    best_action, best_value = max(pairs, key=lambda av: (s * av[1], av[0] == step))
+    loss = s * (best_value - chosen)
+    loss = 0.0 if loss <= solution.tie else loss
+    spread = max(v for _, v in pairs) - min(v for _, v in pairs)
+    return Decision(event=i, seat=state.player, player=player, turn=turn, position=str(state), brief=state.brief(),
+                    kind=step.kind, chosen=step.label, chosen_value=chosen, best=best_action.label,
+                    best_value=best_value, loss=loss, skill=-loss, label=label(loss, solution.unit, solution.tie),
+                    options=len(pairs) if spread > solution.tie else 1)
 
 
 def _values_needed(solution: SolvedGame, states: list, steps: list, me: int) -> dict[tuple[int, int | None], float]:
