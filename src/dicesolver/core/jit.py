@@ -18,7 +18,7 @@ A kernel copies an array into a slice element by element, never ``a[m] = b``: nu
 message of a slice assignment from an array, with the string formatting it needs, for each kernel that has one
 (0.3-5 s a kernel on a fresh install; ``scripts/compile_report.py`` names any that do). The same goes for the
 inlined helpers: each inlined copy of a long helper is compiled again, so a kernel calls the rare paths
-(``strategies.random_category``, ``scoring.yacht_again``) and inlines only what its inner loops need.
+(``bots.kernels.random_category``, ``scoring.yacht_again``) and inlines only what its inner loops need.
 
 A kernel whose helpers pass many arrays around per situation takes ``borrowed`` views of its arguments:
 numba's atomic reference counts on each array a variable holds were a third of the answer kernels' time.

@@ -1,4 +1,4 @@
-"""Many one-player scorecard games stepped at once in the kernels (``batch.kernels.step``): the vectorised
+"""Many one-player scorecard games stepped at once in the kernels (``batch.kernels``): the vectorised
 environment behind ``dicesolver.rl`` (``core.encoding.Batch``), with the observations and actions of
 ``ScorecardEncoding`` and, with the solved table, the exact regret and value of every step."""
 
@@ -10,7 +10,7 @@ from ...core.arrays import frozen
 from ...core.encoding import Batch
 from ...core.errors import InputError
 from ..game.encoding import ScorecardEncoding
-from .kernels.step import Envs, batch_masks, batch_step
+from .kernels import Envs, batch_masks, batch_step
 from ..turn.kernels.stream import mix64
 from ..game.rules import ScorecardGame
 from ..solitaire.table import SolitaireModel, load_or_solve

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels.strategies import STATIC
+from .kernels import STATIC
 from ..game.position import Position
 from ..game.rules import ScorecardGame
 from .strategies import KernelPlayer, _model, hand_values

@@ -17,7 +17,7 @@ from ...core.dice import Dice
 from ...core.aims import parse_theta_player, theta_player
 from ...core.errors import InputError
 from .names import ALIASES, BOTS, STRATEGIES
-from .kernels.strategies import OPTIMAL, STATIC
+from .kernels import OPTIMAL, STATIC
 from ..game.position import Position
 from ..game.rules import ScorecardGame
 from ..solitaire.table import load_or_solve

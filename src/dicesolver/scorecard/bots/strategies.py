@@ -10,7 +10,7 @@ from ...core.dice import Dice
 from ...core.errors import InputError
 from ...core.arrays import frozen
 from ...core.jit import Stripes
-from .kernels.strategies import (
+from .kernels import (
     OPTIMAL,
     RANDOM,
     SEMI_RANDOM,
@@ -43,7 +43,7 @@ POLICY_BUILD_GAMES = 250_000
 STAGE_TABLE_MIN_GAMES = 5_000
 STAGE_TABLE_MAX_BYTES = 256 * 2**20
 # a strategy that works out its stages at every turn keeps those of the first turns, which many games share
-# (kernels.strategies.MEMO_TURNS), in a memo of at most this many slots and bytes a thread
+# (kernels.MEMO_TURNS), in a memo of at most this many slots and bytes a thread
 MEMO_SLOTS, MEMO_BYTES = 4093, 32 * 2**20  # prime: 4,096 slots gave keys a power of two apart one slot
 _NO_STAGE_TABLE = frozen(np.zeros((0, 1, 1, 1)))
 
@@ -127,7 +127,7 @@ class KernelPlayer:
         return out.results()
 
     def _memo(self, stripes: int, decides: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Each stripe's memo of early turns' stages (``kernels.strategies.play_game_alone``), for a strategy that
+        """Each stripe's memo of early turns' stages (``kernels.play_game_alone``), for a strategy that
         works out its stages at every turn; a memo of no slots otherwise. Its pages are taken as slots fill."""
         per_slot = 8 * max(self.game.rolls - 1, 1) * len(self.game.dice.keep_add)
         slots = min(MEMO_SLOTS, MEMO_BYTES // per_slot) if decides and self.mode in (OPTIMAL, STATIC) else 0

@@ -32,7 +32,7 @@ from .table import DuelModel, DuelPosition, DuelTable, cells_of
 from .kernels.eval import DUEL_MINDFUL, DUEL_OPTIMAL, DUEL_RANDOM, DUEL_TABLE, EvaluatedStrategy, duel_eval_level
 from .kernels.solve import TablePart
 from ..mindful.kernels.mindful import Futures
-from ..bots.kernels.strategies import set_policy_tables
+from ..bots.kernels import set_policy_tables
 from ..bots.players import make_player
 from ..bots.joe import joe_tables
 from ..game.rules import ScorecardGame

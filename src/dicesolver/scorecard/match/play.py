@@ -23,9 +23,9 @@ from ...core.jit import Stripes
 from ...core.errors import InputError
 from ...core.family import MatchGames
 from ..mindful.kernels.mindful import Futures
-from .kernels.match import (MATCH_MALINA, MATCH_MINDFUL, MATCH_POLICY, MATCH_TABLE, MATCH_TARGET, MatchPlayers,
+from .kernels import (MATCH_MALINA, MATCH_MINDFUL, MATCH_POLICY, MATCH_TABLE, MATCH_TARGET, MatchPlayers,
                             simulate_match)
-from ..bots.kernels.strategies import OPTIMAL
+from ..bots.kernels import OPTIMAL
 from ..bots.names import ALIASES, BOTS
 from ..bots.players import make_player
 from ..solitaire.policy_table import word_layout

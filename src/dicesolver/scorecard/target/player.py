@@ -1,6 +1,6 @@
 """The target player, ``target:T``, and every goal's player (``field:N``): plays for the best chance of a goal
 on its own final score, from the goal's table of needs (``scorecard.target``), deciding in the kernels
-(``kernels.target``) one decision at a time in play and many games at once in simulations, so both always
+(``kernels``) one decision at a time in play and many games at once in simulations, so both always
 agree."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ...core.jit import Stripes
 from ...core.dice import Dice
 from ...core.aims import AtLeast, FinalScoreGoal, table_needs
 from ..game.kernels.played import PlayedGames
-from .kernels.target import decide_target_box, decide_target_keep, target_games
+from .kernels import decide_target_box, decide_target_keep, target_games
 from ..game.position import Position
 from ..game.rules import ScorecardGame
 from .table import TargetTable, load_or_build, load_or_build_goal

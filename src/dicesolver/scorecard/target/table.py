@@ -2,7 +2,7 @@
 or of beating a known score S (more than S wins, exactly S counts half).
 
 For every turn-start state and every need n = 0..N of points still to score, a table holds the best chance
-of scoring more than n further points, exactly n counting ``tie`` (``kernels.target``): 1 for targets
+of scoring more than n further points, exactly n counting ``tie`` (``kernels``): 1 for targets
 ("at least n"), 1/2 for a score to beat. The chance of reaching T from the start is the target table's
 entry for n = T; one table of N needs answers every target up to N, so the whole curve of the best chance
 against the target comes from one solve. Within a turn, the batch answer engine prices every keep and box
@@ -97,7 +97,7 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
     """The table of needs 0..N for a target (``tie`` 1) or a score to beat (1/2), or for any goal on the final
     score given its full card's ``row`` (N + 1 utilities, from 0 to 1, never lower for a smaller need)."""
     from ...core.jit import Stripes
-    from .kernels.target import target_level
+    from .kernels import target_level
 
     if not 1 <= N <= MAX_NEED:
         raise InputError(f"a target is between 1 and {MAX_NEED} points")
@@ -135,7 +135,7 @@ def build(game: ScorecardGame, N: int, progress: Callable[[int, int], None] | No
 
 def most_points(model: SolitaireModel) -> np.ndarray:
     """The most points a game can have scored at each turn-start row (-1 where none arrives), int32."""
-    from .kernels.target import most_points as forward
+    from .kernels import most_points as forward
 
     levels = model.levels()
     most = np.full(model.size, -1, dtype=np.int64)

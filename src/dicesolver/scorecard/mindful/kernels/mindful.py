@@ -107,7 +107,7 @@ def mindful_roll_values(u, g, t, cur, glo, curve, n_players, futures, rules, mem
     rules, futures = lend(rules), lend_futures(futures)
     offset, n_bonus_lanes, n_groups = rules.offset, rules.n_bonus_lanes, rules.n_groups
     scores = rules.scores
-    # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
+    # borrowed, as in bots.kernels.policy_stages: counting each array's references for every roll and box
     # made a turn several times slower
     curve = borrowed(curve)
     memo, buf, choice = borrowed(memo), borrowed(buf), borrowed(choice)

@@ -12,11 +12,11 @@ are solved backwards as in the expected-score solve.
 
 import numpy as np
 
-from ....core.jit import borrowed, njit
-from ....core.kernels import lend_graph
-from ...game.kernels.played import lend_played
-from ...game.kernels.scoring import bonus_step, code_of, fill_box, lane_of, lend, next_group, score_choice
-from ...turn.kernels.widget import best_keeps, expect_keeps, run_widget
+from ...core.jit import borrowed, njit
+from ...core.kernels import lend_graph
+from ..game.kernels.played import lend_played
+from ..game.kernels.scoring import bonus_step, code_of, fill_box, lane_of, lend, next_group, score_choice
+from ..turn.kernels.widget import best_keeps, expect_keeps, run_widget
 
 
 LANE_BLOCK = 128  # needs worked on at once: a turn's scratch of 128 needs (Yahtzee: 0.5 MB) stays in the core's cache
@@ -185,7 +185,7 @@ def target_stages(u, g, t, need, V, W, rules, graph, buf, stages):
     """stages[m, k] = the best chance of ``need`` after keeping k when m more throws follow the next one."""
     rules, graph = lend(rules), lend_graph(graph)
     scores = rules.scores
-    # borrowed, as in strategies.policy_stages: counting each array's references for every roll and box
+    # borrowed, as in bots.kernels.policy_stages: counting each array's references for every roll and box
     # made a turn several times slower
     V, buf, stages = borrowed(V), borrowed(buf), borrowed(stages)
     for r in range(scores.shape[0]):

@@ -5,13 +5,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ....core.jit import njit
-from ....core.kernels import lend_graph
-from ...mindful.kernels.mindful import Futures, mindful_roll_values, result_curve
-from ...game.kernels.scoring import bonus_step, lane_of, lend, next_group, score_choice
-from ...bots.kernels.strategies import MEAN, OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
-from ...target.kernels.target import target_box, target_keep, target_stages
-from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
+from ...core.jit import njit
+from ...core.kernels import lend_graph
+from ..mindful.kernels.mindful import Futures, mindful_roll_values, result_curve
+from ..game.kernels.scoring import bonus_step, lane_of, lend, next_group, score_choice
+from ..bots.kernels import MEAN, OPTIMAL, STATIC, best_category, choose_keep_index, policy_stages, throw
+from ..target.kernels import target_box, target_keep, target_stages
+from ..turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 #
 # Player kinds: the solitaire modes above (0-4), MATCH_TABLE (decisions by used set only, Joe:
@@ -29,7 +29,7 @@ class MatchPlayers(NamedTuple):
     player's kind, and the tables of the kinds that read one (stand-ins of the same types where no player
     does, so that the kernel is compiled once)."""
 
-    kinds: np.ndarray  # int64 [player]: a solitaire mode (``bots.kernels.strategies``) or a MATCH_ kind
+    kinds: np.ndarray  # int64 [player]: a solitaire mode (``bots.kernels``) or a MATCH_ kind
     H: np.ndarray  # float64 [player, roll, box]: a static strategy's hand values
     values: np.ndarray  # the solitaire table (the optimal player where no policy table is at hand)
     futures: Futures  # Mindful Maximus's opponents' futures

@@ -5,12 +5,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ....core.jit import borrowed, njit, prange
-from ....core.kernels import lend_graph
-from ...game.kernels.played import lend_played
-from ...game.kernels.scoring import bonus_step, fill_box, lane_of, lend, next_group, score_choice, state_key
-from ...turn.kernels.risk import risk_of, to_utility
-from ...turn.kernels.widget import NEG, best_keeps, expect_keeps
+from ...core.jit import borrowed, njit, prange
+from ...core.kernels import lend_graph
+from ..game.kernels.played import lend_played
+from ..game.kernels.scoring import bonus_step, fill_box, lane_of, lend, next_group, score_choice, state_key
+from ..turn.kernels.risk import risk_of, to_utility
+from ..turn.kernels.widget import NEG, best_keeps, expect_keeps
 
 #
 # Modes: 0 optimal (max expected final score from the solved table); 1 static hand values H[roll, cat]

@@ -6,19 +6,19 @@ Actions: 0 .. 2^d - 1 hold the dice at the set bit positions (of the sorted dice
 next-step autoreset). Throws come from each environment's own counter-based generator (splitmix64), so a
 seed gives the same games whatever the threads. With the solved table (``judge``), every step also gives
 the exact regret of its action and the exact value of the new position, from the optimal policy's keep
-stages computed at every turn start (``strategies.policy_stages``).
+stages computed at every turn start (``bots.kernels.policy_stages``).
 """
 
 from typing import NamedTuple
 
 import numpy as np
 
-from ....core.jit import borrowed, njit, prange
-from ....core.kernels import lend_graph
-from ...game.kernels.scoring import bonus_step, lend, next_group, score_choice
-from ...bots.kernels.strategies import MEAN, OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
-from ...turn.kernels.stream import GOLDEN, mix64
-from ...turn.kernels.widget import NEG
+from ...core.jit import borrowed, njit, prange
+from ...core.kernels import lend_graph
+from ..game.kernels.scoring import bonus_step, lend, next_group, score_choice
+from ..bots.kernels import MEAN, OPTIMAL, RANDOM, best_category, choice_value, policy_stages_inlined
+from ..turn.kernels.stream import GOLDEN, mix64
+from ..turn.kernels.widget import NEG
 
 TIE = 1e-9  # a regret within the table's precision is none (as the answers' costs)
 ENVS_PER_CALL = 64  # environments stepped by one call of step_envs

@@ -1,1 +1,0 @@
-"""The vectorised environment's step."""

@@ -1,1 +1,0 @@
-"""A match game played in the kernels."""

@@ -1,1 +1,0 @@
-"""The target table's solve, answers and games."""
