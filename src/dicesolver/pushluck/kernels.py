@@ -68,10 +68,10 @@ def _turn(i, j, goal, mine, theirs, policy, optimize, partner, outcomes, out, sl
 
 
 @njit(**ALWAYS)
-def _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, outcomes, scratch):
-    """Solve x = first[i, j, 0] and y = second[j, i, 0] together; write both turns' rows (``scratch``: each
+def _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, outcomes, scratch1, dscratch1, scratch2,
+                dscratch2):
+    """Solve x = first[i, j, 0] and y = second[j, i, 0] together; write both turns' rows (the scratch: each
     turn's row and its slope, the first's then the second's)."""
-    scratch1, dscratch1, scratch2, dscratch2 = scratch
     x = first[i, j, 0]
     lo, hi = 0.0, 1.0
     for _ in range(200):
@@ -104,7 +104,8 @@ def _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, outcomes,
 def _sweep(goal, first, second, policy1, policy2, optimize, outcomes):
     """One top-down pass over all layers; returns the largest change of a start-of-turn value."""
     outcomes = lend(outcomes)
-    scratch = (np.zeros(goal + 1), np.zeros(goal + 1), np.zeros(goal + 1), np.zeros(goal + 1))
+    scratch1, dscratch1, scratch2, dscratch2 = np.zeros(goal + 1), np.zeros(goal + 1), np.zeros(goal + 1), \
+        np.zeros(goal + 1)
     change = 0.0
     for s in range(2 * goal - 2, -1, -1):
         for i in range(max(0, s - goal + 1), min(s, goal - 1) + 1):
@@ -113,7 +114,8 @@ def _sweep(goal, first, second, policy1, policy2, optimize, outcomes):
                 continue  # one table: the pair (i, j), (j, i) is solved once
             before1 = first[i, j, 0]
             before2 = second[j, i, 0]
-            _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, outcomes, scratch)
+            _solve_pair(i, j, goal, first, second, policy1, policy2, optimize, outcomes, scratch1, dscratch1,
+                        scratch2, dscratch2)
             change = max(change, abs(first[i, j, 0] - before1), abs(second[j, i, 0] - before2))
     return change
 
