@@ -24,7 +24,7 @@ from ..core.errors import InputError
 from ..core.solved import TargetChance
 from .future import FutureTable
 from .rules import COMBINATIONS, DespiralaGame, Move
-from .solver import DespiralaTable, collect_values, kernel_throws, pick_shape, throw_options, turn_options
+from .solver import DespiralaTable, collect_values, kernel_throws, pick_shape, throw_options, turn_options, value_sign
 from .state import COLLECT, DECIDE, DespiralaState
 from .target import TargetTable
 
@@ -92,7 +92,7 @@ class CompetitivePlayer:
 
     @property
     def _sign(self) -> float:
-        return 1.0 if self.solution.mode == "normal" else -1.0
+        return value_sign(self.solution.mode)
 
     def _decide(self, state: DespiralaState, beat: np.ndarray) -> tuple[int, np.ndarray, int]:
         """(choice code, each option's expected opponents beaten, throw index): see kernels.competitive.decide."""
@@ -139,7 +139,7 @@ class CompetitivePlayer:
             return [(m, 0.0, v) for m, v in options]
         expected = dict(options)
         choice, values, r = self._decide(state, beat)
-        first = int(throw_options(self.solution.mode)[2][r])
+        first = int(kernel_throws(self.solution.mode).opt_start[r])
         rows = []
         for i, v in enumerate(values):
             if v == v:
